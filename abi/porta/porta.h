@@ -1,0 +1,390 @@
+/*
+ * porta/porta.h — the user C ABI: the only door into the Porta core.
+ *
+ * Conventions, for every function below:
+ *  - Fallible calls return porta_status. On error the calling thread's
+ *    message is in porta_last_error() and out-parameters are untouched.
+ *  - `porta_tensor** out`: on success *out receives a NEW reference owned by
+ *    the caller, to be given back with porta_tensor_release().
+ *  - Input handles are borrowed: the call never releases them.
+ *  - Strings passed in are copied. Strings returned are owned by the core
+ *    and valid until process exit unless stated otherwise.
+ *  - Structs passed in or out begin with `size_t struct_size`, which the
+ *    caller sets to sizeof(the struct) it was compiled with; the core fills
+ *    only fields that size covers.
+ *  - Devices are DLPack DLDevice values ({kDLCUDA, 1} is "cuda:1"); dtypes
+ *    are DLPack DLDataType values (porta_float32, ... in porta/types.h).
+ *  - Ops never move data between devices implicitly: tensors given to one op
+ *    must be on one device, else PORTA_ERROR_DEVICE_MISMATCH.
+ *  - Elementwise ops broadcast like NumPy and promote dtypes like PyTorch
+ *    (bool < uint8 < int32 < int64 < float32 < float64); see docs/api.md.
+ */
+#ifndef PORTA_PORTA_H_
+#define PORTA_PORTA_H_
+
+#include "porta/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** User ABI major version: bumped only on incompatible changes. */
+#define PORTA_ABI_MAJOR 1
+/** User ABI minor version: bumped when functions or fields are appended. */
+#define PORTA_ABI_MINOR 0
+
+/** An n-dimensional array on one device; opaque, reference counted. */
+typedef struct porta_tensor porta_tensor;
+
+/* ======================= errors and versions ======================= */
+
+/** The message of the last failed call on this thread ("" if none). The
+ *  pointer is valid until the next Porta call on this thread. */
+PORTA_EXPORT const char* porta_last_error(void);
+
+/** A stable name for a status code ("PORTA_ERROR_DEVICE_MISMATCH"); static. */
+PORTA_EXPORT const char* porta_status_name(porta_status status);
+
+/** Library version (semantic versioning) and the ABI version it implements.
+ *  Any pointer may be NULL to skip that value. */
+PORTA_EXPORT porta_status porta_version(int32_t* major, int32_t* minor, int32_t* patch,
+                                        int32_t* abi_major, int32_t* abi_minor);
+
+/* ============================== plugins ============================== */
+
+/** What became of one attempt to load a plugin. */
+typedef enum porta_plugin_state {
+  PORTA_PLUGIN_LOADED = 0,     /**< loaded, with at least one device */
+  PORTA_PLUGIN_NO_DEVICES = 1, /**< loaded, zero devices (reason says why) */
+  PORTA_PLUGIN_FAILED = 2,     /**< could not be loaded (reason says why) */
+  PORTA_PLUGIN_REJECTED = 3    /**< loaded but refused, e.g. its device type was taken */
+} porta_plugin_state;
+
+/** One recorded plugin load attempt. Strings are owned by the core. */
+typedef struct porta_plugin_info {
+  size_t struct_size;      /**< set by the caller: sizeof(porta_plugin_info) */
+  const char* path;        /**< file that was tried */
+  const char* name;        /**< device type name ("" when unknown) */
+  const char* version;     /**< plugin version ("" when unknown) */
+  const char* reason;      /**< why it failed, was rejected or has no devices ("" if loaded) */
+  int32_t state;           /**< a porta_plugin_state */
+  int32_t device_type;     /**< DLDeviceType served (0 when unknown) */
+  int32_t device_count;    /**< devices it reported */
+  uint32_t abi_major;      /**< plugin ABI it was built against (0 when unknown) */
+  uint32_t abi_minor;      /**< see abi_major */
+} porta_plugin_info;
+
+/** Loads the plugin at `path` (absolute or relative to the working
+ *  directory) now. Plugins are otherwise discovered on first use from, in
+ *  order: PORTA_PLUGIN_PATH (colon-separated absolute directories or files),
+ *  then <libdir>/porta/plugins beside libporta.so. Never the current
+ *  directory. The attempt is recorded whatever its outcome. */
+PORTA_EXPORT porta_status porta_load_plugin(const char* path);
+
+/** Number of recorded plugin load attempts (triggers discovery). */
+PORTA_EXPORT porta_status porta_plugin_count(int32_t* out);
+
+/** Describes attempt `index` (0 <= index < porta_plugin_count). */
+PORTA_EXPORT porta_status porta_plugin_get_info(int32_t index, porta_plugin_info* out);
+
+/* ============================== devices ============================== */
+
+/** Parses "type[:index]" (e.g. "cpu", "cuda", "cuda:1", "mock:0") into a
+ *  DLDevice. The type must be served by a loaded plugin and the device must
+ *  exist; errors list what is available. Bare "cuda" means index 0. */
+PORTA_EXPORT porta_status porta_device_parse(const char* str, DLDevice* out);
+
+/** Number of devices of the named type ("cuda"): 0 with PORTA_OK for a
+ *  known type without devices; PORTA_ERROR_NO_SUCH_DEVICE for an unknown
+ *  type. */
+PORTA_EXPORT porta_status porta_device_count(const char* type, int* out);
+
+/** Writes the device's string ("cuda:1") NUL-terminated into buf. Fails
+ *  with INVALID_ARGUMENT if buf_size is too small (32 bytes always suffice). */
+PORTA_EXPORT porta_status porta_device_to_string(DLDevice device, char* buf, size_t buf_size);
+
+/** Properties of one device. */
+typedef struct porta_device_info {
+  size_t struct_size;       /**< set by the caller: sizeof(porta_device_info) */
+  char name[128];           /**< device name from the plugin */
+  uint64_t memory_total;    /**< bytes (0: unknown) */
+  uint64_t memory_free;     /**< bytes (0: unknown) */
+  int32_t compute_units;    /**< cores, SMs or compute units */
+  int32_t kind;             /**< a porta_device_kind */
+  int32_t capability_major; /**< e.g. CUDA compute capability (0 if n/a) */
+  int32_t capability_minor; /**< see capability_major */
+} porta_device_info;
+
+/** Fills `out` for `device`. */
+PORTA_EXPORT porta_status porta_device_get_info(DLDevice device, porta_device_info* out);
+
+/** Number of accelerator devices (GPUs and other accelerators, not CPUs or
+ *  virtual devices), in preference order: CUDA first, then other types by
+ *  DLPack type number, each by index. */
+PORTA_EXPORT porta_status porta_accelerator_count(int32_t* out);
+
+/** The index-th accelerator in the order of porta_accelerator_count. */
+PORTA_EXPORT porta_status porta_accelerator_get(int32_t index, DLDevice* out);
+
+/** Waits for all work enqueued on `device`. */
+PORTA_EXPORT porta_status porta_synchronize(DLDevice device);
+
+/** The caching allocator's counters for one device. */
+typedef struct porta_memory_stats {
+  size_t struct_size;           /**< set by the caller: sizeof(porta_memory_stats) */
+  uint64_t allocated_bytes;     /**< bytes held by live tensors */
+  uint64_t reserved_bytes;      /**< allocated_bytes plus bytes cached for reuse */
+  uint64_t peak_allocated_bytes;/**< high-water mark of allocated_bytes */
+  uint64_t allocations;         /**< allocations served */
+  uint64_t cache_hits;          /**< allocations served from the cache */
+  uint64_t device_allocations;  /**< allocations passed to the plugin */
+  uint64_t device_frees;        /**< blocks given back to the plugin */
+  uint64_t bytes_to_device;     /**< bytes copied into this device from the host or another device */
+  uint64_t bytes_from_device;   /**< bytes copied out of this device to the host or another device */
+} porta_memory_stats;
+
+/** Reads the allocator and transfer counters of `device`. */
+PORTA_EXPORT porta_status porta_device_memory_stats(DLDevice device, porta_memory_stats* out);
+
+/** Returns every cached, unused block of `device` to its plugin. */
+PORTA_EXPORT porta_status porta_device_empty_cache(DLDevice device);
+
+/* ====================== tensors: life and data ====================== */
+
+/** Adds a reference to `t` (NULL: no-op). */
+PORTA_EXPORT void porta_tensor_retain(porta_tensor* t);
+
+/** Drops a reference to `t`; storage is freed with the last view. NULL:
+ *  no-op. Never fails. */
+PORTA_EXPORT void porta_tensor_release(porta_tensor* t);
+
+/** A new contiguous tensor of uninitialized values. */
+PORTA_EXPORT porta_status porta_tensor_empty(DLDataType dtype, const int64_t* shape, int32_t ndim,
+                                             DLDevice device, porta_tensor** out);
+
+/** A new contiguous tensor on `device` holding a copy of `data`, which is a
+ *  row-major array of prod(shape) elements of `dtype` in host memory
+ *  (`data` may be NULL only when that product is 0). */
+PORTA_EXPORT porta_status porta_tensor_from_host(const void* data, DLDataType dtype,
+                                                 const int64_t* shape, int32_t ndim,
+                                                 DLDevice device, porta_tensor** out);
+
+/** Copies a contiguous row-major image of `t` into host buffer `dst` of
+ *  `dst_bytes` (at least numel * element size). Waits for pending work. */
+PORTA_EXPORT porta_status porta_tensor_to_host(const porta_tensor* t, void* dst, size_t dst_bytes);
+
+/** Overwrites the elements of `t` (in row-major order, whatever its strides)
+ *  from host buffer `src` of `src_bytes` (exactly numel * element size). */
+PORTA_EXPORT porta_status porta_tensor_from_host_into(porta_tensor* t, const void* src,
+                                                      size_t src_bytes);
+
+/** `t` on `device`: the same handle with one more reference when it is
+ *  already there, else a contiguous copy there. */
+PORTA_EXPORT porta_status porta_tensor_to(porta_tensor* t, DLDevice device, porta_tensor** out);
+
+/** Copies `src` into `dst` (in place): src is broadcast to dst's shape and
+ *  cast to dst's dtype; the two may be on different devices. */
+PORTA_EXPORT porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src);
+
+/** Element type of `t`. */
+PORTA_EXPORT porta_status porta_tensor_dtype(const porta_tensor* t, DLDataType* out);
+/** Number of dimensions of `t`. */
+PORTA_EXPORT porta_status porta_tensor_ndim(const porta_tensor* t, int32_t* out);
+/** Writes ndim entries of the shape into `out`. */
+PORTA_EXPORT porta_status porta_tensor_shape(const porta_tensor* t, int64_t* out);
+/** Writes ndim entries of the strides (in elements) into `out`. */
+PORTA_EXPORT porta_status porta_tensor_strides(const porta_tensor* t, int64_t* out);
+/** Offset of the first element from the start of the storage, in bytes. */
+PORTA_EXPORT porta_status porta_tensor_byte_offset(const porta_tensor* t, uint64_t* out);
+/** Device of `t`. */
+PORTA_EXPORT porta_status porta_tensor_device(const porta_tensor* t, DLDevice* out);
+/** Number of elements of `t`. */
+PORTA_EXPORT porta_status porta_tensor_numel(const porta_tensor* t, int64_t* out);
+/** 1 if `t` is contiguous in row-major order, else 0. */
+PORTA_EXPORT porta_status porta_tensor_is_contiguous(const porta_tensor* t, int* out);
+
+/* ====================== views (share storage) ====================== */
+
+/** A view with `shape` (one entry may be -1: inferred). Fails if the
+ *  strides cannot express it; porta_reshape copies instead. */
+PORTA_EXPORT porta_status porta_view(porta_tensor* t, const int64_t* shape, int32_t ndim,
+                                     porta_tensor** out);
+/** Like porta_view, but copies into a contiguous tensor when a view is
+ *  impossible. */
+PORTA_EXPORT porta_status porta_reshape(porta_tensor* t, const int64_t* shape, int32_t ndim,
+                                        porta_tensor** out);
+/** Elements start, start+step, ... < stop along `dim` (Python slice rules:
+ *  negative start/stop count from the end and are clamped; step >= 1). */
+PORTA_EXPORT porta_status porta_slice(porta_tensor* t, int32_t dim, int64_t start, int64_t stop,
+                                      int64_t step, porta_tensor** out);
+/** Index `index` along `dim` (negative counts from the end); removes dim. */
+PORTA_EXPORT porta_status porta_select(porta_tensor* t, int32_t dim, int64_t index,
+                                       porta_tensor** out);
+/** Swaps dimensions dim0 and dim1 (negative dims count from the end). */
+PORTA_EXPORT porta_status porta_transpose(porta_tensor* t, int32_t dim0, int32_t dim1,
+                                          porta_tensor** out);
+/** Reorders dimensions: output dim i is input dim dims[i]. */
+PORTA_EXPORT porta_status porta_permute(porta_tensor* t, const int32_t* dims, int32_t ndim,
+                                        porta_tensor** out);
+/** Broadcasts `t` to `shape` without copying (stride 0 where expanded;
+ *  -1 keeps a dimension). */
+PORTA_EXPORT porta_status porta_expand(porta_tensor* t, const int64_t* shape, int32_t ndim,
+                                       porta_tensor** out);
+/** Inserts a dimension of size 1 at `dim` (in [-ndim-1, ndim]). */
+PORTA_EXPORT porta_status porta_unsqueeze(porta_tensor* t, int32_t dim, porta_tensor** out);
+/** Removes dimension `dim`, which must have size 1. */
+PORTA_EXPORT porta_status porta_squeeze(porta_tensor* t, int32_t dim, porta_tensor** out);
+/** `t` itself (new reference) if contiguous, else a contiguous copy. */
+PORTA_EXPORT porta_status porta_contiguous(porta_tensor* t, porta_tensor** out);
+/** A contiguous copy of `t` that shares nothing with it. */
+PORTA_EXPORT porta_status porta_clone(porta_tensor* t, porta_tensor** out);
+
+/* ============================ factories ============================ */
+
+/** A tensor filled with `value` (converted to dtype). */
+PORTA_EXPORT porta_status porta_full(const int64_t* shape, int32_t ndim, double value,
+                                     DLDataType dtype, DLDevice device, porta_tensor** out);
+/** A tensor of zeros. */
+PORTA_EXPORT porta_status porta_zeros(const int64_t* shape, int32_t ndim, DLDataType dtype,
+                                      DLDevice device, porta_tensor** out);
+/** A tensor of ones. */
+PORTA_EXPORT porta_status porta_ones(const int64_t* shape, int32_t ndim, DLDataType dtype,
+                                     DLDevice device, porta_tensor** out);
+/** 1-D tensor start, start+step, ... up to but excluding end. */
+PORTA_EXPORT porta_status porta_arange(double start, double end, double step, DLDataType dtype,
+                                       DLDevice device, porta_tensor** out);
+/** Reseeds the global generator and resets its counter. */
+PORTA_EXPORT porta_status porta_manual_seed(uint64_t seed);
+/** Reads the global generator's (seed, offset). */
+PORTA_EXPORT porta_status porta_generator_get_state(uint64_t* seed, uint64_t* offset);
+/** Restores a state read with porta_generator_get_state. */
+PORTA_EXPORT porta_status porta_generator_set_state(uint64_t seed, uint64_t offset);
+/** Uniform samples in [0, 1) (float dtypes); same seed, same numbers on
+ *  every device (Philox4x32-10). */
+PORTA_EXPORT porta_status porta_rand(const int64_t* shape, int32_t ndim, DLDataType dtype,
+                                     DLDevice device, porta_tensor** out);
+/** Standard normal samples (float dtypes), device-independent like porta_rand. */
+PORTA_EXPORT porta_status porta_randn(const int64_t* shape, int32_t ndim, DLDataType dtype,
+                                      DLDevice device, porta_tensor** out);
+
+/* ======================== elementwise ops ======================== */
+
+/** Converts `t` to `dtype` (floats to ints truncate toward zero; any
+ *  nonzero to bool is 1). Same dtype: a new reference to `t`. */
+PORTA_EXPORT porta_status porta_cast(porta_tensor* t, DLDataType dtype, porta_tensor** out);
+
+/** -a */
+PORTA_EXPORT porta_status porta_neg(porta_tensor* a, porta_tensor** out);
+/** e^a (integer inputs give float32) */
+PORTA_EXPORT porta_status porta_exp(porta_tensor* a, porta_tensor** out);
+/** natural log (integer inputs give float32) */
+PORTA_EXPORT porta_status porta_log(porta_tensor* a, porta_tensor** out);
+/** square root (integer inputs give float32) */
+PORTA_EXPORT porta_status porta_sqrt(porta_tensor* a, porta_tensor** out);
+/** max(a, 0) */
+PORTA_EXPORT porta_status porta_relu(porta_tensor* a, porta_tensor** out);
+/** 1 / (1 + e^-a) (integer inputs give float32) */
+PORTA_EXPORT porta_status porta_sigmoid(porta_tensor* a, porta_tensor** out);
+/** tanh(a) (integer inputs give float32) */
+PORTA_EXPORT porta_status porta_tanh(porta_tensor* a, porta_tensor** out);
+/** |a| */
+PORTA_EXPORT porta_status porta_abs(porta_tensor* a, porta_tensor** out);
+
+/** a + b */
+PORTA_EXPORT porta_status porta_add(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a - b */
+PORTA_EXPORT porta_status porta_sub(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a * b */
+PORTA_EXPORT porta_status porta_mul(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a / b, true division (integer inputs give float32) */
+PORTA_EXPORT porta_status porta_div(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a ** b (integer inputs give float32) */
+PORTA_EXPORT porta_status porta_pow(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** elementwise max(a, b) */
+PORTA_EXPORT porta_status porta_maximum(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** elementwise min(a, b) */
+PORTA_EXPORT porta_status porta_minimum(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a == b (bool result) */
+PORTA_EXPORT porta_status porta_eq(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a != b (bool result) */
+PORTA_EXPORT porta_status porta_ne(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a < b (bool result) */
+PORTA_EXPORT porta_status porta_lt(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a <= b (bool result) */
+PORTA_EXPORT porta_status porta_le(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a > b (bool result) */
+PORTA_EXPORT porta_status porta_gt(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a >= b (bool result) */
+PORTA_EXPORT porta_status porta_ge(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+
+/* Scalar forms: the scalar takes a's dtype, except that a non-integral
+ * scalar with an integer or bool `a` makes the result float32. */
+/** a + s */
+PORTA_EXPORT porta_status porta_add_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a - s */
+PORTA_EXPORT porta_status porta_sub_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a * s */
+PORTA_EXPORT porta_status porta_mul_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a / s */
+PORTA_EXPORT porta_status porta_div_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a ** s */
+PORTA_EXPORT porta_status porta_pow_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** max(a, s) */
+PORTA_EXPORT porta_status porta_maximum_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** min(a, s) */
+PORTA_EXPORT porta_status porta_minimum_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a == s */
+PORTA_EXPORT porta_status porta_eq_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a != s */
+PORTA_EXPORT porta_status porta_ne_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a < s */
+PORTA_EXPORT porta_status porta_lt_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a <= s */
+PORTA_EXPORT porta_status porta_le_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a > s */
+PORTA_EXPORT porta_status porta_gt_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a >= s */
+PORTA_EXPORT porta_status porta_ge_scalar(porta_tensor* a, double s, porta_tensor** out);
+
+/** cond ? a : b, elementwise; cond is bool; all three broadcast. */
+PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta_tensor* b,
+                                      porta_tensor** out);
+
+/* ============================ reductions ============================ */
+
+/** Pass as `dim` to porta_argmax/argmin to reduce over all elements. */
+#define PORTA_ALL_DIMS INT32_MIN
+
+/** Sum over `dims` (num_dims entries, negative counts from the end; NULL and
+ *  0: all dims). keepdim != 0 keeps reduced dims as size 1. Integer and bool
+ *  inputs sum to int64. */
+PORTA_EXPORT porta_status porta_sum(porta_tensor* t, const int32_t* dims, int32_t num_dims,
+                                    int keepdim, porta_tensor** out);
+/** Mean over dims, as porta_sum (float dtypes only). */
+PORTA_EXPORT porta_status porta_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims,
+                                     int keepdim, porta_tensor** out);
+/** Maximum over dims, as porta_sum (not empty). */
+PORTA_EXPORT porta_status porta_max(porta_tensor* t, const int32_t* dims, int32_t num_dims,
+                                    int keepdim, porta_tensor** out);
+/** Minimum over dims, as porta_sum (not empty). */
+PORTA_EXPORT porta_status porta_min(porta_tensor* t, const int32_t* dims, int32_t num_dims,
+                                    int keepdim, porta_tensor** out);
+/** int64 index of the first maximum along `dim` (PORTA_ALL_DIMS: index into
+ *  the flattened tensor). */
+PORTA_EXPORT porta_status porta_argmax(porta_tensor* t, int32_t dim, int keepdim,
+                                       porta_tensor** out);
+/** int64 index of the first minimum, as porta_argmax. */
+PORTA_EXPORT porta_status porta_argmin(porta_tensor* t, int32_t dim, int keepdim,
+                                       porta_tensor** out);
+
+/* ========================= linear algebra ========================= */
+
+/** Matrix product with NumPy matmul rules: 1-D operands are promoted and the
+ *  added dim removed; leading (batch) dims broadcast. float32 and float64. */
+PORTA_EXPORT porta_status porta_matmul(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PORTA_PORTA_H_ */

@@ -1,0 +1,88 @@
+/*
+ * porta/types.h — definitions shared by the user ABI (porta.h) and the
+ * plugin ABI (plugin.h): status codes, dtype constants, limits.
+ *
+ * C11, usable from C99, C++ and any FFI. Devices are DLPack `DLDevice`
+ * values and dtypes are DLPack `DLDataType` values (dlpack/dlpack.h >= 1.1).
+ */
+#ifndef PORTA_TYPES_H_
+#define PORTA_TYPES_H_
+
+#include <dlpack/dlpack.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Marks a symbol exported from libporta.so (everything else is hidden). */
+#if defined(PORTA_BUILDING_CORE) || defined(PORTA_BUILDING_PLUGIN)
+#define PORTA_EXPORT __attribute__((visibility("default")))
+#else
+#define PORTA_EXPORT
+#endif
+
+/**
+ * Result of every fallible call. PORTA_OK is 0; every other value is an
+ * error whose message is available from porta_last_error() on the calling
+ * thread. Values are stable: new codes are only appended.
+ */
+typedef enum porta_status {
+  /** Success. */
+  PORTA_OK = 0,
+  /** An argument was NULL, out of range or otherwise malformed. */
+  PORTA_ERROR_INVALID_ARGUMENT = 1,
+  /** Tensors passed to one op live on different devices. */
+  PORTA_ERROR_DEVICE_MISMATCH = 2,
+  /** Shapes cannot be broadcast, reshaped or multiplied as asked. */
+  PORTA_ERROR_SHAPE_MISMATCH = 3,
+  /** The dtype is not supported by this op (or by this plugin). */
+  PORTA_ERROR_UNSUPPORTED_DTYPE = 4,
+  /** The device type is unknown or the device index does not exist. */
+  PORTA_ERROR_NO_SUCH_DEVICE = 5,
+  /** The backend does not implement this op, dtype or optional slot. */
+  PORTA_ERROR_NOT_IMPLEMENTED = 6,
+  /** An allocation failed after the cache was freed and retried. */
+  PORTA_ERROR_OUT_OF_MEMORY = 7,
+  /** A plugin failed to load or reported a failure of its backend. */
+  PORTA_ERROR_BACKEND = 8,
+  /** A handle was NULL where one was required, or was already released. */
+  PORTA_ERROR_INVALID_HANDLE = 9,
+  /** A file could not be read or written, or its contents were malformed. */
+  PORTA_ERROR_IO = 10,
+  /** A bug in Porta: please report it with the message. */
+  PORTA_ERROR_INTERNAL = 11
+} porta_status;
+
+/** Kind of device, for choosing "the best available" device. */
+typedef enum porta_device_kind {
+  PORTA_DEVICE_KIND_CPU = 0,         /**< the host processor (also OpenCL CPU devices) */
+  PORTA_DEVICE_KIND_GPU = 1,         /**< a discrete or integrated GPU */
+  PORTA_DEVICE_KIND_ACCELERATOR = 2, /**< another accelerator */
+  PORTA_DEVICE_KIND_VIRTUAL = 3      /**< a mock or emulated device (tests) */
+} porta_device_kind;
+
+/** Largest number of dimensions a tensor may have. */
+#define PORTA_MAX_DIMS 16
+
+/* DLPack dtypes Porta supports. `static const` so they are usable from C and
+ * C++ as values: `porta_float32`, `porta_int64`, ... */
+/** float32: DLPack {kDLFloat, 32, 1}. */
+static const DLDataType porta_float32 = {kDLFloat, 32, 1};
+/** float64: DLPack {kDLFloat, 64, 1}. */
+static const DLDataType porta_float64 = {kDLFloat, 64, 1};
+/** int32: DLPack {kDLInt, 32, 1}. */
+static const DLDataType porta_int32 = {kDLInt, 32, 1};
+/** int64: DLPack {kDLInt, 64, 1}. */
+static const DLDataType porta_int64 = {kDLInt, 64, 1};
+/** uint8: DLPack {kDLUInt, 8, 1}. */
+static const DLDataType porta_uint8 = {kDLUInt, 8, 1};
+/** bool: DLPack {kDLBool, 8, 1} (one byte per element, 0 or 1). */
+static const DLDataType porta_bool = {kDLBool, 8, 1};
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* PORTA_TYPES_H_ */

@@ -1,0 +1,702 @@
+// porta/porta.hpp — the header-only C++20 API over the user C ABI.
+//
+// RAII handles, exceptions instead of status codes, PyTorch-like operators and
+// printing. It includes nothing of the core: only porta/porta.h and the op
+// table in porta/ops.h, from which every op method below is generated, so a
+// new op in that table appears here without edits.
+#pragma once
+
+#include <porta/ops.h>
+#include <porta/porta.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+// DLPack types live in the global namespace, so ADL finds their operators
+// only there.
+/// Whether two DLPack dtypes are the same (code, bits and lanes).
+constexpr bool operator==(DLDataType a, DLDataType b) noexcept {
+  return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
+}
+
+namespace porta {
+
+// ================================ errors ================================
+
+/// Thrown when a Porta call fails; what() is the core's porta_last_error().
+class Error : public std::runtime_error {
+ public:
+  /// An error with a status code and its message.
+  Error(porta_status status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  /// The status code of the failed call.
+  porta_status status() const noexcept { return status_; }
+  /// The status code's stable name, e.g. "PORTA_ERROR_DEVICE_MISMATCH".
+  const char* status_name() const noexcept { return porta_status_name(status_); }
+
+ private:
+  porta_status status_;
+};
+
+/// Implementation helpers; not part of the API.
+namespace detail {
+
+/// Throws porta::Error carrying the core's message when `status` is not OK.
+inline void check(porta_status status) {
+  if (status != PORTA_OK) throw Error(status, porta_last_error());
+}
+
+/// Concatenates streamable parts into one string.
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+  std::ostringstream os;
+  (os << ... << parts);
+  return os.str();
+}
+
+/// Calls a C getter `f(args..., &value)` and returns value; sets struct_size
+/// first for the ABI's versioned structs.
+template <class T, class F, class... Args>
+T get(F f, Args... args) {
+  T value{};
+  if constexpr (requires { value.struct_size; }) value.struct_size = sizeof(T);
+  check(f(args..., &value));
+  return value;
+}
+
+/// A vector's length as the C API's int32 counts.
+template <class V>
+int32_t count(const V& v) {
+  return static_cast<int32_t>(v.size());
+}
+
+/// Joins values with ", " between `open` and `close`: "[2, 3]", "(2, 3)".
+template <class V>
+std::string join(const V& values, const char* open, const char* close) {
+  std::ostringstream os;
+  os << open;
+  for (size_t i = 0; i < values.size(); ++i) os << (i ? ", " : "") << values[i];
+  os << close;
+  return os.str();
+}
+
+}  // namespace detail
+
+// ================================ dtypes ================================
+
+/// float32 (DLPack {kDLFloat, 32, 1}), the default dtype.
+inline constexpr DLDataType kFloat32{kDLFloat, 32, 1};
+/// float64 (DLPack {kDLFloat, 64, 1}).
+inline constexpr DLDataType kFloat64{kDLFloat, 64, 1};
+/// int32 (DLPack {kDLInt, 32, 1}).
+inline constexpr DLDataType kInt32{kDLInt, 32, 1};
+/// int64 (DLPack {kDLInt, 64, 1}).
+inline constexpr DLDataType kInt64{kDLInt, 64, 1};
+/// uint8 (DLPack {kDLUInt, 8, 1}).
+inline constexpr DLDataType kUInt8{kDLUInt, 8, 1};
+/// bool (DLPack {kDLBool, 8, 1}), one byte per element.
+inline constexpr DLDataType kBool{kDLBool, 8, 1};
+
+/// The dtype's name ("float32"), or a description of an unknown DLPack dtype.
+inline std::string dtype_name(DLDataType dtype) {
+  const std::pair<DLDataType, const char*> names[] = {{kFloat32, "float32"}, {kFloat64, "float64"},
+                                                      {kInt32, "int32"},     {kInt64, "int64"},
+                                                      {kUInt8, "uint8"},     {kBool, "bool"}};
+  for (const auto& [dt, name] : names)
+    if (dt == dtype) return name;
+  return detail::cat("dtype(code=", int(dtype.code), ", bits=", int(dtype.bits), ", lanes=", dtype.lanes, ")");
+}
+
+/// The dtype of C++ element type T (float, double, int32_t, int64_t, uint8_t, bool).
+template <class T>
+constexpr DLDataType dtype_of() {
+  if constexpr (std::is_same_v<T, float>) return kFloat32;
+  else if constexpr (std::is_same_v<T, double>) return kFloat64;
+  else if constexpr (std::is_same_v<T, int32_t>) return kInt32;
+  else if constexpr (std::is_same_v<T, int64_t>) return kInt64;
+  else if constexpr (std::is_same_v<T, uint8_t>) return kUInt8;
+  else if constexpr (std::is_same_v<T, bool>) return kBool;
+  else static_assert(sizeof(T) == 0, "Porta tensors hold float, double, int32_t, int64_t, uint8_t or bool");
+}
+
+namespace detail {
+
+/// How T is laid out in host buffers: bool as one byte (std::vector<bool> packs bits).
+template <class T>
+using host_element = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;
+
+/// Calls `f.template operator()<T>()` with the C++ element type of `dtype`.
+template <class F>
+decltype(auto) with_element_type(DLDataType dtype, F&& f) {
+  if (dtype == kFloat32) return f.template operator()<float>();
+  if (dtype == kFloat64) return f.template operator()<double>();
+  if (dtype == kInt32) return f.template operator()<int32_t>();
+  if (dtype == kInt64) return f.template operator()<int64_t>();
+  if (dtype == kUInt8) return f.template operator()<uint8_t>();
+  if (dtype == kBool) return f.template operator()<bool>();
+  throw Error(PORTA_ERROR_UNSUPPORTED_DTYPE, cat("[porta.hpp] no C++ element type for ", dtype_name(dtype)));
+}
+
+}  // namespace detail
+
+// ================================ devices ================================
+
+/// One device: a DLDevice with its string form and properties.
+class Device {
+ public:
+  /// The CPU, cpu:0 (no lookup needed).
+  Device() = default;
+  /// Wraps a DLDevice as is; it is checked when first used.
+  Device(DLDevice dl) : dl_(dl) {}
+  /// Parses "cpu", "cuda:1", "mock:0"; throws porta::Error naming what exists.
+  Device(const char* str) : dl_(detail::get<DLDevice>(porta_device_parse, str)) {}
+  /// Parses a device string, as Device(const char*).
+  Device(const std::string& str) : Device(str.c_str()) {}
+
+  /// The DLPack value.
+  DLDevice dl() const noexcept { return dl_; }
+  /// The device string, e.g. "cuda:1".
+  std::string str() const {
+    char buf[64];
+    detail::check(porta_device_to_string(dl_, buf, sizeof buf));
+    return buf;
+  }
+  /// The device type's name, e.g. "cuda".
+  std::string type_name() const {
+    const std::string s = str();
+    return s.substr(0, s.find(':'));
+  }
+  /// The index among devices of its type.
+  int index() const noexcept { return dl_.device_id; }
+  /// Whether this is a CPU device (which printing leaves unnamed, as PyTorch does).
+  bool is_cpu() const noexcept { return dl_.device_type == kDLCPU; }
+  /// Name, memory, compute units and kind, from the plugin.
+  porta_device_info info() const { return detail::get<porta_device_info>(porta_device_get_info, dl_); }
+  /// The caching allocator's and transfer ledger's counters.
+  porta_memory_stats memory_stats() const {
+    return detail::get<porta_memory_stats>(porta_device_memory_stats, dl_);
+  }
+  /// Returns cached, unused memory to the plugin.
+  void empty_cache() const { detail::check(porta_device_empty_cache(dl_)); }
+
+  /// Same device type and index.
+  friend bool operator==(const Device& a, const Device& b) noexcept {
+    return a.dl_.device_type == b.dl_.device_type && a.dl_.device_id == b.dl_.device_id;
+  }
+  /// Writes the device string.
+  friend std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
+
+ private:
+  DLDevice dl_{kDLCPU, 0};
+};
+
+/// Number of accelerators (GPUs and the like; not CPUs or mock devices).
+inline int accelerator_count() { return detail::get<int32_t>(porta_accelerator_count); }
+
+/// The i-th accelerator if it exists (CUDA first), else the CPU.
+inline Device try_gpu(int i = 0) {
+  if (i < 0 || i >= accelerator_count()) return Device();
+  return detail::get<DLDevice>(porta_accelerator_get, i);
+}
+
+/// Every accelerator in preference order, or {cpu} when there is none.
+inline std::vector<Device> try_all_gpus() {
+  std::vector<Device> all;
+  for (int i = 0, n = accelerator_count(); i < n; ++i) all.push_back(try_gpu(i));
+  if (all.empty()) all.push_back(Device());
+  return all;
+}
+
+/// Waits for all work enqueued on `device`.
+inline void synchronize(const Device& device) { detail::check(porta_synchronize(device.dl())); }
+
+/// Reseeds the global random generator (same seed, same numbers on every device).
+inline void manual_seed(uint64_t seed) { detail::check(porta_manual_seed(seed)); }
+
+// ================================ tensors ================================
+
+/// Sizes of a tensor's dimensions, outermost first.
+using Shape = std::vector<int64_t>;
+/// Dimension indices; negative ones count from the end.
+using Dims = std::vector<int32_t>;
+
+/// An n-dimensional array on one device; owns one reference to a porta_tensor.
+/// Copies share the handle (and storage); use clone() for a deep copy.
+class Tensor {
+ public:
+  /// An undefined tensor holding no handle.
+  Tensor() = default;
+  /// Shares `other`'s handle (one more reference).
+  Tensor(const Tensor& other) noexcept : t_(other.t_) { porta_tensor_retain(t_); }
+  /// Takes `other`'s reference, leaving it undefined.
+  Tensor(Tensor&& other) noexcept : t_(std::exchange(other.t_, nullptr)) {}
+  /// Rebinds this handle (not an in-place copy of values: see copy_()).
+  Tensor& operator=(Tensor other) noexcept {
+    std::swap(t_, other.t_);
+    return *this;
+  }
+  /// Drops this reference; storage goes with the last view.
+  ~Tensor() { porta_tensor_release(t_); }
+
+  /// Takes ownership of one reference to `t` (e.g. a C call's out-parameter).
+  static Tensor adopt(porta_tensor* t) noexcept {
+    Tensor r;
+    r.t_ = t;
+    return r;
+  }
+  /// The borrowed C handle (still owned by this Tensor).
+  porta_tensor* handle() const noexcept { return t_; }
+  /// Hands this reference to the caller, leaving the Tensor undefined.
+  porta_tensor* release() noexcept { return std::exchange(t_, nullptr); }
+  /// Whether this Tensor holds a handle.
+  bool defined() const noexcept { return t_ != nullptr; }
+
+  // ------------------------------ metadata ------------------------------
+
+  /// Element type.
+  DLDataType dtype() const { return detail::get<DLDataType>(porta_tensor_dtype, t_); }
+  /// Number of dimensions.
+  int ndim() const { return detail::get<int32_t>(porta_tensor_ndim, t_); }
+  /// Sizes of all dimensions.
+  Shape shape() const { return per_dim(porta_tensor_shape); }
+  /// Strides of all dimensions, in elements.
+  Shape strides() const { return per_dim(porta_tensor_strides); }
+  /// Number of elements.
+  int64_t numel() const { return detail::get<int64_t>(porta_tensor_numel, t_); }
+  /// Size of dimension `dim` (negative counts from the end).
+  int64_t size(int dim) const { return shape()[wrap_dim(dim, "size")]; }
+  /// The device holding the data.
+  Device device() const { return detail::get<DLDevice>(porta_tensor_device, t_); }
+  /// Whether elements are laid out contiguously in row-major order.
+  bool is_contiguous() const { return detail::get<int>(porta_tensor_is_contiguous, t_) != 0; }
+
+  // ------------------------------ factories ------------------------------
+
+  /// A tensor of `shape` on `device` holding `data` (row-major); dtype from T.
+  template <class T>
+  static Tensor from_vector(const std::vector<T>& data, const Shape& shape, Device device = {}) {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    if (n != static_cast<int64_t>(data.size()))
+      throw Error(PORTA_ERROR_SHAPE_MISMATCH, detail::cat("[from_vector] ", data.size(), " values cannot fill shape ",
+                                                          detail::join(shape, "[", "]"), " (", n, " elements)"));
+    const std::vector<detail::host_element<T>> bytes(data.begin(), data.end());
+    return make(porta_tensor_from_host, static_cast<const void*>(bytes.data()), dtype_of<T>(), shape.data(),
+                detail::count(shape), device.dl());
+  }
+  /// A 1-D tensor on `device` holding `data`.
+  template <class T>
+  static Tensor from_vector(const std::vector<T>& data, Device device = {}) {
+    return from_vector(data, Shape{static_cast<int64_t>(data.size())}, device);
+  }
+  /// A tensor with every element `value` (converted to dtype).
+  static Tensor full(const Shape& shape, double value, Device device = {}, DLDataType dtype = kFloat32) {
+    return make(porta_full, shape.data(), detail::count(shape), value, dtype, device.dl());
+  }
+  /// A tensor of zeros.
+  static Tensor zeros(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
+    return make(porta_zeros, shape.data(), detail::count(shape), dtype, device.dl());
+  }
+  /// A tensor of ones.
+  static Tensor ones(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
+    return make(porta_ones, shape.data(), detail::count(shape), dtype, device.dl());
+  }
+  /// A tensor of uninitialized values.
+  static Tensor empty(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
+    return make(porta_tensor_empty, dtype, shape.data(), detail::count(shape), device.dl());
+  }
+  /// 1-D: start, start + step, ... up to but excluding end.
+  static Tensor arange(double start, double end, double step = 1, Device device = {}, DLDataType dtype = kFloat32) {
+    return make(porta_arange, start, end, step, dtype, device.dl());
+  }
+  /// Uniform samples in [0, 1), the same on every device for one seed.
+  static Tensor rand(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
+    return make(porta_rand, shape.data(), detail::count(shape), dtype, device.dl());
+  }
+  /// Standard normal samples, the same on every device for one seed.
+  static Tensor randn(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
+    return make(porta_randn, shape.data(), detail::count(shape), dtype, device.dl());
+  }
+
+  // ------------------------------ host I/O ------------------------------
+
+  /// All elements in row-major order; T must match dtype() exactly.
+  template <class T>
+  std::vector<T> to_vector() const {
+    const DLDataType dt = dtype();
+    if (!(dt == dtype_of<T>()))
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[to_vector] the tensor is ", dtype_name(dt), ", not ",
+                                                            dtype_name(dtype_of<T>()), "; cast() it first"));
+    std::vector<detail::host_element<T>> host(static_cast<size_t>(numel()));
+    if (!host.empty())
+      detail::check(porta_tensor_to_host(t_, host.data(), host.size() * sizeof(host.front())));
+    return std::vector<T>(host.begin(), host.end());
+  }
+  /// The single element of a one-element tensor, converted to T.
+  template <class T>
+  T item() const {
+    if (numel() != 1)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[item] needs exactly one element, the tensor has shape ",
+                                                            detail::join(shape(), "[", "]")));
+    return cast(dtype_of<T>()).template to_vector<T>()[0];
+  }
+
+  // ------------------------------ transfers ------------------------------
+
+  /// This tensor on `device`: the same handle when already there, else a copy.
+  Tensor to(const Device& device) const { return make(porta_tensor_to, t_, device.dl()); }
+  /// This tensor on the CPU, as to(Device()).
+  Tensor cpu() const { return to(Device()); }
+  /// The same handle if contiguous, else a contiguous copy.
+  Tensor contiguous() const { return make(porta_contiguous, t_); }
+  /// A contiguous copy that shares nothing with this tensor.
+  Tensor clone() const { return make(porta_clone, t_); }
+  /// Converted to `dtype` (the same handle when it already is).
+  Tensor cast(DLDataType dtype) const { return make(porta_cast, t_, dtype); }
+  /// Overwrites every element from `src` (broadcast, cast, any device); returns *this.
+  const Tensor& copy_(const Tensor& src) const {
+    detail::check(porta_copy_into(t_, src.t_));
+    return *this;
+  }
+  /// Sets every element to `value`; returns *this.
+  const Tensor& fill_(double value) const { return copy_(full({}, value, device(), dtype())); }
+
+  // -------------------------- views (share storage) --------------------------
+
+  /// A view with `shape` (one entry may be -1); fails when strides cannot express it.
+  Tensor view(const Shape& shape) const { return make(porta_view, t_, shape.data(), detail::count(shape)); }
+  /// A view with `shape` when possible, else a contiguous copy.
+  Tensor reshape(const Shape& shape) const { return make(porta_reshape, t_, shape.data(), detail::count(shape)); }
+  /// Elements start, start + step, ... < stop along `dim` (Python slice rules).
+  Tensor slice(int dim, int64_t start, int64_t stop, int64_t step = 1) const {
+    return make(porta_slice, t_, dim, start, stop, step);
+  }
+  /// Index `index` along `dim`, removing that dimension.
+  Tensor select(int dim, int64_t index) const { return make(porta_select, t_, dim, index); }
+  /// select(0, i).
+  Tensor operator[](int64_t i) const { return select(0, i); }
+  /// Dimensions dim0 and dim1 swapped.
+  Tensor transpose(int dim0, int dim1) const { return make(porta_transpose, t_, dim0, dim1); }
+  /// The transpose of a 2-D tensor (0-D and 1-D tensors are returned as is, as in PyTorch).
+  Tensor t() const {
+    const int n = ndim();
+    if (n > 2)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[t] expects at most 2 dims, got ", n, "; use transpose()"));
+    return n < 2 ? *this : transpose(0, 1);
+  }
+  /// Dimensions reordered: output dim i is input dim dims[i].
+  Tensor permute(const Dims& dims) const { return make(porta_permute, t_, dims.data(), detail::count(dims)); }
+  /// Broadcast to `shape` without copying (-1 keeps a dimension).
+  Tensor expand(const Shape& shape) const { return make(porta_expand, t_, shape.data(), detail::count(shape)); }
+  /// A size-1 dimension inserted at `dim`.
+  Tensor unsqueeze(int dim) const { return make(porta_unsqueeze, t_, dim); }
+  /// Dimension `dim`, which must have size 1, removed.
+  Tensor squeeze(int dim) const { return make(porta_squeeze, t_, dim); }
+  /// Every size-1 dimension removed.
+  Tensor squeeze() const {
+    Shape kept;
+    for (int64_t s : shape())
+      if (s != 1) kept.push_back(s);
+    return view(kept);
+  }
+
+  // ---------------------------------- ops ----------------------------------
+
+  // One method per op in PORTA_OP_LIST, shaped by the op's kind:
+  //   unary      t.exp()
+  //   binary     t.add(u), t.add(2.0)        (compare ops too: t.lt(u), t.lt(0.5))
+  //   where      t.where(cond, other)        (cond ? t : other)
+  //   reduce     t.sum(), t.sum({0, -1}, /*keepdim=*/true)
+  //   argreduce  t.argmax(), t.argmax(1, /*keepdim=*/true)
+  //   matmul     a.matmul(b)
+  // Factories and copies have hand-written forms above.
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_FACTORY(name)
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_COPY(name)
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_UNARY(name) \
+  Tensor name() const { return make(porta_##name, t_); }
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_BINARY(name)                                \
+  Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); } \
+  Tensor name(double scalar) const { return make(porta_##name##_scalar, t_, scalar); }
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_COMPARE PORTA_CPP_METHOD_PORTA_OP_KIND_BINARY
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_WHERE(name) \
+  Tensor name(const Tensor& cond, const Tensor& other) const { return make(porta_##name, cond.t_, t_, other.t_); }
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_REDUCE(name)                                    \
+  Tensor name(const Dims& dims = {}, bool keepdim = false) const {                     \
+    return make(porta_##name, t_, dims.data(), detail::count(dims), int{keepdim});    \
+  }
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_ARGREDUCE(name)                                   \
+  Tensor name(std::optional<int32_t> dim = std::nullopt, bool keepdim = false) const {   \
+    return make(porta_##name, t_, dim.value_or(PORTA_ALL_DIMS), int{keepdim});           \
+  }
+#define PORTA_CPP_METHOD_PORTA_OP_KIND_MATMUL(name) \
+  Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); }
+#define PORTA_CPP_METHOD(NAME, name, id, kind, inputs) PORTA_CPP_METHOD_##kind(name)
+  PORTA_OP_LIST(PORTA_CPP_METHOD)
+#undef PORTA_CPP_METHOD
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_FACTORY
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_COPY
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_UNARY
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_BINARY
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_COMPARE
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_WHERE
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_REDUCE
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_ARGREDUCE
+#undef PORTA_CPP_METHOD_PORTA_OP_KIND_MATMUL
+
+ private:
+  // Calls C function `f(args..., &out)` and adopts the new tensor, throwing on failure.
+  template <class F, class... Args>
+  static Tensor make(F f, Args... args) {
+    porta_tensor* out = nullptr;
+    detail::check(f(args..., &out));
+    return adopt(out);
+  }
+
+  // Reads one int64 per dimension with a C getter such as porta_tensor_shape.
+  template <class F>
+  Shape per_dim(F f) const {
+    Shape v(static_cast<size_t>(ndim()));
+    if (!v.empty()) detail::check(f(t_, v.data()));
+    return v;
+  }
+
+  // `dim` in [0, ndim), after counting negative dims from the end.
+  int wrap_dim(int dim, const char* op) const {
+    const int n = ndim();
+    if (dim < -n || dim >= n)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  detail::cat("[", op, "] dim ", dim, " is out of range for a ", n, "-D tensor"));
+    return dim < 0 ? dim + n : dim;
+  }
+
+  porta_tensor* t_ = nullptr;
+};
+
+// ============================ free functions ============================
+
+// porta::exp(t), porta::add(a, b), porta::sum(t, {1}), porta::where(c, a, b), ...:
+// one per op in PORTA_OP_LIST, forwarding to the method of the same name.
+#define PORTA_CPP_FREE_PORTA_OP_KIND_FACTORY(name)
+#define PORTA_CPP_FREE_PORTA_OP_KIND_COPY(name)
+#define PORTA_CPP_FREE_PORTA_OP_KIND_UNARY(name) \
+  inline Tensor name(const Tensor& a) { return a.name(); }
+#define PORTA_CPP_FREE_PORTA_OP_KIND_BINARY(name)                                 \
+  inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); } \
+  inline Tensor name(const Tensor& a, double scalar) { return a.name(scalar); }
+#define PORTA_CPP_FREE_PORTA_OP_KIND_COMPARE PORTA_CPP_FREE_PORTA_OP_KIND_BINARY
+#define PORTA_CPP_FREE_PORTA_OP_KIND_WHERE(name) \
+  inline Tensor name(const Tensor& cond, const Tensor& a, const Tensor& b) { return a.name(cond, b); }
+#define PORTA_CPP_FREE_PORTA_OP_KIND_REDUCE(name)                                          \
+  inline Tensor name(const Tensor& t, const Dims& dims = {}, bool keepdim = false) {       \
+    return t.name(dims, keepdim);                                                          \
+  }
+#define PORTA_CPP_FREE_PORTA_OP_KIND_ARGREDUCE(name)                                                   \
+  inline Tensor name(const Tensor& t, std::optional<int32_t> dim = std::nullopt, bool keepdim = false) { \
+    return t.name(dim, keepdim);                                                                       \
+  }
+#define PORTA_CPP_FREE_PORTA_OP_KIND_MATMUL(name) \
+  inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); }
+#define PORTA_CPP_FREE(NAME, name, id, kind, inputs) PORTA_CPP_FREE_##kind(name)
+PORTA_OP_LIST(PORTA_CPP_FREE)
+#undef PORTA_CPP_FREE
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_FACTORY
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_COPY
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_UNARY
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_BINARY
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_COMPARE
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_WHERE
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_REDUCE
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_ARGREDUCE
+#undef PORTA_CPP_FREE_PORTA_OP_KIND_MATMUL
+
+// =============================== operators ===============================
+
+namespace detail {
+
+/// `scalar` as a 0-d tensor beside `t`, typed as the C scalar ops type it
+/// (t's dtype, or float32 for a non-integral scalar and a non-float t).
+inline Tensor scalar_like(double scalar, const Tensor& t) {
+  const DLDataType dt = t.dtype();
+  const bool keeps_dtype = dt.code == kDLFloat || scalar == std::trunc(scalar);
+  return Tensor::full({}, scalar, t.device(), keeps_dtype ? dt : kFloat32);
+}
+
+}  // namespace detail
+
+/// -t
+inline Tensor operator-(const Tensor& t) { return t.neg(); }
+
+// Each operator in three forms: tensor-tensor, tensor-scalar, scalar-tensor.
+#define PORTA_CPP_OPERATOR(op, method, scalar_first)                                \
+  inline Tensor operator op(const Tensor& a, const Tensor& b) { return a.method(b); } \
+  inline Tensor operator op(const Tensor& a, double s) { return a.method(s); }       \
+  inline Tensor operator op(double s, const Tensor& a) { return scalar_first; }
+/// a + b (broadcast, promoted)
+PORTA_CPP_OPERATOR(+, add, a.add(s))
+/// a - b
+PORTA_CPP_OPERATOR(-, sub, detail::scalar_like(s, a).sub(a))
+/// a * b
+PORTA_CPP_OPERATOR(*, mul, a.mul(s))
+/// a / b (true division)
+PORTA_CPP_OPERATOR(/, div, detail::scalar_like(s, a).div(a))
+/// a == b (bool tensor)
+PORTA_CPP_OPERATOR(==, eq, a.eq(s))
+/// a != b (bool tensor)
+PORTA_CPP_OPERATOR(!=, ne, a.ne(s))
+/// a < b (bool tensor)
+PORTA_CPP_OPERATOR(<, lt, a.gt(s))
+/// a <= b (bool tensor)
+PORTA_CPP_OPERATOR(<=, le, a.ge(s))
+/// a > b (bool tensor)
+PORTA_CPP_OPERATOR(>, gt, a.lt(s))
+/// a >= b (bool tensor)
+PORTA_CPP_OPERATOR(>=, ge, a.le(s))
+#undef PORTA_CPP_OPERATOR
+
+// =============================== printing ===============================
+
+namespace detail {
+
+/// PyTorch's print options: line width, summarizing threshold and edge items.
+struct PrintOptions {
+  static constexpr size_t kLineWidth = 80;
+  static constexpr int64_t kThreshold = 1000;
+  static constexpr int64_t kEdgeItems = 3;
+};
+
+/// Float elements as PyTorch formats them together: "1." when all are
+/// integral, else 4 decimals, or scientific when magnitudes span too much.
+inline std::vector<std::string> format_floats(const std::vector<double>& values) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0;
+  bool integral = true;
+  for (double x : values) {
+    if (!std::isfinite(x) || x == 0) continue;
+    lo = std::min(lo, std::fabs(x));
+    hi = std::max(hi, std::fabs(x));
+    integral = integral && x == std::ceil(x);
+  }
+  const bool scientific = hi > 0 && (hi / lo > 1000 || hi > 1e8 || (!integral && lo < 1e-4));
+  const char* format = scientific ? "%.4e" : integral ? "%.0f." : "%.4f";
+  std::vector<std::string> out;
+  out.reserve(values.size());
+  char buf[64];
+  for (double x : values) {
+    if (std::isnan(x)) out.emplace_back("nan");
+    else if (std::isinf(x)) out.emplace_back(x > 0 ? "inf" : "-inf");
+    else out.emplace_back(buf, static_cast<size_t>(std::snprintf(buf, sizeof buf, format, x)));
+  }
+  return out;
+}
+
+/// Every element of `t` as text, row-major, right-aligned to one width.
+inline std::vector<std::string> element_strings(const Tensor& t) {
+  std::vector<std::string> cells = with_element_type(t.dtype(), [&]<class T>() {
+    const std::vector<T> values = t.to_vector<T>();
+    if constexpr (std::is_floating_point_v<T>) return format_floats({values.begin(), values.end()});
+    std::vector<std::string> out;
+    for (T v : values) {
+      if constexpr (std::is_same_v<T, bool>) out.emplace_back(v ? "True" : "False");
+      else out.push_back(std::to_string(static_cast<int64_t>(v)));
+    }
+    return out;
+  });
+  size_t width = 0;
+  for (const auto& c : cells) width = std::max(width, c.size());
+  for (auto& c : cells) c.insert(0, width - c.size(), ' ');
+  return cells;
+}
+
+/// Indices shown along a dimension of `size`: all, or the edges around a -1 ("...").
+inline std::vector<int64_t> shown_indices(int64_t size, bool summarize) {
+  std::vector<int64_t> shown;
+  const int64_t edge = PrintOptions::kEdgeItems;
+  const bool elide = summarize && size > 2 * edge;
+  for (int64_t i = 0; i < size; ++i) {
+    if (elide && i == edge) {
+      shown.push_back(-1);
+      i = size - edge;
+    }
+    shown.push_back(i);
+  }
+  return shown;
+}
+
+/// The bracketed text of dims [dim, ndim) starting at cell `first`, laid out
+/// as PyTorch does: rows wrapped at the line width, sub-tensors separated by
+/// one newline per remaining dimension.
+inline std::string nest(const std::vector<std::string>& cells, const Shape& shape, size_t dim, int64_t first,
+                        size_t indent, bool summarize) {
+  int64_t stride = 1;
+  for (size_t d = dim + 1; d < shape.size(); ++d) stride *= shape[d];
+  std::vector<std::string> parts;
+  for (int64_t i : shown_indices(shape[dim], summarize)) {
+    if (dim + 1 == shape.size()) parts.push_back(i < 0 ? " ..." : cells[first + i]);
+    else parts.push_back(i < 0 ? "..." : nest(cells, shape, dim + 1, first + i * stride, indent + 1, summarize));
+  }
+  std::string out = "[";
+  if (dim + 1 == shape.size()) {
+    const size_t per_line = std::max<size_t>(1, (PrintOptions::kLineWidth - indent) / (cells[0].size() + 2));
+    for (size_t i = 0; i < parts.size(); ++i)
+      out += (i == 0 ? "" : i % per_line ? ", " : ",\n" + std::string(indent + 1, ' ')) + parts[i];
+  } else {
+    const std::string sep = "," + std::string(shape.size() - dim - 1, '\n') + std::string(indent + 1, ' ');
+    for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
+  }
+  return out + "]";
+}
+
+/// Appends ", suffix" parts and ")", wrapping before a suffix that would pass the line width.
+inline std::string add_suffixes(std::string text, const std::vector<std::string>& suffixes, size_t indent) {
+  const size_t newline = text.rfind('\n');
+  size_t line = newline == std::string::npos ? text.size() + 2 : text.size() - newline + 1;
+  for (const auto& s : suffixes) {
+    if (line + s.size() + 2 > PrintOptions::kLineWidth) {
+      text += ",\n" + std::string(indent, ' ') + s;
+      line = indent + s.size();
+    } else {
+      text += ", " + s;
+      line += s.size() + 2;
+    }
+  }
+  return text + ")";
+}
+
+}  // namespace detail
+
+/// Prints like PyTorch: tensor([[1., 1.]], device='mock:0', dtype=int32).
+inline std::ostream& operator<<(std::ostream& os, const Tensor& t) {
+  if (!t.defined()) return os << "tensor(undefined)";
+  const std::string prefix = "tensor(";
+  const DLDataType dt = t.dtype();
+  const Shape shape = t.shape();
+  std::vector<std::string> suffixes;
+  if (const Device d = t.device(); !d.is_cpu()) suffixes.push_back("device='" + d.str() + "'");
+  std::string body;
+  bool show_dtype = !(dt == kFloat32 || dt == kInt64 || dt == kBool);  // the dtypes PyTorch infers
+  if (t.numel() == 0) {
+    if (shape.size() != 1) suffixes.push_back("size=" + detail::join(shape, "(", ")"));
+    show_dtype = !(dt == kFloat32);  // an empty tensor has no values to infer int64 or bool from
+    body = "[]";
+  } else {
+    const std::vector<std::string> cells = detail::element_strings(t);
+    body = shape.empty() ? cells[0]
+                         : detail::nest(cells, shape, 0, 0, prefix.size(),
+                                        t.numel() > detail::PrintOptions::kThreshold);
+  }
+  if (show_dtype) suffixes.push_back("dtype=" + dtype_name(dt));
+  return os << detail::add_suffixes(prefix + body, suffixes, prefix.size());
+}
+
+}  // namespace porta
+
+/// Writes a DLPack dtype's name ("float32"), e.g. in test failure messages.
+inline std::ostream& operator<<(std::ostream& os, DLDataType dtype) { return os << porta::dtype_name(dtype); }

@@ -1,0 +1,22 @@
+# Install layout:
+#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp}
+#   lib/libporta.so, lib/porta/plugins/libporta_plugin_<name>.so
+#   bin/porta-smi, lib/cmake/porta/ (find_package(porta) -> porta::porta),
+#   lib/pkgconfig/porta.pc
+include(CMakePackageConfigHelpers)
+
+install(FILES abi/porta/porta.h abi/porta/plugin.h abi/porta/ops.h abi/porta/types.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/porta)
+install(TARGETS porta porta_abi EXPORT portaTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT portaTargets NAMESPACE porta:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/porta-config.cmake.in
+  ${CMAKE_BINARY_DIR}/porta-config.cmake INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/porta-config-version.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/porta-config.cmake ${CMAKE_BINARY_DIR}/porta-config-version.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
+
+configure_file(${CMAKE_CURRENT_LIST_DIR}/porta.pc.in ${CMAKE_BINARY_DIR}/porta.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/porta.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

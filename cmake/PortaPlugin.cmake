@@ -1,0 +1,34 @@
+# porta_add_plugin(<name> SOURCES ... [LIBRARIES ...] [TEST] [OUTPUT_DIR dir])
+#
+# Builds lib/porta/plugins/libporta_plugin_<name>.so: a MODULE library (never
+# linked against, only dlopen-ed) that exports exactly porta_plugin_get_api.
+# TEST plugins go to lib/porta/test-plugins/<OUTPUT_DIR> and are not installed.
+set(PORTA_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/plugin.map)
+
+function(porta_add_plugin name)
+  cmake_parse_arguments(P "TEST" "OUTPUT_DIR;TARGET" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT P_TARGET)
+    set(P_TARGET porta_plugin_${name})
+  endif()
+  add_library(${P_TARGET} MODULE ${P_SOURCES})
+  if(P_TEST)
+    set(_dir ${PORTA_TEST_PLUGIN_BUILD_DIR}/${P_OUTPUT_DIR})
+  else()
+    set(_dir ${PORTA_PLUGIN_BUILD_DIR})
+  endif()
+  set_target_properties(${P_TARGET} PROPERTIES
+    PREFIX "lib"
+    OUTPUT_NAME porta_plugin_${name}
+    LIBRARY_OUTPUT_DIRECTORY ${_dir}
+    C_VISIBILITY_PRESET hidden
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  target_compile_definitions(${P_TARGET} PRIVATE PORTA_BUILDING_PLUGIN)
+  target_link_libraries(${P_TARGET} PRIVATE porta_abi ${P_LIBRARIES})
+  target_link_options(${P_TARGET} PRIVATE
+    -Wl,--version-script=${PORTA_PLUGIN_VERSION_SCRIPT} -Wl,--no-undefined)
+  porta_warnings(${P_TARGET})
+  if(NOT P_TEST)
+    install(TARGETS ${P_TARGET} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/porta/plugins)
+  endif()
+endfunction()

@@ -1,0 +1,176 @@
+// C API: versions, plugins, devices, memory statistics.
+#include "c_api.hpp"
+
+namespace porta {
+namespace {
+
+// Versions are baked in by CMake from the project() version.
+#ifndef PORTA_VERSION_MAJOR
+#define PORTA_VERSION_MAJOR 0
+#define PORTA_VERSION_MINOR 0
+#define PORTA_VERSION_PATCH 0
+#endif
+
+std::vector<DeviceState*> accelerators() {
+  std::vector<Backend*> backends = Registry::get().backends();
+  std::sort(backends.begin(), backends.end(), [](Backend* a, Backend* b) {
+    const bool ca = a->device_type == kDLCUDA, cb = b->device_type == kDLCUDA;
+    return ca != cb ? ca : a->device_type < b->device_type;
+  });
+  std::vector<DeviceState*> out;
+  for (Backend* b : backends)
+    for (auto& d : b->devices) {
+      porta_device_props props{};
+      props.struct_size = sizeof(props);
+      if (b->api.device_props(d->index, &props) != PORTA_OK) continue;
+      if (props.kind == PORTA_DEVICE_KIND_GPU || props.kind == PORTA_DEVICE_KIND_ACCELERATOR) out.push_back(d.get());
+    }
+  return out;
+}
+
+}  // namespace
+}  // namespace porta
+
+using namespace porta;
+
+PORTA_API porta_status porta_version(int32_t* major, int32_t* minor, int32_t* patch, int32_t* abi_major,
+                                     int32_t* abi_minor) {
+  if (major) *major = PORTA_VERSION_MAJOR;
+  if (minor) *minor = PORTA_VERSION_MINOR;
+  if (patch) *patch = PORTA_VERSION_PATCH;
+  if (abi_major) *abi_major = PORTA_ABI_MAJOR;
+  if (abi_minor) *abi_minor = PORTA_ABI_MINOR;
+  return PORTA_OK;
+}
+
+PORTA_API porta_status porta_load_plugin(const char* path) {
+  return guard([&] {
+    require(path, "path");
+    if (*path == '\0') fail(PORTA_ERROR_INVALID_ARGUMENT, "path must not be empty");
+    Registry::undiscovered().load(path);
+  });
+}
+
+PORTA_API porta_status porta_plugin_count(int32_t* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = static_cast<int32_t>(Registry::get().attempts().size());
+  });
+}
+
+PORTA_API porta_status porta_plugin_get_info(int32_t index, porta_plugin_info* out) {
+  return guard([&] {
+    require(out, "out");
+    // Attempts are append-only and never freed, so their strings stay valid.
+    static std::mutex mu;
+    static std::vector<std::unique_ptr<PluginAttempt>> pinned;
+    std::vector<PluginAttempt> all = Registry::get().attempts();
+    if (index < 0 || index >= static_cast<int32_t>(all.size()))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "plugin index ", index, " is out of range (", all.size(), " attempts recorded)");
+    std::lock_guard<std::mutex> lock(mu);
+    while (pinned.size() < all.size()) pinned.push_back(std::make_unique<PluginAttempt>(all[pinned.size()]));
+    const PluginAttempt& a = *pinned[index];
+    porta_plugin_info info{};
+    info.struct_size = sizeof(info);
+    info.path = a.path.c_str();
+    info.name = a.name.c_str();
+    info.version = a.version.c_str();
+    info.reason = a.reason.c_str();
+    info.state = a.state;
+    info.device_type = a.device_type;
+    info.device_count = a.device_count;
+    info.abi_major = a.abi_major;
+    info.abi_minor = a.abi_minor;
+    copy_out(out, info, "porta_plugin_info");
+  });
+}
+
+PORTA_API porta_status porta_device_parse(const char* str, DLDevice* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = Registry::get().parse(str).dl;
+  });
+}
+
+PORTA_API porta_status porta_device_count(const char* type, int* out) {
+  return guard([&] {
+    require(type, "type");
+    require(out, "out");
+    Backend* b = Registry::get().backend_named(type);
+    if (b == nullptr)
+      fail(PORTA_ERROR_NO_SUCH_DEVICE, "unknown device type '", type, "' (available: ", Registry::get().describe_types(), ")");
+    *out = static_cast<int>(b->devices.size());
+  });
+}
+
+PORTA_API porta_status porta_device_to_string(DLDevice device, char* buf, size_t buf_size) {
+  return guard([&] {
+    require(buf, "buf");
+    const std::string& name = device_of(device).name;
+    if (buf_size < name.size() + 1)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "buf_size ", buf_size, " is too small for '", name, "' (need ", name.size() + 1, ")");
+    std::memcpy(buf, name.c_str(), name.size() + 1);
+  });
+}
+
+PORTA_API porta_status porta_device_get_info(DLDevice device, porta_device_info* out) {
+  return guard([&] {
+    require(out, "out");
+    DeviceState& d = device_of(device);
+    porta_device_props props{};
+    props.struct_size = sizeof(props);
+    check_plugin(d.backend->api.device_props(d.index, &props), *d.backend, cat("device_props of ", d.name));
+    porta_device_info info{};
+    info.struct_size = sizeof(info);
+    std::memcpy(info.name, props.name, sizeof(info.name));
+    info.name[sizeof(info.name) - 1] = '\0';
+    info.memory_total = props.memory_total;
+    info.memory_free = props.memory_free;
+    info.compute_units = props.compute_units;
+    info.kind = props.kind;
+    info.capability_major = props.capability_major;
+    info.capability_minor = props.capability_minor;
+    copy_out(out, info, "porta_device_info");
+  });
+}
+
+PORTA_API porta_status porta_accelerator_count(int32_t* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = static_cast<int32_t>(accelerators().size());
+  });
+}
+
+PORTA_API porta_status porta_accelerator_get(int32_t index, DLDevice* out) {
+  return guard([&] {
+    require(out, "out");
+    auto acc = accelerators();
+    if (index < 0 || index >= static_cast<int32_t>(acc.size()))
+      fail(PORTA_ERROR_NO_SUCH_DEVICE, "accelerator ", index, " does not exist (", acc.size(), " accelerators)");
+    *out = acc[index]->dl;
+  });
+}
+
+PORTA_API porta_status porta_synchronize(DLDevice device) {
+  return guard([&] {
+    DeviceState& d = device_of(device);
+    check_plugin(d.backend->api.synchronize(d.index), *d.backend, cat("synchronize ", d.name));
+  });
+}
+
+PORTA_API porta_status porta_device_memory_stats(DLDevice device, porta_memory_stats* out) {
+  return guard([&] {
+    require(out, "out");
+    DeviceState& d = device_of(device);
+    porta_memory_stats s{};
+    s.struct_size = sizeof(s);
+    d.allocator->fill_stats(&s);
+    s.bytes_to_device = d.bytes_in.load(std::memory_order_relaxed);
+    s.bytes_from_device = d.bytes_out.load(std::memory_order_relaxed);
+    copy_out(out, s, "porta_memory_stats");
+  });
+}
+
+PORTA_API porta_status porta_device_empty_cache(DLDevice device) {
+  return guard([&] { device_of(device).allocator->empty_cache(); });
+}

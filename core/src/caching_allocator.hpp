@@ -1,0 +1,55 @@
+// Per-device caching allocator over a plugin's raw alloc/free.
+//
+// Freed blocks are kept in a size-ordered cache and reused for requests of
+// the same rounded size (up to 25% larger), so steady-state training never
+// reaches the plugin's allocator. Stream-ordered by construction: Porta uses
+// one stream per device, so a block freed after work was enqueued can be
+// reused by later work on that stream. On a failed allocation the cache is
+// returned to the plugin and the allocation retried once before
+// OUT_OF_MEMORY is reported.
+#pragma once
+
+#include <porta/porta.h>
+#include <porta/plugin.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace porta {
+
+struct Block {
+  void* handle = nullptr;
+  size_t size = 0;  // bytes actually reserved (>= the request)
+};
+
+class CachingAllocator {
+ public:
+  CachingAllocator(const porta_plugin_api* api, int32_t device, std::string device_name)
+      : api_(api), device_(device), device_name_(std::move(device_name)) {}
+  ~CachingAllocator() = default;
+  CachingAllocator(const CachingAllocator&) = delete;
+  CachingAllocator& operator=(const CachingAllocator&) = delete;
+
+  // Never returns an empty block: bytes must be > 0. Throws OUT_OF_MEMORY.
+  Block allocate(size_t bytes);
+  void deallocate(Block block) noexcept;
+  void empty_cache() noexcept;
+  void fill_stats(porta_memory_stats* out);
+
+  static size_t round_size(size_t bytes);
+
+ private:
+  void release_cache_locked() noexcept;
+
+  const porta_plugin_api* api_;
+  int32_t device_;
+  std::string device_name_;
+  std::mutex mu_;
+  std::multimap<size_t, void*> cache_;
+  uint64_t allocated_ = 0, cached_ = 0, peak_ = 0;
+  uint64_t allocations_ = 0, cache_hits_ = 0, device_allocations_ = 0, device_frees_ = 0;
+};
+
+}  // namespace porta

@@ -1,0 +1,104 @@
+// Elementwise ops: dtype promotion, broadcasting, casts and copies.
+#include <cmath>
+
+#include "error.hpp"
+#include "ops.hpp"
+
+namespace porta::ops {
+
+Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b) {
+  Dims out;
+  out.n = std::max(a.n, b.n);
+  for (int32_t i = 0; i < out.n; ++i) {
+    const int32_t ia = a.n - out.n + i, ib = b.n - out.n + i;
+    const int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": shapes ", a.str(), " and ", b.str(),
+           " cannot be broadcast together (dimension ", i, " of the result: ", da, " vs ", db, ")");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+TensorPtr contiguous(const TensorPtr& t) {
+  if (t->is_contiguous()) return t;
+  return clone(t);
+}
+
+TensorPtr clone(const TensorPtr& t) {
+  TensorPtr out = empty(*t->device, t->dtype, t->shape);
+  if (out->numel() > 0) launch_elementwise(PORTA_OP_COPY, t->dtype, {t.get()}, *out);
+  return out;
+}
+
+TensorPtr cast(const TensorPtr& t, Dtype dtype) {
+  if (t->dtype == dtype) return t;
+  TensorPtr out = empty(*t->device, dtype, t->shape);
+  if (out->numel() > 0) launch_elementwise(PORTA_OP_CAST, dtype, {t.get()}, *out);
+  return out;
+}
+
+static bool produces_float(porta_op op) {
+  switch (op) {
+    case PORTA_OP_EXP: case PORTA_OP_LOG: case PORTA_OP_SQRT: case PORTA_OP_SIGMOID:
+    case PORTA_OP_TANH: case PORTA_OP_DIV: case PORTA_OP_POW:
+      return true;
+    default:
+      return false;
+  }
+}
+
+TensorPtr unary(porta_op op, const TensorPtr& a) {
+  Dtype dt = a->dtype;
+  if (produces_float(op)) {
+    dt = to_floating(dt);
+  } else if (dt == Dtype::Bool) {
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), " is not defined for bool tensors; cast to a numeric dtype first");
+  }
+  TensorPtr x = cast(a, dt);
+  TensorPtr out = empty(*a->device, dt, a->shape);
+  if (out->numel() > 0) launch_elementwise(op, dt, {x.get()}, *out);
+  return out;
+}
+
+TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
+  const char* name = op_name(op);
+  check_same_device(name, {a.get(), b.get()});
+  Dtype dt = promote(a->dtype, b->dtype);
+  const bool is_compare = op_kind(op) == PORTA_OP_KIND_COMPARE;
+  if (!is_compare) {
+    if (produces_float(op)) dt = to_floating(dt);
+    else if (dt == Dtype::Bool)
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, name, " is not defined for bool tensors; cast to a numeric dtype first");
+  }
+  const Dims shape = broadcast_shapes(name, a->shape, b->shape);
+  TensorPtr x = cast(a, dt), y = cast(b, dt);
+  TensorPtr out = empty(*a->device, is_compare ? Dtype::Bool : dt, shape);
+  if (out->numel() > 0) launch_elementwise(op, dt, {x.get(), y.get()}, *out);
+  return out;
+}
+
+TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) {
+  Dtype st = a->dtype;
+  if (!is_floating(st)) {
+    if (std::floor(s) != s || !std::isfinite(s)) st = Dtype::Float32;
+    else if (st == Dtype::Bool) st = Dtype::Int64;
+  }
+  TensorPtr scalar = full(*a->device, Dims{}, s, st);
+  return binary(op, a, scalar);
+}
+
+TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
+  check_same_device("where", {cond.get(), a.get(), b.get()});
+  if (cond->dtype != Dtype::Bool)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "where: the condition must be bool, got ", dtype_name(cond->dtype),
+         "; build it with a comparison such as porta_gt");
+  const Dtype dt = promote(a->dtype, b->dtype);
+  const Dims shape = broadcast_shapes("where", broadcast_shapes("where", cond->shape, a->shape), b->shape);
+  TensorPtr x = cast(a, dt), y = cast(b, dt);
+  TensorPtr out = empty(*a->device, dt, shape);
+  if (out->numel() > 0) launch_elementwise(PORTA_OP_WHERE, dt, {cond.get(), x.get(), y.get()}, *out);
+  return out;
+}
+
+}  // namespace porta::ops

@@ -1,0 +1,15 @@
+// The host table handed to plugins, and the channel plugins report errors
+// through (a thread-local message the core picks up after a failed call).
+#pragma once
+
+#include <porta/plugin.h>
+
+#include <string>
+
+namespace porta {
+
+const porta_host_api* host_api();
+// Returns and clears the message the current thread's last plugin call set.
+std::string take_plugin_error();
+
+}  // namespace porta

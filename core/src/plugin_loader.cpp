@@ -1,0 +1,220 @@
+// Plugin discovery and loading: search order, validation of the plugin's
+// table, and a record of every attempt with its reason.
+#include <dirent.h>
+#include <dlfcn.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "error.hpp"
+#include "log.hpp"
+#include "plugin_errors.hpp"
+#include "registry.hpp"
+
+namespace porta {
+namespace {
+
+constexpr const char* kPluginPrefix = "libporta_plugin_";
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool is_plugin_file_name(const std::string& name) {
+  return name.rfind(kPluginPrefix, 0) == 0 && ends_with(name, ".so");
+}
+
+// Plugin files in `dir`, sorted so that load order is deterministic.
+std::vector<std::string> plugins_in(const std::string& dir) {
+  std::vector<std::string> files;
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return files;
+  while (dirent* e = readdir(d)) {
+    std::string name = e->d_name;
+    if (is_plugin_file_name(name)) files.push_back(dir + "/" + name);
+  }
+  closedir(d);
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// <dir of libporta.so>/porta/plugins
+std::string default_plugin_dir() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&default_plugin_dir), &info) == 0 || info.dli_fname == nullptr)
+    return "";
+  std::string lib = info.dli_fname;
+  auto slash = lib.rfind('/');
+  if (slash == std::string::npos) return "";
+  return lib.substr(0, slash) + "/porta/plugins";
+}
+
+bool valid_type_name(const char* name) {
+  if (name == nullptr || *name < 'a' || *name > 'z') return false;
+  for (const char* p = name; *p; ++p)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
+  return std::strlen(name) < 32;
+}
+
+// The first required slot that is NULL, or nullptr when all are present.
+const char* missing_required_slot(const porta_plugin_api& a) {
+  if (!a.initialize) return "initialize";
+  if (!a.device_count) return "device_count";
+  if (!a.device_props) return "device_props";
+  if (!a.alloc) return "alloc";
+  if (!a.free) return "free";
+  if (!a.copy_to_device) return "copy_to_device";
+  if (!a.copy_to_host) return "copy_to_host";
+  if (!a.copy_on_device) return "copy_on_device";
+  if (!a.synchronize) return "synchronize";
+  if (!a.find_kernel) return "find_kernel";
+  if (a.alloc_pinned_host && !a.free_pinned_host) return "free_pinned_host (required with alloc_pinned_host)";
+  return nullptr;
+}
+
+}  // namespace
+
+void Registry::discover() {
+  if (const char* env = std::getenv("PORTA_PLUGIN_PATH")) {
+    std::string list = env;
+    size_t start = 0;
+    while (start <= list.size()) {
+      size_t end = list.find(':', start);
+      if (end == std::string::npos) end = list.size();
+      std::string entry = list.substr(start, end - start);
+      start = end + 1;
+      if (entry.empty()) continue;
+      if (entry[0] != '/') {
+        log_line(PORTA_LOG_WARN, cat("PORTA_PLUGIN_PATH entry '", entry,
+                                     "' ignored: only absolute paths are searched"));
+        continue;
+      }
+      struct stat st {};
+      if (stat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+        for (auto& f : plugins_in(entry)) {
+          try { load_locked(f); } catch (const Error&) {}
+        }
+      } else {
+        try { load_locked(entry); } catch (const Error&) {}
+      }
+    }
+  }
+  std::string dir = default_plugin_dir();
+  log_line(PORTA_LOG_DEBUG, cat("searching default plugin directory ", dir.empty() ? "(unknown)" : dir));
+  if (!dir.empty())
+    for (auto& f : plugins_in(dir)) {
+      try { load_locked(f); } catch (const Error&) {}
+    }
+}
+
+void Registry::load_locked(const std::string& path) {
+  PluginAttempt rec;
+  rec.path = path;
+  auto finish = [&](porta_plugin_state state, std::string reason) {
+    rec.state = state;
+    rec.reason = std::move(reason);
+    attempts_.push_back(rec);
+    const char* what = state == PORTA_PLUGIN_LOADED ? "loaded" : state == PORTA_PLUGIN_NO_DEVICES ? "loaded, no devices"
+                       : state == PORTA_PLUGIN_REJECTED ? "rejected" : "failed";
+    log_line(state == PORTA_PLUGIN_LOADED ? PORTA_LOG_DEBUG : PORTA_LOG_INFO,
+             cat("plugin ", path, ": ", what, rec.reason.empty() ? "" : ": ", rec.reason));
+    if (state == PORTA_PLUGIN_FAILED || state == PORTA_PLUGIN_REJECTED)
+      fail(PORTA_ERROR_BACKEND, "plugin ", path, " ", what, ": ", rec.reason);
+  };
+
+  log_line(PORTA_LOG_DEBUG, cat("trying plugin ", path));
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return finish(PORTA_PLUGIN_FAILED, "no such file");
+  if (!S_ISREG(st.st_mode)) return finish(PORTA_PLUGIN_FAILED, "not a regular file");
+
+  void* dl = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (dl == nullptr) {
+    const char* e = dlerror();
+    return finish(PORTA_PLUGIN_FAILED, cat("dlopen failed: ", e ? e : "unknown error"));
+  }
+  auto entry = reinterpret_cast<porta_plugin_get_api_fn>(dlsym(dl, PORTA_PLUGIN_ENTRY_SYMBOL));
+  if (entry == nullptr) {
+    dlclose(dl);
+    return finish(PORTA_PLUGIN_FAILED,
+                  cat("no symbol ", PORTA_PLUGIN_ENTRY_SYMBOL, " (not a Porta plugin)"));
+  }
+  // From here on the library stays loaded: it may have run constructors.
+  const porta_plugin_api* table = entry();
+  if (table == nullptr) return finish(PORTA_PLUGIN_FAILED, "porta_plugin_get_api returned NULL");
+  rec.abi_major = table->abi_major;
+  rec.abi_minor = table->abi_minor;
+  if (table->abi_major != PORTA_PLUGIN_ABI_MAJOR)
+    return finish(PORTA_PLUGIN_FAILED,
+                  cat("built for plugin ABI ", table->abi_major, ".", table->abi_minor,
+                      "; this core supports ", PORTA_PLUGIN_ABI_MAJOR, ".x (rebuild the plugin)"));
+  if (table->struct_size < PORTA_PLUGIN_API_SIZE_1_0)
+    return finish(PORTA_PLUGIN_FAILED, cat("plugin table too small (struct_size ", table->struct_size,
+                                           " < ", PORTA_PLUGIN_API_SIZE_1_0, " of ABI 1.0)"));
+
+  auto b = std::make_unique<Backend>();
+  std::memcpy(&b->api, table, std::min(table->struct_size, sizeof(porta_plugin_api)));
+  b->api.struct_size = sizeof(porta_plugin_api);
+  b->path = path;
+  if (!valid_type_name(b->api.name))
+    return finish(PORTA_PLUGIN_FAILED, "invalid device type name (lowercase letters, digits, '_')");
+  b->name = b->api.name;
+  b->version = b->api.version ? b->api.version : "";
+  b->device_type = b->api.device_type;
+  rec.name = b->name;
+  rec.version = b->version;
+  rec.device_type = b->device_type;
+  if (const char* slot = missing_required_slot(b->api))
+    return finish(PORTA_PLUGIN_FAILED, cat("required slot '", slot, "' is NULL"));
+  if (b->device_type <= 0 || b->device_type >= static_cast<int32_t>(by_type_.size()))
+    return finish(PORTA_PLUGIN_FAILED, cat("device type ", b->device_type, " out of range"));
+  for (auto& other : backends_) {
+    if (other->device_type == b->device_type)
+      return finish(PORTA_PLUGIN_REJECTED, cat("DLPack device type ", b->device_type, " ('", b->name,
+                                               "') is already served by ", other->path));
+    if (other->name == b->name)
+      return finish(PORTA_PLUGIN_REJECTED,
+                    cat("device type name '", b->name, "' is already served by ", other->path));
+  }
+
+  take_plugin_error();
+  porta_status s = b->api.initialize(host_api());
+  if (s != PORTA_OK) {
+    std::string why = take_plugin_error();
+    return finish(PORTA_PLUGIN_FAILED, cat("initialize failed: ", why.empty() ? porta_status_name(s) : why));
+  }
+  int32_t count = 0;
+  s = b->api.device_count(&count);
+  if (s != PORTA_OK || count < 0) {
+    std::string why = take_plugin_error();
+    return finish(PORTA_PLUGIN_FAILED, cat("device_count failed: ", why.empty() ? porta_status_name(s) : why));
+  }
+  rec.device_count = count;
+  for (int op = 0; op < PORTA_OP_COUNT; ++op)
+    for (int d = 0; d < kDtypeCount; ++d)
+      b->kernels[op][d] = b->api.find_kernel(static_cast<uint32_t>(op), to_dl(static_cast<Dtype>(d)));
+  for (int32_t i = 0; i < count; ++i) {
+    auto dev = std::make_unique<DeviceState>();
+    dev->backend = b.get();
+    dev->index = i;
+    dev->dl = DLDevice{static_cast<DLDeviceType>(b->device_type), i};
+    // A lone CPU is "cpu", as PyTorch prints it; everything else is "type:index".
+    dev->name = b->device_type == kDLCPU && count == 1 ? b->name : cat(b->name, ":", i);
+    dev->allocator = std::make_unique<CachingAllocator>(&b->api, i, dev->name);
+    b->devices.push_back(std::move(dev));
+  }
+  porta_plugin_state state = PORTA_PLUGIN_LOADED;
+  std::string reason;
+  if (count == 0) {
+    state = PORTA_PLUGIN_NO_DEVICES;
+    const char* r = b->api.unavailable_reason ? b->api.unavailable_reason() : nullptr;
+    b->unavailable_reason = r && *r ? r : "the plugin reported no devices";
+    reason = b->unavailable_reason;
+  }
+  by_type_[b->device_type].store(b.get(), std::memory_order_release);
+  backends_.push_back(std::move(b));
+  finish(state, reason);
+}
+
+}  // namespace porta

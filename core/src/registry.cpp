@@ -1,0 +1,95 @@
+#include "registry.hpp"
+
+#include "error.hpp"
+#include "plugin_errors.hpp"
+
+namespace porta {
+
+Registry& Registry::undiscovered() {
+  static Registry* instance = new Registry();  // never destroyed: plugins outlive static teardown
+  return *instance;
+}
+
+Registry& Registry::get() {
+  Registry* instance = &undiscovered();
+  if (!instance->discovered_.load(std::memory_order_acquire)) {
+    std::lock_guard<std::recursive_mutex> lock(instance->mu_);
+    if (!instance->discovered_.load(std::memory_order_relaxed)) {
+      instance->discovered_.store(true, std::memory_order_release);
+      instance->discover();
+    }
+  }
+  return *instance;
+}
+
+Backend* Registry::backend_for_type_locked(int32_t type) {
+  if (type < 0 || type >= static_cast<int32_t>(by_type_.size())) return nullptr;
+  return by_type_[type].load(std::memory_order_acquire);
+}
+
+Backend* Registry::backend_named(const std::string& type) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  for (auto& b : backends_)
+    if (b->name == type) return b.get();
+  return nullptr;
+}
+
+std::string Registry::describe_types() {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  std::string s;
+  for (auto& b : backends_) {
+    if (!s.empty()) s += ", ";
+    s += b->name;
+    if (b->devices.empty())
+      s += cat(" [0 devices", b->unavailable_reason.empty() ? "" : ": ", b->unavailable_reason, "]");
+  }
+  return s.empty() ? "none: no plugin loaded; see porta-smi" : s;
+}
+
+static std::string list_devices(const Backend& b) {
+  std::string s;
+  for (auto& d : b.devices) s += (s.empty() ? "" : ", ") + d->name;
+  return s;
+}
+
+DeviceState& Registry::device(DLDevice d) {
+  Backend* b = backend_for_type_locked(d.device_type);
+  if (b == nullptr)
+    fail(PORTA_ERROR_NO_SUCH_DEVICE, "unknown device type ", int(d.device_type),
+         " (no plugin serves this DLPack device type; available: ", describe_types(), ")");
+  if (d.device_id < 0 || d.device_id >= static_cast<int32_t>(b->devices.size())) {
+    if (b->devices.empty())
+      fail(PORTA_ERROR_NO_SUCH_DEVICE, "device ", b->name, ":", d.device_id, " does not exist (0 ",
+           b->name, " devices", b->unavailable_reason.empty() ? "" : ": ", b->unavailable_reason, ")");
+    fail(PORTA_ERROR_NO_SUCH_DEVICE, "device ", b->name, ":", d.device_id, " does not exist (",
+         b->devices.size(), " ", b->name, " device", b->devices.size() == 1 ? "" : "s", ": ",
+         list_devices(*b), ")");
+  }
+  return *b->devices[d.device_id];
+}
+
+std::vector<PluginAttempt> Registry::attempts() {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  return attempts_;
+}
+
+std::vector<Backend*> Registry::backends() {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  std::vector<Backend*> v;
+  for (auto& b : backends_) v.push_back(b.get());
+  return v;
+}
+
+void Registry::load(const std::string& path) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  load_locked(path);
+}
+
+void check_plugin(porta_status st, const Backend& backend, const std::string& what) {
+  if (st == PORTA_OK) return;
+  std::string why = take_plugin_error();
+  if (why.empty()) why = porta_status_name(st);
+  throw Error(st, cat(what, ": [", backend.name, " plugin] ", why));
+}
+
+}  // namespace porta

@@ -1,0 +1,136 @@
+#include "tensor.hpp"
+
+#include "error.hpp"
+
+namespace porta {
+
+Dims::Dims(std::initializer_list<int64_t> l) {
+  for (int64_t x : l) push_back(x);
+}
+
+Dims Dims::from(const int64_t* data, int32_t ndim, const char* what) {
+  if (ndim < 0 || ndim > PORTA_MAX_DIMS)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, what, ": ndim ", ndim, " is out of range [0, ", PORTA_MAX_DIMS, "]");
+  if (ndim > 0 && data == nullptr) fail(PORTA_ERROR_INVALID_ARGUMENT, what, " must not be NULL when ndim > 0");
+  Dims d;
+  for (int32_t i = 0; i < ndim; ++i) d.push_back(data[i]);
+  return d;
+}
+
+void Dims::push_back(int64_t x) {
+  if (n >= PORTA_MAX_DIMS) fail(PORTA_ERROR_INVALID_ARGUMENT, "more than ", PORTA_MAX_DIMS, " dimensions");
+  v[n++] = x;
+}
+
+bool Dims::operator==(const Dims& o) const {
+  if (n != o.n) return false;
+  for (int32_t i = 0; i < n; ++i)
+    if (v[i] != o.v[i]) return false;
+  return true;
+}
+
+std::string Dims::str() const {
+  std::string s = "[";
+  for (int32_t i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+  return s + "]";
+}
+
+int64_t checked_numel(const Dims& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "shape ", shape.str(), " has a negative dimension");
+    if (d != 0 && n > INT64_MAX / d)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "shape ", shape.str(), " has more elements than int64 can count");
+    n *= d;
+  }
+  return n;
+}
+
+Dims contiguous_strides(const Dims& shape) {
+  Dims s;
+  s.n = shape.n;
+  int64_t acc = 1;
+  for (int32_t i = shape.n - 1; i >= 0; --i) {
+    s[i] = acc;
+    acc *= shape[i] > 0 ? shape[i] : 1;
+  }
+  return s;
+}
+
+Storage::~Storage() {
+  if (device && block.handle) device->allocator->deallocate(block);
+}
+
+TensorPtr TensorPtr::borrow(porta_tensor* p) {
+  check_handle(p, "tensor");
+  p->refcount.fetch_add(1, std::memory_order_relaxed);
+  return adopt(p);
+}
+
+void TensorPtr::reset() {
+  if (p_) release_handle(p_);
+  p_ = nullptr;
+}
+
+const porta_tensor& check_handle(const porta_tensor* t, const char* what) {
+  if (t == nullptr) fail(PORTA_ERROR_INVALID_HANDLE, what, " is NULL");
+  if (t->magic != kPortaTensorMagic)
+    fail(PORTA_ERROR_INVALID_HANDLE, what, " is not a live porta_tensor (already released, or not a tensor)");
+  return *t;
+}
+
+void release_handle(porta_tensor* t) noexcept {
+  if (t == nullptr || t->magic != kPortaTensorMagic) return;
+  if (t->refcount.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    t->magic = kPortaTensorDead;
+    delete t;
+  }
+}
+
+TensorPtr empty(DeviceState& dev, Dtype dtype, const Dims& shape) {
+  const int64_t n = checked_numel(shape);
+  const size_t item = dtype_size(dtype);
+  if (n > 0 && static_cast<uint64_t>(n) > SIZE_MAX / item)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "shape ", shape.str(), " of ", dtype_name(dtype), " needs more bytes than size_t holds");
+  auto storage = std::make_shared<Storage>();
+  storage->device = &dev;
+  if (n > 0) storage->block = dev.allocator->allocate(static_cast<size_t>(n) * item);
+  auto* t = new porta_tensor();
+  t->dtype = dtype;
+  t->shape = shape;
+  t->strides = contiguous_strides(shape);
+  t->device = &dev;
+  t->storage = std::move(storage);
+  return TensorPtr::adopt(t);
+}
+
+TensorPtr make_view(const porta_tensor& base, const Dims& shape, const Dims& strides, uint64_t byte_offset) {
+  auto* t = new porta_tensor();
+  t->dtype = base.dtype;
+  t->shape = shape;
+  t->strides = strides;
+  t->byte_offset = byte_offset;
+  t->device = base.device;
+  t->storage = base.storage;
+  return TensorPtr::adopt(t);
+}
+
+}  // namespace porta
+
+int64_t porta_tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+bool porta_tensor::is_contiguous() const {
+  for (int64_t d : shape)
+    if (d == 0) return true;
+  int64_t expected = 1;
+  for (int32_t i = shape.n - 1; i >= 0; --i) {
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= shape[i];
+  }
+  return true;
+}

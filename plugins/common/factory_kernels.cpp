@@ -1,0 +1,78 @@
+// Host kernels of the FACTORY kind: fill, arange and the Philox samplers.
+#include "dtype_dispatch.hpp"
+#include "philox.h"
+#include "strided_loop.hpp"
+
+namespace porta::host {
+namespace {
+
+// Writes gen(linear_index) to every element of the (possibly strided) output.
+template <class T, class Gen>
+void generate(const porta_kernel_call* c, Gen gen) {
+  const DLTensor* ts[1] = {&c->outputs[0]};
+  parallel_runs(operands(ts), numel(c->outputs[0]), [&](char** p, const int64_t* s, int64_t n, int64_t first) {
+    for (int64_t i = 0; i < n; ++i) *reinterpret_cast<T*>(p[0] + i * s[0]) = gen(first + i);
+  });
+}
+
+template <class P>
+const P* params(const porta_kernel_call* c) {
+  const P* p = static_cast<const P*>(c->params);
+  return (p && p->struct_size >= sizeof(P)) ? p : nullptr;
+}
+
+template <int DT>
+porta_status fill_kernel(const porta_kernel_call* c) {
+  using T = storage_t<DT>;
+  const auto* p = params<porta_fill_params>(c);
+  if (!p) return report(PORTA_ERROR_INVALID_ARGUMENT, "full: missing porta_fill_params");
+  const T v = is_float_dt(DT) ? static_cast<T>(p->value) : static_cast<T>(p->int_value);
+  generate<T>(c, [v](int64_t) { return v; });
+  return PORTA_OK;
+}
+
+template <int DT>
+porta_status arange_kernel(const porta_kernel_call* c) {
+  using T = storage_t<DT>;
+  const auto* p = params<porta_arange_params>(c);
+  if (!p) return report(PORTA_ERROR_INVALID_ARGUMENT, "arange: missing porta_arange_params");
+  const double start = p->start, step = p->step;
+  generate<T>(c, [=](int64_t i) { return static_cast<T>(start + static_cast<double>(i) * step); });
+  return PORTA_OK;
+}
+
+template <int DT, bool Normal>
+porta_status random_kernel(const porta_kernel_call* c) {
+  using T = storage_t<DT>;
+  const auto* p = params<porta_random_params>(c);
+  if (!p) return report(PORTA_ERROR_INVALID_ARGUMENT, "rand: missing porta_random_params");
+  const uint64_t seed = p->seed, offset = p->offset;
+  const double a = p->a, b = p->b;
+  generate<T>(c, [=](int64_t i) {
+    const uint64_t n = offset + static_cast<uint64_t>(i);
+    if constexpr (Normal) {
+      return static_cast<T>(a + b * porta_normal(seed, n));
+    } else if constexpr (DT == 4) {
+      return static_cast<T>(static_cast<float>(a) + porta_uniform_f32(seed, n) * static_cast<float>(b - a));
+    } else {
+      return static_cast<T>(a + porta_uniform_f64(seed, n) * (b - a));
+    }
+  });
+  return PORTA_OK;
+}
+
+}  // namespace
+
+porta_kernel_fn find_factory_kernel(uint32_t op, int dtype) {
+  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
+    switch (op) {
+      case PORTA_OP_FULL: return &fill_kernel<DT>;
+      case PORTA_OP_ARANGE: return DT == 0 ? nullptr : &arange_kernel<DT>;
+      case PORTA_OP_RAND_UNIFORM: if constexpr (is_float_dt(DT)) return &random_kernel<DT, false>; else return nullptr;
+      case PORTA_OP_RAND_NORMAL: if constexpr (is_float_dt(DT)) return &random_kernel<DT, true>; else return nullptr;
+      default: return nullptr;
+    }
+  });
+}
+
+}  // namespace porta::host

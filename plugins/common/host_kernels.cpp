@@ -1,0 +1,46 @@
+#include "host_kernels.hpp"
+
+#include <porta/ops.h>
+
+namespace porta::host {
+namespace {
+const porta_host_api* g_host = nullptr;
+}
+
+void set_host_api(const porta_host_api* host) { g_host = host; }
+
+porta_status report(porta_status status, const char* message) {
+  if (g_host && g_host->set_error) g_host->set_error(message);
+  return status;
+}
+
+int host_dtype(DLDataType t) {
+  if (t.lanes != 1) return -1;
+  if (t.code == kDLBool && t.bits == 8) return 0;
+  if (t.code == kDLUInt && t.bits == 8) return 1;
+  if (t.code == kDLInt && t.bits == 32) return 2;
+  if (t.code == kDLInt && t.bits == 64) return 3;
+  if (t.code == kDLFloat && t.bits == 32) return 4;
+  if (t.code == kDLFloat && t.bits == 64) return 5;
+  return -1;
+}
+
+porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
+  const int dt = host_dtype(dtype);
+  if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
+  switch (op) {
+#define PORTA_X_FAMILY(NAME, name, id, kind, inputs)                                        \
+  case PORTA_OP_##NAME:                                                                     \
+    switch (kind) {                                                                         \
+      case PORTA_OP_KIND_FACTORY: return find_factory_kernel(op, dt);                       \
+      case PORTA_OP_KIND_REDUCE: case PORTA_OP_KIND_ARGREDUCE: return find_reduce_kernel(op, dt); \
+      case PORTA_OP_KIND_MATMUL: return find_matmul_kernel(op, dt);                         \
+      default: return find_elementwise_kernel(op, dt);                                      \
+    }
+    PORTA_OP_LIST(PORTA_X_FAMILY)
+#undef PORTA_X_FAMILY
+    default: return nullptr;
+  }
+}
+
+}  // namespace porta::host

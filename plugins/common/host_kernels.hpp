@@ -1,0 +1,32 @@
+// Kernels over host memory, shared by every plugin whose device memory the
+// host can address (cpu directly; the mock device after decoding its
+// handles). Each family lives in its own file; find_host_kernel is the one
+// lookup the plugins call.
+#pragma once
+
+#include <porta/plugin.h>
+
+#include <cstdint>
+
+namespace porta::host {
+
+// The plugin's host table, for error messages (set in initialize()).
+void set_host_api(const porta_host_api* host);
+// Records `message` with the core and returns `status`.
+porta_status report(porta_status status, const char* message);
+
+// Host-memory dtypes, in the core's dispatch order.
+enum class HostDtype : int { Bool = 0, UInt8, Int32, Int64, Float32, Float64 };
+// -1 when Porta does not support the dtype.
+int host_dtype(DLDataType t);
+
+// The host kernel for (op, dtype), or nullptr.
+porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype);
+
+// Per-family lookups (dtype index as host_dtype returns).
+porta_kernel_fn find_elementwise_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_factory_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype);
+
+}  // namespace porta::host

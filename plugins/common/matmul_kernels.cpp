@@ -1,0 +1,78 @@
+// Host kernel of the MATMUL kind: BLAS (OpenBLAS) when built with it, else
+// a cache-blocked loop. Layout rules are those of PORTA_OP_KIND_MATMUL.
+#include <vector>
+
+#include "dtype_dispatch.hpp"
+#include "strided_loop.hpp"
+
+#ifdef PORTA_HAVE_CBLAS
+#include <cblas.h>
+#endif
+
+namespace porta::host {
+namespace {
+
+// One operand matrix: element (r, c) at base[r * rs + c * cs].
+template <class T>
+struct Mat {
+  const T* base;
+  int64_t rs, cs;
+  bool row_major() const { return cs == 1; }
+  int64_t ld() const { return row_major() ? rs : cs; }
+};
+
+template <class T>
+Mat<T> matrix(const DLTensor& t, int64_t batch) {
+  return Mat<T>{base_ptr<T>(t) + batch * t.strides[0], t.strides[1], t.strides[2]};
+}
+
+#ifdef PORTA_HAVE_CBLAS
+template <class T>
+void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t K, T alpha, T beta) {
+  const CBLAS_TRANSPOSE ta = a.row_major() ? CblasNoTrans : CblasTrans;
+  const CBLAS_TRANSPOSE tb = b.row_major() ? CblasNoTrans : CblasTrans;
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);
+  else
+    cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);
+}
+#else
+template <class T>
+void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t K, T alpha, T beta) {
+  parallel_for(M, 16, [&](int64_t r0, int64_t r1) {
+    std::vector<T> row(static_cast<size_t>(N));
+    for (int64_t i = r0; i < r1; ++i) {
+      std::fill(row.begin(), row.end(), T(0));
+      for (int64_t k = 0; k < K; ++k) {
+        const T av = a.base[i * a.rs + k * a.cs];
+        const T* brow = b.base + k * b.rs;
+        for (int64_t j = 0; j < N; ++j) row[j] += av * brow[j * b.cs];
+      }
+      for (int64_t j = 0; j < N; ++j) c[i * N + j] = alpha * row[j] + (beta == T(0) ? T(0) : beta * c[i * N + j]);
+    }
+  });
+}
+#endif
+
+template <class T>
+porta_status matmul_kernel(const porta_kernel_call* c) {
+  const DLTensor &A = c->inputs[0], &B = c->inputs[1], &C = c->outputs[0];
+  const auto* p = static_cast<const porta_matmul_params*>(c->params);
+  const T alpha = p ? static_cast<T>(p->alpha) : T(1);
+  const T beta = p ? static_cast<T>(p->beta) : T(0);
+  const int64_t batch = A.shape[0], M = A.shape[1], K = A.shape[2], N = B.shape[2];
+  T* out = base_ptr<T>(C);
+  for (int64_t i = 0; i < batch; ++i) gemm(matrix<T>(A, i), matrix<T>(B, i), out + i * C.strides[0], M, N, K, alpha, beta);
+  return PORTA_OK;
+}
+
+}  // namespace
+
+porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype) {
+  if (op != PORTA_OP_MATMUL) return nullptr;
+  if (dtype == 4) return &matmul_kernel<float>;
+  if (dtype == 5) return &matmul_kernel<double>;
+  return nullptr;
+}
+
+}  // namespace porta::host

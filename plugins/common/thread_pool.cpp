@@ -1,0 +1,123 @@
+#include "thread_pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace porta::host {
+namespace {
+
+thread_local bool t_in_pool_job = false;
+
+class Pool {
+ public:
+  explicit Pool(int threads) : size_(std::max(1, threads)) {
+    for (int i = 1; i < size_; ++i) workers_.emplace_back([this] { work(); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      stop_ = true;
+    }
+    cv_.notify_all();
+    for (auto& w : workers_) w.join();
+  }
+  int size() const { return size_; }
+
+  void run(int64_t n, int64_t chunk, const std::function<void(int64_t, int64_t)>& fn) {
+    std::unique_lock<std::mutex> busy(job_mu_, std::try_to_lock);
+    if (!busy.owns_lock() || t_in_pool_job) {  // another job is running: do it here
+      fn(0, n);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      fn_ = &fn;
+      n_ = n;
+      chunk_ = chunk;
+      next_.store(0);
+      active_ = size_ - 1;
+      ++generation_;
+    }
+    cv_.notify_all();
+    t_in_pool_job = true;
+    drain();
+    t_in_pool_job = false;
+    std::unique_lock<std::mutex> lock(mu_);
+    done_cv_.wait(lock, [this] { return active_ == 0; });
+    fn_ = nullptr;
+  }
+
+ private:
+  void drain() {
+    for (;;) {
+      const int64_t begin = next_.fetch_add(chunk_);
+      if (begin >= n_) return;
+      (*fn_)(begin, std::min(n_, begin + chunk_));
+    }
+  }
+  void work() {
+    uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+      }
+      t_in_pool_job = true;
+      drain();
+      t_in_pool_job = false;
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--active_ == 0) done_cv_.notify_one();
+    }
+  }
+
+  const int size_;
+  std::vector<std::thread> workers_;
+  std::mutex job_mu_;  // one job at a time
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  bool stop_ = false;
+  uint64_t generation_ = 0;
+  int active_ = 0;
+  const std::function<void(int64_t, int64_t)>* fn_ = nullptr;
+  int64_t n_ = 0, chunk_ = 1;
+  std::atomic<int64_t> next_{0};
+};
+
+int configured_threads() {
+  if (const char* v = std::getenv("PORTA_NUM_THREADS")) {
+    const int n = std::atoi(v);
+    if (n > 0) return n;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+Pool& pool() {
+  static Pool* p = new Pool(configured_threads());  // leaked: workers may outlive static teardown
+  return *p;
+}
+
+}  // namespace
+
+int num_threads() { return pool().size(); }
+
+void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(grain, 1);
+  const int threads = num_threads();
+  if (threads == 1 || n <= grain || t_in_pool_job) {
+    fn(0, n);
+    return;
+  }
+  const int64_t chunks = std::min<int64_t>(threads * 4, (n + grain - 1) / grain);
+  const int64_t chunk = (n + chunks - 1) / chunks;
+  pool().run(n, chunk, fn);
+}
+
+}  // namespace porta::host

@@ -1,0 +1,183 @@
+// The test plugin's mock backend: device type "mock" (DLPack kDLExtDev),
+// devices mock:0 and mock:1. Memory is host RAM, but handles are encoded so
+// that only this plugin can dereference them: a core that touched device
+// memory directly would crash, which is what the tests want to prove it
+// never does. Kernels are the shared host kernels, run on decoded pointers.
+//
+// PORTA_MOCK_MEMORY caps each device's memory in bytes (default 4 GiB), so
+// tests can provoke OUT_OF_MEMORY.
+#include <porta/plugin.h>
+
+#include <array>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+
+#include "host_kernels.hpp"
+
+namespace {
+
+constexpr int32_t kDevices = 2;
+// XOR-ed into every pointer: the result is a non-canonical x86-64 address.
+constexpr uintptr_t kHandleKey = 0xA5A5000000000000ull;
+
+void* encode(void* p) { return reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) ^ kHandleKey); }
+char* decode(const void* h) { return reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(h) ^ kHandleKey); }
+
+struct Device {
+  std::mutex mu;
+  std::unordered_map<void*, size_t> blocks;  // live handle -> bytes
+  size_t in_use = 0;
+};
+std::array<Device, kDevices> g_devices;
+size_t g_capacity = size_t{4} << 30;
+
+bool valid_device(int32_t d) { return d >= 0 && d < kDevices; }
+
+porta_status initialize(const porta_host_api* host) {
+  porta::host::set_host_api(host);
+  if (const char* cap = std::getenv("PORTA_MOCK_MEMORY")) g_capacity = std::strtoull(cap, nullptr, 10);
+  return PORTA_OK;
+}
+
+porta_status device_count(int32_t* out) {
+  *out = kDevices;
+  return PORTA_OK;
+}
+
+porta_status device_props(int32_t device, porta_device_props* out) {
+  if (!valid_device(device)) return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "no such mock device");
+  porta_device_props p{};
+  std::snprintf(p.name, sizeof(p.name), "Porta mock device %d (host RAM behind opaque handles)", device);
+  Device& d = g_devices[device];
+  std::lock_guard<std::mutex> lock(d.mu);
+  p.memory_total = g_capacity;
+  p.memory_free = g_capacity - d.in_use;
+  p.compute_units = 1;
+  p.kind = PORTA_DEVICE_KIND_VIRTUAL;
+  const size_t keep = out->struct_size;
+  std::memcpy(static_cast<void*>(out), &p, keep < sizeof(p) ? keep : sizeof(p));
+  out->struct_size = keep;
+  return PORTA_OK;
+}
+
+porta_status alloc(int32_t device, size_t bytes, void** out) {
+  if (!valid_device(device)) return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "no such mock device");
+  Device& d = g_devices[device];
+  std::lock_guard<std::mutex> lock(d.mu);
+  if (bytes > g_capacity - d.in_use) return porta::host::report(PORTA_ERROR_OUT_OF_MEMORY, "mock device memory is full");
+  void* p = std::malloc(bytes);
+  if (p == nullptr) return porta::host::report(PORTA_ERROR_OUT_OF_MEMORY, "host allocation failed");
+  void* h = encode(p);
+  d.blocks.emplace(h, bytes);
+  d.in_use += bytes;
+  *out = h;
+  return PORTA_OK;
+}
+
+void release(int32_t device, void* handle) {
+  if (!valid_device(device)) return;
+  Device& d = g_devices[device];
+  std::lock_guard<std::mutex> lock(d.mu);
+  auto it = d.blocks.find(handle);
+  if (it == d.blocks.end()) return;
+  d.in_use -= it->second;
+  d.blocks.erase(it);
+  std::free(decode(handle));
+}
+
+porta_status copy_to_device(int32_t, void* dst, size_t dst_offset, const void* src, size_t bytes, uint32_t) {
+  std::memcpy(decode(dst) + dst_offset, src, bytes);
+  return PORTA_OK;
+}
+
+porta_status copy_to_host(int32_t, void* dst, const void* src, size_t src_offset, size_t bytes, uint32_t) {
+  std::memcpy(dst, decode(src) + src_offset, bytes);
+  return PORTA_OK;
+}
+
+porta_status copy_on_device(int32_t, void* dst, size_t dst_offset, const void* src, size_t src_offset, size_t bytes,
+                            uint32_t) {
+  std::memmove(decode(dst) + dst_offset, decode(src) + src_offset, bytes);
+  return PORTA_OK;
+}
+
+porta_status copy_between_devices(int32_t, void* dst, size_t dst_offset, int32_t, const void* src, size_t src_offset,
+                                  size_t bytes, uint32_t) {
+  std::memcpy(decode(dst) + dst_offset, decode(src) + src_offset, bytes);
+  return PORTA_OK;
+}
+
+porta_status synchronize(int32_t) { return PORTA_OK; }
+
+// ---- kernels: decode every operand's handle, then run the host kernel.
+
+DLDataType dtype_of(int dt) {
+  constexpr DLDataType kTypes[] = {{kDLBool, 8, 1}, {kDLUInt, 8, 1}, {kDLInt, 32, 1},
+                                   {kDLInt, 64, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}};
+  return kTypes[dt];
+}
+
+template <uint32_t Op, int Dt>
+porta_status mock_kernel(const porta_kernel_call* call) {
+  static const porta_kernel_fn host_kernel = porta::host::find_host_kernel(Op, dtype_of(Dt));
+  DLTensor ins[4], outs[1];
+  if (call->num_inputs > 4 || call->num_outputs != 1)
+    return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "mock: unexpected operand count");
+  for (int32_t i = 0; i < call->num_inputs; ++i) ins[i] = call->inputs[i], ins[i].data = decode(ins[i].data);
+  outs[0] = call->outputs[0];
+  outs[0].data = decode(outs[0].data);
+  porta_kernel_call decoded = *call;
+  decoded.inputs = ins;
+  decoded.outputs = outs;
+  return host_kernel(&decoded);
+}
+
+template <uint32_t Op, int... Dt>
+constexpr std::array<porta_kernel_fn, sizeof...(Dt)> row(std::integer_sequence<int, Dt...>) {
+  return {&mock_kernel<Op, Dt>...};
+}
+
+template <uint32_t... Op>
+constexpr std::array<std::array<porta_kernel_fn, 6>, sizeof...(Op)> table(std::integer_sequence<uint32_t, Op...>) {
+  return {row<Op>(std::make_integer_sequence<int, 6>{})...};
+}
+
+constexpr auto kKernels = table(std::make_integer_sequence<uint32_t, PORTA_OP_COUNT>{});
+
+porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
+  const int dt = porta::host::host_dtype(dtype);
+  if (dt < 0 || op >= PORTA_OP_COUNT || porta::host::find_host_kernel(op, dtype) == nullptr) return nullptr;
+  return kKernels[op][dt];
+}
+
+const porta_plugin_api kApi = {
+    sizeof(porta_plugin_api),
+    PORTA_PLUGIN_ABI_MAJOR,
+    PORTA_PLUGIN_ABI_MINOR,
+    "mock",
+    kDLExtDev,
+    "0.1.0",
+    initialize,
+    device_count,
+    nullptr,
+    device_props,
+    alloc,
+    release,
+    copy_to_device,
+    copy_to_host,
+    copy_on_device,
+    synchronize,
+    find_kernel,
+    copy_between_devices,
+    nullptr,
+    nullptr,
+};
+
+}  // namespace
+
+extern "C" PORTA_EXPORT const porta_plugin_api* porta_plugin_get_api(void) { return &kApi; }

@@ -1,0 +1,62 @@
+#include "device_params.hpp"
+
+#include <cstdlib>
+
+#include "tensor_handle.hpp"
+
+namespace conformance {
+namespace {
+
+#ifdef PORTA_CONFORMANCE_DEFAULT_PLUGIN_PATH
+// CMake 3.25's gtest_discover_tests lists the tests without the ENVIRONMENT
+// property, so without a default the mock devices' tests would never be
+// discovered. An explicit PORTA_PLUGIN_PATH (even empty) wins.
+const bool kDefaultPluginPath = [] {
+  setenv("PORTA_PLUGIN_PATH", PORTA_CONFORMANCE_DEFAULT_PLUGIN_PATH, /*overwrite=*/0);
+  return true;
+}();
+#endif
+
+std::vector<DeviceCase> enumerate() {
+  std::vector<DeviceCase> out;
+  int32_t attempts = 0;
+  if (porta_plugin_count(&attempts) != PORTA_OK) return out;
+  for (int32_t i = 0; i < attempts; ++i) {
+    porta_plugin_info info{};
+    info.struct_size = sizeof(info);
+    if (porta_plugin_get_info(i, &info) != PORTA_OK || info.state != PORTA_PLUGIN_LOADED) continue;
+    int count = 0;
+    if (porta_device_count(info.name, &count) != PORTA_OK) continue;
+    for (int d = 0; d < count; ++d) {
+      const std::string name = std::string(info.name) + ":" + std::to_string(d);
+      DLDevice dev{};
+      if (porta_device_parse(name.c_str(), &dev) == PORTA_OK) out.push_back({dev, name});
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<DeviceCase>& loaded_devices() {
+  static const std::vector<DeviceCase> devices = enumerate();
+  return devices;
+}
+
+std::string device_case_name(const testing::TestParamInfo<DeviceCase>& info) {
+  std::string s = info.param.name;
+  for (char& c : s)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
+  return s;
+}
+
+void PrintTo(const DeviceCase& c, std::ostream* os) { *os << c.name; }
+
+std::vector<DeviceCase> DeviceTest::other_devices() const {
+  std::vector<DeviceCase> out;
+  for (const DeviceCase& c : loaded_devices())
+    if (c.name != GetParam().name) out.push_back(c);
+  return out;
+}
+
+}  // namespace conformance

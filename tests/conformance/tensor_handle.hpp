@@ -1,0 +1,90 @@
+// The conformance suite's grip on the C API: an owning handle for
+// porta_tensor*, CHECK_OK (fails the test with porta_last_error()), metadata
+// getters and expect_failure for the error contract.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <porta/porta.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace conformance {
+
+// Thrown by CHECK_OK; GoogleTest reports it as a failure of the running test,
+// with the call, the status and porta_last_error() in the description.
+struct PortaFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+[[noreturn]] void fail_status(porta_status status, const char* expr, const char* file, int line);
+
+#define CHECK_OK(expr)                                                                   \
+  do {                                                                                   \
+    const porta_status check_ok_status_ = (expr);                                        \
+    if (check_ok_status_ != PORTA_OK)                                                    \
+      ::conformance::fail_status(check_ok_status_, #expr, __FILE__, __LINE__);           \
+  } while (0)
+
+// Owns one reference to a porta_tensor; converts implicitly to the raw handle.
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(porta_tensor* t) : t_(t) {}
+  Tensor(const Tensor&) = delete;
+  Tensor& operator=(const Tensor&) = delete;
+  Tensor(Tensor&& o) noexcept : t_(std::exchange(o.t_, nullptr)) {}
+  Tensor& operator=(Tensor&& o) noexcept {
+    if (this != &o) reset(std::exchange(o.t_, nullptr));
+    return *this;
+  }
+  ~Tensor() { porta_tensor_release(t_); }
+
+  porta_tensor* get() const { return t_; }
+  operator porta_tensor*() const { return t_; }  // NOLINT: used as a C argument
+  // For out-parameters: drops the current reference and exposes the slot.
+  porta_tensor** out() {
+    reset(nullptr);
+    return &t_;
+  }
+  void reset(porta_tensor* t) {
+    porta_tensor_release(t_);
+    t_ = t;
+  }
+
+ private:
+  porta_tensor* t_ = nullptr;
+};
+
+// ---- metadata (each CHECK_OKs its call)
+DLDataType dtype_of(const porta_tensor* t);
+std::vector<int64_t> shape_of(const porta_tensor* t);
+std::vector<int64_t> strides_of(const porta_tensor* t);
+DLDevice device_of(const porta_tensor* t);
+int64_t numel_of(const porta_tensor* t);
+uint64_t byte_offset_of(const porta_tensor* t);
+bool is_contiguous(const porta_tensor* t);
+std::string device_string(DLDevice d);  // "cpu:0"
+
+// A pointer value no successful call would write: out-parameters start here
+// so a test can see that a failing call left them untouched.
+porta_tensor* sentinel();
+
+// Calls `call(&out)` with out = sentinel(); expects status `expected`, out
+// untouched and a non-empty porta_last_error(). Returns that message.
+template <typename Call>
+std::string expect_failure(porta_status expected, Call&& call) {
+  porta_tensor* out = sentinel();
+  const porta_status st = call(&out);
+  const std::string message = porta_last_error();
+  EXPECT_STREQ(porta_status_name(st), porta_status_name(expected)) << "message: " << message;
+  EXPECT_EQ(out, sentinel()) << "the out-parameter was written on error";
+  EXPECT_FALSE(message.empty()) << "no porta_last_error() message";
+  if (st == PORTA_OK && out != sentinel()) porta_tensor_release(out);
+  return message;
+}
+
+}  // namespace conformance
