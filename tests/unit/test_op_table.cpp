@@ -1,0 +1,71 @@
+// The op table in porta/ops.h is the single source of truth: every op of a
+// user-facing kind has its C entry point, and every plugin-kind contract
+// is known to the core.
+#include <dlfcn.h>
+#include <porta/ops.h>
+
+#include <set>
+
+#include "unit_util.hpp"
+
+namespace {
+struct OpRow {
+  const char* name;
+  int id;
+  porta_op_kind kind;
+  int inputs;
+};
+const OpRow kOps[] = {
+#define PORTA_X_ROW(NAME, name, id, kind, inputs) {#name, id, kind, inputs},
+    PORTA_OP_LIST(PORTA_X_ROW)
+#undef PORTA_X_ROW
+};
+}  // namespace
+
+TEST(OpTable, IdsAreDenseAndUnique) {
+  std::set<int> ids;
+  for (const OpRow& op : kOps) ids.insert(op.id);
+  EXPECT_EQ(ids.size(), std::size(kOps));
+  EXPECT_EQ(*ids.rbegin(), PORTA_OP_COUNT - 1);
+}
+
+TEST(OpTable, EveryComputeOpHasItsCEntryPoint) {
+  void* self = dlopen("libporta.so", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(self, nullptr) << dlerror();
+  for (const OpRow& op : kOps) {
+    if (op.kind == PORTA_OP_KIND_FACTORY || op.kind == PORTA_OP_KIND_COPY) continue;
+    const std::string symbol = std::string("porta_") + op.name;
+    EXPECT_NE(dlsym(self, symbol.c_str()), nullptr) << symbol;
+    if (op.kind == PORTA_OP_KIND_BINARY || op.kind == PORTA_OP_KIND_COMPARE) {
+      EXPECT_NE(dlsym(self, (symbol + "_scalar").c_str()), nullptr) << symbol << "_scalar";
+    }
+  }
+  for (const char* name : {"porta_full", "porta_arange", "porta_rand", "porta_randn", "porta_clone", "porta_cast"})
+    EXPECT_NE(dlsym(self, name), nullptr) << name;
+  dlclose(self);
+}
+
+TEST(OpTable, TheCoreExportsOnlyPortaSymbols) {
+  void* self = dlopen("libporta.so", RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(self, nullptr);
+  // Internal C++ symbols are hidden.
+  EXPECT_EQ(dlsym(self, "_ZN5porta8Registry3getEv"), nullptr);
+  dlclose(self);
+}
+
+TEST(OpTable, DtypeRulesAreCheckedBeforeDispatch) {
+  // matmul has no integer kernel anywhere: the core refuses it up front;
+  // exp of int promotes to float32 instead of failing.
+  porta_test::Tensor a = porta_test::from({1, 2}, {2}, porta_test::device("cpu"));
+  porta_tensor* i32 = nullptr;
+  PORTA_ASSERT_OK(porta_cast(a.get(), porta_int32, &i32));
+  porta_test::Tensor ai(i32);
+  porta_tensor* out = nullptr;
+  EXPECT_EQ(porta_matmul(i32, i32, &out), PORTA_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_NE(porta_test::error().find("matmul"), std::string::npos);
+  PORTA_ASSERT_OK(porta_exp(i32, &out));
+  DLDataType dt{};
+  PORTA_ASSERT_OK(porta_tensor_dtype(out, &dt));
+  EXPECT_EQ(dt.code, kDLFloat);
+  porta_tensor_release(out);
+}
