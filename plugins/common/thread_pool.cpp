@@ -11,8 +11,6 @@
 namespace porta::host {
 namespace {
 
-thread_local bool t_in_pool_job = false;
-
 class Pool {
  public:
   explicit Pool(int threads) : size_(std::max(1, threads)) {
@@ -27,10 +25,18 @@ class Pool {
     for (auto& w : workers_) w.join();
   }
   int size() const { return size_; }
+  // No thread_local here: LeakSanitizer's scan of a dlopen-ed library's
+  // dynamic TLS crashes with the toolchain we test on.
+  bool is_worker() const {
+    const auto me = std::this_thread::get_id();
+    for (const auto& w : workers_)
+      if (w.get_id() == me) return true;
+    return false;
+  }
 
   void run(int64_t n, int64_t chunk, const std::function<void(int64_t, int64_t)>& fn) {
     std::unique_lock<std::mutex> busy(job_mu_, std::try_to_lock);
-    if (!busy.owns_lock() || t_in_pool_job) {  // another job is running: do it here
+    if (!busy.owns_lock() || is_worker()) {  // a job is running (maybe ours): do it here
       fn(0, n);
       return;
     }
@@ -44,9 +50,7 @@ class Pool {
       ++generation_;
     }
     cv_.notify_all();
-    t_in_pool_job = true;
     drain();
-    t_in_pool_job = false;
     std::unique_lock<std::mutex> lock(mu_);
     done_cv_.wait(lock, [this] { return active_ == 0; });
     fn_ = nullptr;
@@ -69,9 +73,7 @@ class Pool {
         if (stop_) return;
         seen = generation_;
       }
-      t_in_pool_job = true;
       drain();
-      t_in_pool_job = false;
       std::lock_guard<std::mutex> lock(mu_);
       if (--active_ == 0) done_cv_.notify_one();
     }
@@ -111,7 +113,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
   if (n <= 0) return;
   grain = std::max<int64_t>(grain, 1);
   const int threads = num_threads();
-  if (threads == 1 || n <= grain || t_in_pool_job) {
+  if (threads == 1 || n <= grain) {
     fn(0, n);
     return;
   }

@@ -30,10 +30,14 @@ char* decode(const void* h) { return reinterpret_cast<char*>(reinterpret_cast<ui
 
 struct Device {
   std::mutex mu;
-  std::unordered_map<void*, size_t> blocks;  // live handle -> bytes
+  // live handle -> (pointer, bytes); keeping the plain pointer also lets
+  // LeakSanitizer see that the memory is still reachable.
+  std::unordered_map<void*, std::pair<char*, size_t>> blocks;
   size_t in_use = 0;
 };
-std::array<Device, kDevices> g_devices;
+// Never destroyed, so blocks the core still caches at exit stay reachable
+// (LeakSanitizer runs after static destructors).
+std::array<Device, kDevices>& g_devices = *new std::array<Device, kDevices>();
 size_t g_capacity = size_t{4} << 30;
 
 bool valid_device(int32_t d) { return d >= 0 && d < kDevices; }
@@ -73,7 +77,7 @@ porta_status alloc(int32_t device, size_t bytes, void** out) {
   void* p = std::malloc(bytes);
   if (p == nullptr) return porta::host::report(PORTA_ERROR_OUT_OF_MEMORY, "host allocation failed");
   void* h = encode(p);
-  d.blocks.emplace(h, bytes);
+  d.blocks.emplace(h, std::make_pair(static_cast<char*>(p), bytes));
   d.in_use += bytes;
   *out = h;
   return PORTA_OK;
@@ -85,9 +89,9 @@ void release(int32_t device, void* handle) {
   std::lock_guard<std::mutex> lock(d.mu);
   auto it = d.blocks.find(handle);
   if (it == d.blocks.end()) return;
-  d.in_use -= it->second;
+  d.in_use -= it->second.second;
+  std::free(it->second.first);
   d.blocks.erase(it);
-  std::free(decode(handle));
 }
 
 porta_status copy_to_device(int32_t, void* dst, size_t dst_offset, const void* src, size_t bytes, uint32_t) {

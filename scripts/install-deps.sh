@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what Porta needs on a fresh Debian 12 machine; installs nothing
+# that is already there, so it is cheap to run before every build.
+#   Debian: compilers, CMake, GoogleTest, Google Benchmark, OpenBLAS, zlib,
+#           OpenCL (ICD loader, headers, PoCL, CLBlast), Fashion-MNIST.
+#   PyPI:   apache-tvm-ffi (ships the official dlpack/dlpack.h >= 1.1).
+set -euo pipefail
+
+debs=(cmake g++ make pkg-config libgtest-dev libbenchmark-dev libopenblas-dev zlib1g-dev
+      ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev dataset-fashion-mnist)
+missing=()
+for p in "${debs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+python=${PYTHON:-python3}
+if ! "$python" -c "import tvm_ffi.libinfo" 2>/dev/null; then
+  echo "install-deps: pip install apache-tvm-ffi (for dlpack/dlpack.h)"
+  "$python" -m pip install -q apache-tvm-ffi
+fi
