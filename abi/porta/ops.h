@@ -56,7 +56,21 @@ extern "C" {
   X(MIN,          min,          31, PORTA_OP_KIND_REDUCE,   1) \
   X(ARGMAX,       argmax,       32, PORTA_OP_KIND_ARGREDUCE,1) \
   X(ARGMIN,       argmin,       33, PORTA_OP_KIND_ARGREDUCE,1) \
-  X(MATMUL,       matmul,       34, PORTA_OP_KIND_MATMUL,   2)
+  X(MATMUL,       matmul,       34, PORTA_OP_KIND_MATMUL,   2) \
+  X(IM2COL,                 im2col,                 35, PORTA_OP_KIND_CONV,      1) \
+  X(COL2IM,                 col2im,                 36, PORTA_OP_KIND_CONV,      1) \
+  X(MAX_POOL2D,             max_pool2d,             37, PORTA_OP_KIND_POOL,      1) \
+  X(MAX_POOL2D_BACKWARD,    max_pool2d_backward,    38, PORTA_OP_KIND_POOL,      2) \
+  X(AVG_POOL2D,             avg_pool2d,             39, PORTA_OP_KIND_POOL,      1) \
+  X(AVG_POOL2D_BACKWARD,    avg_pool2d_backward,    40, PORTA_OP_KIND_POOL,      1) \
+  X(SOFTMAX,                softmax,                41, PORTA_OP_KIND_SOFTMAX,   1) \
+  X(LOG_SOFTMAX,            log_softmax,            42, PORTA_OP_KIND_SOFTMAX,   1) \
+  X(SOFTMAX_BACKWARD,       softmax_backward,       43, PORTA_OP_KIND_SOFTMAX,   2) \
+  X(LOG_SOFTMAX_BACKWARD,   log_softmax_backward,   44, PORTA_OP_KIND_SOFTMAX,   2) \
+  X(CROSS_ENTROPY,          cross_entropy,          45, PORTA_OP_KIND_LOSS,      2) \
+  X(CROSS_ENTROPY_BACKWARD, cross_entropy_backward, 46, PORTA_OP_KIND_LOSS,      3) \
+  X(SGD_STEP,               sgd_step,               47, PORTA_OP_KIND_OPTIMIZER, 3) \
+  X(ADAM_STEP,              adam_step,              48, PORTA_OP_KIND_OPTIMIZER, 4)
 /* clang-format on */
 
 /**
@@ -92,7 +106,49 @@ typedef enum porta_op_kind {
    *  C [batch, M, N] contiguous. A and B are row-major (stride[2] == 1) or
    *  transposed (stride[1] == 1) in their last two dims; their batch stride
    *  may be 0 (the same matrix for every batch). */
-  PORTA_OP_KIND_MATMUL = 8
+  PORTA_OP_KIND_MATMUL = 8,
+  /** Convolution lowering, porta_conv2d_params; all tensors contiguous.
+   *  IM2COL: in x [N, C, H, W] -> out cols [N, C*KH*KW, OH*OW] with
+   *    cols[n, (c*KH + i)*KW + j, oh*OW + ow] =
+   *      x[n, c, oh*SH - PH + i*DH, ow*SW - PW + j*DW]  (0 outside x).
+   *  COL2IM: the adjoint: in cols [N, C*KH*KW, OH*OW] -> out [N, C, H, W],
+   *    every element of out overwritten with the sum of the cols entries
+   *    that IM2COL would have read from it. */
+  PORTA_OP_KIND_CONV = 9,
+  /** 2-D pooling, porta_pool2d_params; all tensors contiguous.
+   *  MAX_POOL2D: in x [N, C, H, W] -> outputs[0] values [N, C, OH, OW] and
+   *    outputs[1] int64 indices [N, C, OH, OW] (ih*W + iw of the first
+   *    maximum in the window; padding never wins).
+   *  MAX_POOL2D_BACKWARD: inputs grad_out [N, C, OH, OW], indices (int64)
+   *    -> out grad_in [N, C, H, W], overwritten: zeros plus grad_out summed
+   *    into the indexed positions. Kernel dtype: grad_out's.
+   *  AVG_POOL2D: in x -> out [N, C, OH, OW], the window mean; the divisor is
+   *    KH*KW when count_include_pad, else the number of in-bounds elements.
+   *  AVG_POOL2D_BACKWARD: in grad_out -> out grad_in [N, C, H, W], overwritten. */
+  PORTA_OP_KIND_POOL = 10,
+  /** Softmax over the middle axis of contiguous [outer, dim, inner] tensors.
+   *  SOFTMAX / LOG_SOFTMAX: in x -> out y (numerically stable: subtract the max).
+   *  SOFTMAX_BACKWARD: inputs y, grad_y -> out y * (grad_y - sum_dim(grad_y * y)).
+   *  LOG_SOFTMAX_BACKWARD: inputs y, grad_y -> out grad_y - exp(y) * sum_dim(grad_y). */
+  PORTA_OP_KIND_SOFTMAX = 11,
+  /** Cross entropy with class indices; logits contiguous [N, C], target
+   *  int64 [N] (kernel dtype: the logits').
+   *  CROSS_ENTROPY: inputs logits, target -> out loss [N] =
+   *    logsumexp(logits[n, :]) - logits[n, target[n]]. A target outside
+   *    [0, C) is an error (INVALID_ARGUMENT naming the value) where the
+   *    backend can detect it, else the loss is NaN.
+   *  CROSS_ENTROPY_BACKWARD: inputs logits, target, grad_loss [N] -> out
+   *    [N, C] = (softmax(logits[n]) - onehot(target[n])) * grad_loss[n]. */
+  PORTA_OP_KIND_LOSS = 12,
+  /** Fused, in-place optimizer updates of one parameter. Inputs are
+   *  contiguous tensors of one shape and dtype; the kernel writes
+   *  inputs[0] (the parameter) and the state tensors in place;
+   *  outputs[0] describes the same memory as inputs[0].
+   *  SGD_STEP: inputs param, grad[, momentum_buffer] (absent when
+   *    momentum == 0), porta_sgd_params; PyTorch's torch.optim.SGD step.
+   *  ADAM_STEP: inputs param, grad, exp_avg, exp_avg_sq, porta_adam_params;
+   *    PyTorch's torch.optim.Adam (decoupled == 0) or AdamW (decoupled != 0). */
+  PORTA_OP_KIND_OPTIMIZER = 13
 } porta_op_kind;
 
 /** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ... */
@@ -144,6 +200,54 @@ typedef struct porta_matmul_params {
   double alpha;       /**< scale of the product */
   double beta;        /**< scale of the existing C */
 } porta_matmul_params;
+
+/** IM2COL / COL2IM geometry (all values >= 0; kernel, stride, dilation >= 1).
+ *  Output size: OH = (H + 2*PH - DH*(KH-1) - 1) / SH + 1, likewise OW. */
+typedef struct porta_conv2d_params {
+  size_t struct_size; /**< sizeof(porta_conv2d_params) */
+  int32_t kernel_h, kernel_w;     /**< KH, KW */
+  int32_t stride_h, stride_w;     /**< SH, SW */
+  int32_t padding_h, padding_w;   /**< PH, PW (zeros) */
+  int32_t dilation_h, dilation_w; /**< DH, DW */
+} porta_conv2d_params;
+
+/** Pooling geometry; output size as for porta_conv2d_params (floor mode). */
+typedef struct porta_pool2d_params {
+  size_t struct_size; /**< sizeof(porta_pool2d_params) */
+  int32_t kernel_h, kernel_w;     /**< window */
+  int32_t stride_h, stride_w;     /**< step */
+  int32_t padding_h, padding_w;   /**< implicit padding (max: -inf; avg: zeros) */
+  int32_t dilation_h, dilation_w; /**< window dilation (1 for avg pooling) */
+  int32_t count_include_pad;      /**< avg: divide by KH*KW (1) or by in-bounds count (0) */
+} porta_pool2d_params;
+
+/** SGD_STEP, as torch.optim.SGD: d = grad + weight_decay * param; with
+ *  momentum: buf = first_step ? d : momentum * buf + (1 - dampening) * d,
+ *  d = nesterov ? d + momentum * buf : buf; then param -= lr * d. */
+typedef struct porta_sgd_params {
+  size_t struct_size;  /**< sizeof(porta_sgd_params) */
+  double lr;           /**< learning rate */
+  double momentum;     /**< momentum factor (0: no buffer) */
+  double dampening;    /**< dampening for momentum */
+  double weight_decay; /**< L2 penalty */
+  int32_t nesterov;    /**< nonzero: Nesterov momentum */
+  int32_t first_step;  /**< nonzero: the buffer is initialized to d */
+} porta_sgd_params;
+
+/** ADAM_STEP, as torch.optim.Adam / AdamW with bias correction:
+ *  Adam adds weight_decay * param to grad; AdamW (decoupled) first scales
+ *  param by (1 - lr * weight_decay). m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
+ *  param -= lr / (1 - b1^step) * m / (sqrt(v) / sqrt(1 - b2^step) + eps). */
+typedef struct porta_adam_params {
+  size_t struct_size;  /**< sizeof(porta_adam_params) */
+  double lr;           /**< learning rate */
+  double beta1;        /**< first moment decay */
+  double beta2;        /**< second moment decay */
+  double eps;          /**< denominator term */
+  double weight_decay; /**< L2 (Adam) or decoupled (AdamW) decay */
+  int64_t step;        /**< 1 on the first step */
+  int32_t decoupled;   /**< nonzero: AdamW */
+} porta_adam_params;
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -383,6 +383,197 @@ PORTA_EXPORT porta_status porta_argmin(porta_tensor* t, int32_t dim, int keepdim
  *  added dim removed; leading (batch) dims broadcast. float32 and float64. */
 PORTA_EXPORT porta_status porta_matmul(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
+
+/* ============================= autograd ============================= */
+
+/** Marks a leaf tensor as requiring (or not) gradients. Only leaves (tensors
+ *  not produced by a recorded op) can be changed; detach others first. */
+PORTA_EXPORT porta_status porta_tensor_set_requires_grad(porta_tensor* t, int requires_grad);
+/** 1 if gradients flow to or through `t`. */
+PORTA_EXPORT porta_status porta_tensor_requires_grad(const porta_tensor* t, int* out);
+/** 1 if `t` was not produced by a recorded op. */
+PORTA_EXPORT porta_status porta_tensor_is_leaf(const porta_tensor* t, int* out);
+/** The accumulated gradient of leaf `t` (new reference, on t's device), or
+ *  *out = NULL with PORTA_OK when there is none yet. */
+PORTA_EXPORT porta_status porta_tensor_grad(const porta_tensor* t, porta_tensor** out);
+/** Replaces t's gradient with `grad` (same shape and device; NULL clears it,
+ *  which is how zero_grad works). */
+PORTA_EXPORT porta_status porta_tensor_set_grad(porta_tensor* t, porta_tensor* grad);
+/** Reverse-mode differentiation from `t`, accumulating into the .grad of
+ *  every leaf that requires grad. `grad` is dL/dt (same shape as t); NULL
+ *  means 1 and then t must have exactly one element. The graph is freed. */
+PORTA_EXPORT porta_status porta_backward(porta_tensor* t, porta_tensor* grad);
+/** A tensor sharing t's storage, cut from the graph (requires_grad 0). */
+PORTA_EXPORT porta_status porta_detach(porta_tensor* t, porta_tensor** out);
+/** Turns recording of ops for autograd on or off for the calling thread. */
+PORTA_EXPORT porta_status porta_set_grad_enabled(int enabled);
+/** 1 if ops on the calling thread are being recorded. */
+PORTA_EXPORT porta_status porta_is_grad_enabled(int* out);
+/** Moves leaf `t` to `device` in place: the handle stays the same (so
+ *  optimizers and modules keep pointing at it), its storage and gradient
+ *  move. Views taken of `t` earlier keep the old storage. */
+PORTA_EXPORT porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device);
+
+/* ======================== neural-network ops ======================== */
+
+/** How a loss reduces over the batch. */
+typedef enum porta_reduction {
+  PORTA_REDUCTION_NONE = 0, /**< per-element (or per-sample) losses */
+  PORTA_REDUCTION_MEAN = 1, /**< their mean (PyTorch's default) */
+  PORTA_REDUCTION_SUM = 2   /**< their sum */
+} porta_reduction;
+
+/** x @ weight^T + bias, x [..., in], weight [out, in], bias [out] or NULL. */
+PORTA_EXPORT porta_status porta_linear(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
+                                       porta_tensor** out);
+
+/** Options of porta_conv2d; {height, width} pairs. */
+typedef struct porta_conv2d_options {
+  size_t struct_size;  /**< set by the caller: sizeof(porta_conv2d_options) */
+  int32_t stride[2];   /**< >= 1 */
+  int32_t padding[2];  /**< zero padding, >= 0 */
+  int32_t dilation[2]; /**< >= 1 */
+} porta_conv2d_options;
+/** 2-D convolution (cross-correlation, as PyTorch): x [N, C, H, W], weight
+ *  [F, C, KH, KW], bias [F] or NULL -> [N, F, OH, OW]. options NULL:
+ *  stride 1, padding 0, dilation 1. */
+PORTA_EXPORT porta_status porta_conv2d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
+                                       const porta_conv2d_options* options, porta_tensor** out);
+
+/** Options of the pooling ops; {height, width} pairs. */
+typedef struct porta_pool2d_options {
+  size_t struct_size;        /**< set by the caller: sizeof(porta_pool2d_options) */
+  int32_t kernel[2];         /**< window, >= 1 */
+  int32_t stride[2];         /**< 0 means "= kernel" (PyTorch's default) */
+  int32_t padding[2];        /**< <= kernel / 2 */
+  int32_t dilation[2];       /**< max pooling only; 0 means 1 */
+  int32_t count_include_pad; /**< avg pooling: count padding in the divisor (PyTorch default 1) */
+} porta_pool2d_options;
+/** Max pooling of x [N, C, H, W]. */
+PORTA_EXPORT porta_status porta_max_pool2d(porta_tensor* x, const porta_pool2d_options* options,
+                                           porta_tensor** out);
+/** Average pooling of x [N, C, H, W]. */
+PORTA_EXPORT porta_status porta_avg_pool2d(porta_tensor* x, const porta_pool2d_options* options,
+                                           porta_tensor** out);
+/** softmax along `dim` (float dtypes). */
+PORTA_EXPORT porta_status porta_softmax(porta_tensor* x, int32_t dim, porta_tensor** out);
+/** log(softmax) along `dim`, computed stably. */
+PORTA_EXPORT porta_status porta_log_softmax(porta_tensor* x, int32_t dim, porta_tensor** out);
+/** Cross entropy of logits [N, C] against int64 class indices target [N]. */
+PORTA_EXPORT porta_status porta_cross_entropy(porta_tensor* logits, porta_tensor* target,
+                                              porta_reduction reduction, porta_tensor** out);
+/** Mean squared error; input and target of one shape. */
+PORTA_EXPORT porta_status porta_mse_loss(porta_tensor* input, porta_tensor* target,
+                                         porta_reduction reduction, porta_tensor** out);
+/** Zeroes elements with probability p (from Porta's generator) and scales
+ *  the rest by 1/(1-p) when training != 0; the identity otherwise. */
+PORTA_EXPORT porta_status porta_dropout(porta_tensor* x, double p, int training, porta_tensor** out);
+/** Merges dims start_dim..end_dim (negative count from the end) into one. */
+PORTA_EXPORT porta_status porta_flatten(porta_tensor* x, int32_t start_dim, int32_t end_dim,
+                                        porta_tensor** out);
+
+/* ========================== initializers ========================== */
+/* In place, never recorded by autograd, drawn from Porta's generator (so a
+ * seed gives the same model on every device). */
+
+/** Fills `t` from U(low, high). */
+PORTA_EXPORT porta_status porta_init_uniform_(porta_tensor* t, double low, double high);
+/** Fills `t` from N(mean, std^2). */
+PORTA_EXPORT porta_status porta_init_normal_(porta_tensor* t, double mean, double std);
+/** PyTorch's kaiming_uniform_(t, a) with fan_in mode and leaky_relu gain:
+ *  U(-b, b), b = sqrt(6 / ((1 + a^2) fan_in)). nn.Linear and nn.Conv2d use
+ *  a = sqrt(5) for weights. */
+PORTA_EXPORT porta_status porta_init_kaiming_uniform_(porta_tensor* t, double a);
+/** fan_in of a weight: size(1) times the product of sizes from dim 2 on. */
+PORTA_EXPORT porta_status porta_init_fan_in(const porta_tensor* t, int64_t* out);
+
+/* =========================== optimizers =========================== */
+
+/** An optimizer over a fixed list of parameters. Its state tensors are
+ *  created on each parameter's device at the first step and follow the
+ *  parameter if it moves (there is no optimizer "to"). */
+typedef struct porta_optimizer porta_optimizer;
+
+/** torch.optim.SGD options. */
+typedef struct porta_sgd_options {
+  size_t struct_size;  /**< set by the caller: sizeof(porta_sgd_options) */
+  double lr;           /**< learning rate (> 0) */
+  double momentum;     /**< momentum factor (>= 0) */
+  double dampening;    /**< dampening for momentum */
+  double weight_decay; /**< L2 penalty (>= 0) */
+  int32_t nesterov;    /**< Nesterov momentum (needs momentum > 0, dampening 0) */
+} porta_sgd_options;
+
+/** torch.optim.Adam / AdamW options. */
+typedef struct porta_adam_options {
+  size_t struct_size;  /**< set by the caller: sizeof(porta_adam_options) */
+  double lr;           /**< learning rate (PyTorch default 1e-3) */
+  double beta1;        /**< (default 0.9) */
+  double beta2;        /**< (default 0.999) */
+  double eps;          /**< (default 1e-8) */
+  double weight_decay; /**< Adam: L2 (default 0); AdamW: decoupled (default 1e-2) */
+} porta_adam_options;
+
+/** SGD over `params` (n leaf tensors that require grad; references kept). */
+PORTA_EXPORT porta_status porta_sgd_create(porta_tensor* const* params, int32_t n,
+                                           const porta_sgd_options* options, porta_optimizer** out);
+/** Adam over `params`. */
+PORTA_EXPORT porta_status porta_adam_create(porta_tensor* const* params, int32_t n,
+                                            const porta_adam_options* options, porta_optimizer** out);
+/** AdamW (decoupled weight decay) over `params`. */
+PORTA_EXPORT porta_status porta_adamw_create(porta_tensor* const* params, int32_t n,
+                                             const porta_adam_options* options, porta_optimizer** out);
+/** One update of every parameter that has a gradient: one fused kernel per
+ *  parameter on the parameter's device. Not recorded by autograd. */
+PORTA_EXPORT porta_status porta_optimizer_step(porta_optimizer* opt);
+/** Clears every parameter's gradient (PyTorch's set_to_none behaviour). */
+PORTA_EXPORT porta_status porta_optimizer_zero_grad(porta_optimizer* opt);
+/** Sets the learning rate (for schedules). */
+PORTA_EXPORT porta_status porta_optimizer_set_lr(porta_optimizer* opt, double lr);
+/** Reads the learning rate. */
+PORTA_EXPORT porta_status porta_optimizer_get_lr(const porta_optimizer* opt, double* out);
+/** Frees the optimizer and its state (the parameters live on). NULL: no-op. */
+PORTA_EXPORT void porta_optimizer_release(porta_optimizer* opt);
+
+/* ======================== files and datasets ======================== */
+
+/** An ordered list of named tensors (a state dict). */
+typedef struct porta_tensor_list porta_tensor_list;
+
+/** Writes tensors (any device; copied to the host) to a safetensors file,
+ *  replacing it atomically. Names must be unique and non-empty. */
+PORTA_EXPORT porta_status porta_safetensors_save(const char* path, const char* const* names,
+                                                 porta_tensor* const* tensors, int32_t n);
+/** Reads a safetensors file onto `device`. Malformed or truncated files
+ *  fail with PORTA_ERROR_IO naming what is wrong. */
+PORTA_EXPORT porta_status porta_safetensors_load(const char* path, DLDevice device,
+                                                 porta_tensor_list** out);
+/** Number of entries in `list`. */
+PORTA_EXPORT porta_status porta_tensor_list_size(const porta_tensor_list* list, int32_t* out);
+/** Entry `index`: *name is owned by the list; *tensor is a new reference. */
+PORTA_EXPORT porta_status porta_tensor_list_get(const porta_tensor_list* list, int32_t index,
+                                                const char** name, porta_tensor** tensor);
+/** Frees the list (tensors taken from it live on). NULL: no-op. */
+PORTA_EXPORT void porta_tensor_list_release(porta_tensor_list* list);
+
+/** Reads an IDX file (the MNIST / Fashion-MNIST format), gzip-compressed or
+ *  not, into a cpu tensor: unsigned byte -> uint8, int8/int16/int32 ->
+ *  int32, float -> float32, double -> float64. */
+PORTA_EXPORT porta_status porta_read_idx(const char* path, porta_tensor** out);
+/** Reads one CIFAR-10 binary batch file (data_batch_N.bin, test_batch.bin):
+ *  *images uint8 [N, 3, 32, 32] and *labels int64 [N], on the cpu. */
+PORTA_EXPORT porta_status porta_read_cifar10(const char* path, porta_tensor** images,
+                                             porta_tensor** labels);
+
+/** A new cpu tensor in page-locked memory provided by `for_device`'s plugin
+ *  (for fast, asynchronous copies to it); ordinary memory when that plugin
+ *  has no pinned allocator. */
+PORTA_EXPORT porta_status porta_tensor_empty_pinned(DLDataType dtype, const int64_t* shape,
+                                                    int32_t ndim, DLDevice for_device,
+                                                    porta_tensor** out);
+/** 1 if `t` lives in page-locked host memory. */
+PORTA_EXPORT porta_status porta_tensor_is_pinned(const porta_tensor* t, int* out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
