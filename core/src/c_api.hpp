@@ -40,6 +40,21 @@ void copy_out(T* out, const T& value, const char* what) {
   out->struct_size = keep;
 }
 
+// Reads a versioned options struct from the caller: fields beyond its
+// struct_size keep the values in `defaults`.
+template <typename T>
+T copy_in(const T* in, T defaults, const char* what) {
+  if (in == nullptr) return defaults;
+  if (in->struct_size < sizeof(size_t))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, what, "->struct_size must be set to sizeof(", what, ")");
+  std::memcpy(static_cast<void*>(&defaults), in, std::min(in->struct_size, sizeof(T)));
+  defaults.struct_size = sizeof(T);
+  return defaults;
+}
+
+// An optional tensor argument: NULL stays empty.
+inline TensorPtr optional_arg(porta_tensor* t, const char* name) { return t ? arg(t, name) : TensorPtr(); }
+
 inline DeviceState& device_of(DLDevice d) { return Registry::get().device(d); }
 
 }  // namespace porta

@@ -1,4 +1,6 @@
 // C API: tensor life cycle, host I/O, transfers, metadata, views, factories.
+#include "autograd/ag.hpp"
+#include "autograd/node.hpp"
 #include "c_api.hpp"
 
 using namespace porta;
@@ -25,16 +27,25 @@ PORTA_API porta_status porta_tensor_to_host(const porta_tensor* t, void* dst, si
   return guard([&] { ops::to_host(check_handle(t, "t"), dst, dst_bytes); });
 }
 
+// In-place writes must not silently change a tensor autograd tracks.
+static TensorPtr writable(porta_tensor* t, const char* op) {
+  TensorPtr x = arg(t, op[0] == 'c' ? "dst" : "t");
+  if (x->requires_grad && autograd::grad_enabled())
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": the tensor requires grad, so writing it in place would corrupt "
+         "gradients; wrap the write in no-grad mode (porta_set_grad_enabled(0)) or detach it first");
+  return x;
+}
+
 PORTA_API porta_status porta_tensor_from_host_into(porta_tensor* t, const void* src, size_t src_bytes) {
-  return guard([&] { ops::from_host_into(arg(t, "t"), src, src_bytes); });
+  return guard([&] { ops::from_host_into(writable(t, "from_host_into"), src, src_bytes); });
 }
 
 PORTA_API porta_status porta_tensor_to(porta_tensor* t, DLDevice device, porta_tensor** out) {
-  return produce(out, [&] { return ops::to(arg(t, "t"), device_of(device)); });
+  return produce(out, [&] { return ag::to(arg(t, "t"), device_of(device)); });
 }
 
 PORTA_API porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src) {
-  return guard([&] { ops::copy_into(arg(dst, "dst"), arg(src, "src")); });
+  return guard([&] { ops::copy_into(writable(dst, "copy_into"), arg(src, "src")); });
 }
 
 // ---- metadata
@@ -76,38 +87,38 @@ PORTA_API porta_status porta_tensor_is_contiguous(const porta_tensor* t, int* ou
 // ---- views
 
 PORTA_API porta_status porta_view(porta_tensor* t, const int64_t* shape, int32_t ndim, porta_tensor** out) {
-  return produce(out, [&] { return ops::view(arg(t, "t"), Dims::from(shape, ndim, "shape")); });
+  return produce(out, [&] { return ag::view(arg(t, "t"), Dims::from(shape, ndim, "shape")); });
 }
 PORTA_API porta_status porta_reshape(porta_tensor* t, const int64_t* shape, int32_t ndim, porta_tensor** out) {
-  return produce(out, [&] { return ops::reshape(arg(t, "t"), Dims::from(shape, ndim, "shape")); });
+  return produce(out, [&] { return ag::reshape(arg(t, "t"), Dims::from(shape, ndim, "shape")); });
 }
 PORTA_API porta_status porta_slice(porta_tensor* t, int32_t dim, int64_t start, int64_t stop, int64_t step,
                                    porta_tensor** out) {
-  return produce(out, [&] { return ops::slice(arg(t, "t"), dim, start, stop, step); });
+  return produce(out, [&] { return ag::slice(arg(t, "t"), dim, start, stop, step); });
 }
 PORTA_API porta_status porta_select(porta_tensor* t, int32_t dim, int64_t index, porta_tensor** out) {
-  return produce(out, [&] { return ops::select(arg(t, "t"), dim, index); });
+  return produce(out, [&] { return ag::select(arg(t, "t"), dim, index); });
 }
 PORTA_API porta_status porta_transpose(porta_tensor* t, int32_t dim0, int32_t dim1, porta_tensor** out) {
-  return produce(out, [&] { return ops::transpose(arg(t, "t"), dim0, dim1); });
+  return produce(out, [&] { return ag::transpose(arg(t, "t"), dim0, dim1); });
 }
 PORTA_API porta_status porta_permute(porta_tensor* t, const int32_t* dims, int32_t ndim, porta_tensor** out) {
-  return produce(out, [&] { return ops::permute(arg(t, "t"), dims, ndim); });
+  return produce(out, [&] { return ag::permute(arg(t, "t"), dims, ndim); });
 }
 PORTA_API porta_status porta_expand(porta_tensor* t, const int64_t* shape, int32_t ndim, porta_tensor** out) {
-  return produce(out, [&] { return ops::expand(arg(t, "t"), Dims::from(shape, ndim, "shape")); });
+  return produce(out, [&] { return ag::expand(arg(t, "t"), Dims::from(shape, ndim, "shape")); });
 }
 PORTA_API porta_status porta_unsqueeze(porta_tensor* t, int32_t dim, porta_tensor** out) {
-  return produce(out, [&] { return ops::unsqueeze(arg(t, "t"), dim); });
+  return produce(out, [&] { return ag::unsqueeze(arg(t, "t"), dim); });
 }
 PORTA_API porta_status porta_squeeze(porta_tensor* t, int32_t dim, porta_tensor** out) {
-  return produce(out, [&] { return ops::squeeze(arg(t, "t"), dim); });
+  return produce(out, [&] { return ag::squeeze(arg(t, "t"), dim); });
 }
 PORTA_API porta_status porta_contiguous(porta_tensor* t, porta_tensor** out) {
-  return produce(out, [&] { return ops::contiguous(arg(t, "t")); });
+  return produce(out, [&] { return ag::contiguous(arg(t, "t")); });
 }
 PORTA_API porta_status porta_clone(porta_tensor* t, porta_tensor** out) {
-  return produce(out, [&] { return ops::clone(arg(t, "t")); });
+  return produce(out, [&] { return ag::clone(arg(t, "t")); });
 }
 
 // ---- factories

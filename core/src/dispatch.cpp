@@ -54,18 +54,19 @@ porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype) {
 }
 
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
-            const KernelArg& output, const void* params) {
+            const KernelArg* outputs, int32_t num_outputs, const void* params) {
   porta_kernel_fn fn = find_kernel(dev, op, kernel_dtype);
-  DLTensor ins[4];
+  DLTensor ins[4], outs[2];
   for (int32_t i = 0; i < num_inputs; ++i) ins[i] = inputs[i].dl;
+  for (int32_t i = 0; i < num_outputs; ++i) outs[i] = outputs[i].dl;
   porta_kernel_call call{};
   call.struct_size = sizeof(call);
   call.device = dev.index;
   call.stream = nullptr;
   call.inputs = ins;
   call.num_inputs = num_inputs;
-  call.outputs = &output.dl;
-  call.num_outputs = 1;
+  call.outputs = outs;
+  call.num_outputs = num_outputs;
   call.params = params;
   porta_status st = fn(&call);
   if (st != PORTA_OK) check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));

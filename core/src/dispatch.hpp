@@ -30,7 +30,11 @@ porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype);
 
 // Runs one kernel. `params` may be NULL.
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
-            const KernelArg& output, const void* params);
+            const KernelArg* outputs, int32_t num_outputs, const void* params);
+inline void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
+                   const KernelArg& output, const void* params) {
+  launch(dev, op, kernel_dtype, inputs, num_inputs, &output, 1, params);
+}
 
 // Fails with DEVICE_MISMATCH naming the op and each argument's device.
 void check_same_device(const char* op, std::initializer_list<const porta_tensor*> tensors);

@@ -78,15 +78,16 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   return out;
 }
 
-TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) {
+TensorPtr scalar_like(const TensorPtr& a, double s) {
   Dtype st = a->dtype;
   if (!is_floating(st)) {
     if (std::floor(s) != s || !std::isfinite(s)) st = Dtype::Float32;
     else if (st == Dtype::Bool) st = Dtype::Int64;
   }
-  TensorPtr scalar = full(*a->device, Dims{}, s, st);
-  return binary(op, a, scalar);
+  return full(*a->device, Dims{}, s, st);
 }
+
+TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) { return binary(op, a, scalar_like(a, s)); }
 
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
   check_same_device("where", {cond.get(), a.get(), b.get()});

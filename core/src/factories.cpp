@@ -62,15 +62,21 @@ TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype 
   return t;
 }
 
+void random_into(porta_op op, const TensorPtr& t, double a, double b) {
+  if (!is_floating(t->dtype))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(t->dtype));
+  if (t->numel() == 0) return;
+  porta_random_params p{sizeof(p), 0, 0, a, b};
+  p.offset = reserve_counters(static_cast<uint64_t>(t->numel()), &p.seed);
+  KernelArg out(*t);
+  launch(*t->device, op, t->dtype, nullptr, 0, out, &p);
+}
+
 TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b) {
   if (!is_floating(dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(dtype));
   TensorPtr t = empty(dev, dtype, shape);
-  if (t->numel() == 0) return t;
-  porta_random_params p{sizeof(p), 0, 0, a, b};
-  p.offset = reserve_counters(static_cast<uint64_t>(t->numel()), &p.seed);
-  KernelArg out(*t);
-  launch(dev, op, dtype, nullptr, 0, out, &p);
+  random_into(op, t, a, b);
   return t;
 }
 

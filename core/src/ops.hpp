@@ -32,6 +32,8 @@ int32_t wrap_dim(const char* op, int32_t dim, int32_t ndim);
 TensorPtr full(DeviceState& dev, const Dims& shape, double value, Dtype dtype);
 TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype dtype);
 TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b);
+// Fills `t` (any strides) in place from the generator.
+void random_into(porta_op op, const TensorPtr& t, double a, double b);
 void manual_seed(uint64_t seed);
 void generator_state(uint64_t* seed, uint64_t* offset);
 void set_generator_state(uint64_t seed, uint64_t offset);
@@ -43,6 +45,9 @@ TensorPtr cast(const TensorPtr& t, Dtype dtype);
 TensorPtr unary(porta_op op, const TensorPtr& a);
 TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b);  // arithmetic and comparisons
 TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s);
+// The 0-d operand for `a op s`: a's dtype, or float32 when s is not integral
+// and a is not floating (int64 for bool a).
+TensorPtr scalar_like(const TensorPtr& a, double s);
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b);
 Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b);
 

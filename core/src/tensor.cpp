@@ -58,7 +58,8 @@ Dims contiguous_strides(const Dims& shape) {
 }
 
 Storage::~Storage() {
-  if (device && block.handle) device->allocator->deallocate(block);
+  if (release) release(release_context, block.handle);
+  else if (device && block.handle) device->allocator->deallocate(block);
 }
 
 TensorPtr TensorPtr::borrow(porta_tensor* p) {
@@ -116,6 +117,8 @@ TensorPtr make_view(const porta_tensor& base, const Dims& shape, const Dims& str
 }
 
 }  // namespace porta
+
+porta_tensor::~porta_tensor() { porta::release_handle(grad); }
 
 int64_t porta_tensor::numel() const {
   int64_t n = 1;

@@ -39,12 +39,22 @@ struct Dims {
 int64_t checked_numel(const Dims& shape);
 Dims contiguous_strides(const Dims& shape);
 
-// Device memory shared by a tensor and its views.
+// Device memory shared by a tensor and its views. Memory comes from the
+// device's caching allocator unless `release` is set (pinned host memory,
+// memory imported through DLPack), in which case release(context, handle)
+// gives it back.
 struct Storage {
   DeviceState* device = nullptr;
-  Block block;  // from the device's caching allocator (handle NULL for 0 bytes)
+  Block block;  // handle NULL for 0 bytes
+  void (*release)(void* context, void* handle) = nullptr;
+  void* release_context = nullptr;
+  bool pinned = false;
   ~Storage();
 };
+
+namespace autograd {
+struct Node;
+}
 
 }  // namespace porta
 
@@ -59,6 +69,17 @@ struct porta_tensor {
   uint64_t byte_offset = 0;
   porta::DeviceState* device = nullptr;
   std::shared_ptr<porta::Storage> storage;
+
+  // Autograd: a leaf has no grad_fn; grad accumulates on the leaf's device.
+  bool requires_grad = false;
+  porta_tensor* grad = nullptr;  // owned reference (or NULL)
+  std::shared_ptr<porta::autograd::Node> grad_fn;
+  std::weak_ptr<porta::autograd::Node> grad_accumulator;  // leaves only, shared by all uses
+
+  porta_tensor() = default;
+  porta_tensor(const porta_tensor&) = delete;
+  porta_tensor& operator=(const porta_tensor&) = delete;
+  ~porta_tensor();
 
   int32_t ndim() const { return shape.n; }
   int64_t numel() const;

@@ -1,0 +1,91 @@
+// porta::optim — SGD, Adam, AdamW over porta.h. State lives on each
+// parameter's device and follows it; there is no optimizer.to().
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "porta/porta.hpp"
+
+namespace porta::optim {
+
+/// Common interface: step() and zero_grad().
+class Optimizer {
+ public:
+  virtual ~Optimizer() = default;
+  /// One update of every parameter that has a gradient.
+  void step() { detail::check(porta_optimizer_step(opt_.get())); }
+  /// Clears the gradients (set to none, as PyTorch does by default).
+  void zero_grad() { detail::check(porta_optimizer_zero_grad(opt_.get())); }
+  /// The learning rate.
+  double lr() const {
+    double v = 0;
+    detail::check(porta_optimizer_get_lr(opt_.get(), &v));
+    return v;
+  }
+  /// Changes the learning rate.
+  void set_lr(double lr) { detail::check(porta_optimizer_set_lr(opt_.get(), lr)); }
+
+ protected:
+  template <class Options, class F>
+  void create(F f, const std::vector<Tensor>& params, const Options& o) {
+    std::vector<porta_tensor*> handles;
+    for (const Tensor& p : params) handles.push_back(p.handle());
+    porta_optimizer* raw = nullptr;
+    detail::check(f(handles.data(), detail::count(handles), &o, &raw));
+    opt_.reset(raw);
+  }
+
+ private:
+  struct Release {
+    void operator()(porta_optimizer* o) const { porta_optimizer_release(o); }
+  };
+  std::unique_ptr<porta_optimizer, Release> opt_;
+};
+
+/// torch.optim.SGD options.
+struct SGDOptions {
+  double lr = 0.01;           ///< learning rate
+  double momentum = 0;        ///< momentum factor
+  double dampening = 0;       ///< dampening for momentum
+  double weight_decay = 0;    ///< L2 penalty
+  bool nesterov = false;      ///< Nesterov momentum
+};
+
+/// Stochastic gradient descent (with momentum, dampening, Nesterov, weight decay).
+class SGD : public Optimizer {
+ public:
+  SGD(const std::vector<Tensor>& params, const SGDOptions& o) {
+    const porta_sgd_options c{sizeof(c), o.lr, o.momentum, o.dampening, o.weight_decay, int{o.nesterov}};
+    create(porta_sgd_create, params, c);
+  }
+};
+
+/// torch.optim.Adam / AdamW options.
+struct AdamOptions {
+  double lr = 1e-3;           ///< learning rate
+  double beta1 = 0.9;         ///< first moment decay
+  double beta2 = 0.999;       ///< second moment decay
+  double eps = 1e-8;          ///< denominator term
+  double weight_decay = 0;    ///< L2 (Adam) or decoupled (AdamW; PyTorch's AdamW default is 1e-2)
+};
+
+/// Adam.
+class Adam : public Optimizer {
+ public:
+  explicit Adam(const std::vector<Tensor>& params, const AdamOptions& o = {}) {
+    const porta_adam_options c{sizeof(c), o.lr, o.beta1, o.beta2, o.eps, o.weight_decay};
+    create(porta_adam_create, params, c);
+  }
+};
+
+/// AdamW (decoupled weight decay).
+class AdamW : public Optimizer {
+ public:
+  explicit AdamW(const std::vector<Tensor>& params, const AdamOptions& o = {.weight_decay = 1e-2}) {
+    const porta_adam_options c{sizeof(c), o.lr, o.beta1, o.beta2, o.eps, o.weight_decay};
+    create(porta_adamw_create, params, c);
+  }
+};
+
+}  // namespace porta::optim

@@ -1,0 +1,125 @@
+// The backward engine: topological order by dependency counts, gradients
+// summed per node, saved tensors released as nodes finish.
+#include <unordered_map>
+
+#include "../error.hpp"
+#include "../ops.hpp"
+#include "node.hpp"
+
+namespace porta::autograd {
+namespace {
+thread_local bool t_grad_enabled = true;
+}
+
+bool grad_enabled() { return t_grad_enabled; }
+void set_grad_enabled(bool enabled) { t_grad_enabled = enabled; }
+
+bool needs_grad(std::initializer_list<const TensorPtr*> inputs) {
+  if (!t_grad_enabled) return false;
+  for (const TensorPtr* t : inputs)
+    if (t && *t && (*t)->requires_grad) return true;
+  return false;
+}
+
+std::shared_ptr<Node> gradient_edge(const TensorPtr& t) {
+  if (!t->requires_grad) return nullptr;
+  if (t->grad_fn) return t->grad_fn;
+  std::shared_ptr<Node> acc = t->grad_accumulator.lock();
+  if (!acc) {
+    acc = std::make_shared<AccumulateGrad>(t);
+    t->grad_accumulator = acc;
+  }
+  return acc;
+}
+
+std::vector<TensorPtr> AccumulateGrad::apply(const TensorPtr& grad) {
+  TensorPtr g = grad;
+  if (g->device != leaf->device) g = ops::to(g, *leaf->device);  // never happens for graphs Porta built
+  if (g->dtype != leaf->dtype) g = ops::cast(g, leaf->dtype);
+  if (g->shape != leaf->shape)
+    fail(PORTA_ERROR_INTERNAL, "backward: gradient of shape ", g->shape.str(), " for a leaf of shape ",
+         leaf->shape.str());
+  TensorPtr sum = leaf->grad ? ops::binary(PORTA_OP_ADD, TensorPtr::borrow(leaf->grad), g) : ops::contiguous(g);
+  if (sum.get() == grad.get() || sum->storage == grad->storage) sum = ops::clone(sum);  // never alias a temporary
+  release_handle(leaf->grad);
+  leaf->grad = sum.release();
+  return {};
+}
+
+TensorPtr sum_to(const TensorPtr& g, const Dims& shape) {
+  if (g->shape == shape) return g;
+  const int32_t lead = g->ndim() - shape.n;
+  int32_t dims[PORTA_MAX_DIMS];
+  int32_t n = 0;
+  for (int32_t i = 0; i < g->ndim(); ++i)
+    if (i < lead || (shape[i - lead] == 1 && g->shape[i] != 1)) dims[n++] = i;
+  TensorPtr r = n ? ops::reduce(PORTA_OP_SUM, g, dims, n, true) : g;
+  return ops::reshape(r, shape);
+}
+
+void backward(const TensorPtr& root, TensorPtr grad) {
+  if (!root->requires_grad)
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "backward: the tensor does not require grad and has no grad_fn (did every input have requires_grad "
+         "off, or was it computed under no-grad?)");
+  if (!grad) {
+    if (root->numel() != 1)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: a gradient can be implied only for a one-element tensor, this one "
+                                         "has shape ", root->shape.str(), "; pass the gradient explicitly");
+    grad = ops::full(*root->device, root->shape, 1.0, root->dtype);
+  } else {
+    check_same_device("backward", {root.get(), grad.get()});
+    if (grad->shape != root->shape)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "backward: gradient shape ", grad->shape.str(), " does not match the tensor's ",
+           root->shape.str());
+  }
+  NoGradGuard no_grad;
+  std::shared_ptr<Node> start = gradient_edge(root);
+
+  // Dependency counts: how many edges point at each node.
+  std::unordered_map<Node*, int> deps;
+  std::vector<Node*> stack{start.get()};
+  deps[start.get()] = 0;
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    if (n->released)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: trying to go through the graph a second time (", n->name(),
+           " already ran and freed its saved tensors); recompute the forward pass");
+    for (auto& nx : n->next) {
+      if (!nx) continue;
+      if (deps.emplace(nx.get(), 0).second) stack.push_back(nx.get());
+      ++deps[nx.get()];
+    }
+  }
+
+  std::unordered_map<Node*, TensorPtr> pending;
+  pending[start.get()] = grad;
+  std::vector<std::shared_ptr<Node>> ready{start};
+  while (!ready.empty()) {
+    std::shared_ptr<Node> node = ready.back();
+    ready.pop_back();
+    auto it = pending.find(node.get());
+    TensorPtr g = it == pending.end() ? TensorPtr() : std::move(it->second);
+    if (it != pending.end()) pending.erase(it);
+    std::vector<TensorPtr> grads;
+    if (g) {  // a node on a path that carries no gradient still releases its successors
+      grads = node->apply(g);
+      if (!dynamic_cast<AccumulateGrad*>(node.get())) {
+        node->release_saved();
+        node->released = true;
+      }
+    }
+    for (size_t i = 0; i < node->next.size(); ++i) {
+      const std::shared_ptr<Node>& nx = node->next[i];
+      if (!nx) continue;
+      if (i < grads.size() && grads[i]) {
+        TensorPtr& slot = pending[nx.get()];
+        slot = slot ? ops::binary(PORTA_OP_ADD, slot, grads[i]) : grads[i];
+      }
+      if (--deps[nx.get()] == 0) ready.push_back(nx);
+    }
+  }
+}
+
+}  // namespace porta::autograd

@@ -1,0 +1,76 @@
+// Reverse-mode autograd: graph nodes and the grad-mode switch.
+//
+// Every differentiable op that sees an input requiring grad (while grad mode
+// is on) attaches a Node to its output. A Node knows, for each input, the
+// node that produced it (`next`; AccumulateGrad for leaves, null where no
+// gradient is needed) and how to map the gradient of its output to
+// gradients of its inputs (`apply`), written with Porta ops so it runs on
+// every plugin.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../tensor.hpp"
+
+namespace porta::autograd {
+
+struct Node {
+  virtual ~Node() = default;
+  // Gradients for each input (an empty TensorPtr where none is needed).
+  virtual std::vector<TensorPtr> apply(const TensorPtr& grad_output) = 0;
+  // Drops saved tensors once the node has run (the graph is single-use).
+  virtual void release_saved() {}
+  virtual const char* name() const = 0;
+
+  std::vector<std::shared_ptr<Node>> next;
+  bool released = false;
+};
+
+// Sums incoming gradients into a leaf's .grad.
+struct AccumulateGrad final : Node {
+  explicit AccumulateGrad(TensorPtr leaf_) : leaf(std::move(leaf_)) {}
+  std::vector<TensorPtr> apply(const TensorPtr& grad) override;
+  const char* name() const override { return "AccumulateGrad"; }
+  TensorPtr leaf;
+};
+
+bool grad_enabled();
+void set_grad_enabled(bool enabled);
+
+// Restores the previous grad mode on destruction.
+class NoGradGuard {
+ public:
+  NoGradGuard() : previous_(grad_enabled()) { set_grad_enabled(false); }
+  ~NoGradGuard() { set_grad_enabled(previous_); }
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// True when grad mode is on and any input requires grad.
+bool needs_grad(std::initializer_list<const TensorPtr*> inputs);
+
+// The node that receives gradients for `t`: its grad_fn, its leaf
+// accumulator, or null when it does not require grad.
+std::shared_ptr<Node> gradient_edge(const TensorPtr& t);
+
+// Attaches `node` to `out` with one edge per input.
+template <typename N>
+void record(const TensorPtr& out, std::shared_ptr<N> node, std::initializer_list<const TensorPtr*> inputs) {
+  for (const TensorPtr* in : inputs) node->next.push_back(in ? gradient_edge(*in) : nullptr);
+  out->grad_fn = std::move(node);
+  out->requires_grad = true;
+}
+
+// Runs the backward pass from `root` with dL/droot = `grad` (null: ones,
+// root must have one element).
+void backward(const TensorPtr& root, TensorPtr grad);
+
+// Sums `g` over broadcast dimensions so it has `shape`.
+TensorPtr sum_to(const TensorPtr& g, const Dims& shape);
+
+}  // namespace porta::autograd

@@ -1,0 +1,109 @@
+// conv2d lowered to IM2COL + one batched GEMM; backward through GEMMs and
+// the COL2IM kernel. Plugins provide only the two lowering kernels.
+#include "../autograd/node.hpp"
+#include "../error.hpp"
+#include "nn.hpp"
+
+namespace porta::nn {
+namespace {
+
+struct Geometry {
+  int64_t N, C, H, W, F, KH, KW, OH, OW;
+  porta_conv2d_params params;
+};
+
+Geometry geometry(const porta_tensor& x, const porta_tensor& w, const porta_conv2d_options& o) {
+  if (x.ndim() != 4)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: input must be 4-D [N, C, H, W], got shape ", x.shape.str());
+  if (w.ndim() != 4)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: weight must be 4-D [out_channels, in_channels, KH, KW], got ",
+         w.shape.str());
+  for (int i = 0; i < 2; ++i)
+    if (o.stride[i] < 1 || o.dilation[i] < 1 || o.padding[i] < 0)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "conv2d: stride and dilation must be >= 1 and padding >= 0 (got stride ",
+           o.stride[i], ", padding ", o.padding[i], ", dilation ", o.dilation[i], ")");
+  Geometry g{x.shape[0], x.shape[1], x.shape[2], x.shape[3], w.shape[0], w.shape[2], w.shape[3], 0, 0, {}};
+  if (w.shape[1] != g.C)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: input has ", g.C, " channels but the weight ", w.shape.str(),
+         " expects ", w.shape[1]);
+  g.OH = (g.H + 2 * o.padding[0] - o.dilation[0] * (g.KH - 1) - 1) / o.stride[0] + 1;
+  g.OW = (g.W + 2 * o.padding[1] - o.dilation[1] * (g.KW - 1) - 1) / o.stride[1] + 1;
+  if (g.OH <= 0 || g.OW <= 0)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: the input ", g.H, "x", g.W, " (padding ", o.padding[0], ",",
+         o.padding[1], ") is smaller than the ", g.KH, "x", g.KW, " kernel (dilation ", o.dilation[0], ",",
+         o.dilation[1], ")");
+  g.params = porta_conv2d_params{sizeof(porta_conv2d_params), int32_t(g.KH), int32_t(g.KW), o.stride[0], o.stride[1],
+                                 o.padding[0], o.padding[1], o.dilation[0], o.dilation[1]};
+  return g;
+}
+
+TensorPtr im2col(const TensorPtr& x, const Geometry& g) {
+  TensorPtr cols = empty(*x->device, x->dtype, Dims{g.N, g.C * g.KH * g.KW, g.OH * g.OW});
+  if (cols->numel() == 0) return cols;
+  KernelArg in(*x), out(*cols);
+  launch(*x->device, PORTA_OP_IM2COL, x->dtype, &in, 1, out, &g.params);
+  return cols;
+}
+
+TensorPtr col2im(const TensorPtr& cols, const Geometry& g) {
+  TensorPtr x = empty(*cols->device, cols->dtype, Dims{g.N, g.C, g.H, g.W});
+  if (x->numel() == 0) return x;
+  KernelArg in(*cols), out(*x);
+  launch(*cols->device, PORTA_OP_COL2IM, cols->dtype, &in, 1, out, &g.params);
+  return x;
+}
+
+struct Conv2dNode final : autograd::Node {
+  Geometry g;
+  TensorPtr cols, weight2d;  // [N, CKK, L] and [F, CKK]
+  Dims weight_shape;
+  const char* name() const override { return "Conv2dBackward"; }
+  void release_saved() override { cols.reset(), weight2d.reset(); }
+  std::vector<TensorPtr> apply(const TensorPtr& grad) override {
+    TensorPtr g3 = ops::reshape(ops::contiguous(grad), Dims{g.N, g.F, g.OH * g.OW});
+    TensorPtr gx, gw, gb;
+    if (next[0]) gx = col2im(ops::matmul(ops::transpose(weight2d, 0, 1), g3), g);
+    if (next[1]) {
+      const int32_t batch = 0;
+      gw = ops::reshape(ops::reduce(PORTA_OP_SUM, ops::matmul(g3, ops::transpose(cols, 1, 2)), &batch, 1, false),
+                        weight_shape);
+    }
+    if (next.size() > 2 && next[2]) {
+      const int32_t dims[2] = {0, 2};
+      gb = ops::reduce(PORTA_OP_SUM, g3, dims, 2, false);
+    }
+    return {gx, gw, gb};
+  }
+};
+
+}  // namespace
+
+TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, const porta_conv2d_options& o) {
+  check_float("conv2d", "input", *x);
+  check_float("conv2d", "weight", *weight);
+  if (bias) check_same_device("conv2d", {x.get(), weight.get(), bias.get()});
+  else check_same_device("conv2d", {x.get(), weight.get()});
+  if (x->dtype != weight->dtype || (bias && bias->dtype != x->dtype))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv2d: input, weight and bias must share a dtype (got ", dtype_name(x->dtype),
+         " and ", dtype_name(weight->dtype), ")");
+  const Geometry g = geometry(*x, *weight, o);
+  if (bias && (bias->ndim() != 1 || bias->shape[0] != g.F))
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: bias of shape ", bias->shape.str(), " does not match ", g.F,
+         " output channels");
+  TensorPtr cols = im2col(ops::contiguous(x), g);
+  TensorPtr w2 = ops::reshape(weight, Dims{g.F, g.C * g.KH * g.KW});
+  TensorPtr out = ops::matmul(w2, cols);  // [N, F, L]
+  if (bias) out = ops::binary(PORTA_OP_ADD, out, ops::reshape(bias, Dims{1, g.F, 1}));
+  out = ops::reshape(out, Dims{g.N, g.F, g.OH, g.OW});
+  if (autograd::needs_grad({&x, &weight, &bias})) {
+    auto node = std::make_shared<Conv2dNode>();
+    node->g = g;
+    node->cols = cols;
+    node->weight2d = w2;
+    node->weight_shape = weight->shape;
+    autograd::record(out, node, {&x, &weight, bias ? &bias : nullptr});
+  }
+  return out;
+}
+
+}  // namespace porta::nn

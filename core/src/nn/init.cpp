@@ -1,0 +1,37 @@
+// Parameter initializers: in place, from Porta's counter-based generator, so
+// one seed gives one model on every device.
+#include <cmath>
+
+#include "../error.hpp"
+#include "nn.hpp"
+
+namespace porta::nn {
+
+void init_uniform(const TensorPtr& t, double low, double high) {
+  check_float("init_uniform_", "tensor", *t);
+  if (!(low <= high)) fail(PORTA_ERROR_INVALID_ARGUMENT, "init_uniform_: low ", low, " exceeds high ", high);
+  ops::random_into(PORTA_OP_RAND_UNIFORM, t, low, high);
+}
+
+void init_normal(const TensorPtr& t, double mean, double std) {
+  check_float("init_normal_", "tensor", *t);
+  if (!(std >= 0)) fail(PORTA_ERROR_INVALID_ARGUMENT, "init_normal_: std must be >= 0, got ", std);
+  ops::random_into(PORTA_OP_RAND_NORMAL, t, mean, std);
+}
+
+int64_t fan_in(const porta_tensor& t) {
+  if (t.ndim() < 2)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "fan_in: needs a weight with at least 2 dimensions, got shape ", t.shape.str());
+  int64_t f = t.shape[1];
+  for (int32_t i = 2; i < t.ndim(); ++i) f *= t.shape[i];
+  return f;
+}
+
+void init_kaiming_uniform(const TensorPtr& t, double a) {
+  const int64_t f = fan_in(*t);
+  if (f == 0) return;  // PyTorch warns and skips for zero-element weights
+  const double bound = std::sqrt(6.0 / ((1.0 + a * a) * static_cast<double>(f)));
+  init_uniform(t, -bound, bound);
+}
+
+}  // namespace porta::nn

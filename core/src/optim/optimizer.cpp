@@ -1,0 +1,134 @@
+#include "optimizer.hpp"
+
+#include <cmath>
+
+#include "../autograd/node.hpp"
+#include "../error.hpp"
+#include "../ops.hpp"
+
+namespace porta::optim {
+namespace {
+
+std::vector<TensorPtr> checked_params(porta_tensor* const* params, int32_t n, const char* who) {
+  if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter count ", n, " is negative");
+  if (n > 0) require(params, "params");
+  std::vector<TensorPtr> out;
+  for (int32_t i = 0; i < n; ++i) {
+    check_handle(params[i], "params[i]");
+    TensorPtr p = TensorPtr::borrow(params[i]);
+    if (!is_floating(p->dtype))
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, who, ": parameter ", i, " is ", dtype_name(p->dtype), "; parameters must be float");
+    if (p->grad_fn)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is not a leaf (it was computed by an op); "
+           "optimize the tensors you created, or detach() this one");
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+void check_nonnegative(const char* who, const char* what, double v) {
+  if (!(v >= 0.0) || !std::isfinite(v)) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": ", what, " must be >= 0, got ", v);
+}
+
+// Brings a parameter's state to the parameter's device (after a move).
+void follow(std::vector<TensorPtr>& state, DeviceState& dev) {
+  for (TensorPtr& s : state)
+    if (s && s->device != &dev) s = ops::to(s, dev);
+}
+
+}  // namespace
+
+porta_optimizer& check_optimizer(const porta_optimizer* opt) {
+  if (opt == nullptr) fail(PORTA_ERROR_INVALID_HANDLE, "optimizer is NULL");
+  if (opt->magic != kPortaOptimizerMagic)
+    fail(PORTA_ERROR_INVALID_HANDLE, "optimizer is not a live porta_optimizer (already released?)");
+  return *const_cast<porta_optimizer*>(opt);
+}
+
+porta_optimizer* create_sgd(porta_tensor* const* params, int32_t n, const porta_sgd_options& o) {
+  auto ps = checked_params(params, n, "SGD");
+  check_nonnegative("SGD", "lr", o.lr);
+  check_nonnegative("SGD", "momentum", o.momentum);
+  check_nonnegative("SGD", "weight_decay", o.weight_decay);
+  if (o.nesterov && (o.momentum <= 0 || o.dampening != 0))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "SGD: Nesterov momentum requires momentum > 0 and dampening 0");
+  auto* opt = new porta_optimizer();
+  opt->kind = porta_optimizer::Kind::Sgd;
+  opt->sgd = o;
+  opt->params = std::move(ps);
+  opt->state.resize(opt->params.size());
+  opt->steps.assign(opt->params.size(), 0);
+  return opt;
+}
+
+porta_optimizer* create_adam(porta_tensor* const* params, int32_t n, const porta_adam_options& o, bool decoupled) {
+  const char* who = decoupled ? "AdamW" : "Adam";
+  auto ps = checked_params(params, n, who);
+  check_nonnegative(who, "lr", o.lr);
+  check_nonnegative(who, "eps", o.eps);
+  check_nonnegative(who, "weight_decay", o.weight_decay);
+  if (!(o.beta1 >= 0 && o.beta1 < 1 && o.beta2 >= 0 && o.beta2 < 1))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": betas must be in [0, 1), got (", o.beta1, ", ", o.beta2, ")");
+  auto* opt = new porta_optimizer();
+  opt->kind = decoupled ? porta_optimizer::Kind::AdamW : porta_optimizer::Kind::Adam;
+  opt->adam = o;
+  opt->params = std::move(ps);
+  opt->state.resize(opt->params.size());
+  opt->steps.assign(opt->params.size(), 0);
+  return opt;
+}
+
+void step(porta_optimizer& opt) {
+  std::lock_guard<std::mutex> lock(opt.mu);
+  autograd::NoGradGuard no_grad;
+  for (size_t i = 0; i < opt.params.size(); ++i) {
+    const TensorPtr& p = opt.params[i];
+    if (p->grad == nullptr) continue;
+    if (!p->is_contiguous())
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "optimizer step: parameter ", i, " is not contiguous");
+    DeviceState& dev = *p->device;
+    TensorPtr g = ops::contiguous(ops::cast(TensorPtr::borrow(p->grad), p->dtype));
+    if (g->device != &dev) g = ops::to(g, dev);
+    follow(opt.state[i], dev);
+    // New state is committed only after the kernel ran, so a failed step
+    // leaves (parameter, state, step count) as they were before it.
+    std::vector<TensorPtr> st = opt.state[i];
+    KernelArg args[4] = {KernelArg(*p), KernelArg(*g)};
+    int32_t n_in = 2;
+    porta_op op;
+    porta_sgd_params sp{};
+    porta_adam_params ap{};
+    const void* params = nullptr;
+    if (opt.kind == porta_optimizer::Kind::Sgd) {
+      op = PORTA_OP_SGD_STEP;
+      sp = porta_sgd_params{sizeof(sp), opt.sgd.lr, opt.sgd.momentum, opt.sgd.dampening, opt.sgd.weight_decay,
+                            opt.sgd.nesterov, 0};
+      if (opt.sgd.momentum != 0) {
+        if (st.empty()) st.push_back(empty(dev, p->dtype, p->shape)), sp.first_step = 1;
+        args[n_in++] = KernelArg(*st[0]);
+      }
+      params = &sp;
+    } else {
+      op = PORTA_OP_ADAM_STEP;
+      if (st.empty()) st = {ops::full(dev, p->shape, 0.0, p->dtype), ops::full(dev, p->shape, 0.0, p->dtype)};
+      ap = porta_adam_params{sizeof(ap), opt.adam.lr, opt.adam.beta1, opt.adam.beta2, opt.adam.eps,
+                             opt.adam.weight_decay, opt.steps[i] + 1, opt.kind == porta_optimizer::Kind::AdamW};
+      args[n_in++] = KernelArg(*st[0]);
+      args[n_in++] = KernelArg(*st[1]);
+      params = &ap;
+    }
+    if (p->numel() > 0) launch(dev, op, p->dtype, args, n_in, KernelArg(*p), params);
+    opt.state[i] = std::move(st);
+    ++opt.steps[i];
+  }
+}
+
+void zero_grad(porta_optimizer& opt) {
+  std::lock_guard<std::mutex> lock(opt.mu);
+  for (const TensorPtr& p : opt.params) {
+    release_handle(p->grad);
+    p->grad = nullptr;
+  }
+}
+
+}  // namespace porta::optim

@@ -1,0 +1,149 @@
+#include "gradcheck.hpp"
+
+#include <cmath>
+#include <random>
+
+namespace gradcheck {
+namespace {
+
+struct Release {
+  void operator()(porta_tensor* t) const { porta_tensor_release(t); }
+};
+using Owned = std::unique_ptr<porta_tensor, Release>;
+
+int64_t count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+std::vector<double> read(porta_tensor* t) {
+  int64_t n = 0;
+  EXPECT_EQ(porta_tensor_numel(t, &n), PORTA_OK);
+  std::vector<double> v(static_cast<size_t>(n));
+  EXPECT_EQ(porta_tensor_to_host(t, v.data(), v.size() * sizeof(double)), PORTA_OK) << porta_last_error();
+  return v;
+}
+
+std::vector<int64_t> shape_of(porta_tensor* t) {
+  int32_t nd = 0;
+  porta_tensor_ndim(t, &nd);
+  std::vector<int64_t> s(static_cast<size_t>(nd));
+  porta_tensor_shape(t, s.data());
+  return s;
+}
+
+// L = sum(f(x) * W); W drawn once per case from the output's shape.
+class Loss {
+ public:
+  Loss(const Case& c, DLDevice dev) : c_(c), dev_(dev) {}
+
+  // Evaluates L for host inputs; with grads != nullptr also runs backward
+  // and returns dL/dx per input.
+  double eval(const std::vector<std::vector<double>>& xs, std::vector<std::vector<double>>* grads) {
+    porta_set_grad_enabled(grads != nullptr);
+    porta_generator_set_state(1234, 0);  // random ops (dropout) see the same numbers every time
+    std::vector<Owned> leaves;
+    std::vector<porta_tensor*> raw;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      leaves.emplace_back(constant(xs[i], c_.inputs[i].shape, dev_));
+      if (grads) EXPECT_EQ(porta_tensor_set_requires_grad(leaves.back().get(), 1), PORTA_OK) << porta_last_error();
+      raw.push_back(leaves.back().get());
+    }
+    Owned out(c_.f(raw));
+    if (!out) return NAN;
+    if (w_.empty()) {
+      out_shape_ = shape_of(out.get());
+      std::mt19937_64 rng(99);
+      std::uniform_real_distribution<double> u(-1, 1);
+      w_.resize(static_cast<size_t>(count(out_shape_)));
+      for (double& v : w_) v = u(rng);
+    }
+    Owned w(constant(w_, out_shape_, dev_));
+    porta_tensor* p = nullptr;
+    EXPECT_EQ(porta_mul(out.get(), w.get(), &p), PORTA_OK) << porta_last_error();
+    Owned prod(p);
+    porta_tensor* l = nullptr;
+    EXPECT_EQ(porta_sum(prod.get(), nullptr, 0, 0, &l), PORTA_OK) << porta_last_error();
+    Owned loss(l);
+    const double value = read(loss.get()).at(0);
+    if (grads) {
+      EXPECT_EQ(porta_backward(loss.get(), nullptr), PORTA_OK) << porta_last_error();
+      grads->clear();
+      for (auto& leaf : leaves) {
+        porta_tensor* g = nullptr;
+        EXPECT_EQ(porta_tensor_grad(leaf.get(), &g), PORTA_OK);
+        if (g == nullptr) {
+          grads->emplace_back(static_cast<size_t>(count(shape_of(leaf.get()))), 0.0);
+          continue;
+        }
+        DLDevice gd = device_of(g);
+        EXPECT_EQ(gd.device_type, dev_.device_type) << "gradients land on the leaf's device";
+        EXPECT_EQ(gd.device_id, dev_.device_id);
+        grads->push_back(read(g));
+        porta_tensor_release(g);
+      }
+    }
+    porta_set_grad_enabled(1);
+    return value;
+  }
+
+ private:
+  const Case& c_;
+  DLDevice dev_;
+  std::vector<double> w_;
+  std::vector<int64_t> out_shape_;
+};
+
+}  // namespace
+
+porta_tensor* ok(porta_status status, porta_tensor* result) {
+  EXPECT_EQ(status, PORTA_OK) << porta_last_error();
+  return status == PORTA_OK ? result : nullptr;
+}
+
+porta_tensor* constant(std::vector<double> values, std::vector<int64_t> shape, DLDevice device) {
+  porta_tensor* t = nullptr;
+  EXPECT_EQ(porta_tensor_from_host(values.data(), porta_float64, shape.data(), static_cast<int32_t>(shape.size()),
+                                   device, &t),
+            PORTA_OK)
+      << porta_last_error();
+  return t;
+}
+
+DLDevice device_of(const porta_tensor* t) {
+  DLDevice d{};
+  porta_tensor_device(t, &d);
+  return d;
+}
+
+void check(const Case& c, DLDevice device) {
+  SCOPED_TRACE(c.name);
+  std::mt19937_64 rng(std::hash<std::string>{}(c.name));
+  std::vector<std::vector<double>> xs;
+  for (const Input& in : c.inputs) {
+    std::uniform_real_distribution<double> u(in.low, in.high);
+    std::vector<double> v(static_cast<size_t>(count(in.shape)));
+    for (double& x : v) x = u(rng);
+    xs.push_back(std::move(v));
+  }
+  Loss loss(c, device);
+  std::vector<std::vector<double>> analytic;
+  loss.eval(xs, &analytic);
+  ASSERT_EQ(analytic.size(), xs.size());
+  const double h = 1e-6;
+  for (size_t i = 0; i < xs.size(); ++i)
+    for (size_t j = 0; j < xs[i].size(); ++j) {
+      const double saved = xs[i][j];
+      xs[i][j] = saved + h;
+      const double up = loss.eval(xs, nullptr);
+      xs[i][j] = saved - h;
+      const double down = loss.eval(xs, nullptr);
+      xs[i][j] = saved;
+      const double numeric = (up - down) / (2 * h);
+      EXPECT_NEAR(analytic[i][j], numeric, c.tolerance * (1 + std::fabs(numeric)))
+          << "d/d input " << i << " element " << j;
+    }
+}
+
+}  // namespace gradcheck

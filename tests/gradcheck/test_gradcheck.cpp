@@ -1,0 +1,223 @@
+// Every differentiable op's backward against finite differences, in float64,
+// on every loaded device.
+#include "../conformance/device_params.hpp"
+#include "gradcheck.hpp"
+
+using gradcheck::Case;
+using gradcheck::check;
+using gradcheck::ok;
+using Tensors = std::vector<porta_tensor*>;
+
+namespace {
+
+// Calls a C op of the form op(a, out) / op(a, b, out) and checks its status.
+template <typename... Args>
+porta_tensor* call(porta_status (*op)(Args..., porta_tensor**), Args... args) {
+  porta_tensor* out = nullptr;
+  return ok(op(args..., &out), out);
+}
+
+// f(x) = op(x) for the C unary op.
+Case unary(const char* name, porta_status (*op)(porta_tensor*, porta_tensor**), double lo = -1, double hi = 1) {
+  return Case{name, {{{2, 3}, lo, hi}}, [op](const Tensors& x) { return call(op, x[0]); }};
+}
+
+Case binary(const char* name, porta_status (*op)(porta_tensor*, porta_tensor*, porta_tensor**),
+            std::vector<int64_t> sa, std::vector<int64_t> sb, double lo = -1, double hi = 1) {
+  return Case{name, {{sa, lo, hi}, {sb, lo, hi}}, [op](const Tensors& x) { return call(op, x[0], x[1]); }};
+}
+
+std::vector<Case> elementwise_cases() {
+  std::vector<Case> c = {
+      unary("neg", porta_neg),          unary("exp", porta_exp),
+      unary("log", porta_log, 0.5, 2),  unary("sqrt", porta_sqrt, 0.5, 2),
+      unary("relu", porta_relu, 0.1, 1), unary("relu_negative", porta_relu, -1, -0.1),
+      unary("sigmoid", porta_sigmoid),  unary("tanh", porta_tanh),
+      unary("abs", porta_abs, 0.1, 1),  unary("abs_negative", porta_abs, -1, -0.1),
+      binary("add_broadcast", porta_add, {2, 3}, {3}),
+      binary("sub_broadcast", porta_sub, {2, 1, 3}, {4, 1}),
+      binary("mul_broadcast", porta_mul, {2, 3}, {2, 1}),
+      binary("div", porta_div, {2, 3}, {2, 3}, 0.5, 2),
+      binary("pow", porta_pow, {2, 3}, {3}, 0.5, 2),
+      binary("maximum", porta_maximum, {2, 3}, {2, 3}),
+      binary("minimum", porta_minimum, {3}, {2, 3}),
+  };
+  c.push_back(Case{"scalar_ops", {{{2, 3}, 0.5, 2}}, [](const Tensors& x) {
+                     porta_tensor* a = call(porta_mul_scalar, x[0], 3.0);
+                     porta_tensor* b = call(porta_pow_scalar, a, 1.5);
+                     porta_tensor* c = call(porta_div_scalar, b, 2.0);
+                     porta_tensor* d = call(porta_sub_scalar, c, 1.0);
+                     porta_tensor_release(a), porta_tensor_release(b), porta_tensor_release(c);
+                     return d;
+                   }});
+  c.push_back(Case{"where", {{{2, 3}}, {{3}}}, [](const Tensors& x) {
+                     porta_tensor* cond = call(porta_gt_scalar, x[0], 0.0);
+                     porta_tensor* out = call(porta_where, cond, x[0], x[1]);
+                     porta_tensor_release(cond);
+                     return out;
+                   }});
+  return c;
+}
+
+Case reduction(const char* name, porta_status (*op)(porta_tensor*, const int32_t*, int32_t, int, porta_tensor**),
+               std::vector<int32_t> dims, int keepdim) {
+  return Case{name, {{{2, 3, 4}}}, [=](const Tensors& x) {
+                porta_tensor* out = nullptr;
+                return ok(op(x[0], dims.data(), static_cast<int32_t>(dims.size()), keepdim, &out), out);
+              }};
+}
+
+std::vector<Case> reduction_and_matmul_cases() {
+  return {
+      reduction("sum_all", porta_sum, {}, 0),      reduction("sum_dim1_keep", porta_sum, {1}, 1),
+      reduction("sum_dims_0_2", porta_sum, {0, 2}, 0), reduction("mean_dim_last", porta_mean, {-1}, 0),
+      reduction("max_dim1", porta_max, {1}, 0),    reduction("min_all", porta_min, {}, 1),
+      binary("matmul_2d", porta_matmul, {3, 4}, {4, 2}),
+      binary("matmul_vec_mat", porta_matmul, {4}, {4, 2}),
+      binary("matmul_mat_vec", porta_matmul, {3, 4}, {4}),
+      binary("matmul_vec_vec", porta_matmul, {4}, {4}),
+      binary("matmul_batched_broadcast", porta_matmul, {2, 3, 4}, {4, 2}),
+      binary("matmul_batched_both", porta_matmul, {2, 1, 3, 4}, {3, 4, 2}),
+  };
+}
+
+std::vector<Case> view_cases() {
+  const int64_t shape6x2[2] = {6, 2};
+  (void)shape6x2;
+  return {
+      Case{"view", {{{2, 3, 2}}}, [](const Tensors& x) {
+             const int64_t s[2] = {-1, 4};
+             porta_tensor* out = nullptr;
+             return ok(porta_view(x[0], s, 2, &out), out);
+           }},
+      Case{"reshape_of_transposed", {{{3, 4}}}, [](const Tensors& x) {
+             porta_tensor* t = call(porta_transpose, x[0], int32_t{0}, int32_t{1});
+             const int64_t s[1] = {12};
+             porta_tensor* out = nullptr;
+             porta_status st = porta_reshape(t, s, 1, &out);
+             porta_tensor_release(t);
+             return ok(st, out);
+           }},
+      Case{"slice_step", {{{5, 3}}}, [](const Tensors& x) {
+             return call(porta_slice, x[0], int32_t{0}, int64_t{1}, int64_t{5}, int64_t{2});
+           }},
+      Case{"select", {{{3, 4}}}, [](const Tensors& x) { return call(porta_select, x[0], int32_t{1}, int64_t{-1}); }},
+      Case{"permute", {{{2, 3, 4}}}, [](const Tensors& x) {
+             const int32_t d[3] = {2, 0, 1};
+             porta_tensor* out = nullptr;
+             return ok(porta_permute(x[0], d, 3, &out), out);
+           }},
+      Case{"expand", {{{3, 1}}}, [](const Tensors& x) {
+             const int64_t s[3] = {2, 3, 4};
+             porta_tensor* out = nullptr;
+             return ok(porta_expand(x[0], s, 3, &out), out);
+           }},
+      Case{"unsqueeze_squeeze", {{{3, 1, 2}}}, [](const Tensors& x) {
+             porta_tensor* a = call(porta_squeeze, x[0], int32_t{1});
+             porta_tensor* b = call(porta_unsqueeze, a, int32_t{0});
+             porta_tensor_release(a);
+             return b;
+           }},
+      Case{"contiguous_clone", {{{3, 4}}}, [](const Tensors& x) {
+             porta_tensor* t = call(porta_transpose, x[0], int32_t{0}, int32_t{1});
+             porta_tensor* c = call(porta_contiguous, t);
+             porta_tensor* d = call(porta_clone, c);
+             porta_tensor_release(t), porta_tensor_release(c);
+             return d;
+           }},
+      Case{"flatten", {{{2, 3, 2, 2}}}, [](const Tensors& x) { return call(porta_flatten, x[0], int32_t{1}, int32_t{-1}); }},
+      Case{"to_other_device_and_back", {{{2, 3}}}, [](const Tensors& x) {
+             DLDevice here = gradcheck::device_of(x[0]), cpu{};
+             porta_device_parse("cpu", &cpu);
+             DLDevice other = here.device_type == kDLCPU ? DLDevice{kDLExtDev, 1} : cpu;
+             porta_tensor* a = call(porta_tensor_to, x[0], other);
+             if (!a) return a;
+             porta_tensor* b = call(porta_exp, a);
+             porta_tensor* c = call(porta_tensor_to, b, here);
+             porta_tensor_release(a), porta_tensor_release(b);
+             return c;
+           }},
+  };
+}
+
+porta_conv2d_options conv_options(int32_t stride, int32_t padding, int32_t dilation) {
+  return porta_conv2d_options{sizeof(porta_conv2d_options), {stride, stride}, {padding, padding}, {dilation, dilation}};
+}
+
+Case conv(const char* name, porta_conv2d_options o, bool bias) {
+  std::vector<gradcheck::Input> in = {{{2, 3, 5, 5}}, {{2, 3, 3, 3}}};
+  if (bias) in.push_back({{2}});
+  return Case{name, in, [o, bias](const Tensors& x) {
+                porta_tensor* out = nullptr;
+                return ok(porta_conv2d(x[0], x[1], bias ? x[2] : nullptr, &o, &out), out);
+              }};
+}
+
+Case pool(const char* name, bool max, porta_pool2d_options o) {
+  return Case{name, {{{2, 2, 5, 5}}}, [max, o](const Tensors& x) {
+                porta_tensor* out = nullptr;
+                return ok(max ? porta_max_pool2d(x[0], &o, &out) : porta_avg_pool2d(x[0], &o, &out), out);
+              }};
+}
+
+Case loss(const char* name, porta_reduction r, bool cross_entropy) {
+  return Case{name, {{{4, 5}}, {{4, 5}}}, [r, cross_entropy](const Tensors& x) {
+                porta_tensor* out = nullptr;
+                if (!cross_entropy) return ok(porta_mse_loss(x[0], x[1], r, &out), out);
+                const int64_t labels[4] = {0, 4, 2, 2}, shape[1] = {4};
+                porta_tensor* target = nullptr;
+                ok(porta_tensor_from_host(labels, porta_int64, shape, 1, gradcheck::device_of(x[0]), &target), target);
+                porta_status st = porta_cross_entropy(x[0], target, r, &out);
+                porta_tensor_release(target);
+                return ok(st, out);
+              }};
+}
+
+std::vector<Case> nn_cases() {
+  const size_t ps = sizeof(porta_pool2d_options);
+  return {
+      Case{"linear", {{{4, 3}}, {{2, 3}}, {{2}}}, [](const Tensors& x) {
+             porta_tensor* out = nullptr;
+             return ok(porta_linear(x[0], x[1], x[2], &out), out);
+           }},
+      Case{"linear_3d_no_bias", {{{2, 2, 3}}, {{4, 3}}}, [](const Tensors& x) {
+             porta_tensor* out = nullptr;
+             return ok(porta_linear(x[0], x[1], nullptr, &out), out);
+           }},
+      conv("conv2d", conv_options(1, 1, 1), true),
+      conv("conv2d_stride2", conv_options(2, 1, 1), true),
+      conv("conv2d_dilation2_nobias", conv_options(1, 2, 2), false),
+      pool("max_pool2d", true, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1}),
+      pool("max_pool2d_pad_stride", true, porta_pool2d_options{ps, {3, 3}, {2, 2}, {1, 1}, {1, 1}, 1}),
+      pool("avg_pool2d", false, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1}),
+      pool("avg_pool2d_pad_exclude", false, porta_pool2d_options{ps, {3, 3}, {2, 2}, {1, 1}, {1, 1}, 0}),
+      Case{"softmax_dim1", {{{3, 4}}}, [](const Tensors& x) { return call(porta_softmax, x[0], int32_t{1}); }},
+      Case{"softmax_dim0", {{{3, 4, 2}}}, [](const Tensors& x) { return call(porta_softmax, x[0], int32_t{0}); }},
+      Case{"log_softmax", {{{3, 4}}}, [](const Tensors& x) { return call(porta_log_softmax, x[0], int32_t{-1}); }},
+      loss("cross_entropy_mean", PORTA_REDUCTION_MEAN, true),
+      loss("cross_entropy_sum", PORTA_REDUCTION_SUM, true),
+      loss("cross_entropy_none", PORTA_REDUCTION_NONE, true),
+      loss("mse_mean", PORTA_REDUCTION_MEAN, false),
+      loss("mse_none", PORTA_REDUCTION_NONE, false),
+      Case{"dropout", {{{4, 5}}}, [](const Tensors& x) { return call(porta_dropout, x[0], 0.3, 1); }},
+  };
+}
+
+class GradCheck : public conformance::DeviceTest {};
+
+TEST_P(GradCheck, Elementwise) {
+  for (const Case& c : elementwise_cases()) check(c, dev());
+}
+TEST_P(GradCheck, ReductionsAndMatmul) {
+  for (const Case& c : reduction_and_matmul_cases()) check(c, dev());
+}
+TEST_P(GradCheck, Views) {
+  for (const Case& c : view_cases()) check(c, dev());
+}
+TEST_P(GradCheck, NeuralNetworkOps) {
+  for (const Case& c : nn_cases()) check(c, dev());
+}
+
+PORTA_INSTANTIATE_FOR_EVERY_DEVICE(GradCheck);
+
+}  // namespace
