@@ -1,0 +1,18 @@
+// porta_tensor_list: an ordered list of named tensors (a state dict), as
+// porta_safetensors_load returns it.
+#pragma once
+
+#include <porta/porta.h>
+
+#include <string>
+#include <vector>
+
+#include "../tensor.hpp"
+
+inline constexpr uint32_t kPortaTensorListMagic = 0x4c534c50u;  // "PLSL"
+
+struct porta_tensor_list {
+  uint32_t magic = kPortaTensorListMagic;
+  std::vector<std::string> names;
+  std::vector<porta::TensorPtr> tensors;
+};
