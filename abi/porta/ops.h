@@ -9,7 +9,9 @@
  *
  * X(NAME, name, id, kind, inputs) — NAME/name: upper/lower-case spelling;
  * id: stable number; kind: a porta_op_kind that fixes the kernel contract
- * below; inputs: number of input tensors (every op has one output).
+ * below; inputs: the largest number of input tensors (SGD_STEP gets one
+ * fewer without momentum). Every op has one output except MAX_POOL2D
+ * (values and indices).
  */
 #ifndef PORTA_OPS_H_
 #define PORTA_OPS_H_
@@ -116,9 +118,12 @@ typedef enum porta_op_kind {
    *    that IM2COL would have read from it. */
   PORTA_OP_KIND_CONV = 9,
   /** 2-D pooling, porta_pool2d_params; all tensors contiguous.
+   *  The core guarantees padding <= kernel / 2, so no window lies wholly
+   *  in the padding.
    *  MAX_POOL2D: in x [N, C, H, W] -> outputs[0] values [N, C, OH, OW] and
    *    outputs[1] int64 indices [N, C, OH, OW] (ih*W + iw of the first
-   *    maximum in the window; padding never wins).
+   *    maximum in the window; padding never wins; a NaN is a maximum and
+   *    the first NaN wins, as for ARGMAX).
    *  MAX_POOL2D_BACKWARD: inputs grad_out [N, C, OH, OW], indices (int64)
    *    -> out grad_in [N, C, H, W], overwritten: zeros plus grad_out summed
    *    into the indexed positions. Kernel dtype: grad_out's.
@@ -138,7 +143,8 @@ typedef enum porta_op_kind {
    *    [0, C) is an error (INVALID_ARGUMENT naming the value) where the
    *    backend can detect it, else the loss is NaN.
    *  CROSS_ENTROPY_BACKWARD: inputs logits, target, grad_loss [N] -> out
-   *    [N, C] = (softmax(logits[n]) - onehot(target[n])) * grad_loss[n]. */
+   *    [N, C] = (softmax(logits[n]) - onehot(target[n])) * grad_loss[n];
+   *    out-of-range targets are rejected as in CROSS_ENTROPY. */
   PORTA_OP_KIND_LOSS = 12,
   /** Fused, in-place optimizer updates of one parameter. Inputs are
    *  contiguous tensors of one shape and dtype; the kernel writes

@@ -35,6 +35,11 @@ porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
       case PORTA_OP_KIND_FACTORY: return find_factory_kernel(op, dt);                       \
       case PORTA_OP_KIND_REDUCE: case PORTA_OP_KIND_ARGREDUCE: return find_reduce_kernel(op, dt); \
       case PORTA_OP_KIND_MATMUL: return find_matmul_kernel(op, dt);                         \
+      case PORTA_OP_KIND_CONV: return find_conv_kernel(op, dt);                             \
+      case PORTA_OP_KIND_POOL: return find_pool_kernel(op, dt);                             \
+      case PORTA_OP_KIND_SOFTMAX: return find_softmax_kernel(op, dt);                       \
+      case PORTA_OP_KIND_LOSS: return find_loss_kernel(op, dt);                             \
+      case PORTA_OP_KIND_OPTIMIZER: return find_optimizer_kernel(op, dt);                   \
       default: return find_elementwise_kernel(op, dt);                                      \
     }
     PORTA_OP_LIST(PORTA_X_FAMILY)

@@ -15,6 +15,14 @@ void set_host_api(const porta_host_api* host);
 // Records `message` with the core and returns `status`.
 porta_status report(porta_status status, const char* message);
 
+// The call's parameter struct, or nullptr when it is missing or older
+// (smaller) than the kernel needs.
+template <class P>
+const P* op_params(const porta_kernel_call* c) {
+  const P* p = static_cast<const P*>(c->params);
+  return (p && p->struct_size >= sizeof(P)) ? p : nullptr;
+}
+
 // Host-memory dtypes, in the core's dispatch order.
 enum class HostDtype : int { Bool = 0, UInt8, Int32, Int64, Float32, Float64 };
 // -1 when Porta does not support the dtype.
@@ -28,5 +36,10 @@ porta_kernel_fn find_elementwise_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_factory_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_conv_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_pool_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_softmax_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_loss_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_optimizer_kernel(uint32_t op, int dtype);
 
 }  // namespace porta::host

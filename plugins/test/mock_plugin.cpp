@@ -129,12 +129,11 @@ DLDataType dtype_of(int dt) {
 template <uint32_t Op, int Dt>
 porta_status mock_kernel(const porta_kernel_call* call) {
   static const porta_kernel_fn host_kernel = porta::host::find_host_kernel(Op, dtype_of(Dt));
-  DLTensor ins[4], outs[1];
-  if (call->num_inputs > 4 || call->num_outputs != 1)
+  DLTensor ins[4], outs[2];
+  if (call->num_inputs > 4 || call->num_outputs < 1 || call->num_outputs > 2)
     return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "mock: unexpected operand count");
   for (int32_t i = 0; i < call->num_inputs; ++i) ins[i] = call->inputs[i], ins[i].data = decode(ins[i].data);
-  outs[0] = call->outputs[0];
-  outs[0].data = decode(outs[0].data);
+  for (int32_t i = 0; i < call->num_outputs; ++i) outs[i] = call->outputs[i], outs[i].data = decode(outs[i].data);
   porta_kernel_call decoded = *call;
   decoded.inputs = ins;
   decoded.outputs = outs;

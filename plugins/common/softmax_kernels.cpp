@@ -1,0 +1,128 @@
+// Host kernels of the SOFTMAX kind over contiguous [outer, dim, inner]: one
+// task per row of `dim` elements `inner` apart. The max is subtracted before
+// exp, and sums accumulate in double.
+#include <cmath>
+#include <cstdio>
+
+#include "host_kernels.hpp"
+#include "strided_loop.hpp"
+
+namespace porta::host {
+namespace {
+
+// `dim` elements `stride` apart; Unit fixes the stride to 1 at compile time.
+template <class T, bool Unit>
+struct Row {
+  T* p;
+  int64_t stride;
+  T& operator[](int64_t k) const { return p[Unit ? k : k * stride]; }
+};
+
+template <class T, bool Unit>
+T row_max(Row<const T, Unit> x, int64_t dim) {
+  T mx = x[0];
+  for (int64_t k = 1; k < dim; ++k)
+    if (!(x[k] <= mx)) mx = x[k];  // a NaN sticks
+  return mx;
+}
+
+template <uint32_t Op, class T, bool Unit>
+void forward_row(Row<const T, Unit> x, Row<T, Unit> y, int64_t dim) {
+  const T mx = row_max(x, dim);
+  double sum = 0;
+  if constexpr (Op == PORTA_OP_SOFTMAX) {
+    for (int64_t k = 0; k < dim; ++k) {
+      const T e = std::exp(x[k] - mx);
+      y[k] = e;
+      sum += static_cast<double>(e);
+    }
+    const T inv = static_cast<T>(1.0 / sum);
+    for (int64_t k = 0; k < dim; ++k) y[k] *= inv;
+  } else {
+    for (int64_t k = 0; k < dim; ++k) sum += static_cast<double>(std::exp(x[k] - mx));
+    const double shift = static_cast<double>(mx) + std::log(sum);
+    for (int64_t k = 0; k < dim; ++k) y[k] = static_cast<T>(static_cast<double>(x[k]) - shift);
+  }
+}
+
+template <uint32_t Op, class T, bool Unit>
+void backward_row(Row<const T, Unit> y, Row<const T, Unit> gy, Row<T, Unit> gx, int64_t dim) {
+  double sum = 0;
+  if constexpr (Op == PORTA_OP_SOFTMAX_BACKWARD) {  // y * (gy - sum(gy * y))
+    for (int64_t k = 0; k < dim; ++k) sum += static_cast<double>(gy[k]) * static_cast<double>(y[k]);
+    const T s = static_cast<T>(sum);
+    for (int64_t k = 0; k < dim; ++k) gx[k] = y[k] * (gy[k] - s);
+  } else {  // gy - exp(y) * sum(gy)
+    for (int64_t k = 0; k < dim; ++k) sum += static_cast<double>(gy[k]);
+    const T s = static_cast<T>(sum);
+    for (int64_t k = 0; k < dim; ++k) gx[k] = gy[k] - std::exp(y[k]) * s;
+  }
+}
+
+// Runs the op on every (outer, inner) row in parallel.
+template <uint32_t Op, class T, bool Unit>
+void run_rows(const porta_kernel_call* c) {
+  const DLTensor& t = c->inputs[0];
+  const int64_t outer = t.shape[0], dim = t.shape[1], inner = t.shape[2];
+  const T* a = base_ptr<T>(c->inputs[0]);
+  const T* b = c->num_inputs > 1 ? base_ptr<T>(c->inputs[1]) : nullptr;
+  T* out = base_ptr<T>(c->outputs[0]);
+  parallel_for(outer * inner, std::max<int64_t>(1, kElementwiseGrain / dim), [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t at = (r / inner) * dim * inner + r % inner;
+      const Row<const T, Unit> ra{a + at, inner};
+      const Row<T, Unit> ro{out + at, inner};
+      if constexpr (Op == PORTA_OP_SOFTMAX || Op == PORTA_OP_LOG_SOFTMAX)
+        forward_row<Op>(ra, ro, dim);
+      else
+        backward_row<Op>(ra, Row<const T, Unit>{b + at, inner}, ro, dim);
+    }
+  });
+}
+
+template <uint32_t Op>
+constexpr const char* op_name() {
+  switch (Op) {
+    case PORTA_OP_SOFTMAX: return "softmax";
+    case PORTA_OP_LOG_SOFTMAX: return "log_softmax";
+    case PORTA_OP_SOFTMAX_BACKWARD: return "softmax_backward";
+    default: return "log_softmax_backward";
+  }
+}
+
+template <uint32_t Op, class T>
+porta_status softmax_kernel(const porta_kernel_call* c) {
+  const DLTensor& t = c->inputs[0];
+  if (t.ndim != 3) {
+    char msg[128];
+    std::snprintf(msg, sizeof msg, "%s: expected a contiguous [outer, dim, inner] tensor, got %d-D", op_name<Op>(),
+                  t.ndim);
+    return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+  }
+  if (t.shape[2] == 1)
+    run_rows<Op, T, true>(c);
+  else
+    run_rows<Op, T, false>(c);
+  return PORTA_OK;
+}
+
+template <class T>
+porta_kernel_fn find_for(uint32_t op) {
+  switch (op) {
+    case PORTA_OP_SOFTMAX: return &softmax_kernel<PORTA_OP_SOFTMAX, T>;
+    case PORTA_OP_LOG_SOFTMAX: return &softmax_kernel<PORTA_OP_LOG_SOFTMAX, T>;
+    case PORTA_OP_SOFTMAX_BACKWARD: return &softmax_kernel<PORTA_OP_SOFTMAX_BACKWARD, T>;
+    case PORTA_OP_LOG_SOFTMAX_BACKWARD: return &softmax_kernel<PORTA_OP_LOG_SOFTMAX_BACKWARD, T>;
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+porta_kernel_fn find_softmax_kernel(uint32_t op, int dtype) {
+  if (dtype == 4) return find_for<float>(op);
+  if (dtype == 5) return find_for<double>(op);
+  return nullptr;
+}
+
+}  // namespace porta::host
