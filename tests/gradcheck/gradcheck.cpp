@@ -47,7 +47,9 @@ class Loss {
     std::vector<porta_tensor*> raw;
     for (size_t i = 0; i < xs.size(); ++i) {
       leaves.emplace_back(constant(xs[i], c_.inputs[i].shape, dev_));
-      if (grads) EXPECT_EQ(porta_tensor_set_requires_grad(leaves.back().get(), 1), PORTA_OK) << porta_last_error();
+      if (grads) {
+        EXPECT_EQ(porta_tensor_set_requires_grad(leaves.back().get(), 1), PORTA_OK) << porta_last_error();
+      }
       raw.push_back(leaves.back().get());
     }
     Owned out(c_.f(raw));
@@ -97,7 +99,7 @@ class Loss {
 
 }  // namespace
 
-porta_tensor* ok(porta_status status, porta_tensor* result) {
+porta_tensor* ok(porta_status status, porta_tensor* const& result) {
   EXPECT_EQ(status, PORTA_OK) << porta_last_error();
   return status == PORTA_OK ? result : nullptr;
 }

@@ -34,7 +34,8 @@ struct Case {
 void check(const Case& c, DLDevice device);
 
 // Helpers for writing cases: fail the test (and return NULL) on error.
-porta_tensor* ok(porta_status status, porta_tensor* result);
+// `result` is read after `status` is computed (it is taken by reference).
+porta_tensor* ok(porta_status status, porta_tensor* const& result);
 porta_tensor* constant(std::vector<double> values, std::vector<int64_t> shape, DLDevice device);
 DLDevice device_of(const porta_tensor* t);
 

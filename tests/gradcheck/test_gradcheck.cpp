@@ -11,8 +11,8 @@ using Tensors = std::vector<porta_tensor*>;
 namespace {
 
 // Calls a C op of the form op(a, out) / op(a, b, out) and checks its status.
-template <typename... Args>
-porta_tensor* call(porta_status (*op)(Args..., porta_tensor**), Args... args) {
+template <typename F, typename... Args>
+porta_tensor* call(F op, Args... args) {
   porta_tensor* out = nullptr;
   return ok(op(args..., &out), out);
 }
@@ -82,8 +82,6 @@ std::vector<Case> reduction_and_matmul_cases() {
 }
 
 std::vector<Case> view_cases() {
-  const int64_t shape6x2[2] = {6, 2};
-  (void)shape6x2;
   return {
       Case{"view", {{{2, 3, 2}}}, [](const Tensors& x) {
              const int64_t s[2] = {-1, 4};
