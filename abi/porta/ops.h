@@ -110,10 +110,12 @@ typedef enum porta_op_kind {
    *  may be 0 (the same matrix for every batch). */
   PORTA_OP_KIND_MATMUL = 8,
   /** Convolution lowering, porta_conv2d_params; all tensors contiguous.
-   *  IM2COL: in x [N, C, H, W] -> out cols [N, C*KH*KW, OH*OW] with
-   *    cols[n, (c*KH + i)*KW + j, oh*OW + ow] =
+   *  The whole batch shares one GEMM, so cols is 2-D with the batch in its
+   *  columns: L = OH*OW, cols [C*KH*KW, N*L].
+   *  IM2COL: in x [N, C, H, W] -> out cols with
+   *    cols[(c*KH + i)*KW + j, n*L + oh*OW + ow] =
    *      x[n, c, oh*SH - PH + i*DH, ow*SW - PW + j*DW]  (0 outside x).
-   *  COL2IM: the adjoint: in cols [N, C*KH*KW, OH*OW] -> out [N, C, H, W],
+   *  COL2IM: the adjoint: in cols [C*KH*KW, N*L] -> out [N, C, H, W],
    *    every element of out overwritten with the sum of the cols entries
    *    that IM2COL would have read from it. */
   PORTA_OP_KIND_CONV = 9,

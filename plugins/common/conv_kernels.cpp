@@ -10,7 +10,7 @@
 namespace porta::host {
 namespace {
 
-// The shapes of one call: x [N, C, H, W] and cols [N, C*KH*KW, OH*OW].
+// The shapes of one call: x [N, C, H, W] and cols [C*KH*KW, N*OH*OW].
 struct ConvShape {
   Window2d w;
   int64_t n, c, h, wd, oh, ow;
@@ -24,9 +24,9 @@ porta_status conv_shape(const char* op, const porta_kernel_call* c, const DLTens
     std::snprintf(msg, sizeof msg, "%s: missing or too-small porta_conv2d_params", op);
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }
-  if (x.ndim != 4 || cols.ndim != 3) {
+  if (x.ndim != 4 || cols.ndim != 2) {
     char msg[128];
-    std::snprintf(msg, sizeof msg, "%s: expected x [N, C, H, W] and cols [N, C*KH*KW, OH*OW], got %d-D and %d-D", op,
+    std::snprintf(msg, sizeof msg, "%s: expected x [N, C, H, W] and cols [C*KH*KW, N*OH*OW], got %d-D and %d-D", op,
                   x.ndim, cols.ndim);
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }
@@ -34,13 +34,12 @@ porta_status conv_shape(const char* op, const porta_kernel_call* c, const DLTens
   if (const porta_status st = check_window(op, s->w); st != PORTA_OK) return st;
   s->n = x.shape[0], s->c = x.shape[1], s->h = x.shape[2], s->wd = x.shape[3];
   s->oh = s->w.out_h(s->h), s->ow = s->w.out_w(s->wd);
-  if (cols.shape[0] != s->n || cols.shape[1] != s->c * s->w.kh * s->w.kw || cols.shape[2] != s->oh * s->ow) {
+  if (cols.shape[0] != s->c * s->w.kh * s->w.kw || cols.shape[1] != s->n * s->oh * s->ow) {
     char msg[256];
-    std::snprintf(msg, sizeof msg,
-                  "%s: cols must be [%lld, %lld, %lld] for x [%lld, %lld, %lld, %lld], got [%lld, %lld, %lld]", op,
-                  (long long)s->n, (long long)(s->c * s->w.kh * s->w.kw), (long long)(s->oh * s->ow),
-                  (long long)s->n, (long long)s->c, (long long)s->h, (long long)s->wd, (long long)cols.shape[0],
-                  (long long)cols.shape[1], (long long)cols.shape[2]);
+    std::snprintf(msg, sizeof msg, "%s: cols must be [%lld, %lld] for x [%lld, %lld, %lld, %lld], got [%lld, %lld]",
+                  op, (long long)(s->c * s->w.kh * s->w.kw), (long long)(s->n * s->oh * s->ow), (long long)s->n,
+                  (long long)s->c, (long long)s->h, (long long)s->wd, (long long)cols.shape[0],
+                  (long long)cols.shape[1]);
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }
   return PORTA_OK;
@@ -101,12 +100,12 @@ porta_status im2col_kernel(const porta_kernel_call* c) {
   if (const porta_status st = conv_shape("im2col", c, c->inputs[0], c->outputs[0], &s); st != PORTA_OK) return st;
   const T* x = base_ptr<T>(c->inputs[0]);
   T* cols = base_ptr<T>(c->outputs[0]);
-  const int64_t taps = s.w.kh * s.w.kw, plane = s.h * s.wd, row = s.oh * s.ow;
-  // cols is [N*C*KH*KW rows, OH*OW]: row r reads plane r / taps.
+  const int64_t taps = s.w.kh * s.w.kw, plane = s.h * s.wd, row = s.oh * s.ow, ld = s.n * row;
+  // Chunk (n, c, tap) is OH*OW values: row c*taps + tap of cols, columns n*OH*OW on.
   parallel_for(s.n * s.c * taps, std::max<int64_t>(1, kElementwiseGrain / row), [&](int64_t b, int64_t e) {
     for (int64_t r = b; r < e; ++r) {
-      const int64_t tap = r % taps;
-      im2col_row(s, x + (r / taps) * plane, cols + r * row, tap / s.w.kw, tap % s.w.kw);
+      const int64_t n = r / (s.c * taps), ct = r % (s.c * taps), c = ct / taps, tap = ct % taps;
+      im2col_row(s, x + (n * s.c + c) * plane, cols + ct * ld + n * row, tap / s.w.kw, tap % s.w.kw);
     }
   });
   return PORTA_OK;
@@ -118,14 +117,15 @@ porta_status col2im_kernel(const porta_kernel_call* c) {
   if (const porta_status st = conv_shape("col2im", c, c->outputs[0], c->inputs[0], &s); st != PORTA_OK) return st;
   const T* cols = base_ptr<T>(c->inputs[0]);
   T* x = base_ptr<T>(c->outputs[0]);
-  const int64_t taps = s.w.kh * s.w.kw, plane = s.h * s.wd, row = s.oh * s.ow;
-  // One task per plane: it owns its output and the taps rows that feed it.
+  const int64_t taps = s.w.kh * s.w.kw, plane = s.h * s.wd, row = s.oh * s.ow, ld = s.n * row;
+  // One task per plane (n, c): it owns its output and the taps chunks that feed it.
   parallel_for(s.n * s.c, std::max<int64_t>(1, kElementwiseGrain / (taps * row)), [&](int64_t b, int64_t e) {
     for (int64_t pl = b; pl < e; ++pl) {
+      const int64_t n = pl / s.c, c = pl % s.c;
       T* out = x + pl * plane;
       std::memset(out, 0, sizeof(T) * static_cast<size_t>(plane));
       for (int64_t tap = 0; tap < taps; ++tap)
-        col2im_row(s, cols + (pl * taps + tap) * row, out, tap / s.w.kw, tap % s.w.kw);
+        col2im_row(s, cols + (c * taps + tap) * ld + n * row, out, tap / s.w.kw, tap % s.w.kw);
     }
   });
   return PORTA_OK;

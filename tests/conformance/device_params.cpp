@@ -28,9 +28,13 @@ std::vector<DeviceCase> enumerate() {
     int count = 0;
     if (porta_device_count(info.name, &count) != PORTA_OK) continue;
     for (int d = 0; d < count; ++d) {
-      const std::string name = std::string(info.name) + ":" + std::to_string(d);
+      const std::string spec = std::string(info.name) + ":" + std::to_string(d);
       DLDevice dev{};
-      if (porta_device_parse(name.c_str(), &dev) == PORTA_OK) out.push_back({dev, name});
+      char name[32];
+      if (porta_device_parse(spec.c_str(), &dev) != PORTA_OK ||
+          porta_device_to_string(dev, name, sizeof(name)) != PORTA_OK)
+        continue;
+      out.push_back({dev, name, std::string(info.name) + "_" + std::to_string(d)});
     }
   }
   return out;
@@ -44,7 +48,7 @@ const std::vector<DeviceCase>& loaded_devices() {
 }
 
 std::string device_case_name(const testing::TestParamInfo<DeviceCase>& info) {
-  std::string s = info.param.name;
+  std::string s = info.param.label;
   for (char& c : s)
     if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))) c = '_';
   return s;

@@ -13,7 +13,8 @@ namespace conformance {
 
 struct DeviceCase {
   DLDevice device;
-  std::string name;  // "mock:1"
+  std::string name;   // as porta_device_to_string writes it: "mock:1", "cpu" (a lone CPU)
+  std::string label;  // for test names, always type_index: "mock_1", "cpu_0"
 };
 
 // Devices of every plugin attempt in state PORTA_PLUGIN_LOADED, by plugin
@@ -21,7 +22,7 @@ struct DeviceCase {
 // parameterized suite report that it generated no tests).
 const std::vector<DeviceCase>& loaded_devices();
 
-// GoogleTest parameter name: "mock:1" -> "mock_1".
+// GoogleTest parameter name: the label.
 std::string device_case_name(const testing::TestParamInfo<DeviceCase>& info);
 
 void PrintTo(const DeviceCase& c, std::ostream* os);
@@ -35,6 +36,6 @@ class DeviceTest : public testing::TestWithParam<DeviceCase> {
 
 }  // namespace conformance
 
-#define PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Suite)                                      \
+#define PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Suite)                                              \
   INSTANTIATE_TEST_SUITE_P(Devices, Suite, testing::ValuesIn(::conformance::loaded_devices()), \
                            ::conformance::device_case_name)

@@ -45,9 +45,9 @@ std::string shape_str(const Shape& s);
 Shape contiguous_strides(const Shape& s);
 // NumPy broadcast of two shapes; false if they do not broadcast.
 bool broadcast_shape(const Shape& a, const Shape& b, Shape* out);
-// Row-major index of the element of `from` that position `index` of a
-// tensor of shape `to` reads under broadcasting.
-int64_t broadcast_source(const Shape& from, const Shape& to, int64_t index);
+// For every position (row-major) of a tensor of shape `to`, the row-major
+// index of the element of `from` it reads under broadcasting.
+std::vector<int64_t> broadcast_sources(const Shape& from, const Shape& to);
 
 // ---- host tensors
 HostTensor make_host(DLDataType d, Shape shape, const std::vector<double>& values);
@@ -58,6 +58,8 @@ enum class Values {
   Positive  // floats in [0.05, 5]; ints [1, 12]; bool 0/1
 };
 HostTensor sample_host(DLDataType d, const Shape& shape, uint32_t seed, Values values = Values::General);
+// seed++ as a function call, so several in one argument list are not unsequenced.
+inline uint32_t next_seed(uint32_t& seed) { return seed++; }
 HostTensor cast_host(const HostTensor& t, DLDataType d);
 HostTensor broadcast_host(const HostTensor& t, const Shape& shape);
 
@@ -72,6 +74,8 @@ inline const Layout kAllLayouts[] = {Layout::Contiguous, Layout::Transposed, Lay
 // A tensor on `device` whose elements (in row-major order) are t.v, laid out as asked.
 Tensor upload(const HostTensor& t, DLDevice device, Layout layout = Layout::Contiguous);
 HostTensor download(const porta_tensor* t);
+// t.v as the row-major bytes of t.dtype (one spare byte, so data() is never NULL).
+std::vector<unsigned char> to_bytes(const HostTensor& t);
 
 // ---- comparison
 struct Tolerance {

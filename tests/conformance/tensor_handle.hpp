@@ -22,11 +22,10 @@ struct PortaFailure : std::runtime_error {
 
 [[noreturn]] void fail_status(porta_status status, const char* expr, const char* file, int line);
 
-#define CHECK_OK(expr)                                                                   \
-  do {                                                                                   \
-    const porta_status check_ok_status_ = (expr);                                        \
-    if (check_ok_status_ != PORTA_OK)                                                    \
-      ::conformance::fail_status(check_ok_status_, #expr, __FILE__, __LINE__);           \
+#define CHECK_OK(expr)                                                                                         \
+  do {                                                                                                         \
+    const porta_status check_ok_status_ = (expr);                                                              \
+    if (check_ok_status_ != PORTA_OK) ::conformance::fail_status(check_ok_status_, #expr, __FILE__, __LINE__); \
   } while (0)
 
 // Owns one reference to a porta_tensor; converts implicitly to the raw handle.

@@ -15,7 +15,11 @@ struct ConvCase {
   int64_t oh() const { return (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1; }
   int64_t ow() const { return (w + 2 * pw - dw * (kw - 1) - 1) / sw + 1; }
   std::vector<int64_t> x_shape() const { return {n, c, h, w}; }
-  std::vector<int64_t> cols_shape() const { return {n, c * kh * kw, oh() * ow()}; }
+  std::vector<int64_t> cols_shape() const { return {c * kh * kw, n * oh() * ow()}; }
+  // Position of x[n][c] tap (i, j) at output (r, q) in cols [C*KH*KW, N*OH*OW].
+  size_t col_index(int64_t n_, int64_t c_, int64_t i, int64_t j, int64_t r, int64_t q) const {
+    return static_cast<size_t>(((c_ * kh + i) * kw + j) * (n * oh() * ow()) + (n_ * oh() + r) * ow() + q);
+  }
 };
 
 const ConvCase kCases[] = {
@@ -38,7 +42,6 @@ template <class T>
 std::vector<double> im2col_reference(const ConvCase& k, const Tensor<T>& x) {
   const int64_t oh = k.oh(), ow = k.ow();
   std::vector<double> cols(static_cast<size_t>(k.n * k.c * k.kh * k.kw * oh * ow));
-  size_t at = 0;
   for (int64_t n = 0; n < k.n; ++n)
     for (int64_t c = 0; c < k.c; ++c)
       for (int64_t i = 0; i < k.kh; ++i)
@@ -47,7 +50,7 @@ std::vector<double> im2col_reference(const ConvCase& k, const Tensor<T>& x) {
             for (int64_t q = 0; q < ow; ++q) {
               const int64_t ih = r * k.sh - k.ph + i * k.dh, iw = q * k.sw - k.pw + j * k.dw;
               const bool inside = ih >= 0 && ih < k.h && iw >= 0 && iw < k.w;
-              cols[at++] = inside ? static_cast<double>(x[((n * k.c + c) * k.h + ih) * k.w + iw]) : 0.0;
+              cols[k.col_index(n, c, i, j, r, q)] = inside ? static_cast<double>(x[((n * k.c + c) * k.h + ih) * k.w + iw]) : 0.0;
             }
   return cols;
 }
@@ -56,16 +59,16 @@ template <class T>
 std::vector<double> col2im_reference(const ConvCase& k, const Tensor<T>& cols) {
   const int64_t oh = k.oh(), ow = k.ow();
   std::vector<double> x(static_cast<size_t>(k.n * k.c * k.h * k.w), 0.0);
-  int64_t at = 0;
   for (int64_t n = 0; n < k.n; ++n)
     for (int64_t c = 0; c < k.c; ++c)
       for (int64_t i = 0; i < k.kh; ++i)
         for (int64_t j = 0; j < k.kw; ++j)
           for (int64_t r = 0; r < oh; ++r)
-            for (int64_t q = 0; q < ow; ++q, ++at) {
+            for (int64_t q = 0; q < ow; ++q) {
               const int64_t ih = r * k.sh - k.ph + i * k.dh, iw = q * k.sw - k.pw + j * k.dw;
               if (ih >= 0 && ih < k.h && iw >= 0 && iw < k.w)
-                x[static_cast<size_t>(((n * k.c + c) * k.h + ih) * k.w + iw)] += static_cast<double>(cols[at]);
+                x[static_cast<size_t>(((n * k.c + c) * k.h + ih) * k.w + iw)] +=
+                    static_cast<double>(cols[static_cast<int64_t>(k.col_index(n, c, i, j, r, q))]);
             }
   return x;
 }

@@ -160,8 +160,8 @@ inline std::shared_ptr<ImageDataset> mnist_format(const std::string& root, bool 
   auto [pixels, ishape] = detail::read_idx_u8(detail::find_file(root, split + "-images-idx3-ubyte"));
   auto [labels_u8, lshape] = detail::read_idx_u8(detail::find_file(root, split + "-labels-idx1-ubyte"));
   if (ishape.size() != 3 || lshape.size() != 1 || ishape[0] != lshape[0])
-    throw Error(PORTA_ERROR_IO, "MNIST files in " + root + " do not match: images " + porta::detail::join(ishape) +
-                                    ", labels " + porta::detail::join(lshape));
+    throw Error(PORTA_ERROR_IO, "MNIST files in " + root + " do not match: images " + porta::detail::join(ishape, "[", "]") +
+                                    ", labels " + porta::detail::join(lshape, "[", "]"));
   std::vector<int64_t> labels(labels_u8.begin(), labels_u8.end());
   return std::make_shared<ImageDataset>(std::move(pixels), std::move(labels), Shape{1, ishape[1], ishape[2]}, norm);
 }

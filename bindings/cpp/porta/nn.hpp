@@ -120,8 +120,8 @@ class Module : public std::enable_shared_from_this<Module> {
       if (!src) throw Error(PORTA_ERROR_INVALID_ARGUMENT, "load_state_dict: missing parameter '" + name + "'");
       if (src->shape() != t.shape())
         throw Error(PORTA_ERROR_SHAPE_MISMATCH, "load_state_dict: '" + name + "' has shape " +
-                                                    detail::join(src->shape()) + " in the file but " +
-                                                    detail::join(t.shape()) + " in the model");
+                                                    detail::join(src->shape(), "[", "]") + " in the file but " +
+                                                    detail::join(t.shape(), "[", "]") + " in the model");
       NoGradGuard no_grad;
       t.copy_(*src);
     }

@@ -1,9 +1,11 @@
 // porta/porta.hpp — the header-only C++20 API over the user C ABI.
 //
-// RAII handles, exceptions instead of status codes, PyTorch-like operators and
-// printing. It includes nothing of the core: only porta/porta.h and the op
-// table in porta/ops.h, from which every op method below is generated, so a
-// new op in that table appears here without edits.
+// porta::Device, porta::Tensor (RAII handles, operators, views, autograd,
+// PyTorch-style printing) and porta::Error in place of status codes. It
+// includes nothing of the core: only porta/porta.h and the op table in
+// porta/ops.h, from which the op methods are generated, so a new op of an
+// existing kind appears here without edits. Modules, optimizers and datasets
+// belong in headers of their own over this one.
 #pragma once
 
 #include <porta/ops.h>
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -143,7 +146,7 @@ decltype(auto) with_element_type(DLDataType dtype, F&& f) {
   if (dtype == kInt64) return f.template operator()<int64_t>();
   if (dtype == kUInt8) return f.template operator()<uint8_t>();
   if (dtype == kBool) return f.template operator()<bool>();
-  throw Error(PORTA_ERROR_UNSUPPORTED_DTYPE, cat("[porta.hpp] no C++ element type for ", dtype_name(dtype)));
+  throw Error(PORTA_ERROR_UNSUPPORTED_DTYPE, cat("[tensor] no C++ element type for ", dtype_name(dtype)));
 }
 
 }  // namespace detail
@@ -153,7 +156,7 @@ decltype(auto) with_element_type(DLDataType dtype, F&& f) {
 /// One device: a DLDevice with its string form and properties.
 class Device {
  public:
-  /// The CPU, cpu:0 (no lookup needed).
+  /// The CPU ({kDLCPU, 0}; no lookup needed).
   Device() = default;
   /// Wraps a DLDevice as is; it is checked when first used.
   Device(DLDevice dl) : dl_(dl) {}
@@ -222,12 +225,53 @@ inline void synchronize(const Device& device) { detail::check(porta_synchronize(
 /// Reseeds the global random generator (same seed, same numbers on every device).
 inline void manual_seed(uint64_t seed) { detail::check(porta_manual_seed(seed)); }
 
+/// Whether ops on this thread are recorded for autograd.
+inline bool is_grad_enabled() { return detail::get<int>(porta_is_grad_enabled) != 0; }
+/// Turns recording of ops for autograd on or off for this thread.
+inline void set_grad_enabled(bool enabled) { detail::check(porta_set_grad_enabled(int{enabled})); }
+
+/// Stops autograd recording on this thread while it lives (torch.no_grad()).
+class NoGradGuard {
+ public:
+  /// Turns recording off, remembering whether it was on.
+  NoGradGuard() : was_enabled_(is_grad_enabled()) { set_grad_enabled(false); }
+  /// Restores recording as it was (never throws: the C call cannot fail for a bool).
+  ~NoGradGuard() { porta_set_grad_enabled(int{was_enabled_}); }
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  bool was_enabled_;
+};
+
 // ================================ tensors ================================
 
 /// Sizes of a tensor's dimensions, outermost first.
 using Shape = std::vector<int64_t>;
 /// Dimension indices; negative ones count from the end.
 using Dims = std::vector<int32_t>;
+
+// How each op kind of porta/ops.h appears in C++: the shape of its generated
+// method and free function, or NONE where porta.h has hand-written entry
+// points (factories, copies) or none at all (kernels the core runs itself:
+// convolution lowering, pooling, softmax, losses, optimizer steps). A new
+// kind needs one line here; without it the build fails naming the kind.
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_FACTORY NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_COPY NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_UNARY UNARY
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_BINARY BINARY
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_COMPARE BINARY
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_WHERE WHERE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_REDUCE REDUCE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_ARGREDUCE ARGREDUCE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_MATMUL MATMUL
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_CONV NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_POOL NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_SOFTMAX NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_LOSS NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_OPTIMIZER NONE
+#define PORTA_CPP_PASTE(a, b) PORTA_CPP_PASTE_EXPANDED(a, b)
+#define PORTA_CPP_PASTE_EXPANDED(a, b) a##b
 
 /// An n-dimensional array on one device; owns one reference to a porta_tensor.
 /// Copies share the handle (and storage); use clone() for a deep copy.
@@ -278,6 +322,8 @@ class Tensor {
   Device device() const { return detail::get<DLDevice>(porta_tensor_device, t_); }
   /// Whether elements are laid out contiguously in row-major order.
   bool is_contiguous() const { return detail::get<int>(porta_tensor_is_contiguous, t_) != 0; }
+  /// Whether this tensor lives in page-locked host memory.
+  bool is_pinned() const { return detail::get<int>(porta_tensor_is_pinned, t_) != 0; }
 
   // ------------------------------ factories ------------------------------
 
@@ -289,9 +335,11 @@ class Tensor {
     if (n != static_cast<int64_t>(data.size()))
       throw Error(PORTA_ERROR_SHAPE_MISMATCH, detail::cat("[from_vector] ", data.size(), " values cannot fill shape ",
                                                           detail::join(shape, "[", "]"), " (", n, " elements)"));
-    const std::vector<detail::host_element<T>> bytes(data.begin(), data.end());
-    return make(porta_tensor_from_host, static_cast<const void*>(bytes.data()), dtype_of<T>(), shape.data(),
-                detail::count(shape), device.dl());
+    const void* host = nullptr;
+    std::vector<uint8_t> unpacked;  // std::vector<bool> packs bits; Porta wants a byte per bool
+    if constexpr (std::is_same_v<T, bool>) host = (unpacked.assign(data.begin(), data.end()), unpacked.data());
+    else host = data.data();
+    return make(porta_tensor_from_host, host, dtype_of<T>(), shape.data(), detail::count(shape), device.dl());
   }
   /// A 1-D tensor on `device` holding `data`.
   template <class T>
@@ -326,6 +374,10 @@ class Tensor {
   static Tensor randn(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
     return make(porta_randn, shape.data(), detail::count(shape), dtype, device.dl());
   }
+  /// An uninitialized cpu tensor in page-locked memory from `for_device`'s plugin, for fast copies to it.
+  static Tensor empty_pinned(const Shape& shape, Device for_device, DLDataType dtype = kFloat32) {
+    return make(porta_tensor_empty_pinned, dtype, shape.data(), detail::count(shape), for_device.dl());
+  }
 
   // ------------------------------ host I/O ------------------------------
 
@@ -339,7 +391,8 @@ class Tensor {
     std::vector<detail::host_element<T>> host(static_cast<size_t>(numel()));
     if (!host.empty())
       detail::check(porta_tensor_to_host(t_, host.data(), host.size() * sizeof(host.front())));
-    return std::vector<T>(host.begin(), host.end());
+    if constexpr (std::is_same_v<T, bool>) return std::vector<bool>(host.begin(), host.end());
+    else return host;
   }
   /// The single element of a one-element tensor, converted to T.
   template <class T>
@@ -362,6 +415,9 @@ class Tensor {
   Tensor clone() const { return make(porta_clone, t_); }
   /// Converted to `dtype` (the same handle when it already is).
   Tensor cast(DLDataType dtype) const { return make(porta_cast, t_, dtype); }
+
+  // --------------------------- in-place writes ---------------------------
+
   /// Overwrites every element from `src` (broadcast, cast, any device); returns *this.
   const Tensor& copy_(const Tensor& src) const {
     detail::check(porta_copy_into(t_, src.t_));
@@ -369,6 +425,43 @@ class Tensor {
   }
   /// Sets every element to `value`; returns *this.
   const Tensor& fill_(double value) const { return copy_(full({}, value, device(), dtype())); }
+  /// Fills from U(low, high) with Porta's generator (not recorded by autograd); returns *this.
+  const Tensor& uniform_(double low = 0, double high = 1) const {
+    detail::check(porta_init_uniform_(t_, low, high));
+    return *this;
+  }
+  /// Fills from N(mean, std^2) with Porta's generator (not recorded by autograd); returns *this.
+  const Tensor& normal_(double mean = 0, double std = 1) const {
+    detail::check(porta_init_normal_(t_, mean, std));
+    return *this;
+  }
+  /// Moves this leaf to `device` in place: the handle stays, storage and gradient move.
+  const Tensor& move_to(const Device& device) const {
+    detail::check(porta_tensor_move_to(t_, device.dl()));
+    return *this;
+  }
+
+  // ------------------------------ autograd ------------------------------
+
+  /// Marks this leaf as requiring gradients (or not); returns *this.
+  const Tensor& requires_grad_(bool requires_grad = true) const {
+    detail::check(porta_tensor_set_requires_grad(t_, int{requires_grad}));
+    return *this;
+  }
+  /// Whether gradients flow to or through this tensor.
+  bool requires_grad() const { return detail::get<int>(porta_tensor_requires_grad, t_) != 0; }
+  /// Whether this tensor was not produced by a recorded op.
+  bool is_leaf() const { return detail::get<int>(porta_tensor_is_leaf, t_) != 0; }
+  /// The accumulated gradient of this leaf; undefined when there is none yet.
+  Tensor grad() const { return make(porta_tensor_grad, t_); }
+  /// Replaces the gradient; an undefined Tensor clears it.
+  void set_grad(const Tensor& grad) const { detail::check(porta_tensor_set_grad(t_, grad.t_)); }
+  /// Back-propagates from this one-element tensor (dL/dthis = 1) into every leaf's grad().
+  void backward() const { detail::check(porta_backward(t_, nullptr)); }
+  /// Back-propagates with dL/dthis = `grad` (this tensor's shape) into every leaf's grad().
+  void backward(const Tensor& grad) const { detail::check(porta_backward(t_, grad.t_)); }
+  /// A tensor sharing this storage, cut from the graph.
+  Tensor detach() const { return make(porta_detach, t_); }
 
   // -------------------------- views (share storage) --------------------------
 
@@ -408,49 +501,53 @@ class Tensor {
       if (s != 1) kept.push_back(s);
     return view(kept);
   }
+  /// Dims start_dim..end_dim merged into one.
+  Tensor flatten(int start_dim = 0, int end_dim = -1) const { return make(porta_flatten, t_, start_dim, end_dim); }
 
   // ---------------------------------- ops ----------------------------------
 
-  // One method per op in PORTA_OP_LIST, shaped by the op's kind:
-  //   unary      t.exp()
-  //   binary     t.add(u), t.add(2.0)        (compare ops too: t.lt(u), t.lt(0.5))
-  //   where      t.where(cond, other)        (cond ? t : other)
-  //   reduce     t.sum(), t.sum({0, -1}, /*keepdim=*/true)
-  //   argreduce  t.argmax(), t.argmax(1, /*keepdim=*/true)
-  //   matmul     a.matmul(b)
-  // Factories and copies have hand-written forms above.
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_FACTORY(name)
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_COPY(name)
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_UNARY(name) \
+  /// softmax along `dim` (float dtypes).
+  Tensor softmax(int dim) const { return make(porta_softmax, t_, dim); }
+  /// log(softmax) along `dim`, computed stably.
+  Tensor log_softmax(int dim) const { return make(porta_log_softmax, t_, dim); }
+
+  // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
+  //   UNARY      t.exp()
+  //   BINARY     t.add(u), t.add(2.0)        (compare ops too: t.lt(u), t.lt(0.5))
+  //   WHERE      t.where(cond, other)        (cond ? t : other)
+  //   REDUCE     t.sum(), t.sum({0, -1}, /*keepdim=*/true)
+  //   ARGREDUCE  t.argmax(), t.argmax(1, /*keepdim=*/true)
+  //   MATMUL     a.matmul(b)
+  // Each op's meaning is documented on its C function (porta_exp, porta_add,
+  // ...) in porta/porta.h.
+#define PORTA_CPP_METHOD_NONE(name)
+#define PORTA_CPP_METHOD_UNARY(name) \
   Tensor name() const { return make(porta_##name, t_); }
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_BINARY(name)                                \
+#define PORTA_CPP_METHOD_BINARY(name)                                                 \
   Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); } \
   Tensor name(double scalar) const { return make(porta_##name##_scalar, t_, scalar); }
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_COMPARE PORTA_CPP_METHOD_PORTA_OP_KIND_BINARY
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_WHERE(name) \
+#define PORTA_CPP_METHOD_WHERE(name) \
   Tensor name(const Tensor& cond, const Tensor& other) const { return make(porta_##name, cond.t_, t_, other.t_); }
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_REDUCE(name)                                    \
-  Tensor name(const Dims& dims = {}, bool keepdim = false) const {                     \
-    return make(porta_##name, t_, dims.data(), detail::count(dims), int{keepdim});    \
+#define PORTA_CPP_METHOD_REDUCE(name)                                               \
+  Tensor name(const Dims& dims = {}, bool keepdim = false) const {                  \
+    return make(porta_##name, t_, dims.data(), detail::count(dims), int{keepdim}); \
   }
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_ARGREDUCE(name)                                   \
-  Tensor name(std::optional<int32_t> dim = std::nullopt, bool keepdim = false) const {   \
-    return make(porta_##name, t_, dim.value_or(PORTA_ALL_DIMS), int{keepdim});           \
+#define PORTA_CPP_METHOD_ARGREDUCE(name)                                                \
+  Tensor name(std::optional<int32_t> dim = std::nullopt, bool keepdim = false) const { \
+    return make(porta_##name, t_, dim.value_or(PORTA_ALL_DIMS), int{keepdim});         \
   }
-#define PORTA_CPP_METHOD_PORTA_OP_KIND_MATMUL(name) \
+#define PORTA_CPP_METHOD_MATMUL(name) \
   Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); }
-#define PORTA_CPP_METHOD(NAME, name, id, kind, inputs) PORTA_CPP_METHOD_##kind(name)
+#define PORTA_CPP_METHOD(NAME, name, id, kind, inputs) PORTA_CPP_PASTE(PORTA_CPP_METHOD_, PORTA_CPP_SHAPE_##kind)(name)
   PORTA_OP_LIST(PORTA_CPP_METHOD)
 #undef PORTA_CPP_METHOD
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_FACTORY
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_COPY
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_UNARY
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_BINARY
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_COMPARE
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_WHERE
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_REDUCE
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_ARGREDUCE
-#undef PORTA_CPP_METHOD_PORTA_OP_KIND_MATMUL
+#undef PORTA_CPP_METHOD_NONE
+#undef PORTA_CPP_METHOD_UNARY
+#undef PORTA_CPP_METHOD_BINARY
+#undef PORTA_CPP_METHOD_WHERE
+#undef PORTA_CPP_METHOD_REDUCE
+#undef PORTA_CPP_METHOD_ARGREDUCE
+#undef PORTA_CPP_METHOD_MATMUL
 
  private:
   // Calls C function `f(args..., &out)` and adopts the new tensor, throwing on failure.
@@ -481,42 +578,65 @@ class Tensor {
   porta_tensor* t_ = nullptr;
 };
 
+namespace detail {
+/// Calls C function `f(args..., &out)` and adopts the new tensor, throwing on
+/// failure (for the nn/optim/data headers and user code calling porta.h).
+template <class F, class... Args>
+Tensor call(F f, Args... args) {
+  porta_tensor* out = nullptr;
+  check(f(args..., &out));
+  return Tensor::adopt(out);
+}
+}  // namespace detail
+
 // ============================ free functions ============================
 
 // porta::exp(t), porta::add(a, b), porta::sum(t, {1}), porta::where(c, a, b), ...:
 // one per op in PORTA_OP_LIST, forwarding to the method of the same name.
-#define PORTA_CPP_FREE_PORTA_OP_KIND_FACTORY(name)
-#define PORTA_CPP_FREE_PORTA_OP_KIND_COPY(name)
-#define PORTA_CPP_FREE_PORTA_OP_KIND_UNARY(name) \
+#define PORTA_CPP_FREE_NONE(name)
+#define PORTA_CPP_FREE_UNARY(name) \
   inline Tensor name(const Tensor& a) { return a.name(); }
-#define PORTA_CPP_FREE_PORTA_OP_KIND_BINARY(name)                                 \
+#define PORTA_CPP_FREE_BINARY(name)                                          \
   inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); } \
   inline Tensor name(const Tensor& a, double scalar) { return a.name(scalar); }
-#define PORTA_CPP_FREE_PORTA_OP_KIND_COMPARE PORTA_CPP_FREE_PORTA_OP_KIND_BINARY
-#define PORTA_CPP_FREE_PORTA_OP_KIND_WHERE(name) \
+#define PORTA_CPP_FREE_WHERE(name) \
   inline Tensor name(const Tensor& cond, const Tensor& a, const Tensor& b) { return a.name(cond, b); }
-#define PORTA_CPP_FREE_PORTA_OP_KIND_REDUCE(name)                                          \
-  inline Tensor name(const Tensor& t, const Dims& dims = {}, bool keepdim = false) {       \
-    return t.name(dims, keepdim);                                                          \
+#define PORTA_CPP_FREE_REDUCE(name)                                                  \
+  inline Tensor name(const Tensor& t, const Dims& dims = {}, bool keepdim = false) { \
+    return t.name(dims, keepdim);                                                    \
   }
-#define PORTA_CPP_FREE_PORTA_OP_KIND_ARGREDUCE(name)                                                   \
+#define PORTA_CPP_FREE_ARGREDUCE(name)                                                                 \
   inline Tensor name(const Tensor& t, std::optional<int32_t> dim = std::nullopt, bool keepdim = false) { \
     return t.name(dim, keepdim);                                                                       \
   }
-#define PORTA_CPP_FREE_PORTA_OP_KIND_MATMUL(name) \
+#define PORTA_CPP_FREE_MATMUL(name) \
   inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); }
-#define PORTA_CPP_FREE(NAME, name, id, kind, inputs) PORTA_CPP_FREE_##kind(name)
+#define PORTA_CPP_FREE(NAME, name, id, kind, inputs) PORTA_CPP_PASTE(PORTA_CPP_FREE_, PORTA_CPP_SHAPE_##kind)(name)
 PORTA_OP_LIST(PORTA_CPP_FREE)
 #undef PORTA_CPP_FREE
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_FACTORY
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_COPY
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_UNARY
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_BINARY
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_COMPARE
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_WHERE
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_REDUCE
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_ARGREDUCE
-#undef PORTA_CPP_FREE_PORTA_OP_KIND_MATMUL
+#undef PORTA_CPP_FREE_NONE
+#undef PORTA_CPP_FREE_UNARY
+#undef PORTA_CPP_FREE_BINARY
+#undef PORTA_CPP_FREE_WHERE
+#undef PORTA_CPP_FREE_REDUCE
+#undef PORTA_CPP_FREE_ARGREDUCE
+#undef PORTA_CPP_FREE_MATMUL
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_FACTORY
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_COPY
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_UNARY
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_BINARY
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_COMPARE
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_WHERE
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_REDUCE
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_ARGREDUCE
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_MATMUL
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_CONV
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_POOL
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_SOFTMAX
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_LOSS
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_OPTIMIZER
+#undef PORTA_CPP_PASTE
+#undef PORTA_CPP_PASTE_EXPANDED
 
 // =============================== operators ===============================
 
@@ -568,8 +688,11 @@ namespace detail {
 
 /// PyTorch's print options: line width, summarizing threshold and edge items.
 struct PrintOptions {
+  /// Lines wrap before this many columns.
   static constexpr size_t kLineWidth = 80;
+  /// Tensors with more elements than this are summarized with "...".
   static constexpr int64_t kThreshold = 1000;
+  /// Items kept at each end of a summarized dimension.
   static constexpr int64_t kEdgeItems = 3;
 };
 

@@ -103,14 +103,14 @@ struct CastNode final : Node {
 
 TensorPtr unary(porta_op op, const TensorPtr& a) {
   TensorPtr out = ops::unary(op, a);
-  if (autograd::needs_grad({&a})) autograd::record(out, std::make_shared<UnaryNode>(op, a, out), {&a});
+  if (autograd::needs_grad({&a})) autograd::record(out, std::make_shared<UnaryNode>(op, a, detach(out)), {&a});
   return out;
 }
 
 TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   TensorPtr out = ops::binary(op, a, b);
   if (op_kind(op) != PORTA_OP_KIND_COMPARE && autograd::needs_grad({&a, &b}))
-    autograd::record(out, std::make_shared<BinaryNode>(op, a, b, out), {&a, &b});
+    autograd::record(out, std::make_shared<BinaryNode>(op, a, b, detach(out)), {&a, &b});
   return out;
 }
 

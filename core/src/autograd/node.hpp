@@ -16,6 +16,9 @@
 
 namespace porta::autograd {
 
+// A node must never hold its own output with grad_fn attached (that is a
+// reference cycle: output -> grad_fn -> node -> output); nodes that need
+// their output save ag::detach(output), which shares the storage only.
 struct Node {
   virtual ~Node() = default;
   // Gradients for each input (an empty TensorPtr where none is needed).

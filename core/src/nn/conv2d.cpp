@@ -1,5 +1,7 @@
-// conv2d lowered to IM2COL + one batched GEMM; backward through GEMMs and
-// the COL2IM kernel. Plugins provide only the two lowering kernels.
+// conv2d lowered to IM2COL + one GEMM over the whole batch; backward through
+// two more GEMMs and the COL2IM kernel. Plugins provide only the two
+// lowering kernels. With cols laid out [C*KH*KW, N*L] (L = OH*OW) every GEMM
+// is large, which is what BLAS libraries are fast at.
 #include "../autograd/node.hpp"
 #include "../error.hpp"
 #include "nn.hpp"
@@ -38,7 +40,7 @@ Geometry geometry(const porta_tensor& x, const porta_tensor& w, const porta_conv
 }
 
 TensorPtr im2col(const TensorPtr& x, const Geometry& g) {
-  TensorPtr cols = empty(*x->device, x->dtype, Dims{g.N, g.C * g.KH * g.KW, g.OH * g.OW});
+  TensorPtr cols = empty(*x->device, x->dtype, Dims{g.C * g.KH * g.KW, g.N * g.OH * g.OW});
   if (cols->numel() == 0) return cols;
   KernelArg in(*x), out(*cols);
   launch(*x->device, PORTA_OP_IM2COL, x->dtype, &in, 1, out, &g.params);
@@ -55,22 +57,21 @@ TensorPtr col2im(const TensorPtr& cols, const Geometry& g) {
 
 struct Conv2dNode final : autograd::Node {
   Geometry g;
-  TensorPtr cols, weight2d;  // [N, CKK, L] and [F, CKK]
+  TensorPtr cols, weight2d;  // [C*KH*KW, N*L] and [F, C*KH*KW]
   Dims weight_shape;
   const char* name() const override { return "Conv2dBackward"; }
   void release_saved() override { cols.reset(), weight2d.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& grad) override {
-    TensorPtr g3 = ops::reshape(ops::contiguous(grad), Dims{g.N, g.F, g.OH * g.OW});
+    // [N, F, OH, OW] -> [F, N*L]: the GEMMs' layout (the one copy backward makes).
+    const int32_t to_fnl[3] = {1, 0, 2};
+    TensorPtr g2 = ops::reshape(ops::clone(ops::permute(ops::reshape(grad, Dims{g.N, g.F, g.OH * g.OW}), to_fnl, 3)),
+                                Dims{g.F, g.N * g.OH * g.OW});
     TensorPtr gx, gw, gb;
-    if (next[0]) gx = col2im(ops::matmul(ops::transpose(weight2d, 0, 1), g3), g);
-    if (next[1]) {
-      const int32_t batch = 0;
-      gw = ops::reshape(ops::reduce(PORTA_OP_SUM, ops::matmul(g3, ops::transpose(cols, 1, 2)), &batch, 1, false),
-                        weight_shape);
-    }
+    if (next[0]) gx = col2im(ops::matmul(ops::transpose(weight2d, 0, 1), g2), g);
+    if (next[1]) gw = ops::reshape(ops::matmul(g2, ops::transpose(cols, 0, 1)), weight_shape);
     if (next.size() > 2 && next[2]) {
-      const int32_t dims[2] = {0, 2};
-      gb = ops::reduce(PORTA_OP_SUM, g3, dims, 2, false);
+      const int32_t columns = 1;
+      gb = ops::reduce(PORTA_OP_SUM, g2, &columns, 1, false);
     }
     return {gx, gw, gb};
   }
@@ -92,8 +93,10 @@ TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
          " output channels");
   TensorPtr cols = im2col(ops::contiguous(x), g);
   TensorPtr w2 = ops::reshape(weight, Dims{g.F, g.C * g.KH * g.KW});
-  TensorPtr out = ops::matmul(w2, cols);  // [N, F, L]
-  if (bias) out = ops::binary(PORTA_OP_ADD, out, ops::reshape(bias, Dims{1, g.F, 1}));
+  // [F, N*L] viewed as [N, F, L]; adding the bias writes it out contiguous.
+  const int32_t to_nfl[3] = {1, 0, 2};
+  TensorPtr out = ops::permute(ops::reshape(ops::matmul(w2, cols), Dims{g.F, g.N, g.OH * g.OW}), to_nfl, 3);
+  out = bias ? ops::binary(PORTA_OP_ADD, out, ops::reshape(bias, Dims{1, g.F, 1})) : ops::clone(out);
   out = ops::reshape(out, Dims{g.N, g.F, g.OH, g.OW});
   if (autograd::needs_grad({&x, &weight, &bias})) {
     auto node = std::make_shared<Conv2dNode>();

@@ -1,0 +1,157 @@
+#include "nn_reference.hpp"
+
+#include <cmath>
+
+namespace conformance {
+namespace {
+
+HostTensor zeros_like(DLDataType d, const Shape& s) {
+  return HostTensor{d, s, std::vector<double>(static_cast<size_t>(numel(s)), 0.0)};
+}
+
+Reduction zero_reduction(DLDataType d, const Shape& s) {
+  return Reduction{zeros_like(d, s), std::vector<double>(static_cast<size_t>(numel(s)), 0.0)};
+}
+
+// Calls f(n, c, oh, ow, ih, iw, i, j) for every in-bounds tap of every window.
+template <typename F>
+void for_each_tap(const Shape& x, int64_t channels_out, const Window2d& g, F&& f) {
+  const int64_t N = x[0], H = x[2], W = x[3], OH = g.out_h(H), OW = g.out_w(W);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < channels_out; ++c)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow)
+          for (int64_t i = 0; i < g.kh; ++i)
+            for (int64_t j = 0; j < g.kw; ++j) {
+              const int64_t ih = oh * g.sh - g.ph + i * g.dh, iw = ow * g.sw - g.pw + j * g.dw;
+              if (ih >= 0 && ih < H && iw >= 0 && iw < W) f(n, c, oh, ow, ih, iw, i, j);
+            }
+}
+
+}  // namespace
+
+ConvResult ref_conv2d(const HostTensor& x, const HostTensor& w, const HostTensor* bias, const Window2d& g,
+                      const HostTensor* gy) {
+  const int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], F = w.shape[0];
+  const int64_t OH = g.out_h(H), OW = g.out_w(W);
+  const DLDataType dt = x.dtype;
+  ConvResult r{zero_reduction(dt, {N, F, OH, OW}), zero_reduction(dt, x.shape), zero_reduction(dt, w.shape),
+               zero_reduction(dt, {F})};
+  auto yi = [&](int64_t n, int64_t f, int64_t oh, int64_t ow) { return ((n * F + f) * OH + oh) * OW + ow; };
+  if (bias)
+    for (int64_t i = 0; i < numel(r.y.value.shape); ++i) {
+      const int64_t f = (i / (OH * OW)) % F;
+      r.y.value.v[i] = bias->v[f], r.y.scale[i] = std::fabs(bias->v[f]);
+    }
+  const Shape xs{N, F, H, W};  // iterate output channels f; taps read every input channel c below
+  for_each_tap(xs, F, g,
+               [&](int64_t n, int64_t f, int64_t oh, int64_t ow, int64_t ih, int64_t iw, int64_t i, int64_t j) {
+                 for (int64_t c = 0; c < C; ++c) {
+                   const int64_t xi = ((n * C + c) * H + ih) * W + iw, wi = ((f * C + c) * g.kh + i) * g.kw + j;
+                   const double p = x.v[xi] * w.v[wi];
+                   r.y.value.v[yi(n, f, oh, ow)] += p;
+                   r.y.scale[yi(n, f, oh, ow)] += std::fabs(p);
+                   if (gy) {
+                     const double gv = gy->v[yi(n, f, oh, ow)];
+                     r.dx.value.v[xi] += gv * w.v[wi], r.dx.scale[xi] += std::fabs(gv * w.v[wi]);
+                     r.dw.value.v[wi] += gv * x.v[xi], r.dw.scale[wi] += std::fabs(gv * x.v[xi]);
+                   }
+                 }
+               });
+  if (gy)
+    for (int64_t i = 0; i < gy->numel(); ++i) {
+      const int64_t f = (i / (OH * OW)) % F;
+      r.db.value.v[f] += gy->v[i], r.db.scale[f] += std::fabs(gy->v[i]);
+    }
+  return r;
+}
+
+PoolResult ref_max_pool2d(const HostTensor& x, const Window2d& g, const HostTensor* gy) {
+  const int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], OH = g.out_h(H), OW = g.out_w(W);
+  PoolResult r{zeros_like(x.dtype, {N, C, OH, OW}), zero_reduction(x.dtype, x.shape)};
+  std::vector<int64_t> best(static_cast<size_t>(r.y.numel()), -1);
+  for_each_tap(x.shape, C, g,
+               [&](int64_t n, int64_t c, int64_t oh, int64_t ow, int64_t ih, int64_t iw, int64_t, int64_t) {
+                 const int64_t o = ((n * C + c) * OH + oh) * OW + ow, xi = ((n * C + c) * H + ih) * W + iw;
+                 if (best[o] < 0 || x.v[xi] > x.v[best[o]]) best[o] = xi;
+               });
+  for (int64_t o = 0; o < r.y.numel(); ++o) {
+    r.y.v[o] = x.v[best[o]];
+    if (gy) r.dx.value.v[best[o]] += gy->v[o], r.dx.scale[best[o]] += std::fabs(gy->v[o]);
+  }
+  return r;
+}
+
+PoolResult ref_avg_pool2d(const HostTensor& x, const Window2d& g, bool count_include_pad, const HostTensor* gy) {
+  const int64_t N = x.shape[0], C = x.shape[1], H = x.shape[2], W = x.shape[3], OH = g.out_h(H), OW = g.out_w(W);
+  PoolResult r{zeros_like(x.dtype, {N, C, OH, OW}), zero_reduction(x.dtype, x.shape)};
+  std::vector<double> count(static_cast<size_t>(r.y.numel()), 0.0);
+  for_each_tap(x.shape, C, g,
+               [&](int64_t n, int64_t c, int64_t oh, int64_t ow, int64_t ih, int64_t iw, int64_t, int64_t) {
+                 const int64_t o = ((n * C + c) * OH + oh) * OW + ow;
+                 r.y.v[o] += x.v[((n * C + c) * H + ih) * W + iw];
+                 count[o] += 1;
+               });
+  auto divisor = [&](int64_t o) { return count_include_pad ? static_cast<double>(g.kh * g.kw) : count[o]; };
+  for (int64_t o = 0; o < r.y.numel(); ++o) r.y.v[o] /= divisor(o);
+  if (gy)
+    for_each_tap(x.shape, C, g,
+                 [&](int64_t n, int64_t c, int64_t oh, int64_t ow, int64_t ih, int64_t iw, int64_t, int64_t) {
+                   const int64_t o = ((n * C + c) * OH + oh) * OW + ow, xi = ((n * C + c) * H + ih) * W + iw;
+                   r.dx.value.v[xi] += gy->v[o] / divisor(o);
+                   r.dx.scale[xi] += std::fabs(gy->v[o] / divisor(o));
+                 });
+  return r;
+}
+
+SoftmaxResult ref_softmax(const HostTensor& x, int32_t dim, bool log, const HostTensor* gy) {
+  const size_t nd = x.shape.size();
+  const size_t d = static_cast<size_t>(dim < 0 ? dim + static_cast<int32_t>(nd) : dim);
+  int64_t outer = 1, len = nd ? x.shape[d] : 1, inner = 1;
+  for (size_t i = 0; i < nd; ++i) {
+    if (i < d) outer *= x.shape[i];
+    if (i > d) inner *= x.shape[i];
+  }
+  SoftmaxResult r{zeros_like(x.dtype, x.shape), zeros_like(x.dtype, x.shape)};
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      auto at = [&](int64_t k) { return (o * len + k) * inner + in; };
+      double mx = -INFINITY, sum = 0;
+      for (int64_t k = 0; k < len; ++k) mx = std::max(mx, x.v[at(k)]);
+      for (int64_t k = 0; k < len; ++k) sum += std::exp(x.v[at(k)] - mx);
+      for (int64_t k = 0; k < len; ++k)
+        r.y.v[at(k)] = log ? x.v[at(k)] - mx - std::log(sum) : std::exp(x.v[at(k)] - mx) / sum;
+      if (!gy) continue;
+      double dot = 0;  // softmax: sum(gy * y); log_softmax: sum(gy)
+      for (int64_t k = 0; k < len; ++k) dot += log ? gy->v[at(k)] : gy->v[at(k)] * r.y.v[at(k)];
+      for (int64_t k = 0; k < len; ++k) {
+        const double y = r.y.v[at(k)], g = gy->v[at(k)];
+        r.dx.v[at(k)] = log ? g - std::exp(y) * dot : y * (g - dot);
+      }
+    }
+  return r;
+}
+
+CrossEntropyResult ref_cross_entropy(const HostTensor& logits, const HostTensor& target, int reduction,
+                                     const HostTensor* gloss) {
+  const int64_t N = logits.shape[0], C = logits.shape[1];
+  const SoftmaxResult sm = ref_softmax(logits, 1, true, nullptr);  // log-probabilities
+  HostTensor per{logits.dtype, {N}, {}};
+  for (int64_t n = 0; n < N; ++n) per.v.push_back(-sm.y.v[n * C + static_cast<int64_t>(target.v[n])]);
+  CrossEntropyResult r{per, zeros_like(logits.dtype, logits.shape)};
+  if (reduction != PORTA_REDUCTION_NONE) {
+    double s = 0;
+    for (double v : per.v) s += v;
+    r.loss = HostTensor{logits.dtype, {}, {reduction == PORTA_REDUCTION_MEAN ? s / static_cast<double>(N) : s}};
+  }
+  if (gloss)
+    for (int64_t n = 0; n < N; ++n) {
+      double g = reduction == PORTA_REDUCTION_NONE ? gloss->v[n] : gloss->v[0];
+      if (reduction == PORTA_REDUCTION_MEAN) g /= static_cast<double>(N);
+      for (int64_t c = 0; c < C; ++c)
+        r.dx.v[n * C + c] = (std::exp(sm.y.v[n * C + c]) - (c == static_cast<int64_t>(target.v[n]) ? 1.0 : 0.0)) * g;
+    }
+  return r;
+}
+
+}  // namespace conformance

@@ -1,0 +1,269 @@
+#include "reference.hpp"
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace conformance {
+
+bool produces_float(porta_op op) {
+  switch (op) {
+    case PORTA_OP_EXP:
+    case PORTA_OP_LOG:
+    case PORTA_OP_SQRT:
+    case PORTA_OP_SIGMOID:
+    case PORTA_OP_TANH:
+    case PORTA_OP_DIV:
+    case PORTA_OP_POW:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_transcendental(porta_op op) { return produces_float(op) && op != PORTA_OP_DIV && op != PORTA_OP_SQRT; }
+
+static std::logic_error no_reference(porta_op op) {
+  return std::logic_error("conformance: no reference for op id " + std::to_string(static_cast<int>(op)));
+}
+
+double unary_ref(porta_op op, double x) {
+  switch (op) {
+    case PORTA_OP_NEG:
+      return -x;
+    case PORTA_OP_EXP:
+      return std::exp(x);
+    case PORTA_OP_LOG:
+      return std::log(x);
+    case PORTA_OP_SQRT:
+      return std::sqrt(x);
+    case PORTA_OP_RELU:
+      return std::isnan(x) || x > 0 ? x : 0.0;  // NaN propagates, as in PyTorch
+    case PORTA_OP_SIGMOID:
+      return 1.0 / (1.0 + std::exp(-x));
+    case PORTA_OP_TANH:
+      return std::tanh(x);
+    case PORTA_OP_ABS:
+      return std::fabs(x);
+    default:
+      throw no_reference(op);
+  }
+}
+
+double binary_ref(porta_op op, double a, double b) {
+  switch (op) {
+    case PORTA_OP_ADD:
+      return a + b;
+    case PORTA_OP_SUB:
+      return a - b;
+    case PORTA_OP_MUL:
+      return a * b;
+    case PORTA_OP_DIV:
+      return a / b;
+    case PORTA_OP_POW:
+      return std::pow(a, b);
+    // NaN propagates through maximum and minimum, as in PyTorch.
+    case PORTA_OP_MAXIMUM:
+      return std::isnan(a) || std::isnan(b) ? NAN : a > b ? a : b;
+    case PORTA_OP_MINIMUM:
+      return std::isnan(a) || std::isnan(b) ? NAN : a < b ? a : b;
+    case PORTA_OP_EQ:
+      return a == b;
+    case PORTA_OP_NE:
+      return a != b;
+    case PORTA_OP_LT:
+      return a < b;
+    case PORTA_OP_LE:
+      return a <= b;
+    case PORTA_OP_GT:
+      return a > b;
+    case PORTA_OP_GE:
+      return a >= b;
+    default:
+      throw no_reference(op);
+  }
+}
+
+static bool is_compare(porta_op op) {
+  return op == PORTA_OP_EQ || op == PORTA_OP_NE || op == PORTA_OP_LT || op == PORTA_OP_LE || op == PORTA_OP_GT ||
+         op == PORTA_OP_GE;
+}
+
+DLDataType unary_result_dtype(porta_op op, DLDataType a) { return produces_float(op) ? floating_or_float32(a) : a; }
+
+DLDataType binary_kernel_dtype(porta_op op, DLDataType a, DLDataType b) {
+  const DLDataType p = promote(a, b);
+  return produces_float(op) ? floating_or_float32(p) : p;
+}
+
+DLDataType binary_result_dtype(porta_op op, DLDataType a, DLDataType b) {
+  return is_compare(op) ? porta_bool : binary_kernel_dtype(op, a, b);
+}
+
+bool unary_supported(porta_op op, DLDataType a) { return produces_float(op) || !is_bool(a); }
+
+bool binary_supported(porta_op op, DLDataType a, DLDataType b) {
+  return is_compare(op) || produces_float(op) || !is_bool(promote(a, b));
+}
+
+DLDataType scalar_dtype(DLDataType a, double s) {
+  if (is_float(a)) return a;
+  if (std::floor(s) != s || !std::isfinite(s)) return porta_float32;
+  return is_bool(a) ? porta_int64 : a;
+}
+
+HostTensor ref_unary(porta_op op, const HostTensor& a) {
+  const DLDataType dt = unary_result_dtype(op, a.dtype);
+  HostTensor r{dt, a.shape, {}};
+  for (double x : a.v) {
+    r.v.push_back(store_as(dt, unary_ref(op, store_as(dt, x))));
+  }
+  return r;
+}
+
+HostTensor ref_binary(porta_op op, const HostTensor& a, const HostTensor& b) {
+  Shape shape;
+  if (!broadcast_shape(a.shape, b.shape, &shape)) throw std::logic_error("ref_binary: shapes do not broadcast");
+  const DLDataType kt = binary_kernel_dtype(op, a.dtype, b.dtype);
+  const DLDataType rt = binary_result_dtype(op, a.dtype, b.dtype);
+  HostTensor r{rt, shape, std::vector<double>(static_cast<size_t>(numel(shape)))};
+  const std::vector<int64_t> ia = broadcast_sources(a.shape, shape), ib = broadcast_sources(b.shape, shape);
+  for (int64_t i = 0; i < r.numel(); ++i) {
+    const double x = store_as(kt, a.v[ia[i]]);
+    const double y = store_as(kt, b.v[ib[i]]);
+    r.v[i] = store_as(rt, binary_ref(op, x, y));
+  }
+  return r;
+}
+
+HostTensor ref_binary_scalar(porta_op op, const HostTensor& a, double s) {
+  const DLDataType st = scalar_dtype(a.dtype, s);
+  return ref_binary(op, a, make_host(st, {}, {s}));
+}
+
+HostTensor ref_where(const HostTensor& cond, const HostTensor& a, const HostTensor& b) {
+  Shape s1, shape;
+  if (!broadcast_shape(cond.shape, a.shape, &s1) || !broadcast_shape(s1, b.shape, &shape))
+    throw std::logic_error("ref_where: shapes do not broadcast");
+  const DLDataType dt = promote(a.dtype, b.dtype);
+  HostTensor r{dt, shape, std::vector<double>(static_cast<size_t>(numel(shape)))};
+  const std::vector<int64_t> ic = broadcast_sources(cond.shape, shape), ia = broadcast_sources(a.shape, shape),
+                             ib = broadcast_sources(b.shape, shape);
+  for (int64_t i = 0; i < r.numel(); ++i) r.v[i] = store_as(dt, cond.v[ic[i]] != 0 ? a.v[ia[i]] : b.v[ib[i]]);
+  return r;
+}
+
+static int32_t wrap(int32_t d, size_t nd) {
+  const int32_t n = static_cast<int32_t>(nd > 0 ? nd : 1);
+  return d < 0 ? d + n : d;
+}
+
+Reduction ref_reduce(porta_op op, const HostTensor& t, const std::vector<int32_t>& dims, bool keepdim) {
+  const size_t nd = t.shape.size();
+  std::vector<bool> mask(nd, dims.empty());
+  for (int32_t d : dims)
+    if (nd > 0) mask[wrap(d, nd)] = true;
+  Shape out_shape, kept_shape;  // kept_shape: reduced dims as 1
+  for (size_t i = 0; i < nd; ++i) {
+    kept_shape.push_back(mask[i] ? 1 : t.shape[i]);
+    if (!mask[i] || keepdim) out_shape.push_back(mask[i] ? 1 : t.shape[i]);
+  }
+  DLDataType dt = t.dtype;
+  if (op == PORTA_OP_SUM && !is_float(dt)) dt = porta_int64;
+  const int64_t n_out = numel(kept_shape);
+  std::vector<double> acc(static_cast<size_t>(n_out), 0.0), mag(static_cast<size_t>(n_out), 0.0);
+  std::vector<int64_t> count(static_cast<size_t>(n_out), 0);
+  const Shape in_strides = contiguous_strides(t.shape), out_strides = contiguous_strides(kept_shape);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    int64_t o = 0;
+    for (size_t k = 0; k < nd; ++k)
+      if (!mask[k]) o += ((i / in_strides[k]) % t.shape[k]) * out_strides[k];
+    const double x = t.v[i];
+    if (count[o] == 0 && (op == PORTA_OP_MAX || op == PORTA_OP_MIN)) acc[o] = x;
+    if (op == PORTA_OP_SUM || op == PORTA_OP_MEAN)
+      acc[o] += x;
+    else if (op == PORTA_OP_MAX)
+      acc[o] = std::isnan(acc[o]) || std::isnan(x) ? NAN : std::max(acc[o], x);
+    else if (op == PORTA_OP_MIN)
+      acc[o] = std::isnan(acc[o]) || std::isnan(x) ? NAN : std::min(acc[o], x);
+    else
+      throw no_reference(op);
+    mag[o] += std::fabs(x);
+    ++count[o];
+  }
+  Reduction r{HostTensor{dt, out_shape, {}}, {}};
+  for (int64_t o = 0; o < n_out; ++o) {
+    double v = acc[o], s = mag[o];
+    if (op == PORTA_OP_MEAN) v = count[o] ? v / count[o] : std::nan(""), s = count[o] ? s / count[o] : 0.0;
+    if (op == PORTA_OP_MAX || op == PORTA_OP_MIN) s = 0;
+    r.value.v.push_back(is_float(dt) ? v : store_as(dt, v));
+    r.scale.push_back(s);
+  }
+  return r;
+}
+
+HostTensor ref_argreduce(porta_op op, const HostTensor& t, int32_t dim, bool keepdim) {
+  const bool is_max = op == PORTA_OP_ARGMAX;
+  if (!is_max && op != PORTA_OP_ARGMIN) throw no_reference(op);
+  const size_t nd = t.shape.size();
+  Shape out_shape;
+  int64_t outer = 1, len = 1, inner = 1;
+  if (dim == PORTA_ALL_DIMS) {
+    len = t.numel();
+    if (keepdim) out_shape.assign(nd, 1);
+  } else {
+    const size_t d = static_cast<size_t>(wrap(dim, nd));
+    for (size_t i = 0; i < nd; ++i) {
+      if (i < d) outer *= t.shape[i];
+      if (i == d) len = t.shape[i];
+      if (i > d) inner *= t.shape[i];
+      if (i != d || keepdim) out_shape.push_back(i == d ? 1 : t.shape[i]);
+    }
+  }
+  HostTensor r{porta_int64, out_shape, {}};
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      int64_t best = 0;
+      for (int64_t k = 1; k < len; ++k) {
+        const double x = t.v[(o * len + k) * inner + in], b = t.v[(o * len + best) * inner + in];
+        if (std::isnan(b)) break;  // the first NaN is the extreme, as in PyTorch
+        if (std::isnan(x) || (is_max ? x > b : x < b)) best = k;
+      }
+      r.v.push_back(static_cast<double>(best));
+    }
+  return r;
+}
+
+Reduction ref_matmul(const HostTensor& a_in, const HostTensor& b_in) {
+  const bool a_vec = a_in.shape.size() == 1, b_vec = b_in.shape.size() == 1;
+  Shape as = a_in.shape, bs = b_in.shape;
+  if (a_vec) as.insert(as.begin(), 1);
+  if (b_vec) bs.push_back(1);
+  const int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+  if (bs[bs.size() - 2] != K) throw std::logic_error("ref_matmul: inner dimensions differ");
+  Shape a_batch(as.begin(), as.end() - 2), b_batch(bs.begin(), bs.end() - 2), batch;
+  if (!broadcast_shape(a_batch, b_batch, &batch)) throw std::logic_error("ref_matmul: batch dims do not broadcast");
+  Shape out_shape = batch;
+  if (!a_vec) out_shape.push_back(M);
+  if (!b_vec) out_shape.push_back(N);
+  const DLDataType dt = promote(a_in.dtype, b_in.dtype);
+  Reduction r{HostTensor{dt, out_shape, {}}, {}};
+  const std::vector<int64_t> a_src = broadcast_sources(a_batch, batch), b_src = broadcast_sources(b_batch, batch);
+  for (int64_t bi = 0; bi < numel(batch); ++bi) {
+    const int64_t ab = a_src[bi], bb = b_src[bi];
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double s = 0, m = 0;
+        for (int64_t k = 0; k < K; ++k) {
+          const double x = store_as(dt, a_in.v[(ab * M + i) * K + k]), y = store_as(dt, b_in.v[(bb * K + k) * N + j]);
+          s += x * y;
+          m += std::fabs(x * y);
+        }
+        r.value.v.push_back(s);
+        r.scale.push_back(m);
+      }
+  }
+  return r;
+}
+
+}  // namespace conformance

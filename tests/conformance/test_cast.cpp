@@ -1,0 +1,81 @@
+// porta_cast between every pair of dtypes: floats to integers truncate toward
+// zero, anything nonzero to bool is 1, on contiguous and strided inputs.
+#include <cmath>
+
+#include "device_params.hpp"
+#include "reference.hpp"
+
+namespace conformance {
+namespace {
+
+class Cast : public DeviceTest {};
+PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Cast);
+
+// Source values for a cast from -> to that every conversion defines (no
+// negative values into or out of uint8, everything in range).
+HostTensor cast_source(DLDataType from, DLDataType to) {
+  std::vector<double> v;
+  for (double x : {0.0, 1.0, 3.0, 7.9, -2.6, 100.25, -0.4, 0.6, 127.0, -128.0, 0.5, -7.5, 2.0, 1e-3})
+    if (x >= 0 || (from.code != kDLUInt && to.code != kDLUInt)) v.push_back(x);
+  HostTensor t = make_host(from, {static_cast<int64_t>(v.size())}, v);
+  return t;
+}
+
+TEST_P(Cast, EveryDtypePair) {
+  for (DLDataType from : kAllDtypes)
+    for (DLDataType to : kAllDtypes)
+      for (Layout layout : {Layout::Contiguous, Layout::Strided}) {
+        SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to) + " " + layout_name(layout));
+        const HostTensor src = cast_source(from, to);
+        Tensor t = upload(src, dev(), layout), out;
+        CHECK_OK(porta_cast(t, to, out.out()));
+        EXPECT_EQ(device_string(device_of(out)), GetParam().name);
+        expect_close(download(out), cast_host(src, to), kExact, "cast");
+      }
+}
+
+TEST_P(Cast, TwoDimensionalTransposedInput) {
+  for (DLDataType from : {porta_float64, porta_int64, porta_bool})
+    for (DLDataType to : kAllDtypes) {
+      HostTensor src = sample_host(from, {4, 3}, 9, Values::Grid);
+      if (to.code == kDLUInt)
+        for (double& x : src.v) x = std::fabs(x);
+      SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to));
+      Tensor t = upload(src, dev(), Layout::Transposed), out;
+      CHECK_OK(porta_cast(t, to, out.out()));
+      expect_close(download(out), cast_host(src, to), kExact, "cast");
+    }
+}
+
+TEST_P(Cast, LargeTransposedInput) {
+  const HostTensor src = sample_host(porta_float64, {1001, 1031}, 10, Values::Grid);
+  for (DLDataType to : {porta_float32, porta_int32, porta_bool}) {
+    SCOPED_TRACE("float64 -> " + dtype_name(to));
+    Tensor t = upload(src, dev(), Layout::Transposed), out;
+    CHECK_OK(porta_cast(t, to, out.out()));
+    expect_close(download(out), cast_host(src, to), kExact, "cast");
+  }
+}
+
+TEST_P(Cast, SameDtypeReturnsTheSameHandle) {
+  for (DLDataType dt : kAllDtypes) {
+    Tensor t = upload(sample_host(dt, {3}, 1), dev()), out;
+    CHECK_OK(porta_cast(t, dt, out.out()));
+    EXPECT_EQ(out.get(), t.get()) << dtype_name(dt);
+  }
+}
+
+TEST_P(Cast, ZeroDimAndEmpty) {
+  for (DLDataType from : kAllDtypes)
+    for (DLDataType to : kAllDtypes)
+      for (const Shape& s : {Shape{}, Shape{0}, Shape{2, 0}}) {
+        SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to) + " " + shape_str(s));
+        HostTensor src = make_host(from, s, std::vector<double>(static_cast<size_t>(numel(s)), 5.75));
+        Tensor t = upload(src, dev()), out;
+        CHECK_OK(porta_cast(t, to, out.out()));
+        expect_close(download(out), cast_host(src, to), kExact, "cast");
+      }
+}
+
+}  // namespace
+}  // namespace conformance

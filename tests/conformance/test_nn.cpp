@@ -1,0 +1,304 @@
+// The training ops of PORTA_OP_LIST through their C entry points, forward
+// and backward (via porta_backward), against host double references:
+// conv2d (IM2COL, COL2IM), max/avg pooling and their backward kernels,
+// softmax / log_softmax and their backward, cross entropy and its backward.
+// Finite-difference checks of the same ops live in tests/gradcheck.
+#include <algorithm>
+#include <cmath>
+
+#include "device_params.hpp"
+#include "nn_reference.hpp"
+
+namespace conformance {
+namespace {
+
+class NN : public DeviceTest {
+ protected:
+  // A fresh leaf on this device that requires grad.
+  Tensor leaf(const HostTensor& h) {
+    Tensor t = upload(h, dev());
+    CHECK_OK(porta_tensor_set_requires_grad(t, 1));
+    return t;
+  }
+  HostTensor grad_of(porta_tensor* t) {
+    Tensor g;
+    CHECK_OK(porta_tensor_grad(t, g.out()));
+    if (g.get() == nullptr) {
+      ADD_FAILURE() << "no gradient was accumulated";
+      return {};
+    }
+    EXPECT_EQ(device_string(device_of(g)), GetParam().name);
+    return download(g);
+  }
+  void backward(porta_tensor* y, const HostTensor& gy) {
+    Tensor g = upload(gy, dev());
+    CHECK_OK(porta_backward(y, g));
+  }
+};
+PORTA_INSTANTIATE_FOR_EVERY_DEVICE(NN);
+
+// Float tolerance for results that sum `terms` products.
+Tolerance sum_tolerance(DLDataType dt, int64_t terms) {
+  Tolerance t = tolerance_for(dt);
+  t.rtol *= std::max<double>(1.0, static_cast<double>(terms) / 64.0);
+  return t;
+}
+
+struct ConvCase {
+  Shape x, w;
+  Window2d g;  // kh, kw are taken from w
+  bool bias;
+};
+
+const ConvCase kConvCases[] = {
+    {{2, 3, 7, 6}, {4, 3, 3, 3}, {0, 0, 1, 1, 0, 0, 1, 1}, true},
+    {{1, 2, 8, 9}, {3, 2, 3, 3}, {0, 0, 2, 2, 1, 1, 1, 1}, true},
+    {{2, 2, 9, 8}, {2, 2, 3, 2}, {0, 0, 1, 2, 2, 0, 2, 1}, false},
+    {{3, 4, 5, 5}, {5, 4, 1, 1}, {0, 0, 1, 1, 0, 0, 1, 1}, true},
+    {{1, 1, 4, 4}, {1, 1, 4, 4}, {0, 0, 1, 1, 1, 1, 1, 1}, false},
+};
+
+porta_conv2d_options conv_options(const Window2d& g) {
+  porta_conv2d_options o{};
+  o.struct_size = sizeof(o);
+  o.stride[0] = static_cast<int32_t>(g.sh), o.stride[1] = static_cast<int32_t>(g.sw);
+  o.padding[0] = static_cast<int32_t>(g.ph), o.padding[1] = static_cast<int32_t>(g.pw);
+  o.dilation[0] = static_cast<int32_t>(g.dh), o.dilation[1] = static_cast<int32_t>(g.dw);
+  return o;
+}
+
+TEST_P(NN, Conv2dForward) {
+  uint32_t seed = 1;
+  for (const ConvCase& c : kConvCases)
+    for (DLDataType dt : {porta_float32, porta_float64})
+      for (Layout layout : kAllLayouts) {
+        Window2d g = c.g;
+        g.kh = c.w[2], g.kw = c.w[3];
+        SCOPED_TRACE("conv2d x " + shape_str(c.x) + " w " + shape_str(c.w) + " " + dtype_name(dt) + " " +
+                     layout_name(layout));
+        const HostTensor x = sample_host(dt, c.x, next_seed(seed)), w = sample_host(dt, c.w, next_seed(seed));
+        const HostTensor b = sample_host(dt, {c.w[0]}, next_seed(seed));
+        Tensor tx = upload(x, dev(), layout), tw = upload(w, dev(), layout), tb = upload(b, dev()), y;
+        const porta_conv2d_options o = conv_options(g);
+        CHECK_OK(porta_conv2d(tx, tw, c.bias ? tb.get() : nullptr, &o, y.out()));
+        const ConvResult ref = ref_conv2d(x, w, c.bias ? &b : nullptr, g, nullptr);
+        expect_close(download(y), ref.y.value, sum_tolerance(dt, c.w[1] * g.kh * g.kw), "conv2d", &ref.y.scale);
+      }
+}
+
+TEST_P(NN, Conv2dDefaultOptions) {
+  const HostTensor x = sample_host(porta_float64, {1, 2, 5, 4}, 3), w = sample_host(porta_float64, {3, 2, 2, 3}, 4);
+  Tensor tx = upload(x, dev()), tw = upload(w, dev()), y;
+  CHECK_OK(porta_conv2d(tx, tw, nullptr, nullptr, y.out()));
+  const ConvResult ref = ref_conv2d(x, w, nullptr, {2, 3, 1, 1, 0, 0, 1, 1}, nullptr);
+  expect_close(download(y), ref.y.value, tolerance_for(porta_float64), "conv2d", &ref.y.scale);
+}
+
+TEST_P(NN, Conv2dBackward) {
+  uint32_t seed = 100;
+  for (const ConvCase& c : kConvCases)
+    for (DLDataType dt : {porta_float32, porta_float64}) {
+      Window2d g = c.g;
+      g.kh = c.w[2], g.kw = c.w[3];
+      SCOPED_TRACE("conv2d backward x " + shape_str(c.x) + " w " + shape_str(c.w) + " " + dtype_name(dt));
+      const HostTensor x = sample_host(dt, c.x, next_seed(seed)), w = sample_host(dt, c.w, next_seed(seed));
+      const HostTensor b = sample_host(dt, {c.w[0]}, next_seed(seed));
+      const HostTensor gy = sample_host(dt, {c.x[0], c.w[0], g.out_h(c.x[2]), g.out_w(c.x[3])}, next_seed(seed));
+      Tensor tx = leaf(x), tw = leaf(w), tb = leaf(b), y;
+      const porta_conv2d_options o = conv_options(g);
+      CHECK_OK(porta_conv2d(tx, tw, c.bias ? tb.get() : nullptr, &o, y.out()));
+      backward(y, gy);
+      const ConvResult ref = ref_conv2d(x, w, c.bias ? &b : nullptr, g, &gy);
+      const int64_t out_positions = gy.numel() / c.w[0];
+      expect_close(grad_of(tx), ref.dx.value, sum_tolerance(dt, c.w[0] * g.kh * g.kw), "conv2d dx", &ref.dx.scale);
+      expect_close(grad_of(tw), ref.dw.value, sum_tolerance(dt, out_positions), "conv2d dw", &ref.dw.scale);
+      if (c.bias) expect_close(grad_of(tb), ref.db.value, sum_tolerance(dt, out_positions), "conv2d db", &ref.db.scale);
+    }
+}
+
+struct PoolCase {
+  Shape x;
+  int32_t kernel[2], stride[2], padding[2], dilation[2];
+};
+
+const PoolCase kPoolCases[] = {
+    {{2, 3, 6, 8}, {2, 2}, {0, 0}, {0, 0}, {0, 0}},  // stride 0: = kernel
+    {{1, 2, 7, 7}, {3, 3}, {2, 2}, {1, 1}, {1, 1}},
+    {{2, 1, 9, 6}, {3, 2}, {1, 2}, {1, 0}, {1, 1}},
+    {{1, 2, 5, 5}, {5, 5}, {1, 1}, {2, 2}, {1, 1}},
+    {{1, 1, 9, 9}, {3, 3}, {2, 2}, {1, 0}, {2, 1}},  // dilated: max pooling only
+};
+
+porta_pool2d_options pool_options(const PoolCase& c, bool count_include_pad) {
+  porta_pool2d_options o{};
+  o.struct_size = sizeof(o);
+  for (int i = 0; i < 2; ++i)
+    o.kernel[i] = c.kernel[i], o.stride[i] = c.stride[i], o.padding[i] = c.padding[i], o.dilation[i] = c.dilation[i];
+  o.count_include_pad = count_include_pad;
+  return o;
+}
+
+Window2d pool_window(const PoolCase& c) {
+  auto s = [&](int i) { return int64_t{c.stride[i] == 0 ? c.kernel[i] : c.stride[i]}; };
+  auto d = [&](int i) { return int64_t{c.dilation[i] == 0 ? 1 : c.dilation[i]}; };
+  return {c.kernel[0], c.kernel[1], s(0), s(1), c.padding[0], c.padding[1], d(0), d(1)};
+}
+
+TEST_P(NN, MaxPool2dForwardAndBackward) {
+  uint32_t seed = 200;
+  for (const PoolCase& c : kPoolCases)
+    for (DLDataType dt : {porta_float32, porta_float64})
+      for (Layout layout : kAllLayouts) {
+        SCOPED_TRACE("max_pool2d " + shape_str(c.x) + " kernel " + std::to_string(c.kernel[0]) + "x" +
+                     std::to_string(c.kernel[1]) + " " + dtype_name(dt) + " " + layout_name(layout));
+        const Window2d g = pool_window(c);
+        const HostTensor x = sample_host(dt, c.x, next_seed(seed));
+        const HostTensor gy = sample_host(dt, {c.x[0], c.x[1], g.out_h(c.x[2]), g.out_w(c.x[3])}, next_seed(seed));
+        Tensor tx = upload(x, dev(), layout), y;
+        const porta_pool2d_options o = pool_options(c, true);
+        CHECK_OK(porta_max_pool2d(tx, &o, y.out()));
+        const PoolResult ref = ref_max_pool2d(x, g, &gy);
+        expect_close(download(y), ref.y, kExact, "max_pool2d");
+        Tensor lx = leaf(x), ly;
+        CHECK_OK(porta_max_pool2d(lx, &o, ly.out()));
+        backward(ly, gy);
+        expect_close(grad_of(lx), ref.dx.value, tolerance_for(dt), "max_pool2d dx", &ref.dx.scale);
+      }
+}
+
+TEST_P(NN, AvgPool2dForwardAndBackward) {
+  uint32_t seed = 300;
+  for (const PoolCase& c : kPoolCases)
+    for (bool include_pad : {true, false})
+      for (DLDataType dt : {porta_float32, porta_float64}) {
+        if (c.dilation[0] > 1 || c.dilation[1] > 1) continue;  // dilation is max pooling only: AvgPool2dErrors
+        SCOPED_TRACE("avg_pool2d " + shape_str(c.x) + " kernel " + std::to_string(c.kernel[0]) + "x" +
+                     std::to_string(c.kernel[1]) + " count_include_pad " + std::to_string(include_pad) + " " +
+                     dtype_name(dt));
+        const Window2d g = pool_window(c);
+        const HostTensor x = sample_host(dt, c.x, next_seed(seed));
+        const HostTensor gy = sample_host(dt, {c.x[0], c.x[1], g.out_h(c.x[2]), g.out_w(c.x[3])}, next_seed(seed));
+        Tensor tx = upload(x, dev(), Layout::Transposed), y;
+        const porta_pool2d_options o = pool_options(c, include_pad);
+        CHECK_OK(porta_avg_pool2d(tx, &o, y.out()));
+        const PoolResult ref = ref_avg_pool2d(x, g, include_pad, &gy);
+        expect_close(download(y), ref.y, tolerance_for(dt), "avg_pool2d");
+        Tensor lx = leaf(x), ly;
+        CHECK_OK(porta_avg_pool2d(lx, &o, ly.out()));
+        backward(ly, gy);
+        expect_close(grad_of(lx), ref.dx.value, tolerance_for(dt), "avg_pool2d dx", &ref.dx.scale);
+      }
+}
+
+TEST_P(NN, PoolErrors) {
+  Tensor x = upload(sample_host(porta_float32, {1, 1, 4, 4}, 1), dev()),
+         x3 = upload(sample_host(porta_float32, {1, 4, 4}, 2), dev());
+  porta_pool2d_options o{};
+  o.struct_size = sizeof(o);
+  o.kernel[0] = o.kernel[1] = 2;
+  expect_failure(PORTA_ERROR_SHAPE_MISMATCH, [&](porta_tensor** out) { return porta_max_pool2d(x3, &o, out); });
+  o.padding[0] = 2;  // more than half the kernel
+  expect_failure(PORTA_ERROR_INVALID_ARGUMENT, [&](porta_tensor** out) { return porta_max_pool2d(x, &o, out); });
+  expect_failure(PORTA_ERROR_INVALID_ARGUMENT, [&](porta_tensor** out) { return porta_avg_pool2d(x, &o, out); });
+  o.padding[0] = 0, o.dilation[0] = o.dilation[1] = 2;
+  expect_failure(PORTA_ERROR_INVALID_ARGUMENT, [&](porta_tensor** out) { return porta_avg_pool2d(x, &o, out); });
+}
+
+TEST_P(NN, SoftmaxForwardAndBackward) {
+  struct Case {
+    Shape shape;
+    int32_t dim;
+  };
+  const Case cases[] = {{{4, 7}, 1}, {{4, 7}, 0}, {{2, 3, 5}, 1}, {{2, 3, 5}, -1}, {{6}, 0}, {{3, 1, 2}, 1}};
+  uint32_t seed = 400;
+  for (bool log : {false, true})
+    for (const Case& c : cases)
+      for (DLDataType dt : {porta_float32, porta_float64}) {
+        SCOPED_TRACE(std::string(log ? "log_softmax " : "softmax ") + shape_str(c.shape) + " dim " +
+                     std::to_string(c.dim) + " " + dtype_name(dt));
+        auto fn = log ? porta_log_softmax : porta_softmax;
+        HostTensor x = sample_host(dt, c.shape, next_seed(seed));
+        if (seed % 3 == 0)
+          for (double& v : x.v) v = store_as(dt, v * 200);  // needs the max subtracted
+        const HostTensor gy = sample_host(dt, c.shape, next_seed(seed));
+        const SoftmaxResult ref = ref_softmax(x, c.dim, log, &gy);
+        Tensor tx = upload(x, dev(), Layout::Transposed), y;
+        CHECK_OK(fn(tx, c.dim, y.out()));
+        expect_close(download(y), ref.y, tolerance_for(dt, true), log ? "log_softmax" : "softmax");
+        Tensor lx = leaf(x), ly;
+        CHECK_OK(fn(lx, c.dim, ly.out()));
+        backward(ly, gy);
+        Tolerance tol = tolerance_for(dt, true);
+        tol.atol *= 10;  // dx sums len products of O(1) terms
+        expect_close(grad_of(lx), ref.dx, tol, log ? "log_softmax dx" : "softmax dx");
+      }
+}
+
+TEST_P(NN, CrossEntropyForwardAndBackward) {
+  uint32_t seed = 500;
+  for (int reduction : {PORTA_REDUCTION_NONE, PORTA_REDUCTION_MEAN, PORTA_REDUCTION_SUM})
+    for (DLDataType dt : {porta_float32, porta_float64}) {
+      SCOPED_TRACE("cross_entropy reduction " + std::to_string(reduction) + " " + dtype_name(dt));
+      const int64_t N = 6, C = 5;
+      const HostTensor logits = sample_host(dt, {N, C}, next_seed(seed));
+      HostTensor target = sample_host(porta_int64, {N}, next_seed(seed), Values::Positive);
+      for (double& t : target.v) t = std::fmod(t, static_cast<double>(C));
+      const HostTensor gl = sample_host(dt, reduction == PORTA_REDUCTION_NONE ? Shape{N} : Shape{}, next_seed(seed));
+      const CrossEntropyResult ref = ref_cross_entropy(logits, target, reduction, &gl);
+      Tensor tl = upload(logits, dev(), Layout::Transposed), tt = upload(target, dev()), loss;
+      CHECK_OK(porta_cross_entropy(tl, tt, static_cast<porta_reduction>(reduction), loss.out()));
+      expect_close(download(loss), ref.loss, tolerance_for(dt, true), "cross_entropy");
+      Tensor ll = leaf(logits), lloss;
+      CHECK_OK(porta_cross_entropy(ll, tt, static_cast<porta_reduction>(reduction), lloss.out()));
+      backward(lloss, gl);
+      expect_close(grad_of(ll), ref.dx, tolerance_for(dt, true), "cross_entropy dx");
+    }
+}
+
+TEST_P(NN, CrossEntropyTargetOutOfRange) {
+  const HostTensor logits = sample_host(porta_float32, {2, 3}, 1);
+  Tensor tl = upload(logits, dev()), tt = upload(make_host(porta_int64, {2}, {1, 3}), dev());
+  porta_tensor* out = sentinel();
+  const porta_status st = porta_cross_entropy(tl, tt, PORTA_REDUCTION_NONE, &out);
+  if (st == PORTA_OK) {  // allowed where the backend cannot detect it: the loss is NaN
+    Tensor loss(out);
+    const HostTensor l = download(loss);
+    EXPECT_TRUE(std::isnan(l.v[1])) << "loss of the out-of-range sample: " << l.v[1];
+  } else {
+    EXPECT_EQ(st, PORTA_ERROR_INVALID_ARGUMENT) << porta_last_error();
+    EXPECT_EQ(out, sentinel());
+    EXPECT_NE(std::string(porta_last_error()).find('3'), std::string::npos) << porta_last_error();
+  }
+}
+
+TEST_P(NN, LinearAndMseLoss) {
+  for (DLDataType dt : {porta_float32, porta_float64}) {
+    SCOPED_TRACE(dtype_name(dt));
+    const HostTensor x = sample_host(dt, {2, 3, 5}, 1), w = sample_host(dt, {4, 5}, 2), b = sample_host(dt, {4}, 3);
+    HostTensor wt{dt, {5, 4}, std::vector<double>(20)};
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 5; ++j) wt.v[j * 4 + i] = w.v[i * 5 + j];
+    Reduction ref = ref_matmul(x, wt);
+    for (size_t i = 0; i < ref.value.v.size(); ++i) ref.value.v[i] += b.v[i % 4], ref.scale[i] += std::fabs(b.v[i % 4]);
+    Tensor tx = upload(x, dev()), tw = upload(w, dev()), tb = upload(b, dev()), y;
+    CHECK_OK(porta_linear(tx, tw, tb, y.out()));
+    expect_close(download(y), ref.value, tolerance_for(dt), "linear", &ref.scale);
+
+    const HostTensor t = sample_host(dt, {2, 3, 5}, 4);
+    Tensor tt = upload(t, dev(), Layout::Strided);
+    for (int reduction : {PORTA_REDUCTION_NONE, PORTA_REDUCTION_MEAN, PORTA_REDUCTION_SUM}) {
+      HostTensor per{dt, x.shape, {}};
+      double s = 0;
+      for (int64_t i = 0; i < x.numel(); ++i) per.v.push_back((x.v[i] - t.v[i]) * (x.v[i] - t.v[i])), s += per.v.back();
+      const HostTensor want = reduction == PORTA_REDUCTION_NONE
+                                  ? per
+                                  : HostTensor{dt, {}, {reduction == PORTA_REDUCTION_MEAN ? s / x.numel() : s}};
+      Tensor l;
+      CHECK_OK(porta_mse_loss(tx, tt, static_cast<porta_reduction>(reduction), l.out()));
+      expect_close(download(l), want, tolerance_for(dt), "mse_loss reduction " + std::to_string(reduction));
+    }
+  }
+}
+
+}  // namespace
+}  // namespace conformance

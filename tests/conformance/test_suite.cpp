@@ -1,0 +1,164 @@
+// The suite checks itself: plugins loaded, devices found, every op of
+// PORTA_OP_LIST has a reference and a test, and the host Philox is right.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "device_params.hpp"
+#include "op_tables.hpp"
+#include "philox_reference.hpp"
+#include "reference.hpp"
+
+namespace conformance {
+namespace {
+
+TEST(Suite, EveryPluginAttemptLoaded) {
+  int32_t attempts = 0;
+  CHECK_OK(porta_plugin_count(&attempts));
+  ASSERT_GT(attempts, 0) << "no plugin was found; set PORTA_PLUGIN_PATH";
+  for (int32_t i = 0; i < attempts; ++i) {
+    porta_plugin_info info{};
+    info.struct_size = sizeof(info);
+    CHECK_OK(porta_plugin_get_info(i, &info));
+    EXPECT_TRUE(info.state == PORTA_PLUGIN_LOADED || info.state == PORTA_PLUGIN_NO_DEVICES)
+        << info.path << " (" << info.name << "): state " << info.state << ": " << info.reason;
+  }
+}
+
+TEST(Suite, DevicesAreEnumerated) {
+  const auto& devices = loaded_devices();
+  ASSERT_FALSE(devices.empty());
+  bool cpu = false;
+  std::set<std::string> names;
+  for (const DeviceCase& c : devices) {
+    cpu = cpu || c.label == "cpu_0";
+    EXPECT_TRUE(names.insert(c.name).second) << c.name << " listed twice";
+    DLDevice parsed{};
+    CHECK_OK(porta_device_parse(c.name.c_str(), &parsed));  // the printed name parses back
+    EXPECT_EQ(parsed.device_type, c.device.device_type) << c.name;
+    EXPECT_EQ(parsed.device_id, c.device.device_id) << c.name;
+  }
+  EXPECT_TRUE(cpu) << "the cpu plugin did not load";
+  // Run through CTest, the mock plugin is configured: its two devices must be there.
+  const char* path = std::getenv("PORTA_PLUGIN_PATH");
+  if (path != nullptr && std::string(path).find("mock") != std::string::npos) {
+    EXPECT_TRUE(names.count("mock:0") && names.count("mock:1")) << "PORTA_PLUGIN_PATH=" << path;
+  }
+}
+
+// Which test file covers each op (nullptr: none yet).
+const char* covering_file(porta_op op) {
+  switch (op) {
+    case PORTA_OP_FULL:
+    case PORTA_OP_ARANGE:
+      return "test_factories.cpp";
+    case PORTA_OP_RAND_UNIFORM:
+    case PORTA_OP_RAND_NORMAL:
+      return "test_random.cpp";
+    case PORTA_OP_COPY:
+      return "test_views.cpp, test_copy.cpp, test_transfer.cpp";
+    case PORTA_OP_CAST:
+      return "test_cast.cpp";
+    case PORTA_OP_NEG:
+    case PORTA_OP_EXP:
+    case PORTA_OP_LOG:
+    case PORTA_OP_SQRT:
+    case PORTA_OP_RELU:
+    case PORTA_OP_SIGMOID:
+    case PORTA_OP_TANH:
+    case PORTA_OP_ABS:
+      return "test_unary.cpp";
+    case PORTA_OP_ADD:
+    case PORTA_OP_SUB:
+    case PORTA_OP_MUL:
+    case PORTA_OP_DIV:
+    case PORTA_OP_POW:
+    case PORTA_OP_MAXIMUM:
+    case PORTA_OP_MINIMUM:
+    case PORTA_OP_EQ:
+    case PORTA_OP_NE:
+    case PORTA_OP_LT:
+    case PORTA_OP_LE:
+    case PORTA_OP_GT:
+    case PORTA_OP_GE:
+      return "test_binary.cpp, test_scalar.cpp";
+    case PORTA_OP_WHERE:
+      return "test_where.cpp";
+    case PORTA_OP_SUM:
+    case PORTA_OP_MEAN:
+    case PORTA_OP_MAX:
+    case PORTA_OP_MIN:
+      return "test_reduce.cpp";
+    case PORTA_OP_ARGMAX:
+    case PORTA_OP_ARGMIN:
+      return "test_argreduce.cpp";
+    case PORTA_OP_MATMUL:
+      return "test_matmul.cpp";
+    case PORTA_OP_IM2COL:
+    case PORTA_OP_COL2IM:
+    case PORTA_OP_MAX_POOL2D:
+    case PORTA_OP_MAX_POOL2D_BACKWARD:
+    case PORTA_OP_AVG_POOL2D:
+    case PORTA_OP_AVG_POOL2D_BACKWARD:
+    case PORTA_OP_SOFTMAX:
+    case PORTA_OP_LOG_SOFTMAX:
+    case PORTA_OP_SOFTMAX_BACKWARD:
+    case PORTA_OP_LOG_SOFTMAX_BACKWARD:
+    case PORTA_OP_CROSS_ENTROPY:
+    case PORTA_OP_CROSS_ENTROPY_BACKWARD:
+      return "test_nn.cpp";
+    case PORTA_OP_SGD_STEP:
+    case PORTA_OP_ADAM_STEP:
+      return "test_optimizers.cpp";
+    default:
+      break;
+  }
+  return nullptr;
+}
+
+TEST(Suite, EveryOpHasATestAndAReference) {
+  std::set<int> in_tables;
+  for (const UnaryOp& u : kUnaryOps) {
+    in_tables.insert(u.op);
+    EXPECT_NO_THROW(unary_ref(u.op, 0.5)) << u.name;
+  }
+  for (const BinaryOp& b : kBinaryOps) {
+    in_tables.insert(b.op);
+    EXPECT_NO_THROW(binary_ref(b.op, 0.5, 2.0)) << b.name;
+  }
+  const HostTensor t = make_host(porta_float64, {2}, {1, 2});
+  for (const ReduceOp& r : kReduceOps) {
+    in_tables.insert(r.op);
+    EXPECT_NO_THROW(ref_reduce(r.op, t, {}, false)) << r.name;
+  }
+  for (const ArgReduceOp& a : kArgReduceOps) {
+    in_tables.insert(a.op);
+    EXPECT_NO_THROW(ref_argreduce(a.op, t, 0, false)) << a.name;
+  }
+  int count = 0;
+  std::string untested;
+  for (const OpInfo& op : kAllOps) {
+    ++count;
+    if (covering_file(op.op) == nullptr) untested += std::string(untested.empty() ? "" : ", ") + op.name;
+    const bool tabled = op.kind == PORTA_OP_KIND_UNARY || op.kind == PORTA_OP_KIND_BINARY ||
+                        op.kind == PORTA_OP_KIND_COMPARE || op.kind == PORTA_OP_KIND_REDUCE ||
+                        op.kind == PORTA_OP_KIND_ARGREDUCE;
+    EXPECT_EQ(tabled, in_tables.count(op.op) == 1) << op.name;
+  }
+  EXPECT_TRUE(untested.empty()) << "ops of PORTA_OP_LIST without a conformance test: " << untested;
+  EXPECT_EQ(count, PORTA_OP_COUNT) << "ids of PORTA_OP_LIST are not dense";
+}
+
+// Known-answer vectors of Random123's kat_vectors for philox4x32 10.
+TEST(Suite, HostPhiloxMatchesRandom123) {
+  using A4 = std::array<uint32_t, 4>;
+  EXPECT_EQ(philox4x32_10({0, 0, 0, 0}, {0, 0}), (A4{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}));
+  EXPECT_EQ(philox4x32_10({~0u, ~0u, ~0u, ~0u}, {~0u, ~0u}), (A4{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}));
+  EXPECT_EQ(philox4x32_10({0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0}),
+            (A4{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}));
+}
+
+}  // namespace
+}  // namespace conformance

@@ -1,0 +1,76 @@
+// C++ operators: every one, in tensor-tensor, tensor-scalar and scalar-tensor form.
+#include "mock_device.hpp"
+
+using porta::Tensor;
+using F = std::vector<float>;
+using B = std::vector<bool>;
+
+namespace {
+
+Tensor vec(F values) { return Tensor::from_vector(values); }
+
+}  // namespace
+
+TEST(Operators, Arithmetic) {
+  const Tensor a = vec({1, 2, 4}), b = vec({4, 2, 1});
+  EXPECT_EQ((a + b).to_vector<float>(), (F{5, 4, 5}));
+  EXPECT_EQ((a + 1).to_vector<float>(), (F{2, 3, 5}));
+  EXPECT_EQ((1 + a).to_vector<float>(), (F{2, 3, 5}));
+  EXPECT_EQ((a - b).to_vector<float>(), (F{-3, 0, 3}));
+  EXPECT_EQ((a - 1).to_vector<float>(), (F{0, 1, 3}));
+  EXPECT_EQ((1 - a).to_vector<float>(), (F{0, -1, -3}));
+  EXPECT_EQ((a * b).to_vector<float>(), (F{4, 4, 4}));
+  EXPECT_EQ((a * 0.5).to_vector<float>(), (F{0.5, 1, 2}));
+  EXPECT_EQ((0.5 * a).to_vector<float>(), (F{0.5, 1, 2}));
+  EXPECT_EQ((a / b).to_vector<float>(), (F{0.25, 1, 4}));
+  EXPECT_EQ((a / 2).to_vector<float>(), (F{0.5, 1, 2}));
+  EXPECT_EQ((8 / a).to_vector<float>(), (F{8, 4, 2}));
+  EXPECT_EQ((-a).to_vector<float>(), (F{-1, -2, -4}));
+}
+
+TEST(Operators, ComparisonsGiveBoolTensors) {
+  const Tensor a = vec({1, 2, 3}), b = vec({3, 2, 1});
+  for (const Tensor& t : {a == b, a != b, a < b, a <= b, a > b, a >= b, a == 2, 2 == a}) EXPECT_EQ(t.dtype(), porta::kBool);
+  EXPECT_EQ((a == b).to_vector<bool>(), (B{false, true, false}));
+  EXPECT_EQ((a != b).to_vector<bool>(), (B{true, false, true}));
+  EXPECT_EQ((a < b).to_vector<bool>(), (B{true, false, false}));
+  EXPECT_EQ((a <= b).to_vector<bool>(), (B{true, true, false}));
+  EXPECT_EQ((a > b).to_vector<bool>(), (B{false, false, true}));
+  EXPECT_EQ((a >= b).to_vector<bool>(), (B{false, true, true}));
+  EXPECT_EQ((a == 2).to_vector<bool>(), (B{false, true, false}));
+  EXPECT_EQ((2 == a).to_vector<bool>(), (B{false, true, false}));
+  EXPECT_EQ((a != 2).to_vector<bool>(), (B{true, false, true}));
+  EXPECT_EQ((2 != a).to_vector<bool>(), (B{true, false, true}));
+  // Scalar first mirrors the comparison: 2 < a is a > 2.
+  EXPECT_EQ((a < 2).to_vector<bool>(), (B{true, false, false}));
+  EXPECT_EQ((2 < a).to_vector<bool>(), (B{false, false, true}));
+  EXPECT_EQ((a <= 2).to_vector<bool>(), (B{true, true, false}));
+  EXPECT_EQ((2 <= a).to_vector<bool>(), (B{false, true, true}));
+  EXPECT_EQ((a > 2).to_vector<bool>(), (B{false, false, true}));
+  EXPECT_EQ((2 > a).to_vector<bool>(), (B{true, false, false}));
+  EXPECT_EQ((a >= 2).to_vector<bool>(), (B{false, true, true}));
+  EXPECT_EQ((2 >= a).to_vector<bool>(), (B{true, true, false}));
+}
+
+TEST(Operators, BroadcastAndPromote) {
+  const Tensor m = Tensor::ones({2, 3});
+  const Tensor row = vec({1, 2, 3});
+  EXPECT_EQ((m + row).shape(), (porta::Shape{2, 3}));
+  EXPECT_EQ((m * row).to_vector<float>(), (F{1, 2, 3, 1, 2, 3}));
+  const Tensor ints = Tensor::from_vector(std::vector<int64_t>{1, 2});
+  EXPECT_EQ((ints + 1).dtype(), porta::kInt64);
+  EXPECT_EQ((ints + 0.5).dtype(), porta::kFloat32);
+  EXPECT_EQ((ints + vec({0.5, 0.5})).to_vector<float>(), (F{1.5, 2.5}));
+  EXPECT_EQ((1 / ints).to_vector<float>(), (F{1, 0.5})) << "true division";
+  EXPECT_EQ((3 - ints).to_vector<int64_t>(), (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ((2.5 - ints).to_vector<float>(), (F{1.5, 0.5}));
+}
+
+class OperatorsOnMock : public MockDeviceTest {};
+
+TEST_F(OperatorsOnMock, ResultsStayOnTheOperandsDevice) {
+  const Tensor a = Tensor::from_vector(std::vector<float>{1, 2}, "mock:1");
+  for (const Tensor& t : {a + a, a + 1, 1 + a, 1 - a, 2 / a, -a, a < 1, 1 < a})
+    EXPECT_EQ(t.device(), porta::Device("mock:1"));
+  EXPECT_EQ((2 / a).to_vector<float>(), (F{2, 1}));
+}
