@@ -318,7 +318,8 @@ PORTA_EXPORT porta_status porta_gt(porta_tensor* a, porta_tensor* b, porta_tenso
 PORTA_EXPORT porta_status porta_ge(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
 /* Scalar forms: the scalar takes a's dtype, except that a non-integral
- * scalar with an integer or bool `a` makes the result float32. */
+ * scalar with an integer or bool `a` makes the result float32, and an
+ * integral scalar with a bool `a` is int64 (as in PyTorch). */
 /** a + s */
 PORTA_EXPORT porta_status porta_add_scalar(porta_tensor* a, double s, porta_tensor** out);
 /** a - s */
@@ -360,17 +361,19 @@ PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta
  *  inputs sum to int64. */
 PORTA_EXPORT porta_status porta_sum(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                     int keepdim, porta_tensor** out);
-/** Mean over dims, as porta_sum (float dtypes only). */
+/** Mean over dims, as porta_sum; an integer tensor is UNSUPPORTED_DTYPE. */
 PORTA_EXPORT porta_status porta_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                      int keepdim, porta_tensor** out);
-/** Maximum over dims, as porta_sum (not empty). */
+/** Maximum over dims, as porta_sum. NaN propagates. Reducing zero elements
+ *  is INVALID_ARGUMENT (max has no identity). */
 PORTA_EXPORT porta_status porta_max(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                     int keepdim, porta_tensor** out);
-/** Minimum over dims, as porta_sum (not empty). */
+/** Minimum over dims, as porta_sum; NaN propagates; not over zero elements. */
 PORTA_EXPORT porta_status porta_min(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                     int keepdim, porta_tensor** out);
 /** int64 index of the first maximum along `dim` (PORTA_ALL_DIMS: index into
- *  the flattened tensor). */
+ *  the flattened tensor); a NaN counts as the maximum; an empty tensor is
+ *  INVALID_ARGUMENT. */
 PORTA_EXPORT porta_status porta_argmax(porta_tensor* t, int32_t dim, int keepdim,
                                        porta_tensor** out);
 /** int64 index of the first minimum, as porta_argmax. */

@@ -14,7 +14,8 @@ struct Neg { template <class T> T operator()(T x) const { return static_cast<T>(
 struct Exp { template <class T> T operator()(T x) const { return std::exp(x); } };
 struct Log { template <class T> T operator()(T x) const { return std::log(x); } };
 struct Sqrt { template <class T> T operator()(T x) const { return std::sqrt(x); } };
-struct Relu { template <class T> T operator()(T x) const { return x > T(0) ? x : T(0); } };
+// NaN stays NaN (as in PyTorch and as maximum(x, 0) does).
+struct Relu { template <class T> T operator()(T x) const { return x > T(0) || x != x ? x : T(0); } };
 struct Sigmoid { template <class T> T operator()(T x) const { return T(1) / (T(1) + std::exp(-x)); } };
 struct Tanh { template <class T> T operator()(T x) const { return std::tanh(x); } };
 struct Abs {

@@ -2,20 +2,8 @@
 
 #include <cstdlib>
 
-#include "tensor_handle.hpp"
-
 namespace conformance {
 namespace {
-
-#ifdef PORTA_CONFORMANCE_DEFAULT_PLUGIN_PATH
-// CMake 3.25's gtest_discover_tests lists the tests without the ENVIRONMENT
-// property, so without a default the mock devices' tests would never be
-// discovered. An explicit PORTA_PLUGIN_PATH (even empty) wins.
-const bool kDefaultPluginPath = [] {
-  setenv("PORTA_PLUGIN_PATH", PORTA_CONFORMANCE_DEFAULT_PLUGIN_PATH, /*overwrite=*/0);
-  return true;
-}();
-#endif
 
 std::vector<DeviceCase> enumerate() {
   std::vector<DeviceCase> out;

@@ -208,7 +208,7 @@ struct LoaderOptions {
   bool drop_last = false;        ///< drop a final, partial batch
   int num_workers = 0;           ///< background threads assembling batches (0: in the caller)
   int prefetch = 2;              ///< batches each worker keeps ready
-  std::optional<Device> pin_memory_for;  ///< page-locked batches for this accelerator
+  std::optional<Device> pin_memory_for{};  ///< page-locked batches for this accelerator
 };
 
 /// Iterates a dataset in batches. `for (auto& batch : loader)` runs one epoch.

@@ -209,6 +209,11 @@ class Sequential : public Module {
   Sequential(std::initializer_list<std::shared_ptr<Module>> modules) {
     for (auto& m : modules) push_back(m);
   }
+  /// Sequential(std::make_shared<Linear>(3, 1), std::make_shared<ReLU>(), ...).
+  template <class... M>
+  explicit Sequential(std::shared_ptr<M>... modules) {
+    (push_back(std::move(modules)), ...);
+  }
   /// Appends a module (named by its index, as in PyTorch).
   void push_back(std::shared_ptr<Module> m) { layers_.push_back(register_module(std::to_string(layers_.size()), m)); }
   Tensor forward(const Tensor& x) override {
