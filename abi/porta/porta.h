@@ -577,6 +577,51 @@ PORTA_EXPORT porta_status porta_tensor_empty_pinned(DLDataType dtype, const int6
 /** 1 if `t` lives in page-locked host memory. */
 PORTA_EXPORT porta_status porta_tensor_is_pinned(const porta_tensor* t, int* out);
 
+
+/* ============================== DLPack ============================== */
+/* Zero-copy exchange with other frameworks (NumPy, PyTorch, CuPy, JAX...),
+ * DLPack >= 1.0. Exported data pointers: for kDLCPU and kDLCUDA the
+ * pointer already includes the tensor's offset (byte_offset 0); for other
+ * device types (kDLOpenCL: the cl_mem) data is the allocation handle and the
+ * offset is in byte_offset. */
+
+/** Largest ndim porta_from_dlpack* accepts (PORTA_MAX_DIMS). */
+#define PORTA_DLPACK_MAX_NDIM PORTA_MAX_DIMS
+
+/** Exports `t` without copying. *out is owned by the caller (the consumer),
+ *  who must call (*out)->deleter(*out) exactly once; until then t's storage
+ *  stays alive, whatever happens to `t`. `strides` is always filled.
+ *  flags: DLPACK_FLAG_BITMASK_READ_ONLY is set when the tensor is read-only
+ *  (imported read-only); other bits of `flags` given here are added
+ *  (e.g. DLPACK_FLAG_BITMASK_IS_COPIED for an export of a fresh copy). */
+PORTA_EXPORT porta_status porta_to_dlpack_versioned(porta_tensor* t, uint64_t flags,
+                                                    DLManagedTensorVersioned** out);
+/** Legacy (pre-1.0) export, for consumers that only know DLManagedTensor.
+ *  Read-only tensors are refused (the legacy struct cannot say so). */
+PORTA_EXPORT porta_status porta_to_dlpack(porta_tensor* t, DLManagedTensor** out);
+
+/** Imports a DLPack tensor without copying. On success Porta owns `managed`
+ *  and calls its deleter exactly once, when the last Porta tensor viewing it
+ *  is released. byte_offset is honoured; NULL strides mean row-major.
+ *  Rejected with a message naming the field (ownership then stays with the
+ *  caller): an unknown dtype code or bits, lanes != 1, negative shape or
+ *  strides, ndim outside [0, PORTA_DLPACK_MAX_NDIM], a device no loaded
+ *  plugin serves. One exception: a major version other than
+ *  DLPACK_MAJOR_VERSION means the layout cannot be trusted, so Porta calls
+ *  only the deleter (it consumes `managed`) and returns
+ *  PORTA_ERROR_INVALID_ARGUMENT. DLPACK_FLAG_BITMASK_READ_ONLY makes a
+ *  read-only tensor: in-place writes into it are refused. */
+PORTA_EXPORT porta_status porta_from_dlpack_versioned(DLManagedTensorVersioned* managed,
+                                                      porta_tensor** out);
+/** Legacy import, as porta_from_dlpack_versioned (never read-only). */
+PORTA_EXPORT porta_status porta_from_dlpack(DLManagedTensor* managed, porta_tensor** out);
+/** 1 if `t` is read-only (imported with DLPACK_FLAG_BITMASK_READ_ONLY). */
+PORTA_EXPORT porta_status porta_tensor_is_read_only(const porta_tensor* t, int* out);
+/** Address of the first element for host-addressable devices (kDLCPU), or
+ *  the device pointer for kDLCUDA; INVALID_ARGUMENT for other device types,
+ *  whose memory is opaque. For bindings that wrap memory in place. */
+PORTA_EXPORT porta_status porta_tensor_data_ptr(const porta_tensor* t, void** out);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
