@@ -2,6 +2,8 @@
 
 #include <porta/ops.h>
 
+#include <cstring>
+
 namespace porta::host {
 namespace {
 const porta_host_api* g_host = nullptr;
@@ -12,6 +14,12 @@ void set_host_api(const porta_host_api* host) { g_host = host; }
 porta_status report(porta_status status, const char* message) {
   if (g_host && g_host->set_error) g_host->set_error(message);
   return status;
+}
+
+void copy_device_props(const porta_device_props& props, porta_device_props* out) {
+  const size_t keep = out->struct_size;
+  std::memcpy(static_cast<void*>(out), &props, keep < sizeof(props) ? keep : sizeof(props));
+  out->struct_size = keep;
 }
 
 int host_dtype(DLDataType t) {

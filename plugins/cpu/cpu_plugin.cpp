@@ -52,9 +52,7 @@ porta_status device_props(int32_t device, porta_device_props* out) {
   p.memory_free = avail > 0 ? static_cast<uint64_t>(avail) * page : 0;
   p.compute_units = porta::host::num_threads();
   p.kind = PORTA_DEVICE_KIND_CPU;
-  const size_t keep = out->struct_size;
-  std::memcpy(static_cast<void*>(out), &p, keep < sizeof(p) ? keep : sizeof(p));
-  out->struct_size = keep;
+  porta::host::copy_device_props(p, out);
   return PORTA_OK;
 }
 

@@ -63,9 +63,7 @@ porta_status device_props(int32_t device, porta_device_props* out) {
   p.memory_free = g_capacity - d.in_use;
   p.compute_units = 1;
   p.kind = PORTA_DEVICE_KIND_VIRTUAL;
-  const size_t keep = out->struct_size;
-  std::memcpy(static_cast<void*>(out), &p, keep < sizeof(p) ? keep : sizeof(p));
-  out->struct_size = keep;
+  porta::host::copy_device_props(p, out);
   return PORTA_OK;
 }
 
