@@ -13,10 +13,13 @@ Registry& Registry::undiscovered() {
 Registry& Registry::get() {
   Registry* instance = &undiscovered();
   if (!instance->discovered_.load(std::memory_order_acquire)) {
+    // Other threads wait here until discovery has finished; the discovering
+    // thread itself may re-enter (the mutex is recursive) and proceeds.
     std::lock_guard<std::recursive_mutex> lock(instance->mu_);
-    if (!instance->discovered_.load(std::memory_order_relaxed)) {
-      instance->discovered_.store(true, std::memory_order_release);
+    if (!instance->discovered_.load(std::memory_order_relaxed) && !instance->discovering_) {
+      instance->discovering_ = true;
       instance->discover();
+      instance->discovered_.store(true, std::memory_order_release);
     }
   }
   return *instance;

@@ -75,6 +75,7 @@ class Registry {
 
   std::recursive_mutex mu_;
   std::atomic<bool> discovered_{false};
+  bool discovering_ = false;  // guarded by mu_
   // Lock-free lookup by DLDeviceType for the per-op hot path; entries are
   // written once under mu_ and backends are never unloaded.
   std::array<std::atomic<Backend*>, 64> by_type_{};

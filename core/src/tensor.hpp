@@ -49,6 +49,7 @@ struct Storage {
   void (*release)(void* context, void* handle) = nullptr;
   void* release_context = nullptr;
   bool pinned = false;
+  bool read_only = false;  // imported with DLPACK_FLAG_BITMASK_READ_ONLY: in-place writes are refused
   ~Storage();
 };
 

@@ -1,0 +1,85 @@
+// DLPack export: one heap block holds the DLManagedTensor(Versioned) handed
+// to the consumer, the shape and strides it points at, and a view that keeps
+// the tensor's storage alive until the consumer calls the deleter.
+#include <array>
+#include <memory>
+
+#include "../c_api.hpp"
+#include "data_pointer.hpp"
+
+using namespace porta;
+
+namespace {
+
+template <typename Managed>
+struct Export {
+  Managed managed{};  // what the consumer sees; its manager_ctx is this Export
+  // A view, not the exported handle: porta_tensor_move_to may later swap the
+  // handle's storage, and the consumer must keep reading the old one.
+  TensorPtr view;
+  std::array<int64_t, PORTA_MAX_DIMS> shape{}, strides{};
+};
+
+// The deleter the consumer calls exactly once; it frees `self` too.
+template <typename Managed>
+void delete_export(Managed* self) {
+  if (self == nullptr || self->manager_ctx == nullptr) return;
+  auto* ctx = static_cast<Export<Managed>*>(self->manager_ctx);
+  self->manager_ctx = nullptr;  // a (contract-breaking) second call sees NULL while the memory lasts
+  delete ctx;
+}
+
+template <typename Managed>
+Managed* export_tensor(porta_tensor* t) {
+  TensorPtr x = arg(t, "t");
+  auto ctx = std::make_unique<Export<Managed>>();
+  ctx->view = make_view(*x, x->shape, x->strides, x->byte_offset);
+  std::copy(x->shape.begin(), x->shape.end(), ctx->shape.begin());
+  std::copy(x->strides.begin(), x->strides.end(), ctx->strides.begin());
+
+  DLTensor& dl = ctx->managed.dl_tensor;
+  dl.device = x->device->dl;
+  dl.ndim = x->ndim();
+  dl.dtype = to_dl(x->dtype);
+  dl.shape = ctx->shape.data();
+  dl.strides = ctx->strides.data();
+  void* handle = x->storage->block.handle;
+  if (x->numel() == 0 || handle == nullptr) {  // DLPack: data is NULL for a size-0 tensor
+    dl.data = nullptr;
+    dl.byte_offset = 0;
+  } else if (dlpack::handle_is_address(dl.device.device_type)) {
+    dl.data = static_cast<char*>(handle) + x->byte_offset;
+    dl.byte_offset = 0;
+  } else {
+    dl.data = handle;
+    dl.byte_offset = x->byte_offset;
+  }
+  ctx->managed.manager_ctx = ctx.get();
+  ctx->managed.deleter = delete_export<Managed>;
+  return &ctx.release()->managed;
+}
+
+}  // namespace
+
+PORTA_API porta_status porta_to_dlpack_versioned(porta_tensor* t, uint64_t flags, DLManagedTensorVersioned** out) {
+  return guard([&] {
+    check_handle(t, "t");
+    require(out, "out");
+    DLManagedTensorVersioned* managed = export_tensor<DLManagedTensorVersioned>(t);
+    managed->version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+    managed->flags = flags | (t->storage->read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0);
+    *out = managed;
+  });
+}
+
+PORTA_API porta_status porta_to_dlpack(porta_tensor* t, DLManagedTensor** out) {
+  return guard([&] {
+    check_handle(t, "t");
+    require(out, "out");
+    if (t->storage->read_only)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "to_dlpack: the tensor is read-only (imported through DLPack with the "
+           "read-only flag) and a legacy DLManagedTensor cannot say so; use porta_to_dlpack_versioned, or export a "
+           "clone (porta_clone)");
+    *out = export_tensor<DLManagedTensor>(t);
+  });
+}
