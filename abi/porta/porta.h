@@ -591,6 +591,7 @@ PORTA_EXPORT porta_status porta_tensor_is_pinned(const porta_tensor* t, int* out
 /** Exports `t` without copying. *out is owned by the caller (the consumer),
  *  who must call (*out)->deleter(*out) exactly once; until then t's storage
  *  stays alive, whatever happens to `t`. `strides` is always filled.
+ *  A size-0 tensor exports data NULL (as dlpack.h allows).
  *  flags: DLPACK_FLAG_BITMASK_READ_ONLY is set when the tensor is read-only
  *  (imported read-only); other bits of `flags` given here are added
  *  (e.g. DLPACK_FLAG_BITMASK_IS_COPIED for an export of a fresh copy). */
@@ -606,7 +607,8 @@ PORTA_EXPORT porta_status porta_to_dlpack(porta_tensor* t, DLManagedTensor** out
  *  Rejected with a message naming the field (ownership then stays with the
  *  caller): an unknown dtype code or bits, lanes != 1, negative shape or
  *  strides, ndim outside [0, PORTA_DLPACK_MAX_NDIM], a device no loaded
- *  plugin serves. One exception: a major version other than
+ *  plugin serves, NULL data with elements, a first element not aligned to
+ *  the element size, an extent beyond 2^63 bytes. One exception: a major version other than
  *  DLPACK_MAJOR_VERSION means the layout cannot be trusted, so Porta calls
  *  only the deleter (it consumes `managed`) and returns
  *  PORTA_ERROR_INVALID_ARGUMENT. DLPACK_FLAG_BITMASK_READ_ONLY makes a

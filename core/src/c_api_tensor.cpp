@@ -31,9 +31,7 @@ PORTA_API porta_status porta_tensor_to_host(const porta_tensor* t, void* dst, si
 // memory a DLPack producer lent read-only.
 static TensorPtr writable(porta_tensor* t, const char* op) {
   TensorPtr x = arg(t, op[0] == 'c' ? "dst" : "t");
-  if (x->storage->read_only)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": the tensor is read-only (imported through DLPack with the read-only "
-         "flag); clone it first (porta_clone) and write into the clone");
+  require_writable(*x, op);
   if (x->requires_grad && autograd::grad_enabled())
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": the tensor requires grad, so writing it in place would corrupt "
          "gradients; wrap the write in no-grad mode (porta_set_grad_enabled(0)) or detach it first");

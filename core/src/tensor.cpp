@@ -88,6 +88,12 @@ void release_handle(porta_tensor* t) noexcept {
   }
 }
 
+void require_writable(const porta_tensor& t, const char* op) {
+  if (t.storage->read_only)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": the tensor is read-only (imported through DLPack with the read-only "
+         "flag); clone it first (porta_clone) and write into the clone");
+}
+
 TensorPtr empty(DeviceState& dev, Dtype dtype, const Dims& shape) {
   const int64_t n = checked_numel(shape);
   const size_t item = dtype_size(dtype);

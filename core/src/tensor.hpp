@@ -118,6 +118,10 @@ class TensorPtr {
 const porta_tensor& check_handle(const porta_tensor* t, const char* what);
 void release_handle(porta_tensor* t) noexcept;
 
+// Throws INVALID_ARGUMENT naming `op` when `t` is read-only (imported through
+// DLPack with the read-only flag). Every in-place writer calls this.
+void require_writable(const porta_tensor& t, const char* op);
+
 // A new contiguous tensor with uninitialized contents.
 TensorPtr empty(DeviceState& dev, Dtype dtype, const Dims& shape);
 // A view of `base`'s storage with the given geometry.

@@ -77,9 +77,9 @@ PORTA_API porta_status porta_to_dlpack(porta_tensor* t, DLManagedTensor** out) {
     check_handle(t, "t");
     require(out, "out");
     if (t->storage->read_only)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "to_dlpack: the tensor is read-only (imported through DLPack with the "
-           "read-only flag) and a legacy DLManagedTensor cannot say so; use porta_to_dlpack_versioned, or export a "
-           "clone (porta_clone)");
+      fail(PORTA_ERROR_INVALID_ARGUMENT,
+           "to_dlpack: the tensor is read-only (imported through DLPack with the read-only flag) and a legacy "
+           "DLManagedTensor cannot say so; use porta_to_dlpack_versioned, or export a clone (porta_clone)");
     *out = export_tensor<DLManagedTensor>(t);
   });
 }

@@ -55,19 +55,21 @@ Layout read_layout(const DLTensor& dl, const char* op) {
     }
   }
   if (numel == 0) return l;
+  // Checked arithmetic throughout: a hostile shape or stride must not wrap around.
   uint64_t last = 0;  // element offset of the last reachable element
   bool overflow = false;
   for (int32_t i = 0; i < dl.ndim; ++i) {
+    const auto span = static_cast<uint64_t>(l.shape[i] - 1), stride = static_cast<uint64_t>(l.strides[i]);
     uint64_t step = 0;
-    overflow |= __builtin_mul_overflow(static_cast<uint64_t>(l.shape[i] - 1), static_cast<uint64_t>(l.strides[i]), &step);
-    overflow |= __builtin_add_overflow(last, step, &last);
+    overflow |= __builtin_mul_overflow(span, stride, &step) || __builtin_add_overflow(last, step, &last);
   }
-  overflow |= __builtin_add_overflow(last, uint64_t{1}, &last);
-  overflow |= __builtin_mul_overflow(last, uint64_t{dtype_size(l.dtype)}, &l.extent);
-  overflow |= l.extent > static_cast<uint64_t>(INT64_MAX) || dl.byte_offset > static_cast<uint64_t>(INT64_MAX) - l.extent;
+  const uint64_t limit = INT64_MAX;
+  overflow |= __builtin_add_overflow(last, uint64_t{1}, &last) ||
+              __builtin_mul_overflow(last, uint64_t{dtype_size(l.dtype)}, &l.extent) || l.extent > limit ||
+              dl.byte_offset > limit - l.extent;
   if (overflow)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dl_tensor.shape ", l.shape.str(), " with strides ", l.strides.str(),
-         " reaches beyond 2^63 bytes");
+         " and byte_offset ", dl.byte_offset, " reaches beyond 2^63 bytes");
   if (dl.data == nullptr)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dl_tensor.data is NULL but the tensor has ", numel, " elements");
   // Kernels address whole elements; a misaligned first element would be undefined behaviour there.

@@ -18,6 +18,7 @@ std::vector<TensorPtr> checked_params(porta_tensor* const* params, int32_t n, co
     TensorPtr p = TensorPtr::borrow(params[i]);
     if (!is_floating(p->dtype))
       fail(PORTA_ERROR_UNSUPPORTED_DTYPE, who, ": parameter ", i, " is ", dtype_name(p->dtype), "; parameters must be float");
+    require_writable(*p, who);
     if (p->grad_fn)
       fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is not a leaf (it was computed by an op); "
            "optimize the tensors you created, or detach() this one");
