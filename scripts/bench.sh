@@ -16,4 +16,5 @@ build/bin/porta_bench_training --benchmark_out="$out/training.json" --benchmark_
 python3 tests/bench/bench_training_torch.py "$out/training_torch.json"
 
 echo "## Core"; python3 tests/bench/report.py "$out/core.json" | tee "$out/core.md"
+echo; echo "## Python"; PORTA_LIBRARY="$PWD/build/lib/libporta.so" python3 tests/bench/python_bench.py | tee "$out/python.md"
 echo; echo "## Training"; python3 tests/bench/report_training.py "$out/training.json" "$out/training_torch.json" | tee "$out/training.md"

@@ -21,7 +21,12 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 python=${PYTHON:-python3}
-if ! "$python" -c "import tvm_ffi.libinfo" 2>/dev/null; then
-  echo "install-deps: pip install apache-tvm-ffi (for dlpack/dlpack.h)"
-  "$python" -m pip install -q apache-tvm-ffi
+pips=()
+"$python" -c "import tvm_ffi.libinfo" 2>/dev/null || pips+=(apache-tvm-ffi)  # ships dlpack/dlpack.h
+"$python" -c "import numpy, sys; sys.exit(tuple(map(int, numpy.__version__.split('.')[:2])) < (2, 1))" 2>/dev/null ||
+  pips+=("numpy>=2.1")
+"$python" -c "import pytest" 2>/dev/null || pips+=(pytest)
+if [ ${#pips[@]} -gt 0 ]; then
+  echo "install-deps: pip install ${pips[*]}"
+  "$python" -m pip install -q "${pips[@]}"
 fi

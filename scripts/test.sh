@@ -2,7 +2,8 @@
 # The README's test command (and CI's): installs what is missing, builds,
 # and runs every test: unit, ABI (broken plugins, installed tree, C11 and
 # find_package consumers), conformance on every loaded device (cpu, mock:0,
-# mock:1, plus opencl/cuda when present), the C++ binding; then the unit and
+# mock:1, plus opencl/cuda when present), the C++ binding, the examples, the
+# Python package (also pip-installed into a fresh venv); then the unit and
 # conformance suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,8 +12,15 @@ jobs=$(nproc)
 
 echo "== build (Release)"
 scripts/build.sh
-echo "== tests (Release)"
+echo "== tests (Release): C, C++, and the Python package against this build"
 ctest --test-dir build --output-on-failure -j"$jobs"
+
+echo "== Python package: pip install into a fresh virtual environment, then its tests"
+python3 -m venv --system-site-packages build/pyvenv
+build/pyvenv/bin/python -m pip install -q ./bindings/python
+PORTA_TEST_INSTALLED=1 PORTA_LIBRARY="$PWD/build/lib/libporta.so" \
+  PORTA_PLUGIN_PATH="$PWD/build/lib/porta/test-plugins/mock" \
+  build/pyvenv/bin/python -m pytest -q -p no:cacheprovider tests/python
 
 echo "== build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTA_SANITIZE=address,undefined -DPORTA_WERROR=ON \

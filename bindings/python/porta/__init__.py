@@ -1,0 +1,78 @@
+"""Porta: a plugin-based tensor runtime, with a PyTorch-style Python API.
+
+    import porta
+    x = porta.ones(2, 3, device=porta.try_gpu())
+    print(x @ x.T)
+
+Everything goes through the stable C ABI of libporta.so (ctypes); see
+README.md in this directory for how the library is found.
+"""
+# isort: skip_file  (the order matters: later modules extend Tensor)
+import builtins
+
+from ._errors import (PortaError, InvalidArgumentError, DeviceMismatchError, ShapeError, DtypeError,
+                      NoSuchDeviceError, NotImplementedByBackendError, OutOfMemoryError, BackendError,
+                      InvalidHandleError, PortaIOError, InternalError)
+from ._lib import path as library_path
+from ._dtype import dtype, float32, float64, int32, int64, uint8, bool_
+from ._device import (device, try_gpu, try_all_gpus, available_devices, accelerator_count, synchronize,
+                      plugins, device_count, device_info)
+from ._tensor import Tensor, Size
+from . import _tensor_ops, _views, _indexing, _convert, _format, _dlpack  # noqa: F401 - they extend Tensor
+from ._tensor_ops import values_indices
+from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full, arange, linspace, rand, randn,
+                         randint, eye, empty_like, zeros_like, ones_like, full_like, rand_like, randn_like, stack,
+                         cat, concat, concatenate, manual_seed, get_rng_state, set_rng_state,
+                         initial_seed)
+from ._dlpack import from_dlpack
+from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode
+from ._memory import memory_stats, memory_allocated, memory_reserved, empty_cache
+from ._serialization import save, load
+from . import cuda, nn, optim, utils, datasets, transforms  # noqa: F401
+
+globals().update(_tensor_ops.namespace)  # porta.add, porta.exp, porta.sum, porta.where, ...
+
+
+def is_tensor(obj):
+    """Whether obj is a porta.Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input):  # noqa: A002 - torch's name
+    """Number of elements of a tensor."""
+    return input.numel()
+
+
+def get_default_dtype():
+    """porta.float32: the dtype of tensors made from Python floats."""
+    return float32
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
+    """Whether |input - other| <= atol + rtol * |other| everywhere (compared on the host)."""
+    import numpy as np
+    return builtins.bool(np.allclose(input.numpy(force=True), other.numpy(force=True), rtol=rtol, atol=atol,
+                            equal_nan=equal_nan))
+
+
+def equal(input, other):  # noqa: A002
+    """Whether two tensors have the same shape and elements."""
+    return input.shape == other.shape and builtins.bool((input == other).all())
+
+
+def _version():
+    from ctypes import byref, c_int32
+    from ._lib import fn
+    v = [c_int32() for _ in range(5)]
+    fn.porta_version(*[byref(x) for x in v])
+    return ".".join(str(x.value) for x in v[:3]), (v[3].value, v[4].value)
+
+
+__version__, abi_version = _version()
+
+# PyTorch's dtype aliases, bound last because they shadow builtins in this module.
+float = float32  # noqa: A001
+double = float64
+int = int32  # noqa: A001
+long = int64
+bool = bool_  # noqa: A001

@@ -1,0 +1,171 @@
+"""Python data <-> tensors: porta.tensor's inputs, .tolist(), .item(), .numpy().
+
+Python data (nested lists, scalars) goes through NumPy and is typed as
+PyTorch types it: floats -> float32, ints -> int64, bools -> bool; NumPy
+arrays and scalars keep their dtype. .numpy() shares memory (DLPack);
+.tolist() and .item() copy.
+"""
+import ctypes
+from ctypes import byref, c_void_p
+
+import numpy as np
+
+from . import _device, _dtype
+from ._errors import error
+from ._lib import fn
+from ._tensor import Tensor, wrap
+
+_ITEM_TYPES = {_dtype.float32: ctypes.c_float, _dtype.float64: ctypes.c_double, _dtype.int32: ctypes.c_int32,
+               _dtype.int64: ctypes.c_int64, _dtype.uint8: ctypes.c_uint8, _dtype.bool_: ctypes.c_bool}
+
+
+def numpy_dtype(dt):
+    """The NumPy dtype of a porta dtype."""
+    return np.dtype(dt.numpy_name)
+
+
+def _python_array(data):
+    """A NumPy array of Python data, typed as torch.tensor would type it."""
+    arr = np.asarray(data)
+    if arr.dtype == np.float64:
+        arr = arr.astype(np.float32)
+    elif arr.dtype.kind in "iu" and arr.dtype != np.uint8:
+        arr = arr.astype(np.int64)
+    elif arr.dtype == object:
+        raise TypeError("porta.tensor(): could not infer a dtype from the data (ragged nested lists, or "
+                        "objects that are not numbers?)")
+    return arr
+
+
+def as_array(data):
+    """`data` as a NumPy array with a Porta dtype (no copy when already one)."""
+    if isinstance(data, np.ndarray):
+        return data
+    if isinstance(data, np.generic):
+        return np.asarray(data)
+    if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
+        data = [x.tolist() if isinstance(x, Tensor) else x for x in data]
+    return _python_array(data)
+
+
+def upload(arr, dt, dev):
+    """A new tensor on `dev` holding a copy of NumPy array `arr` cast to porta dtype `dt`."""
+    arr = arr.astype(numpy_dtype(dt), order="C", copy=False)  # (ascontiguousarray makes 0-d arrays 1-d)
+    shape = (ctypes.c_int64 * arr.ndim)(*arr.shape)
+    out = c_void_p()
+    status = fn.porta_tensor_from_host(arr.ctypes.data if arr.size else None, dt.dl, shape, arr.ndim,
+                                       _device.resolve(dev), byref(out))
+    if status:
+        raise error(status, "tensor()")
+    return wrap(out)
+
+
+def from_data(data, dtype=None, device=None):
+    """A new tensor copying Python data, a NumPy array or a tensor."""
+    if isinstance(data, Tensor):
+        t = data.detach().clone()
+        return t.to(device=device, dtype=dtype) if (device is not None or dtype is not None) else t
+    arr = as_array(data)
+    dt = _dtype.resolve(dtype) if dtype is not None else _dtype.from_numpy(arr.dtype)
+    return upload(arr, dt, device)
+
+
+def host_array(t):
+    """A new contiguous NumPy array holding a copy of t's elements (any device)."""
+    arr = np.empty(t.shape, dtype=numpy_dtype(t.dtype))
+    if arr.size:
+        status = fn.porta_tensor_to_host(t._h, arr.ctypes.data, arr.nbytes)
+        if status:
+            raise error(status)
+    return arr
+
+
+def _tolist(self):
+    """The elements as (nested) Python lists; a Python scalar for a 0-d tensor."""
+    return host_array(self).tolist()
+
+
+def _item(self):
+    """The value of a one-element tensor as a Python number."""
+    shape = self.shape
+    n = 1
+    for s in shape:
+        n *= s
+    if n != 1:
+        raise ValueError(f"a Tensor with {n} elements cannot be converted to Scalar (item() needs exactly one "
+                         f"element; the shape is {list(shape)})")
+    v = _ITEM_TYPES[self.dtype]()
+    status = fn.porta_tensor_to_host(self._h, byref(v), ctypes.sizeof(v))
+    if status:
+        raise error(status, "item()")
+    return v.value
+
+
+def _numpy(self, force=False):
+    """A NumPy array sharing this cpu tensor's memory (zero-copy through DLPack).
+    force=True copies instead: from any device, and for tensors that require grad."""
+    if force:
+        return host_array(self)
+    dl = self.dl_device
+    if dl.device_type != 1:
+        raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
+                        "tensor to host memory first.")
+    if self.requires_grad:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    return np.from_dlpack(self)
+
+
+def _array(self, dtype=None, copy=None):
+    if self.dl_device.device_type != 1:
+        raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
+                        "tensor to host memory first.")
+    arr = self.detach().numpy()
+    if dtype is not None and arr.dtype != dtype:
+        return arr.astype(dtype)
+    return arr.copy() if copy else arr
+
+
+def _len(self):
+    shape = self.shape
+    if not shape:
+        raise TypeError("len() of a 0-d tensor")
+    return shape[0]
+
+
+def _iter(self):
+    shape = self.shape
+    if not shape:
+        raise TypeError("iteration over a 0-d tensor")
+    return (self[i] for i in range(shape[0]))
+
+
+def _bool(self):
+    if self.numel() != 1:
+        raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous (shape {list(self.shape)})"
+                           if self.numel() else "Boolean value of Tensor with no values is ambiguous")
+    return bool(self.item())
+
+
+def _index(self):
+    if self.dtype.is_floating_point or self.numel() != 1:
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return int(self.item())
+
+
+def _format(self, spec):
+    if spec and not self.shape:  # f"{loss:.3f}" on a 0-d tensor formats its value, as in PyTorch
+        return format(self.item(), spec)
+    return format(str(self), spec)
+
+
+Tensor.__format__ = _format
+Tensor.tolist = _tolist
+Tensor.item = _item
+Tensor.numpy = _numpy
+Tensor.__array__ = _array
+Tensor.__len__ = _len
+Tensor.__iter__ = _iter
+Tensor.__bool__ = _bool
+Tensor.__float__ = lambda self: float(self.item())
+Tensor.__int__ = lambda self: int(self.item())
+Tensor.__index__ = _index

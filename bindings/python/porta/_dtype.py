@@ -1,0 +1,90 @@
+"""Element types: porta.float32, porta.int64, ... as objects like torch.float32."""
+from ._lib import DLDataType
+
+_DL_INT, _DL_UINT, _DL_FLOAT, _DL_BOOL = 0, 1, 2, 6
+
+
+class dtype:
+    """One of Porta's six element types (a DLPack DLDataType underneath)."""
+
+    __slots__ = ("name", "code", "bits", "itemsize", "is_floating_point", "is_signed", "dl", "numpy_name")
+
+    def __init__(self, name, code, bits, numpy_name):
+        self.name = name
+        self.code, self.bits, self.itemsize = code, bits, bits // 8
+        self.is_floating_point = code == _DL_FLOAT
+        self.is_signed = code in (_DL_INT, _DL_FLOAT)
+        self.dl = DLDataType(code, bits, 1)
+        self.numpy_name = numpy_name
+
+    def __repr__(self):
+        return "porta." + self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    @property
+    def is_complex(self):
+        """Always False: Porta has no complex dtypes."""
+        return False
+
+
+float32 = dtype("float32", _DL_FLOAT, 32, "float32")
+float64 = dtype("float64", _DL_FLOAT, 64, "float64")
+int32 = dtype("int32", _DL_INT, 32, "int32")
+int64 = dtype("int64", _DL_INT, 64, "int64")
+uint8 = dtype("uint8", _DL_UINT, 8, "uint8")
+bool_ = dtype("bool", _DL_BOOL, 8, "bool")
+
+ALL = (float32, float64, int32, int64, uint8, bool_)
+_BY_CODE = {(d.code, d.bits): d for d in ALL}
+_BY_NAME = {d.name: d for d in ALL}
+_ALIASES = {"float": float32, "double": float64, "int": int32, "long": int64, "byte": uint8}
+_BY_NUMPY = {d.numpy_name: d for d in ALL}
+SUPPORTED = ", ".join(d.name for d in ALL)
+
+
+def _by_name(name):
+    return _BY_NAME[name]
+
+
+def from_dl(dl):
+    """The dtype of a DLDataType (code, bits)."""
+    d = _BY_CODE.get((dl.code, dl.bits))
+    if d is None or dl.lanes != 1:
+        raise TypeError(f"Porta has no dtype for DLPack (code={dl.code}, bits={dl.bits}, lanes={dl.lanes}); "
+                        f"supported: {SUPPORTED}")
+    return d
+
+
+def from_numpy(np_dtype):
+    """The dtype matching a NumPy dtype, or TypeError naming what Porta supports."""
+    d = _BY_NUMPY.get(np_dtype.name)
+    if d is None:
+        raise TypeError(f"can't convert a NumPy array of dtype {np_dtype.name}: Porta supports {SUPPORTED}; "
+                        f"convert it first, e.g. array.astype('float32')")
+    return d
+
+
+def resolve(value):
+    """A porta dtype from a dtype, its name ('float32', 'float', 'long') or a NumPy/Python type."""
+    if value.__class__ is dtype:
+        return value
+    if isinstance(value, str):
+        d = _BY_NAME.get(value) or _ALIASES.get(value)
+        if d is not None:
+            return d
+    elif value is float:
+        return float32
+    elif value is int:
+        return int64
+    elif value is bool:
+        return bool_
+    else:
+        name = getattr(value, "name", None) or getattr(getattr(value, "dtype", None), "name", None)
+        if name is None and isinstance(value, type):
+            name = value.__name__
+        name = {"bool_": "bool"}.get(name, name)
+        if name in _BY_NAME:
+            return _BY_NAME[name]
+    raise TypeError(f"unsupported dtype {value!r}: Porta supports {SUPPORTED}")

@@ -1,0 +1,205 @@
+"""Tensor factories as in PyTorch: tensor, zeros, ones, full, empty, arange,
+rand, randn (+ the *_like forms), stack and cat, and the random seed."""
+from ctypes import byref, c_uint64
+
+from . import _device, _dtype
+from ._convert import from_data
+from ._errors import InvalidArgumentError, check
+from ._lib import fn
+from ._tensor import Tensor, call, normalize_shape, shape_array
+
+
+def _finish(t, requires_grad, pin_memory=False):
+    if pin_memory:
+        t = t.pin_memory()
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _dt(dtype, default=_dtype.float32):
+    return default if dtype is None else _dtype.resolve(dtype)
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor copying `data` (nested lists, a scalar, a NumPy array or a tensor).
+    Floats become float32, ints int64 and bools bool, as in PyTorch."""
+    return _finish(from_data(data, dtype, device), requires_grad, pin_memory)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """`data` as a tensor, sharing memory when it already is one (or a cpu NumPy array) of that dtype and device."""
+    if isinstance(data, Tensor):
+        return data.to(device=device, dtype=dtype)
+    if hasattr(data, "__dlpack__") and (dtype is None or _dtype.resolve(dtype).numpy_name == str(data.dtype)):
+        from ._dlpack import from_dlpack
+        try:
+            t = from_dlpack(data)
+        except (BufferError, TypeError):
+            return tensor(data, dtype=dtype, device=device)
+        return t if device is None else t.to(device)
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(ndarray):
+    """A tensor sharing the NumPy array's memory (zero-copy; read-only arrays give read-only tensors)."""
+    from ._dlpack import from_dlpack
+    return from_dlpack(ndarray)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    """A new tensor of uninitialized values."""
+    shape, n = shape_array(normalize_shape(size))
+    return _finish(call(fn.porta_tensor_empty, _dt(dtype).dl, shape, n, _device.resolve(device)),
+                   requires_grad, pin_memory)
+
+
+def empty_pinned(size, dtype=None, for_device=None):
+    """A new cpu tensor in page-locked memory for fast copies to `for_device`."""
+    shape, n = shape_array(normalize_shape((size,)))
+    return call(fn.porta_tensor_empty_pinned, _dt(dtype).dl, shape, n, _device.resolve(for_device))
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    """A new tensor of zeros."""
+    shape, n = shape_array(normalize_shape(size))
+    return _finish(call(fn.porta_zeros, shape, n, _dt(dtype).dl, _device.resolve(device)), requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    """A new tensor of ones."""
+    shape, n = shape_array(normalize_shape(size))
+    return _finish(call(fn.porta_ones, shape, n, _dt(dtype).dl, _device.resolve(device)), requires_grad)
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
+    """A new tensor filled with `fill_value` (dtype inferred from it as in PyTorch)."""
+    if dtype is None:
+        dtype = _dtype.bool_ if isinstance(fill_value, bool) else \
+            _dtype.int64 if isinstance(fill_value, int) else _dtype.float32
+    shape, n = shape_array(normalize_shape((size,)))
+    return _finish(call(fn.porta_full, shape, n, float(fill_value), _dt(dtype).dl, _device.resolve(device)),
+                   requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """1-D: start, start + step, ... up to but excluding end (int64 for ints, float32 otherwise)."""
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        ints = all(isinstance(v, int) for v in (start, end, step))
+        dtype = _dtype.int64 if ints else _dtype.float32
+    if step == 0:
+        raise InvalidArgumentError("arange(): step must be nonzero")
+    return _finish(call(fn.porta_arange, float(start), float(end), float(step), _dt(dtype).dl,
+                        _device.resolve(device)), requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
+    """`steps` values evenly spaced from start to end inclusive."""
+    if steps == 1:
+        t = full((1,), start, dtype=_dt(dtype), device=device)
+    else:
+        t = arange(steps, dtype=_dtype.float64, device=device) * ((end - start) / (steps - 1)) + start
+        t = t.to(_dt(dtype))
+    return _finish(t, requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False):
+    """Uniform samples in [0, 1); the same numbers on every device for one seed."""
+    shape, n = shape_array(normalize_shape(size))
+    return _finish(call(fn.porta_rand, shape, n, _dt(dtype).dl, _device.resolve(device)), requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False):
+    """Standard normal samples; the same numbers on every device for one seed."""
+    shape, n = shape_array(normalize_shape(size))
+    return _finish(call(fn.porta_randn, shape, n, _dt(dtype).dl, _device.resolve(device)), requires_grad)
+
+
+def randint(low, high=None, size=(), *, dtype=None, device=None):
+    """Integers uniform in [low, high) (int64 by default)."""
+    if high is None:
+        low, high = 0, low
+    u = rand(*normalize_shape((size,)), dtype=_dtype.float64, device=device)
+    return (u * (high - low)).to(_dt(dtype, _dtype.int64)) + low
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
+    """A 2-D tensor with ones on the diagonal."""
+    import numpy as np
+    return tensor(np.eye(n, m), dtype=_dt(dtype), device=device, requires_grad=requires_grad)
+
+
+def _like(factory):
+    def like(input, *args, dtype=None, device=None, requires_grad=False):  # noqa: A002 - torch's name
+        return factory(input.shape, *args, dtype=dtype or input.dtype, device=device or input.device,
+                       requires_grad=requires_grad)
+    like.__name__ = factory.__name__ + "_like"
+    like.__doc__ = f"{factory.__name__}() with input's shape, dtype and device."
+    return like
+
+
+empty_like, zeros_like, ones_like, rand_like, randn_like, full_like = map(
+    _like, (empty, zeros, ones, rand, randn, full))
+
+
+def stack(tensors, dim=0):
+    """Tensors of one shape joined along a new dimension `dim` (a copy; not recorded by autograd)."""
+    tensors = list(tensors)
+    if not tensors:
+        raise InvalidArgumentError("stack expects a non-empty list of tensors")
+    first = tensors[0]
+    for t in tensors:
+        if t.shape != first.shape:
+            raise InvalidArgumentError(f"stack expects each tensor to be equal size, but got {list(first.shape)} "
+                                       f"and {list(t.shape)}")
+    return cat([t.unsqueeze(dim) for t in tensors], dim)
+
+
+def cat(tensors, dim=0):
+    """Tensors joined along dimension `dim` (a copy; not recorded by autograd)."""
+    from .autograd import is_grad_enabled
+    tensors = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or list(tensors)[:1]
+    if not tensors:
+        raise InvalidArgumentError("cat expects a non-empty list of tensors")
+    first = tensors[0]
+    if is_grad_enabled() and any(t.requires_grad for t in tensors):
+        raise NotImplementedError("cat/stack: Porta does not record concatenation for autograd; detach the inputs "
+                                  "or call it under porta.no_grad()")
+    d = first._wrap_dim(dim, "cat")
+    shape = list(first.shape)
+    shape[d] = sum(t.shape[d] for t in tensors)
+    out = empty(*shape, dtype=first.dtype, device=first.device)
+    offset = 0
+    for t in tensors:
+        n = t.shape[d]
+        part = out.narrow(d, offset, n)  # a name keeps the view alive during the call
+        check(fn.porta_copy_into(part._h, t._h))
+        offset += n
+    return out
+
+
+concat = concatenate = cat
+
+
+def manual_seed(seed):
+    """Reseeds Porta's generator: the same seed gives the same numbers on every device."""
+    check(fn.porta_manual_seed(int(seed) & 0xFFFFFFFFFFFFFFFF))
+
+
+def get_rng_state():
+    """The generator's (seed, offset), for set_rng_state."""
+    seed, offset = c_uint64(), c_uint64()
+    check(fn.porta_generator_get_state(byref(seed), byref(offset)))
+    return seed.value, offset.value
+
+
+def set_rng_state(state):
+    """Restores a state read with get_rng_state."""
+    check(fn.porta_generator_set_state(int(state[0]), int(state[1])))
+
+
+def initial_seed():
+    """The seed last given to manual_seed (0 by default)."""
+    return get_rng_state()[0]

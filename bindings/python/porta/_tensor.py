@@ -1,0 +1,510 @@
+"""porta.Tensor: one porta_tensor* handle, its metadata, transfers and autograd.
+
+Ops, operators, indexing, printing and conversions are attached to the class
+by the modules named after them (_tensor_ops.py, _indexing.py, _format.py,
+_convert.py). The hot path is kept short: C functions are looked up once,
+shape and dtype are read lazily and cached (they never change for a handle),
+and wrapping a result is one object allocation.
+"""
+from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
+
+from . import _device, _dtype
+from ._errors import InvalidArgumentError, NoSuchDeviceError, check, error
+from ._lib import DLDataType, DLDevice, fn, raw
+
+_new = object.__new__
+_release = raw("porta_tensor_release", hold_gil=True)  # never blocks: dropping a reference
+_tensor_device = fn.porta_tensor_device
+_by_dl = _device._by_dl
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple of ints, printed as porta.Size([2, 3])."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"porta.Size([{', '.join(map(str, self))}])"
+
+    def numel(self):
+        """Product of the sizes (1 for an empty shape)."""
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, key):
+        r = tuple.__getitem__(self, key)
+        return Size(r) if isinstance(key, slice) else r
+
+
+def wrap(handle):
+    """A new Tensor owning `handle` (a c_void_p holding one reference)."""
+    t = _new(Tensor)
+    t._h = handle
+    return t
+
+
+def call(f, *args):
+    """Calls C function f(*args, &out), raising on failure, and wraps out."""
+    out = c_void_p()
+    status = f(*args, byref(out))
+    if status:
+        raise error(status)
+    t = _new(Tensor)
+    t._h = out
+    return t
+
+
+def shape_array(shape):
+    """A C int64 array of `shape` (and its length) for the C API."""
+    n = len(shape)
+    return (c_int64 * n)(*shape), n
+
+
+def normalize_shape(args, what="size"):
+    """Sizes given as f(2, 3), f((2, 3)), f([2, 3]) or f(porta.Size) -> tuple of ints."""
+    if len(args) == 1 and not isinstance(args[0], int):
+        args = args[0]
+        if hasattr(args, "tolist") and not isinstance(args, (tuple, list)):
+            args = args.tolist()
+    try:
+        return tuple(int(s) for s in args)
+    except TypeError:
+        raise TypeError(f"{what} must be ints or a sequence of ints, got {args!r}") from None
+
+
+def _int_out(f, h):
+    v = c_int()
+    check(f(h, byref(v)))
+    return v.value
+
+
+class Tensor:
+    """An n-dimensional array on one device.
+
+    ``Tensor(2, 3)`` is an uninitialized float32 tensor and ``Tensor(data)``
+    a float32 copy of data, as torch.Tensor; prefer porta.tensor / zeros /
+    ones / empty.
+    """
+
+    __slots__ = ("_h", "_shape", "_dtype", "__weakref__")
+    __array_priority__ = 1000  # NumPy defers to our reflected operators:
+    __array_ufunc__ = None     # ndarray + tensor is a tensor, as tensor + ndarray
+
+    def __new__(cls, *args, device=None):
+        from . import _factories
+        if args and not isinstance(args[0], int):
+            t = _factories.tensor(args[0], dtype=_dtype.float32, device=device)
+        else:
+            t = _factories.empty(*args, device=device)
+        if cls is not Tensor:
+            t.__class__ = cls
+        return t
+
+    def __del__(self, _release=_release):
+        try:
+            h = self._h
+        except AttributeError:
+            return
+        _release(h)
+
+    # ------------------------------------------------------------ metadata
+
+    @property
+    def shape(self):
+        """The sizes of all dimensions, as a porta.Size."""
+        try:
+            return self._shape
+        except AttributeError:
+            pass
+        n = c_int32()
+        check(fn.porta_tensor_ndim(self._h, byref(n)))
+        arr = (c_int64 * n.value)()
+        if n.value:
+            check(fn.porta_tensor_shape(self._h, arr))
+        s = self._shape = Size(arr)
+        return s
+
+    def size(self, dim=None):
+        """The shape, or the size of dimension `dim` (negative counts from the end)."""
+        if dim is None:
+            return self.shape
+        return self.shape[self._wrap_dim(dim, "size")]
+
+    @property
+    def dtype(self):
+        """The element type, e.g. porta.float32."""
+        try:
+            return self._dtype
+        except AttributeError:
+            pass
+        dl = DLDataType()
+        check(fn.porta_tensor_dtype(self._h, byref(dl)))
+        d = self._dtype = _dtype.from_dl(dl)
+        return d
+
+    @property
+    def device(self):
+        """The device holding the data."""
+        dl = DLDevice()
+        status = _tensor_device(self._h, byref(dl))
+        if status:
+            raise error(status)
+        return _by_dl.get((dl.device_type, dl.device_id)) or _device.from_dl(dl)
+
+    @property
+    def dl_device(self):
+        """The DLPack DLDevice holding the data."""
+        dl = DLDevice()
+        check(_tensor_device(self._h, byref(dl)))
+        return dl
+
+    @property
+    def is_cuda(self):
+        """Whether the tensor lives on a CUDA device."""
+        return self.dl_device.device_type == 2
+
+    @property
+    def is_cpu(self):
+        """Whether the tensor lives on the CPU."""
+        return self.dl_device.device_type == 1
+
+    @property
+    def ndim(self):
+        """Number of dimensions."""
+        return len(self.shape)
+
+    def dim(self):
+        """Number of dimensions."""
+        return len(self.shape)
+
+    def numel(self):
+        """Number of elements."""
+        return self.shape.numel()
+
+    nelement = numel
+
+    def element_size(self):
+        """Bytes per element."""
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self):
+        """Bytes per element."""
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        """Bytes of the elements (numel * itemsize)."""
+        return self.numel() * self.dtype.itemsize
+
+    def stride(self, dim=None):
+        """Strides in elements, or the stride of dimension `dim`."""
+        n = self.ndim
+        arr = (c_int64 * n)()
+        if n:
+            check(fn.porta_tensor_strides(self._h, arr))
+        strides = tuple(arr)
+        return strides if dim is None else strides[self._wrap_dim(dim, "stride")]
+
+    def storage_offset(self):
+        """Offset of the first element in the storage, in elements."""
+        v = c_uint64()
+        check(fn.porta_tensor_byte_offset(self._h, byref(v)))
+        return v.value // self.dtype.itemsize
+
+    def is_contiguous(self):
+        """Whether elements are contiguous in row-major order."""
+        return _int_out(fn.porta_tensor_is_contiguous, self._h) != 0
+
+    def is_pinned(self):
+        """Whether the tensor lives in page-locked host memory."""
+        return _int_out(fn.porta_tensor_is_pinned, self._h) != 0
+
+    @property
+    def is_read_only(self):
+        """Whether the tensor is read-only (imported through DLPack with the read-only flag)."""
+        return _int_out(fn.porta_tensor_is_read_only, self._h) != 0
+
+    def data_ptr(self):
+        """Address of the first element (cpu) or the device pointer (cuda)."""
+        p = c_void_p()
+        check(fn.porta_tensor_data_ptr(self._h, byref(p)))
+        return p.value or 0
+
+    def is_floating_point(self):
+        """Whether the dtype is float32 or float64."""
+        return self.dtype.is_floating_point
+
+    def _wrap_dim(self, dim, op):
+        n = len(self.shape)
+        if not -n <= dim < max(n, 1):
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-max(n, 1)}, "
+                             f"{max(n, 1) - 1}], but got {dim}) in {op}()")
+        return dim + n if dim < 0 else dim
+
+    # ------------------------------------------------------------ transfers
+
+    def to(self, *args, **kwargs):
+        """This tensor on a device and/or with a dtype: to(device), to(dtype),
+        to(device, dtype), to(other) or to(device=..., dtype=...). Returns self
+        when nothing changes; moving data between devices is a copy."""
+        dev, dt = _parse_to_args(args, kwargs, "to")
+        if kwargs.get("copy"):
+            t = self.clone()
+        else:
+            t = self
+        if dt is not None and dt is not t.dtype:
+            t = call(fn.porta_cast, t._h, dt.dl)
+        if dev is not None:
+            out = c_void_p()
+            status = fn.porta_tensor_to(t._h, _device.resolve(dev), byref(out))
+            if status:
+                raise error(status, f"to({dev})")
+            if out.value == t._h.value:
+                _release(out)
+            else:
+                t = wrap(out)
+        return t
+
+    def cuda(self, device=None, non_blocking=False):
+        """This tensor on CUDA device `device` (an index, 'cuda:i' or None for cuda:0)."""
+        dev = cuda_device(device, "x.cuda()")
+        return self.to(dev)
+
+    def cpu(self):
+        """This tensor on the CPU (self when already there)."""
+        return self.to(_device.CPU)
+
+    def type(self, dtype=None):
+        """The dtype's name ('porta.FloatTensor' style is not supported), or a cast to dtype."""
+        if dtype is None:
+            return f"porta.{self.dtype.name}"
+        return self.to(_dtype.resolve(dtype))
+
+    def float(self):
+        """Cast to float32."""
+        return self.to(_dtype.float32)
+
+    def double(self):
+        """Cast to float64."""
+        return self.to(_dtype.float64)
+
+    def long(self):
+        """Cast to int64."""
+        return self.to(_dtype.int64)
+
+    def int(self):
+        """Cast to int32."""
+        return self.to(_dtype.int32)
+
+    def byte(self):
+        """Cast to uint8."""
+        return self.to(_dtype.uint8)
+
+    def bool(self):
+        """Cast to bool (nonzero is True)."""
+        return self.to(_dtype.bool_)
+
+    def half(self):
+        """Not available: Porta has no float16."""
+        raise TypeError(f"Porta has no float16 dtype; supported: {_dtype.SUPPORTED}")
+
+    def pin_memory(self, device=None):
+        """A copy in page-locked host memory for the best accelerator (or `device`)."""
+        from ._factories import empty_pinned
+        target = device if device is not None else _device.try_gpu()
+        out = empty_pinned(self.shape, dtype=self.dtype, for_device=target)
+        check(fn.porta_copy_into(out._h, self._h))
+        return out
+
+    def move_to_(self, device):
+        """Moves this leaf to `device` in place (same handle, storage and grad move)."""
+        check(fn.porta_tensor_move_to(self._h, _device.resolve(device)))
+        return self
+
+    # ------------------------------------------------------------ copies and views
+
+    def clone(self, memory_format=None):
+        """A contiguous copy sharing nothing with this tensor."""
+        return call(fn.porta_clone, self._h)
+
+    def contiguous(self, memory_format=None):
+        """Self if contiguous, else a contiguous copy."""
+        out = c_void_p()
+        check(fn.porta_contiguous(self._h, byref(out)))
+        if out.value == self._h.value:
+            _release(out)
+            return self
+        return wrap(out)
+
+    def detach(self):
+        """A tensor sharing this storage, cut from the autograd graph."""
+        return call(fn.porta_detach, self._h)
+
+    @property
+    def data(self):
+        """A detached tensor sharing this storage (as torch's .data)."""
+        return self.detach()
+
+    @data.setter
+    def data(self, value):
+        from .autograd import no_grad
+        if not isinstance(value, Tensor) or value.shape != self.shape:
+            raise InvalidArgumentError(
+                ".data = value: Porta can only overwrite values in place, so value must be a tensor of shape "
+                f"{list(self.shape)}; got {getattr(value, 'shape', type(value).__name__)}")
+        with no_grad():
+            check(fn.porta_copy_into(self._h, value._h))
+
+    # ------------------------------------------------------------ autograd
+
+    @property
+    def requires_grad(self):
+        """Whether gradients flow to or through this tensor."""
+        return _int_out(fn.porta_tensor_requires_grad, self._h) != 0
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        """Marks this leaf as requiring gradients (or not); returns self."""
+        status = fn.porta_tensor_set_requires_grad(self._h, 1 if requires_grad else 0)
+        if status:
+            raise error(status)
+        return self
+
+    @property
+    def is_leaf(self):
+        """Whether this tensor was not produced by a recorded op."""
+        return _int_out(fn.porta_tensor_is_leaf, self._h) != 0
+
+    @property
+    def grad_fn(self):
+        """None for leaves; a marker object for tensors produced by recorded ops."""
+        if self.is_leaf or not self.requires_grad:
+            return None
+        return _GRAD_FN
+
+    @property
+    def grad(self):
+        """The accumulated gradient of this leaf, or None."""
+        out = c_void_p()
+        check(fn.porta_tensor_grad(self._h, byref(out)))
+        return wrap(out) if out.value else None
+
+    @grad.setter
+    def grad(self, value):
+        check(fn.porta_tensor_set_grad(self._h, None if value is None else value._h))
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Back-propagates from this tensor into the .grad of every leaf that requires grad.
+        `gradient` is d(loss)/d(self); None means 1 (then self must have one element)."""
+        if create_graph or inputs is not None:
+            raise NotImplementedError("backward(): create_graph and inputs are not supported by Porta")
+        if gradient is not None and not isinstance(gradient, Tensor):
+            from ._factories import tensor
+            gradient = tensor(gradient, dtype=self.dtype, device=self.device)
+        status = fn.porta_backward(self._h, None if gradient is None else gradient._h)
+        if status:
+            raise error(status, "backward()")
+
+    def retain_grad(self):
+        """Not supported: Porta keeps gradients of leaves only."""
+        raise NotImplementedError("retain_grad(): Porta accumulates gradients into leaves only")
+
+    # ------------------------------------------------------------ in place
+
+    def copy_(self, src, non_blocking=False):
+        """Overwrites every element from `src` (broadcast, cast, any device); returns self."""
+        if not isinstance(src, Tensor):
+            from ._factories import tensor
+            src = tensor(src)
+        status = fn.porta_copy_into(self._h, src._h)
+        if status:
+            raise error(status, "copy_()")
+        return self
+
+    def fill_(self, value):
+        """Sets every element to `value`; returns self."""
+        from ._factories import full
+        return self.copy_(full((), value, dtype=self.dtype, device=self.device))
+
+    def zero_(self):
+        """Sets every element to 0; returns self."""
+        return self.fill_(0)
+
+    def uniform_(self, a=0.0, b=1.0):
+        """Fills from U(a, b) with Porta's generator (not recorded); returns self."""
+        check(fn.porta_init_uniform_(self._h, float(a), float(b)))
+        return self
+
+    def normal_(self, mean=0.0, std=1.0):
+        """Fills from N(mean, std^2) with Porta's generator (not recorded); returns self."""
+        check(fn.porta_init_normal_(self._h, float(mean), float(std)))
+        return self
+
+    # ------------------------------------------------------------ misc
+
+    __hash__ = object.__hash__
+
+    def __reduce__(self):
+        return (_rebuild, (self.tolist(), self.dtype.name, str(self.device)))
+
+
+class _GradFnMarker:
+    """Stands for the recorded op that produced a tensor (Porta does not expose the graph)."""
+
+    __slots__ = ()
+    name = "PortaBackward"
+
+    def __repr__(self):
+        return "<PortaBackward>"
+
+
+_GRAD_FN = _GradFnMarker()
+
+
+def _rebuild(data, dtype_name, device_str):
+    from ._factories import tensor
+    return tensor(data, dtype=_dtype.resolve(dtype_name), device=device_str)
+
+
+def _parse_to_args(args, kwargs, op):
+    """(device or None, dtype or None) from the forms Tensor.to/Module.to accept."""
+    dev = kwargs.get("device")
+    dt = kwargs.get("dtype")
+    for a in args:
+        if isinstance(a, Tensor):
+            dev, dt = a.device, a.dtype
+        elif a.__class__ is _dtype.dtype:
+            dt = a
+        elif a is None or isinstance(a, bool):  # to(dev, non_blocking) positional flags
+            continue
+        elif isinstance(a, (str, int, _device.device)):
+            dev = a
+        else:
+            try:
+                dt = _dtype.resolve(a)
+            except TypeError:
+                raise TypeError(f"{op}(): expected a device, a dtype or a tensor, got {a!r}") from None
+    if dt is not None:
+        dt = _dtype.resolve(dt)
+    return dev, dt
+
+
+def cuda_device(index, what):
+    """device('cuda:index') for .cuda(); raises like PyTorch when there is no CUDA device."""
+    if index is None:
+        dev = _device.device("cuda", 0)
+    elif isinstance(index, int):
+        dev = _device.device("cuda", index)
+    else:
+        dev = _device.device(index)
+    if _device.device_count("cuda") == 0:
+        raise NoSuchDeviceError(f"{what}: no CUDA devices ({_device.unavailable_reason('cuda')}). "
+                                "Use porta.try_gpu() or porta.cuda.is_available() to fall back to another device")
+    return dev
+

@@ -1,0 +1,317 @@
+"""Tensor methods and free functions for every op of the op table, by kind,
+plus Python's arithmetic, comparison and matmul operators.
+
+  UNARY      t.exp()                porta.exp(t)
+  BINARY     t.add(u), t.add(2.0)   porta.add(t, u)     (COMPARE too: t.lt(u))
+  WHERE      porta.where(cond, a, b), a.where(cond, b)
+  REDUCE     t.sum(), t.sum(dim=(0, 1), keepdim=True)
+  ARGREDUCE  t.argmax(), t.argmax(dim=1, keepdim=True)
+  MATMUL     a.matmul(b), a @ b
+Each op's meaning is documented on its C function in porta/porta.h.
+"""
+import math
+from collections import namedtuple
+from ctypes import byref, c_double, c_int32, c_void_p
+
+from . import _dtype, _ops
+from ._errors import error
+from ._lib import fn, raw
+from ._tensor import Tensor, call
+
+_new = object.__new__
+_ALL_DIMS = -2**31  # PORTA_ALL_DIMS
+
+namespace = {}  # free functions, exported by porta/__init__.py
+
+
+def _other_tensor(value, like):
+    """A non-tensor operand (NumPy array, list) as a tensor on `like`'s device."""
+    from ._factories import tensor
+    return tensor(value, device=like.device)
+
+
+def _scalar(value):
+    """A Python number for a scalar operand (bool, int, float, NumPy scalar, 0-d array), else None."""
+    if isinstance(value, (int, float)):
+        return value
+    if hasattr(value, "item") and getattr(value, "ndim", None) == 0 and not isinstance(value, Tensor):
+        return value.item()
+    return None
+
+
+def _make_binary(name):
+    tensor_fn = raw("porta_" + name)
+    scalar_fn = raw("porta_" + name + "_scalar")
+
+    def op(self, other):
+        out = c_void_p()
+        if other.__class__ is Tensor or isinstance(other, Tensor):
+            status = tensor_fn(self._h, other._h, byref(out))
+        elif other.__class__ is float or other.__class__ is int or other.__class__ is bool:
+            status = scalar_fn(self._h, c_double(other), byref(out))
+        else:
+            s = _scalar(other)
+            if s is not None:
+                status = scalar_fn(self._h, c_double(s), byref(out))
+            elif hasattr(other, "__array__") or isinstance(other, (list, tuple)):
+                other = _other_tensor(other, self)
+                status = tensor_fn(self._h, other._h, byref(out))
+            else:
+                return NotImplemented
+        if status:
+            raise error(status)
+        t = _new(Tensor)
+        t._h = out
+        return t
+
+    op.__name__ = name
+    op.__doc__ = f"porta_{name}: elementwise, with broadcasting (a tensor or a scalar operand)."
+    return op
+
+
+def _make_unary(name):
+    c = raw("porta_" + name)
+
+    def op(self):
+        out = c_void_p()
+        status = c(self._h, byref(out))
+        if status:
+            raise error(status)
+        t = _new(Tensor)
+        t._h = out
+        return t
+
+    op.__name__ = name
+    op.__doc__ = f"porta_{name}, elementwise."
+    return op
+
+
+def _dims_array(dim):
+    if dim is None:
+        return None, 0
+    if isinstance(dim, int):
+        return (c_int32 * 1)(dim), 1
+    dims = tuple(dim)
+    return (c_int32 * len(dims))(*dims), len(dims)
+
+
+def _make_reduce(name):
+    c = getattr(fn, "porta_" + name)
+
+    def op(self, dim=None, keepdim=False, *, dtype=None):
+        t = self if dtype is None else self.to(_dtype.resolve(dtype))
+        dims, n = _dims_array(dim)
+        return call(c, t._h, dims, n, 1 if keepdim else 0)
+
+    op.__name__ = name
+    op.__doc__ = f"porta_{name} over `dim` (an int, a sequence or None for all), keeping reduced dims if keepdim."
+    return op
+
+
+def _make_argreduce(name):
+    c = getattr(fn, "porta_" + name)
+
+    def op(self, dim=None, keepdim=False):
+        return call(c, self._h, _ALL_DIMS if dim is None else dim, 1 if keepdim else 0)
+
+    op.__name__ = name
+    op.__doc__ = f"porta_{name}: int64 index along `dim` (None: into the flattened tensor)."
+    return op
+
+
+def _make_matmul(name):
+    c = getattr(fn, "porta_" + name)
+
+    def op(self, other):
+        if not isinstance(other, Tensor):
+            if not hasattr(other, "__array__") and not isinstance(other, (list, tuple)):
+                return NotImplemented
+            other = _other_tensor(other, self)
+        return call(c, self._h, other._h)
+
+    op.__name__ = name
+    op.__doc__ = "porta_matmul: matrix product with NumPy's rules."
+    return op
+
+
+def _where(condition, input, other):  # noqa: A002 - torch's names
+    """porta.where(condition, input, other): input where condition else other (scalars allowed)."""
+    from ._factories import full
+    like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else condition
+
+    def as_tensor(v, dtype):
+        if isinstance(v, Tensor):
+            return v
+        return full((), v, dtype=dtype, device=like.device)
+
+    dt = input.dtype if isinstance(input, Tensor) else other.dtype if isinstance(other, Tensor) else \
+        (_dtype.float32 if isinstance(input, float) or isinstance(other, float) else _dtype.int64)
+    a, b = as_tensor(input, dt), as_tensor(other, dt)  # names keep temporaries alive during the call
+    return call(fn.porta_where, condition._h, a._h, b._h)
+
+
+_MAKERS = {"UNARY": _make_unary, "BINARY": _make_binary, "COMPARE": _make_binary,
+           "REDUCE": _make_reduce, "ARGREDUCE": _make_argreduce, "MATMUL": _make_matmul}
+
+for _op in _ops.of_kind(*_ops.USER_KINDS):
+    if _op.kind == "WHERE":
+        setattr(Tensor, _op.name, lambda self, condition, other: _where(condition, self, other))
+        namespace[_op.name] = _where
+        continue
+    _method = _MAKERS[_op.kind](_op.name)
+    setattr(Tensor, _op.name, _method)
+    namespace[_op.name] = _method
+
+# ------------------------------------------------------------ max/min like torch
+
+values_indices = namedtuple("values_indices", "values indices")
+_reduce_max, _reduce_min = Tensor.max, Tensor.min
+
+
+def _make_extreme(reduce, arg, pairwise):
+    def op(self, dim=None, keepdim=False):
+        if isinstance(dim, Tensor):
+            return pairwise(self, dim)
+        if dim is None:
+            return reduce(self)
+        return values_indices(reduce(self, dim, keepdim), arg(self, dim, keepdim))
+    op.__name__ = reduce.__name__
+    op.__doc__ = (f"{reduce.__name__}() over all elements; {reduce.__name__}(dim) -> (values, indices); "
+                  f"{reduce.__name__}(other) elementwise.")
+    return op
+
+
+Tensor.max = _make_extreme(_reduce_max, Tensor.argmax, Tensor.maximum)
+Tensor.min = _make_extreme(_reduce_min, Tensor.argmin, Tensor.minimum)
+namespace["max"], namespace["min"] = Tensor.max, Tensor.min
+Tensor.amax, Tensor.amin = _reduce_max, _reduce_min
+namespace["amax"], namespace["amin"] = _reduce_max, _reduce_min
+
+# ------------------------------------------------------------ operators
+
+
+def _scalar_like(s, t):
+    """Scalar s as a 0-d tensor beside t, typed as the C scalar ops type it."""
+    from ._factories import full
+    dt = t.dtype
+    keeps = dt.is_floating_point or (isinstance(s, (int, float)) and float(s) == math.trunc(float(s)))
+    return full((), s, dtype=dt if keeps else _dtype.float32, device=t.device)
+
+
+def _reflected(name):
+    forward = getattr(Tensor, name)
+
+    def op(self, other):
+        s = _scalar(other)
+        if s is not None:
+            return forward(_scalar_like(s, self), self)
+        if hasattr(other, "__array__") or isinstance(other, (list, tuple)):
+            return forward(_other_tensor(other, self), self)
+        return NotImplemented
+    return op
+
+
+def _inplace(name):
+    forward = getattr(Tensor, name)
+
+    def op(self, other):
+        result = forward(self, other)
+        if result is NotImplemented:
+            return result
+        if result.dtype is not self.dtype and result.dtype.is_floating_point and not self.dtype.is_floating_point:
+            raise TypeError(f"{name}_: result type {result.dtype.name} can't be cast to the desired output type "
+                            f"{self.dtype.name} (an in-place op keeps the tensor's dtype)")
+        if self.requires_grad and not self.is_leaf and _grad_enabled():
+            return result  # Porta cannot record an in-place write: rebind (x = x op y) instead
+        return self.copy_(result)
+    return op
+
+
+def _grad_enabled():
+    from .autograd import is_grad_enabled
+    return is_grad_enabled()
+
+
+T = Tensor
+T.__add__ = T.__radd__ = T.add
+T.__sub__, T.__rsub__ = T.sub, _reflected("sub")
+T.__mul__ = T.__rmul__ = T.mul
+T.__truediv__, T.__rtruediv__ = T.div, _reflected("div")
+T.__pow__, T.__rpow__ = T.pow, _reflected("pow")
+T.__matmul__ = T.matmul
+T.__rmatmul__ = _reflected("matmul")
+T.__eq__, T.__ne__, T.__lt__, T.__le__, T.__gt__, T.__ge__ = T.eq, T.ne, T.lt, T.le, T.gt, T.ge
+T.__neg__ = T.neg
+T.__abs__ = T.abs
+T.__pos__ = lambda self: self
+T.__iadd__, T.__isub__, T.__imul__, T.__itruediv__ = (_inplace(n) for n in ("add", "sub", "mul", "div"))
+T.add_, T.sub_, T.mul_, T.div_ = T.__iadd__, T.__isub__, T.__imul__, T.__itruediv__
+T.true_divide = T.divide = T.div
+T.multiply, T.subtract = T.mul, T.sub
+T.mm = T.matmul
+
+
+def _logical(combine, name):
+    def op(self, other):
+        if not isinstance(other, Tensor):
+            other = _other_tensor(other, self) if not isinstance(other, bool) else \
+                _scalar_like(other, self).bool()
+        if self.dtype is not _dtype.bool_ or other.dtype is not _dtype.bool_:
+            raise TypeError(f"{name}: Porta supports {name} on bool tensors only (got {self.dtype} and "
+                            f"{other.dtype}); compare first, e.g. (x > 0)")
+        return combine(self, other)
+    return op
+
+
+T.__and__ = T.__rand__ = T.logical_and = _logical(lambda a, b: b.where(a, a), "&")  # a ? b : a
+T.__or__ = T.__ror__ = T.logical_or = _logical(lambda a, b: a.where(a, b), "|")  # a ? a : b
+T.__xor__ = T.__rxor__ = T.logical_xor = _logical(lambda a, b: a.ne(b), "^")
+
+
+def _invert(self):
+    if self.dtype is not _dtype.bool_:
+        raise TypeError(f"~: Porta supports bitwise not on bool tensors only, got {self.dtype}")
+    return self.eq(False)
+
+
+T.__invert__ = T.logical_not = _invert
+
+# ------------------------------------------------------------ a few composites
+
+
+def _clamp(self, min=None, max=None):  # noqa: A002 - torch's names
+    """Elements limited to [min, max] (either may be None)."""
+    out = self
+    if min is not None:
+        out = out.maximum(min)
+    if max is not None:
+        out = out.minimum(max)
+    return out
+
+
+T.clamp = T.clip = _clamp
+T.clamp_min = lambda self, m: self.maximum(m)
+T.clamp_max = lambda self, m: self.minimum(m)
+T.square = lambda self: self.mul(self)
+T.rsqrt = lambda self: self.sqrt().reciprocal()
+T.reciprocal = lambda self: _scalar_like(1.0, self).div(self)
+T.softmax = lambda self, dim: call(fn.porta_softmax, self._h, dim)
+T.log_softmax = lambda self, dim: call(fn.porta_log_softmax, self._h, dim)
+namespace.update(clamp=_clamp, clip=_clamp, softmax=T.softmax, log_softmax=T.log_softmax,
+                 square=T.square, rsqrt=T.rsqrt, reciprocal=T.reciprocal, mm=T.matmul,
+                 logical_and=T.logical_and, logical_or=T.logical_or, logical_xor=T.logical_xor,
+                 logical_not=_invert, true_divide=T.div, divide=T.div, multiply=T.mul, subtract=T.sub)
+
+
+def _all(self, dim=None, keepdim=False):
+    """Whether every element (along `dim`) is nonzero, as a bool tensor."""
+    return self.ne(0).eq(False).sum(dim, keepdim).eq(0)
+
+
+def _any(self, dim=None, keepdim=False):
+    """Whether any element (along `dim`) is nonzero, as a bool tensor."""
+    return self.ne(0).sum(dim, keepdim).gt(0)
+
+
+T.all, T.any = _all, _any
+namespace.update(all=_all, any=_any)

@@ -1,0 +1,138 @@
+"""Views (they share storage and stay on the tensor's device): view, reshape,
+permute, transpose, t/T, unsqueeze, squeeze, flatten, expand, narrow, select,
+split/chunk/unbind."""
+from ctypes import c_int32
+
+from . import _tensor_ops
+from ._lib import fn
+from ._tensor import Tensor, call, normalize_shape, shape_array
+
+
+def view(self, *shape):
+    """A view with `shape` (one entry may be -1); fails when the strides cannot express it."""
+    arr, n = shape_array(normalize_shape(shape, "view"))
+    return call(fn.porta_view, self._h, arr, n)
+
+
+def reshape(self, *shape):
+    """A view with `shape` when possible, else a contiguous copy."""
+    arr, n = shape_array(normalize_shape(shape, "reshape"))
+    return call(fn.porta_reshape, self._h, arr, n)
+
+
+def permute(self, *dims):
+    """Dimensions reordered: output dim i is input dim dims[i]."""
+    dims = normalize_shape(dims, "permute")
+    return call(fn.porta_permute, self._h, (c_int32 * len(dims))(*dims), len(dims))
+
+
+def transpose(self, dim0, dim1):
+    """Dimensions dim0 and dim1 swapped."""
+    return call(fn.porta_transpose, self._h, dim0, dim1)
+
+
+def t(self):
+    """The transpose of a 2-D tensor (0-D and 1-D tensors as they are)."""
+    n = self.ndim
+    if n > 2:
+        raise ValueError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D; use transpose()")
+    return self if n < 2 else transpose(self, 0, 1)
+
+
+def _T(self):
+    n = self.ndim
+    return self if n < 2 else permute(self, *reversed(range(n)))
+
+
+def unsqueeze(self, dim):
+    """A size-1 dimension inserted at `dim`."""
+    return call(fn.porta_unsqueeze, self._h, dim)
+
+
+def squeeze(self, dim=None):
+    """Size-1 dimensions removed: all of them, or `dim` (an int or tuple) when it has size 1."""
+    shape = self.shape
+    if dim is None:
+        dims = [d for d, s in enumerate(shape) if s == 1]
+    else:
+        dims = [self._wrap_dim(d, "squeeze") for d in ((dim,) if isinstance(dim, int) else dim)]
+        dims = [d for d in dims if shape and shape[d] == 1]
+    out = self
+    for d in sorted(dims, reverse=True):
+        out = call(fn.porta_squeeze, out._h, d)
+    return out
+
+
+def flatten(self, start_dim=0, end_dim=-1):
+    """Dims start_dim..end_dim merged into one (a 0-d tensor becomes 1-D)."""
+    if self.ndim == 0:
+        return reshape(self, 1)
+    return call(fn.porta_flatten, self._h, start_dim, end_dim)
+
+
+def ravel(self):
+    """flatten() of the whole tensor."""
+    return flatten(self)
+
+
+def expand(self, *sizes):
+    """Broadcast to `sizes` without copying (-1 keeps a dimension)."""
+    arr, n = shape_array(normalize_shape(sizes, "expand"))
+    return call(fn.porta_expand, self._h, arr, n)
+
+
+def narrow(self, dim, start, length):
+    """Elements start .. start+length-1 along `dim`."""
+    if start < 0:
+        start += self.shape[self._wrap_dim(dim, "narrow")]
+    return call(fn.porta_slice, self._h, dim, start, start + length, 1)
+
+
+def select(self, dim, index):
+    """Index `index` along `dim`, removing that dimension."""
+    return call(fn.porta_select, self._h, dim, index)
+
+
+def split(self, split_size_or_sections, dim=0):
+    """Views of consecutive pieces along `dim`: of split_size each, or of the given sizes."""
+    d = self._wrap_dim(dim, "split")
+    size = self.shape[d]
+    if isinstance(split_size_or_sections, int):
+        step = split_size_or_sections
+        sizes = [min(step, size - s) for s in range(0, size, step)] or [0]
+    else:
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != size:
+            raise ValueError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
+                             f"at dimension {dim}), but got split_sizes={sizes}")
+    out, start = [], 0
+    for n in sizes:
+        out.append(narrow(self, d, start, n))
+        start += n
+    return tuple(out)
+
+
+def chunk(self, chunks, dim=0):
+    """At most `chunks` views of (nearly) equal size along `dim`."""
+    size = self.shape[self._wrap_dim(dim, "chunk")]
+    return split(self, max(1, -(-size // chunks)), dim)
+
+
+def unbind(self, dim=0):
+    """Every slice along `dim`, with that dimension removed."""
+    return tuple(select(self, dim, i) for i in range(self.shape[self._wrap_dim(dim, "unbind")]))
+
+
+T = Tensor
+T.view, T.reshape, T.permute, T.transpose, T.swapaxes, T.t = view, reshape, permute, transpose, transpose, t
+T.T = property(_T)
+T.mT = property(lambda self: transpose(self, -2, -1))
+T.unsqueeze, T.squeeze, T.flatten, T.ravel, T.expand = unsqueeze, squeeze, flatten, ravel, expand
+T.narrow, T.select, T.split, T.chunk, T.unbind = narrow, select, split, chunk, unbind
+T.view_as = lambda self, other: view(self, other.shape)
+T.reshape_as = lambda self, other: reshape(self, other.shape)
+T.expand_as = lambda self, other: expand(self, other.shape)
+_tensor_ops.namespace.update(
+    reshape=reshape, permute=permute, transpose=transpose, swapaxes=transpose, t=t, unsqueeze=unsqueeze,
+    squeeze=squeeze, flatten=flatten, ravel=ravel, narrow=narrow, select=select, split=split, chunk=chunk,
+    unbind=unbind)

@@ -1,0 +1,85 @@
+"""Grad mode, per thread as in PyTorch: no_grad, enable_grad, set_grad_enabled."""
+import functools
+from ctypes import byref, c_int
+
+from ._errors import check
+from ._lib import fn
+
+_set = fn.porta_set_grad_enabled
+_get = fn.porta_is_grad_enabled
+
+
+def is_grad_enabled():
+    """Whether ops on this thread are recorded for autograd."""
+    v = c_int()
+    check(_get(byref(v)))
+    return v.value != 0
+
+
+class _GradMode:
+    """A context manager and decorator that sets grad mode and restores it."""
+
+    enabled = True
+
+    def __new__(cls, func=None):
+        self = super().__new__(cls)
+        if callable(func):  # used bare: @porta.no_grad
+            return self(func)
+        return self
+
+    def __enter__(self):
+        self._prev = is_grad_enabled()
+        check(_set(1 if self.enabled else 0))
+        return self
+
+    def __exit__(self, *exc):
+        _set(1 if self._prev else 0)
+        return False
+
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return func(*args, **kwargs)
+        return wrapper
+
+
+class no_grad(_GradMode):
+    """Stops autograd recording: ``with porta.no_grad():`` or ``@porta.no_grad()``."""
+
+    enabled = False
+
+
+class enable_grad(_GradMode):
+    """Turns autograd recording on inside a no_grad block."""
+
+    enabled = True
+
+
+inference_mode = no_grad
+
+
+class set_grad_enabled(_GradMode):
+    """Sets grad mode now (a function call) or for a ``with`` block."""
+
+    def __init__(self, mode):
+        self._prev = is_grad_enabled()
+        self.enabled = bool(mode)
+        check(_set(1 if self.enabled else 0))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _set(1 if self._prev else 0)
+        return False
+
+    def __call__(self, func):
+        mode = self.enabled
+        _set(1 if self._prev else 0)
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(mode):
+                return func(*args, **kwargs)
+        return wrapper

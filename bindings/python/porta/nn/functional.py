@@ -1,0 +1,132 @@
+"""porta.nn.functional: the layers as functions (differentiable), as torch.nn.functional."""
+from .. import _tensor_ops
+from .._lib import Conv2dOptions, Pool2dOptions, fn, sized
+from .._tensor import call
+
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _pair(v, name):
+    if isinstance(v, int):
+        return (v, v)
+    v = tuple(int(x) for x in v)
+    if len(v) != 2:
+        raise ValueError(f"{name} must be an int or a pair of ints, got {v}")
+    return v
+
+
+def _reduction(reduction, op):
+    try:
+        return _REDUCTIONS[reduction]
+    except KeyError:
+        raise ValueError(f"{op}: reduction must be 'none', 'mean' or 'sum', got {reduction!r}") from None
+
+
+def linear(input, weight, bias=None):  # noqa: A002 - torch's names
+    """input @ weight^T + bias."""
+    return call(fn.porta_linear, input._h, weight._h, None if bias is None else bias._h)
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+    """2-D convolution (cross-correlation) of input [N, C, H, W] with weight [F, C, KH, KW]."""
+    if groups != 1:
+        raise NotImplementedError("conv2d: Porta supports groups=1 only")
+    dilation = _pair(dilation, "dilation")
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = 0
+        elif padding == "same":
+            kh, kw = weight.shape[2], weight.shape[3]
+            if (dilation[0] * (kh - 1)) % 2 or (dilation[1] * (kw - 1)) % 2 or _pair(stride, "stride") != (1, 1):
+                raise NotImplementedError("conv2d: padding='same' needs stride 1 and an odd (dilated) kernel")
+            padding = (dilation[0] * (kh - 1) // 2, dilation[1] * (kw - 1) // 2)
+        else:
+            raise ValueError(f"conv2d: padding must be an int, a pair, 'valid' or 'same', got {padding!r}")
+    o = sized(Conv2dOptions)
+    o.stride[:], o.padding[:], o.dilation[:] = _pair(stride, "stride"), _pair(padding, "padding"), dilation
+    return call(fn.porta_conv2d, input._h, weight._h, None if bias is None else bias._h, o)
+
+
+def _pool_options(kernel_size, stride, padding, dilation, count_include_pad, ceil_mode, op):
+    if ceil_mode:
+        raise NotImplementedError(f"{op}: ceil_mode=True is not supported by Porta")
+    o = sized(Pool2dOptions)
+    o.kernel[:] = _pair(kernel_size, "kernel_size")
+    o.stride[:] = (0, 0) if stride is None or stride == () or stride == [] else _pair(stride, "stride")
+    o.padding[:] = _pair(padding, "padding")
+    o.dilation[:] = _pair(dilation, "dilation")
+    o.count_include_pad = 1 if count_include_pad else 0
+    return o
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
+               return_indices=False):
+    """Max pooling of input [N, C, H, W] (stride defaults to kernel_size)."""
+    if return_indices:
+        raise NotImplementedError("max_pool2d: return_indices=True is not supported by Porta")
+    o = _pool_options(kernel_size, stride, padding, dilation, True, ceil_mode, "max_pool2d")
+    return call(fn.porta_max_pool2d, input._h, o)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,  # noqa: A002
+               divisor_override=None):
+    """Average pooling of input [N, C, H, W] (stride defaults to kernel_size)."""
+    if divisor_override is not None:
+        raise NotImplementedError("avg_pool2d: divisor_override is not supported by Porta")
+    o = _pool_options(kernel_size, stride, padding, 1, count_include_pad, ceil_mode, "avg_pool2d")
+    return call(fn.porta_avg_pool2d, input._h, o)
+
+
+def relu(input, inplace=False):  # noqa: A002
+    """max(input, 0)."""
+    return input.relu()
+
+
+def sigmoid(input):  # noqa: A002
+    """1 / (1 + e^-input)."""
+    return input.sigmoid()
+
+
+def tanh(input):  # noqa: A002
+    """tanh(input)."""
+    return input.tanh()
+
+
+def softmax(input, dim, dtype=None):  # noqa: A002
+    """softmax along `dim`."""
+    x = input if dtype is None else input.to(dtype)
+    return call(fn.porta_softmax, x._h, dim)
+
+
+def log_softmax(input, dim, dtype=None):  # noqa: A002
+    """log(softmax) along `dim`, computed stably."""
+    x = input if dtype is None else input.to(dtype)
+    return call(fn.porta_log_softmax, x._h, dim)
+
+
+def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
+                  label_smoothing=0.0):
+    """Cross entropy of logits [N, C] against int64 class indices [N]."""
+    if weight is not None or label_smoothing:
+        raise NotImplementedError("cross_entropy: weight and label_smoothing are not supported by Porta")
+    return call(fn.porta_cross_entropy, input._h, target._h, _reduction(reduction, "cross_entropy"))
+
+
+def mse_loss(input, target, reduction="mean"):  # noqa: A002
+    """Mean squared error."""
+    return call(fn.porta_mse_loss, input._h, target._h, _reduction(reduction, "mse_loss"))
+
+
+def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zeroes elements with probability p and scales the rest by 1/(1-p) while training."""
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    return call(fn.porta_dropout, input._h, float(p), 1 if training else 0)
+
+
+def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
+    """Dims start_dim..end_dim merged into one."""
+    return input.flatten(start_dim, end_dim)
+
+
+matmul = _tensor_ops.namespace["matmul"]

@@ -1,0 +1,310 @@
+"""nn.Module: parameters, buffers and submodules registered by attribute
+assignment, in-place device moves, train/eval, state dicts."""
+from collections import OrderedDict, namedtuple
+
+from .. import _device
+from .._errors import DeviceMismatchError, InvalidArgumentError, ShapeError, check
+from .._lib import fn
+from .._tensor import Tensor, _parse_to_args, cuda_device
+from ..autograd import no_grad
+from .parameter import Parameter
+
+IncompatibleKeys = namedtuple("IncompatibleKeys", "missing_keys unexpected_keys")
+
+
+class Module:
+    """Base class of every layer and model, as torch.nn.Module."""
+
+    training = True
+
+    def __init__(self, *args, **kwargs):
+        if args or kwargs:
+            raise TypeError(f"Module.__init__() takes no arguments (got {args} {kwargs})")
+        d = self.__dict__
+        d["_parameters"] = OrderedDict()
+        d["_buffers"] = OrderedDict()
+        d["_modules"] = OrderedDict()
+        d["training"] = True
+        d["_path"] = ""
+
+    # ------------------------------------------------------------ registration
+
+    def _registry(self, name):
+        reg = self.__dict__.get(name)
+        if reg is None:
+            raise AttributeError(f"cannot assign parameters or modules before Module.__init__() call "
+                                 f"(add super().__init__() to {type(self).__name__}.__init__)")
+        return reg
+
+    def __setattr__(self, name, value):
+        d = self.__dict__
+        if isinstance(value, Parameter):
+            self._forget(name)
+            self._registry("_parameters")[name] = value
+        elif isinstance(value, Module):
+            self._forget(name)
+            self._registry("_modules")[name] = value
+            value._set_path(f"{d['_path']}.{name}" if d.get("_path") else name)
+        elif name in d.get("_parameters", ()):
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as parameter '{name}' "
+                                "(porta.nn.Parameter or None expected)")
+            d["_parameters"][name] = None
+        elif name in d.get("_modules", ()):
+            if value is not None:
+                raise TypeError(f"cannot assign '{type(value).__name__}' as child module '{name}' "
+                                "(porta.nn.Module or None expected)")
+            d["_modules"][name] = None
+        elif name in d.get("_buffers", ()):
+            d["_buffers"][name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def _forget(self, name):
+        d = self.__dict__
+        d.pop(name, None)
+        for reg in ("_parameters", "_buffers", "_modules"):
+            d.get(reg, {}).pop(name, None)
+
+    def __getattr__(self, name):
+        d = self.__dict__
+        for reg in ("_parameters", "_buffers", "_modules"):
+            r = d.get(reg)
+            if r is not None and name in r:
+                return r[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        d = self.__dict__
+        for reg in ("_parameters", "_buffers", "_modules"):
+            if name in d.get(reg, ()):
+                del d[reg][name]
+                return
+        object.__delattr__(self, name)
+
+    def __dir__(self):
+        d = self.__dict__
+        return sorted(set(super().__dir__()) | set(d.get("_parameters", ())) | set(d.get("_buffers", ())) |
+                      set(d.get("_modules", ())))
+
+    def register_parameter(self, name, param):
+        """Registers `param` (a Parameter or None) under `name`."""
+        if param is None:
+            self._forget(name)
+            self._registry("_parameters")[name] = None
+        else:
+            self.__setattr__(name, param if isinstance(param, Parameter) else Parameter(param))
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Registers a tensor that is state but not a parameter (moved by to(), saved in state_dict)."""
+        self._forget(name)
+        self._registry("_buffers")[name] = tensor
+
+    def add_module(self, name, module):
+        """Registers a child module under `name`."""
+        self.__setattr__(name, module)
+
+    register_module = add_module
+
+    def _set_path(self, path):
+        self.__dict__["_path"] = path
+        for name, child in self.__dict__.get("_modules", {}).items():
+            if child is not None:
+                child._set_path(f"{path}.{name}")
+
+    # ------------------------------------------------------------ traversal
+
+    def named_modules(self, memo=None, prefix=""):
+        """(name, module) for this module and every descendant, each once."""
+        memo = set() if memo is None else memo
+        if id(self) in memo:
+            return
+        memo.add(id(self))
+        yield prefix, self
+        for name, child in self._modules.items():
+            if child is not None:
+                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+
+    def modules(self):
+        """This module and every descendant."""
+        for _, m in self.named_modules():
+            yield m
+
+    def named_children(self):
+        """(name, module) of the direct children."""
+        for name, child in self._modules.items():
+            if child is not None:
+                yield name, child
+
+    def children(self):
+        """The direct children."""
+        for _, child in self.named_children():
+            yield child
+
+    def _named(self, registry, prefix, recurse):
+        seen = set()
+        mods = self.named_modules(prefix=prefix) if recurse else [(prefix, self)]
+        for mod_prefix, m in mods:
+            for name, t in getattr(m, registry).items():
+                if t is None or id(t) in seen:
+                    continue
+                seen.add(id(t))
+                yield (f"{mod_prefix}.{name}" if mod_prefix else name), t
+
+    def named_parameters(self, prefix="", recurse=True):
+        """(dotted name, Parameter) of this module and its descendants, in registration order."""
+        return self._named("_parameters", prefix, recurse)
+
+    def parameters(self, recurse=True):
+        """The parameters (what optimizers take)."""
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_buffers(self, prefix="", recurse=True):
+        """(dotted name, buffer) of this module and its descendants."""
+        return self._named("_buffers", prefix, recurse)
+
+    def buffers(self, recurse=True):
+        """The buffers."""
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
+
+    def apply(self, fn_):
+        """Calls fn_(module) on every descendant, then on self; returns self."""
+        for child in self.children():
+            child.apply(fn_)
+        fn_(self)
+        return self
+
+    # ------------------------------------------------------------ calling
+
+    def forward(self, *args, **kwargs):
+        """The module's computation; subclasses define it."""
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def _check_input_device(self, x, weight):
+        """Raises DeviceMismatchError naming this layer, both devices and the fix when
+        `x` is not on the device of `weight` (as bindings/cpp/porta/nn.hpp)."""
+        a, b = x.dl_device, weight.dl_device
+        if a.device_type == b.device_type and a.device_id == b.device_id:
+            return
+        mine, theirs = _device.from_dl(b), _device.from_dl(a)
+        path = self.__dict__.get("_path")
+        raise DeviceMismatchError(
+            f"{type(self).__name__}({self.extra_repr()}){f' {path!r}' if path else ''}: the input is on {theirs} "
+            f"but the layer's parameters are on {mine}. Data and model must share a device: move the input with "
+            f"x.to('{mine}') or the model with model.to('{theirs}')")
+
+    # ------------------------------------------------------------ devices and modes
+
+    def to(self, *args, **kwargs):
+        """Moves every parameter and buffer to a device in place (each keeps its identity, so
+        optimizers built earlier still hold them); returns self."""
+        dev, dt = _parse_to_args(args, kwargs, "Module.to")
+        tensors = list(self.parameters()) + list(self.buffers())
+        if dt is not None:
+            for t in tensors:
+                if t.dtype is not dt and t.is_floating_point():
+                    raise NotImplementedError(
+                        f"Module.to({dt}): Porta cannot change a parameter's dtype in place; build the model in "
+                        f"{dt} instead (layers take dtype=)")
+        if dev is not None and tensors:
+            target = _device.resolve(dev)
+            for t in tensors:
+                check(fn.porta_tensor_move_to(t._h, target), f"{type(self).__name__}.to({dev})")
+        return self
+
+    def cuda(self, device=None):
+        """Moves the module to a CUDA device (default cuda:0); raises when there is none."""
+        return self.to(cuda_device(device, f"{type(self).__name__}.cuda()"))
+
+    def cpu(self):
+        """Moves the module to the CPU."""
+        return self.to(_device.CPU)
+
+    def train(self, mode=True):
+        """Training mode (affects Dropout), recursively; returns self."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in self.modules():
+            m.__dict__["training"] = mode
+        return self
+
+    def eval(self):
+        """Evaluation mode; returns self."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        """Sets requires_grad of every parameter; returns self."""
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        """Clears every parameter's gradient."""
+        for p in self.parameters():
+            if set_to_none or p.grad is None:
+                p.grad = None
+            else:
+                with no_grad():
+                    p.grad.zero_()
+
+    # ------------------------------------------------------------ state
+
+    def state_dict(self, destination=None, prefix="", keep_vars=False):
+        """OrderedDict of dotted name -> tensor (detached views of parameters and buffers)."""
+        out = OrderedDict() if destination is None else destination
+        for mod_prefix, m in self.named_modules(prefix=prefix.rstrip(".")):
+            for reg in ("_parameters", "_buffers"):
+                for name, t in getattr(m, reg).items():
+                    if t is not None:
+                        out[f"{mod_prefix}.{name}" if mod_prefix else name] = t if keep_vars else t.detach()
+        return out
+
+    def load_state_dict(self, state_dict, strict=True, assign=False):
+        """Copies values (from any device) into the parameters and buffers; with strict, every
+        name must match. Shapes must agree."""
+        mine = self.state_dict(keep_vars=True)
+        missing = [k for k in mine if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in mine]
+        if strict and (missing or unexpected):
+            parts = []
+            if missing:
+                parts.append("Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing))
+            if unexpected:
+                parts.append("Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected))
+            raise InvalidArgumentError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" +
+                                       ".\n\t".join(parts) + ".")
+        with no_grad():
+            for name, t in mine.items():
+                if name not in state_dict:
+                    continue
+                src = state_dict[name]
+                if not isinstance(src, Tensor):
+                    from .._factories import tensor
+                    src = tensor(src)
+                if src.shape != t.shape:
+                    raise ShapeError(f"load_state_dict: '{name}' has shape {list(src.shape)} in the state dict "
+                                     f"but {list(t.shape)} in the model")
+                t.copy_(src)
+        return IncompatibleKeys(missing, unexpected)
+
+    # ------------------------------------------------------------ printing
+
+    def extra_repr(self):
+        """The layer's settings, shown inside its repr."""
+        return ""
+
+    def __repr__(self):
+        lines = []
+        for name, child in self._modules.items():
+            text = repr(child).replace("\n", "\n  ")
+            lines.append(f"({name}): {text}")
+        extra = self.extra_repr()
+        if not lines:
+            return f"{type(self).__name__}({extra})"
+        body = "\n  ".join(([extra] if extra else []) + lines)
+        return f"{type(self).__name__}(\n  {body}\n)"

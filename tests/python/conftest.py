@@ -1,0 +1,59 @@
+"""Test setup for the porta Python package.
+
+Finds libporta.so ($PORTA_LIBRARY, else $PORTA_BUILD_DIR/lib, else
+<repo>/build/lib), makes the mock plugin (mock:0, mock:1) visible unless
+PORTA_PLUGIN_PATH is already set, and imports porta from bindings/python
+(unless PORTA_TEST_INSTALLED=1, which tests the installed package).
+Tests taking a `device` argument run once per loaded device.
+"""
+import os
+import sys
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+
+def _library():
+    lib = os.environ.get("PORTA_LIBRARY")
+    if lib:
+        return lib
+    build = os.environ.get("PORTA_BUILD_DIR", os.path.join(REPO, "build"))
+    return os.path.join(build, "lib", "libporta.so")
+
+
+_lib = _library()
+if not os.path.exists(_lib):
+    raise RuntimeError(f"libporta.so not found at {_lib}: build Porta first, or set PORTA_LIBRARY or "
+                       "PORTA_BUILD_DIR")
+os.environ["PORTA_LIBRARY"] = _lib
+_mock = os.path.join(os.path.dirname(os.path.realpath(_lib)), "porta", "test-plugins", "mock")
+os.environ.setdefault("PORTA_PLUGIN_PATH", _mock)
+if os.environ.get("PORTA_TEST_INSTALLED") != "1":
+    sys.path.insert(0, os.path.join(REPO, "bindings", "python"))
+
+import porta  # noqa: E402
+import pytest  # noqa: E402
+
+DEVICES = [str(d) for d in porta.available_devices()]
+
+
+def pytest_generate_tests(metafunc):
+    if "device" in metafunc.fixturenames:
+        metafunc.parametrize("device", DEVICES)
+
+
+def pytest_report_header(config):
+    return [f"porta {porta.__version__} from {porta.library_path}", f"devices: {', '.join(DEVICES)}"]
+
+
+@pytest.fixture
+def other_device(device):
+    """A device different from `device` (cpu for accelerators, else the last one)."""
+    return next((d for d in reversed(DEVICES) if d != device), device)
+
+
+def has_dlpack():
+    return not any(n.startswith("porta_to_dlpack") or n.startswith("porta_from_dlpack") for n in
+                   porta._lib.missing)
+
+
+needs_dlpack = pytest.mark.skipif(not has_dlpack(), reason="libporta.so lacks the DLPack functions (older build)")

@@ -1,0 +1,92 @@
+"""porta.optim: SGD, Adam, AdamW against their PyTorch formulas (in NumPy)."""
+import numpy as np
+import pytest
+
+import porta
+import porta.nn as nn
+
+
+def _param(device, values):
+    return nn.Parameter(porta.tensor(values, device=device))
+
+
+def test_sgd_momentum_weight_decay(device):
+    p = _param(device, [1.0, -2.0])
+    opt = porta.optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01)
+    w, buf = np.array([1.0, -2.0]), None
+    for _ in range(3):
+        opt.zero_grad()
+        (p * p).sum().backward()
+        opt.step()
+        d = 2 * w + 0.01 * w
+        buf = d if buf is None else 0.9 * buf + d
+        w = w - 0.1 * buf
+    np.testing.assert_allclose(p.numpy(force=True), w, rtol=1e-5)
+
+
+@pytest.mark.parametrize("cls", ["Adam", "AdamW"])
+def test_adam(device, cls):
+    p = _param(device, [0.5, -1.5, 2.0])
+    opt = getattr(porta.optim, cls)([p], lr=0.01, betas=(0.9, 0.99), weight_decay=0.1)
+    w, m, v = np.array([0.5, -1.5, 2.0]), 0, 0
+    for step in range(1, 4):
+        opt.zero_grad()
+        (p * p * p).sum().backward()
+        opt.step()
+        g = 3 * w ** 2
+        if cls == "Adam":
+            g = g + 0.1 * w
+        else:
+            w = w * (1 - 0.01 * 0.1)
+        m = 0.9 * m + 0.1 * g
+        v = 0.99 * v + 0.01 * g * g
+        w = w - 0.01 / (1 - 0.9 ** step) * m / (np.sqrt(v) / np.sqrt(1 - 0.99 ** step) + 1e-8)
+    np.testing.assert_allclose(p.numpy(force=True), w, rtol=1e-5)
+
+
+def test_param_groups_lr_and_zero_grad():
+    a, b = _param("cpu", [1.0]), _param("cpu", [1.0])
+    opt = porta.optim.SGD([{"params": [a]}, {"params": [b], "lr": 0.5}], lr=0.1)
+    assert [g["lr"] for g in opt.param_groups] == [0.1, 0.5]
+    (a + b).sum().backward()
+    opt.step()
+    assert a.item() == pytest.approx(0.9) and b.item() == pytest.approx(0.5)
+    opt.param_groups[0]["lr"] = 1.0
+    opt.step()
+    assert a.item() == pytest.approx(-0.1)
+    opt.zero_grad()
+    assert a.grad is None and b.grad is None
+    opt.param_groups[0]["momentum"] = 0.9
+    with pytest.raises(porta.InvalidArgumentError, match="only 'lr'"):
+        opt.step()
+
+
+def test_optimizer_has_no_to():
+    opt = porta.optim.SGD(nn.Linear(2, 1).parameters(), lr=0.01)
+    with pytest.raises(AttributeError, match="no attribute 'to': an optimizer has no device"):
+        opt.to("cpu")
+    assert not hasattr(opt, "to")
+
+
+def test_optimizer_argument_errors():
+    with pytest.raises(ValueError, match="empty parameter list"):
+        porta.optim.SGD([], lr=0.1)
+    with pytest.raises(ValueError, match="non-leaf"):
+        porta.optim.SGD([porta.ones(1, requires_grad=True) * 2], lr=0.1)
+    with pytest.raises(ValueError, match="learning rate"):
+        porta.optim.Adam(nn.Linear(1, 1).parameters(), lr=-1)
+
+
+def test_training_reduces_loss(device):
+    porta.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1)).to(device)
+    x, y = porta.randn(32, 4, device=device), porta.randn(32, 1, device=device)
+    opt = porta.optim.Adam(model.parameters(), lr=0.05)
+    losses = []
+    for _ in range(30):
+        loss = nn.MSELoss()(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < 0.7 * losses[0]
