@@ -1,55 +1,12 @@
 // Host kernels of the COPY, UNARY, BINARY, COMPARE and WHERE kinds.
-#include <cmath>
-#include <type_traits>
-
 #include "dtype_dispatch.hpp"
+#include "elementwise_math.hpp"
 #include "strided_loop.hpp"
 
 namespace porta::host {
 namespace {
 
-// ---- the math, one functor per op
-
-struct Neg { template <class T> T operator()(T x) const { return static_cast<T>(-x); } };
-struct Exp { template <class T> T operator()(T x) const { return std::exp(x); } };
-struct Log { template <class T> T operator()(T x) const { return std::log(x); } };
-struct Sqrt { template <class T> T operator()(T x) const { return std::sqrt(x); } };
-// NaN stays NaN (as in PyTorch and as maximum(x, 0) does).
-struct Relu { template <class T> T operator()(T x) const { return x > T(0) || x != x ? x : T(0); } };
-struct Sigmoid { template <class T> T operator()(T x) const { return T(1) / (T(1) + std::exp(-x)); } };
-struct Tanh { template <class T> T operator()(T x) const { return std::tanh(x); } };
-struct Abs {
-  template <class T> T operator()(T x) const {
-    if constexpr (std::is_unsigned_v<T>) return x;
-    else return x < T(0) ? static_cast<T>(-x) : x;
-  }
-};
-
-struct Add { template <class T> T operator()(T a, T b) const { return static_cast<T>(a + b); } };
-struct Sub { template <class T> T operator()(T a, T b) const { return static_cast<T>(a - b); } };
-struct Mul { template <class T> T operator()(T a, T b) const { return static_cast<T>(a * b); } };
-struct Div { template <class T> T operator()(T a, T b) const { return a / b; } };
-struct Pow { template <class T> T operator()(T a, T b) const { return std::pow(a, b); } };
-// NaN propagates, as in PyTorch.
-struct Maximum {
-  template <class T> T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) if (std::isnan(a) || std::isnan(b)) return a + b;
-    return a > b ? a : b;
-  }
-};
-struct Minimum {
-  template <class T> T operator()(T a, T b) const {
-    if constexpr (std::is_floating_point_v<T>) if (std::isnan(a) || std::isnan(b)) return a + b;
-    return a < b ? a : b;
-  }
-};
-
-struct Eq { template <class T> uint8_t operator()(T a, T b) const { return a == b; } };
-struct Ne { template <class T> uint8_t operator()(T a, T b) const { return a != b; } };
-struct Lt { template <class T> uint8_t operator()(T a, T b) const { return a < b; } };
-struct Le { template <class T> uint8_t operator()(T a, T b) const { return a <= b; } };
-struct Gt { template <class T> uint8_t operator()(T a, T b) const { return a > b; } };
-struct Ge { template <class T> uint8_t operator()(T a, T b) const { return a >= b; } };
+using namespace porta::math;
 
 template <class T>
 T& at(char* p, int64_t stride, int64_t i) {
@@ -101,19 +58,9 @@ porta_status where_kernel(const porta_kernel_call* c) {
   const DLTensor* ts[4] = {&c->outputs[0], &c->inputs[0], &c->inputs[1], &c->inputs[2]};
   parallel_runs(operands(ts), numel(c->outputs[0]), [](char** p, const int64_t* s, int64_t n, int64_t) {
     for (int64_t i = 0; i < n; ++i)
-      at<T>(p[0], s[0], i) = at<uint8_t>(p[1], s[1], i) ? at<T>(p[2], s[2], i) : at<T>(p[3], s[3], i);
+      at<T>(p[0], s[0], i) = Where{}(at<uint8_t>(p[1], s[1], i), at<T>(p[2], s[2], i), at<T>(p[3], s[3], i));
   });
   return PORTA_OK;
-}
-
-// Conversion with Porta's rules: to bool is "nonzero"; float to uint8
-// wraps through int64 like PyTorch instead of being undefined.
-template <int ToDt, class From>
-storage_t<ToDt> convert(From x) {
-  using To = storage_t<ToDt>;
-  if constexpr (ToDt == 0) return static_cast<To>(x != From(0));
-  else if constexpr (ToDt == 1 && std::is_floating_point_v<From>) return static_cast<To>(static_cast<int64_t>(x));
-  else return static_cast<To>(x);
 }
 
 template <int ToDt, int FromDt>
@@ -122,7 +69,7 @@ void cast_runs(const porta_kernel_call* c) {
   using From = storage_t<FromDt>;
   const DLTensor* ts[2] = {&c->outputs[0], &c->inputs[0]};
   parallel_runs(operands(ts), numel(c->outputs[0]), [](char** p, const int64_t* s, int64_t n, int64_t) {
-    for (int64_t i = 0; i < n; ++i) at<To>(p[0], s[0], i) = convert<ToDt>(at<From>(p[1], s[1], i));
+    for (int64_t i = 0; i < n; ++i) at<To>(p[0], s[0], i) = Convert<To, ToDt == 0>{}(at<From>(p[1], s[1], i));
   });
 }
 

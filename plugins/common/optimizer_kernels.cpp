@@ -2,20 +2,16 @@
 // steps. Elementwise math runs in the parameter's dtype in the order of
 // torch.optim's for-loop implementation, so results track PyTorch's to the
 // rounding; bias corrections are computed in double, as Python does.
-#include <cmath>
 #include <cstdio>
 
 #include "host_kernels.hpp"
+#include "optimizer_math.hpp"
 #include "strided_loop.hpp"
 
 namespace porta::host {
 namespace {
 
-// torch.lerp's formula: exact at both ends, accurate for small weights.
-template <class T>
-T lerp(T from, T to, T weight) {
-  return std::abs(weight) < T(0.5) ? from + weight * (to - from) : to - (to - from) * (T(1) - weight);
-}
+using namespace porta::math;
 
 template <class T>
 porta_status sgd_kernel(const porta_kernel_call* c) {
@@ -32,20 +28,9 @@ porta_status sgd_kernel(const porta_kernel_call* c) {
   const T* grad = base_ptr<T>(c->inputs[1]);
   T* buf = momentum ? base_ptr<T>(c->inputs[2]) : nullptr;
   T* param = base_ptr<T>(c->outputs[0]);  // the same memory as param_in
-  const bool decay = p->weight_decay != 0, nesterov = p->nesterov != 0, first = p->first_step != 0;
-  const T wd = static_cast<T>(p->weight_decay), mom = static_cast<T>(p->momentum);
-  const T keep = static_cast<T>(1.0 - p->dampening), neg_lr = static_cast<T>(-p->lr);
+  const SgdStep<T> step(*p);
   parallel_for(numel(c->inputs[0]), kElementwiseGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      T d = grad[i];
-      if (decay) d = d + wd * param_in[i];
-      if (momentum) {
-        const T bv = first ? d : buf[i] * mom + keep * d;
-        buf[i] = bv;
-        d = nesterov ? d + mom * bv : bv;
-      }
-      param[i] = param_in[i] + neg_lr * d;
-    }
+    for (int64_t i = b; i < e; ++i) param[i] = step(param_in[i], grad[i], buf + (buf ? i : 0));
   });
   return PORTA_OK;
 }
@@ -64,25 +49,9 @@ porta_status adam_kernel(const porta_kernel_call* c) {
   T* m = base_ptr<T>(c->inputs[2]);
   T* v = base_ptr<T>(c->inputs[3]);
   T* param = base_ptr<T>(c->outputs[0]);  // the same memory as param_in
-  const double steps = static_cast<double>(p->step);
-  const double bias1 = 1.0 - std::pow(p->beta1, steps), bias2 = 1.0 - std::pow(p->beta2, steps);
-  const bool decay = p->weight_decay != 0, decoupled = p->decoupled != 0;
-  const T wd = static_cast<T>(p->weight_decay), shrink = static_cast<T>(1.0 - p->lr * p->weight_decay);
-  const T w1 = static_cast<T>(1.0 - p->beta1), b2 = static_cast<T>(p->beta2), w2 = static_cast<T>(1.0 - p->beta2);
-  const T neg_step = static_cast<T>(-(p->lr / bias1)), bias2_sqrt = static_cast<T>(std::sqrt(bias2));
-  const T eps = static_cast<T>(p->eps);
+  const AdamStep<T> step(*p);
   parallel_for(numel(c->inputs[0]), kElementwiseGrain, [&](int64_t b, int64_t e) {
-    for (int64_t i = b; i < e; ++i) {
-      T x = param_in[i], g = grad[i];
-      if (decay) {
-        if (decoupled) x = x * shrink;
-        else g = g + wd * x;
-      }
-      m[i] = lerp(m[i], g, w1);
-      v[i] = v[i] * b2 + w2 * g * g;
-      const T denom = std::sqrt(v[i]) / bias2_sqrt + eps;
-      param[i] = x + neg_step * m[i] / denom;
-    }
+    for (int64_t i = b; i < e; ++i) param[i] = step(param_in[i], grad[i], m + i, v + i);
   });
   return PORTA_OK;
 }

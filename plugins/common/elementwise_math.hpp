@@ -1,0 +1,76 @@
+// The math of the elementwise ops (UNARY, BINARY, COMPARE kinds and CAST),
+// one functor per op, written once for the host kernels and the CUDA
+// plugin's kernels.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+#include "host_device.hpp"
+
+namespace porta::math {
+
+template <class T>
+PORTA_HD bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) return x != x;
+  else return false;
+}
+
+struct Neg { template <class T> PORTA_HD T operator()(T x) const { return static_cast<T>(-x); } };
+struct Exp { template <class T> PORTA_HD T operator()(T x) const { return std::exp(x); } };
+struct Log { template <class T> PORTA_HD T operator()(T x) const { return std::log(x); } };
+struct Sqrt { template <class T> PORTA_HD T operator()(T x) const { return std::sqrt(x); } };
+// NaN stays NaN (as in PyTorch and as maximum(x, 0) does).
+struct Relu { template <class T> PORTA_HD T operator()(T x) const { return x > T(0) || x != x ? x : T(0); } };
+struct Sigmoid { template <class T> PORTA_HD T operator()(T x) const { return T(1) / (T(1) + std::exp(-x)); } };
+struct Tanh { template <class T> PORTA_HD T operator()(T x) const { return std::tanh(x); } };
+struct Abs {
+  template <class T> PORTA_HD T operator()(T x) const {
+    if constexpr (std::is_unsigned_v<T>) return x;
+    else return x < T(0) ? static_cast<T>(-x) : x;
+  }
+};
+
+struct Add { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(a + b); } };
+struct Sub { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(a - b); } };
+struct Mul { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+struct Div { template <class T> PORTA_HD T operator()(T a, T b) const { return a / b; } };
+struct Pow { template <class T> PORTA_HD T operator()(T a, T b) const { return std::pow(a, b); } };
+// NaN propagates, as in PyTorch.
+struct Maximum {
+  template <class T> PORTA_HD T operator()(T a, T b) const {
+    if (is_nan(a) || is_nan(b)) return static_cast<T>(a + b);
+    return a > b ? a : b;
+  }
+};
+struct Minimum {
+  template <class T> PORTA_HD T operator()(T a, T b) const {
+    if (is_nan(a) || is_nan(b)) return static_cast<T>(a + b);
+    return a < b ? a : b;
+  }
+};
+
+struct Eq { template <class T> PORTA_HD uint8_t operator()(T a, T b) const { return a == b; } };
+struct Ne { template <class T> PORTA_HD uint8_t operator()(T a, T b) const { return a != b; } };
+struct Lt { template <class T> PORTA_HD uint8_t operator()(T a, T b) const { return a < b; } };
+struct Le { template <class T> PORTA_HD uint8_t operator()(T a, T b) const { return a <= b; } };
+struct Gt { template <class T> PORTA_HD uint8_t operator()(T a, T b) const { return a > b; } };
+struct Ge { template <class T> PORTA_HD uint8_t operator()(T a, T b) const { return a >= b; } };
+
+// WHERE: cond (bool, stored as uint8_t) ? a : b.
+struct Where { template <class T> PORTA_HD T operator()(uint8_t cond, T a, T b) const { return cond ? a : b; } };
+
+// Conversion with Porta's rules: to bool is "nonzero"; float to uint8
+// wraps through int64 like PyTorch instead of being undefined.
+template <class To, bool ToBool>
+struct Convert {
+  template <class From> PORTA_HD To operator()(From x) const {
+    if constexpr (ToBool) return static_cast<To>(x != From(0));
+    else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>)
+      return static_cast<To>(static_cast<int64_t>(x));
+    else return static_cast<To>(x);
+  }
+};
+
+}  // namespace porta::math

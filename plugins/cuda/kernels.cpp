@@ -1,0 +1,67 @@
+#include "kernels.hpp"
+
+namespace porta::cuda {
+
+int dtype_index(DLDataType t) {
+  if (t.lanes != 1) return -1;
+  if (t.code == kDLBool && t.bits == 8) return 0;
+  if (t.code == kDLUInt && t.bits == 8) return 1;
+  if (t.code == kDLInt && t.bits == 32) return 2;
+  if (t.code == kDLInt && t.bits == 64) return 3;
+  if (t.code == kDLFloat && t.bits == 32) return 4;
+  if (t.code == kDLFloat && t.bits == 64) return 5;
+  return -1;
+}
+
+porta_status begin(const porta_kernel_call* c, Launch* out) {
+  if (porta_status st = use_device(c->device, &out->device); st != PORTA_OK) return st;
+  out->stream = stream_of(c);
+  return PORTA_OK;
+}
+
+porta_status launched(const char* op) {
+  const cudaError_t err = cudaGetLastError();
+  if (err == cudaSuccess) return PORTA_OK;
+  return reportf(err == cudaErrorMemoryAllocation ? PORTA_ERROR_OUT_OF_MEMORY : PORTA_ERROR_BACKEND,
+                 "%s: kernel launch failed: %s: %s", op, cudaGetErrorName(err), cudaGetErrorString(err));
+}
+
+porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype) {
+  const int dt = dtype_index(dtype);
+  if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
+  switch (op) {
+#define PORTA_X_FAMILY(NAME, name, id, kind, inputs) \
+  case PORTA_OP_##NAME:                              \
+    switch (kind) {                                  \
+      case PORTA_OP_KIND_FACTORY:                    \
+        return find_factory_kernel(op, dt);          \
+      case PORTA_OP_KIND_COPY:                       \
+        return find_copy_kernel(op, dt);             \
+      case PORTA_OP_KIND_UNARY:                      \
+        return find_unary_kernel(op, dt);            \
+      case PORTA_OP_KIND_REDUCE:                     \
+      case PORTA_OP_KIND_ARGREDUCE:                  \
+        return find_reduce_kernel(op, dt);           \
+      case PORTA_OP_KIND_MATMUL:                     \
+        return find_matmul_kernel(op, dt);           \
+      case PORTA_OP_KIND_CONV:                       \
+        return find_conv_kernel(op, dt);             \
+      case PORTA_OP_KIND_POOL:                       \
+        return find_pool_kernel(op, dt);             \
+      case PORTA_OP_KIND_SOFTMAX:                    \
+        return find_softmax_kernel(op, dt);          \
+      case PORTA_OP_KIND_LOSS:                       \
+        return find_loss_kernel(op, dt);             \
+      case PORTA_OP_KIND_OPTIMIZER:                  \
+        return find_optimizer_kernel(op, dt);        \
+      default:                                       \
+        return find_binary_kernel(op, dt);           \
+    }
+    PORTA_OP_LIST(PORTA_X_FAMILY)
+#undef PORTA_X_FAMILY
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace porta::cuda

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""PyTorch's side of bench_training.cpp on a GPU: the same SimpleCNN, step
+(forward, cross entropy, backward, SGD-momentum, loss.item()), batch sizes
+and timing (warm-up, then steps for >= 3 s). TF32 is off for convolutions
+and matmuls, as in Porta (PORTA_CUDA_ALLOW_TF32 unset), so both do float32.
+Prints one JSON object; argv[1] is the device (default cuda:0)."""
+import json
+import sys
+import time
+
+import torch
+import torch.nn as nn
+import torch.optim as optim
+
+
+class SimpleCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 64, kernel_size=3, padding=1)
+        self.relu1 = nn.ReLU()
+        self.conv2 = nn.Conv2d(64, 128, kernel_size=3, padding=1)
+        self.relu2 = nn.ReLU()
+        self.pool = nn.MaxPool2d(2, 2)
+        self.fc1 = nn.Linear(128 * 16 * 16, 512)
+        self.relu3 = nn.ReLU()
+        self.fc2 = nn.Linear(512, 10)
+
+    def forward(self, x):
+        x = self.relu1(self.conv1(x))
+        x = self.pool(self.relu2(self.conv2(x)))
+        x = x.view(-1, 128 * 16 * 16)
+        x = self.relu3(self.fc1(x))
+        return self.fc2(x)
+
+
+def step_ms(device, batch, min_time=3.0, min_iters=10, warmup=5):
+    torch.manual_seed(0)
+    model = SimpleCNN().to(device)
+    opt = optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+    criterion = nn.CrossEntropyLoss()
+    x = torch.randn(batch, 3, 32, 32, device=device)
+    y = (torch.arange(batch) % 10).to(device)
+
+    def step():
+        loss = criterion(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        loss.item()
+
+    for _ in range(warmup):
+        step()
+    torch.cuda.synchronize(device)
+    n, start = 0, time.perf_counter()
+    while True:
+        for _ in range(min_iters):
+            step()
+        n += min_iters
+        torch.cuda.synchronize(device)
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return 1000 * elapsed / n
+
+
+def main():
+    device = sys.argv[1] if len(sys.argv) > 1 else "cuda:0"
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    b64, b256 = step_ms(device, 64), step_ms(device, 256)
+    print(json.dumps({"bench": "simple_cnn_step_torch", "device": device, "torch": torch.__version__,
+                      "cudnn": torch.backends.cudnn.version(), "gpu": torch.cuda.get_device_name(device),
+                      "batch64_ms": b64, "batch64_samples_per_s": 64e3 / b64,
+                      "batch256_ms": b256, "batch256_samples_per_s": 256e3 / b256}))
+
+
+if __name__ == "__main__":
+    main()
