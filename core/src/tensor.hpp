@@ -19,7 +19,7 @@ namespace porta {
 // A shape or stride vector of at most PORTA_MAX_DIMS entries, without heap.
 struct Dims {
   int32_t n = 0;
-  std::array<int64_t, PORTA_MAX_DIMS> v{};
+  std::array<int64_t, PORTA_MAX_DIMS> v;  // only the first n are meaningful (not zeroed: hot path)
 
   Dims() = default;
   Dims(std::initializer_list<int64_t> l);
