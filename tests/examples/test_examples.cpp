@@ -1,4 +1,5 @@
-// Runs the programs of docs/examples as a user would, on cpu and on mock:1,
+// Runs the programs of docs/examples as a user would, on cpu and on mock:1
+// (and on opencl:0 where the OpenCL plugin is built),
 // and checks that they train: "Training finished!" and a loss that falls.
 // Seed case 2 reads a small synthetic CIFAR-10 (binary format) written here,
 // whose classes are learnable (each class lights its own patch).
@@ -87,7 +88,10 @@ TEST_P(Examples, Seed1LinearRegressionInCpp) {
 
 TEST_P(Examples, Seed2CifarCnnInCpp) {
   // 200 training images: 50 batches of 4 per epoch; one folder per device (tests run in parallel).
-  const std::string dir = synthetic_cifar(40, GetParam() == "cpu" ? "cpu" : "mock");
+  std::string tag = GetParam();
+  for (char& ch : tag)
+    if (ch == ':') ch = '_';
+  const std::string dir = synthetic_cifar(40, tag);
   expect_trains(run(std::string(SEED2_CPP) + " " + dir + " " + GetParam() + " --epochs 3 --print-every 25"),
                 R"(\] loss:)", 6);
 }
@@ -106,6 +110,14 @@ TEST(Readme, CppExampleTrains) {
   EXPECT_LT(losses.back(), losses.front()) << r.output;
 }
 
-INSTANTIATE_TEST_SUITE_P(Devices, Examples, testing::Values("cpu", "mock:1"), [](const auto& info) {
-  return info.param == "cpu" ? std::string("cpu") : std::string("mock_1");
+#ifdef PORTA_TEST_HAVE_OPENCL
+#define PORTA_EXAMPLE_DEVICES "cpu", "mock:1", "opencl:0"
+#else
+#define PORTA_EXAMPLE_DEVICES "cpu", "mock:1"
+#endif
+INSTANTIATE_TEST_SUITE_P(Devices, Examples, testing::Values(PORTA_EXAMPLE_DEVICES), [](const auto& info) {
+  std::string name = info.param;
+  for (char& ch : name)
+    if (ch == ':') ch = '_';
+  return name;
 });

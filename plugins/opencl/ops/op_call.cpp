@@ -1,0 +1,43 @@
+// The shared beginning of every op runner (ops.hpp).
+#include "ops.hpp"
+
+namespace porta::opencl {
+
+const char* op_name(uint32_t op) {
+  switch (op) {
+#define PORTA_X_NAME(NAME, name, id, kind, inputs) \
+  case PORTA_OP_##NAME:                            \
+    return #name;
+    PORTA_OP_LIST(PORTA_X_NAME)
+#undef PORTA_X_NAME
+    default:
+      return "unknown op";
+  }
+}
+
+int dtype_index(DLDataType t) {
+  if (t.lanes != 1) return -1;
+  if (t.code == kDLBool && t.bits == 8) return 0;
+  if (t.code == kDLUInt && t.bits == 8) return 1;
+  if (t.code == kDLInt && t.bits == 32) return 2;
+  if (t.code == kDLInt && t.bits == 64) return 3;
+  if (t.code == kDLFloat && t.bits == 32) return 4;
+  if (t.code == kDLFloat && t.bits == 64) return 5;
+  return -1;
+}
+
+porta_status begin(const porta_kernel_call* c, Family family, int dt, const std::string& kernel, OpCall* out) {
+  Device* dev = nullptr;
+  if (const porta_status st = open_device(c->device, &dev); st != PORTA_OK) return st;
+  out->dev = dev;
+  out->queue = c->stream ? static_cast<cl_command_queue>(c->stream) : dev->queue();
+  out->name = kernel.empty() ? std::string("opencl") : kernel + " (" + dtype_label(dt) + ")";
+  if (kernel.empty()) return PORTA_OK;
+  return find_cl_kernel(*dev, family, dt, kernel, &out->kernel);
+}
+
+porta_status missing_params(uint32_t op, const char* params) {
+  return report(PORTA_ERROR_INVALID_ARGUMENT, std::string(op_name(op)) + ": missing or too-small " + params);
+}
+
+}  // namespace porta::opencl
