@@ -1,5 +1,7 @@
 #include "host_kernels.hpp"
 
+#include "plugin_support.hpp"
+
 #include <porta/ops.h>
 
 #include <cstring>
@@ -16,22 +18,7 @@ porta_status report(porta_status status, const char* message) {
   return status;
 }
 
-void copy_device_props(const porta_device_props& props, porta_device_props* out) {
-  const size_t keep = out->struct_size;
-  std::memcpy(static_cast<void*>(out), &props, keep < sizeof(props) ? keep : sizeof(props));
-  out->struct_size = keep;
-}
-
-int host_dtype(DLDataType t) {
-  if (t.lanes != 1) return -1;
-  if (t.code == kDLBool && t.bits == 8) return 0;
-  if (t.code == kDLUInt && t.bits == 8) return 1;
-  if (t.code == kDLInt && t.bits == 32) return 2;
-  if (t.code == kDLInt && t.bits == 64) return 3;
-  if (t.code == kDLFloat && t.bits == 32) return 4;
-  if (t.code == kDLFloat && t.bits == 64) return 5;
-  return -1;
-}
+int host_dtype(DLDataType t) { return plugin::dtype_index(t); }
 
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);

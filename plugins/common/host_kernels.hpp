@@ -28,10 +28,6 @@ enum class HostDtype : int { Bool = 0, UInt8, Int32, Int64, Float32, Float64 };
 // -1 when Porta does not support the dtype.
 int host_dtype(DLDataType t);
 
-// Copies `props` into the core's struct, writing only the fields its
-// struct_size covers (the core may be older than the plugin).
-void copy_device_props(const porta_device_props& props, porta_device_props* out);
-
 // The host kernel for (op, dtype), or nullptr.
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype);
 

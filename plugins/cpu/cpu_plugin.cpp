@@ -10,6 +10,7 @@
 #include <string>
 
 #include "host_kernels.hpp"
+#include "plugin_support.hpp"
 #include "thread_pool.hpp"
 
 #ifdef PORTA_HAVE_CBLAS
@@ -52,7 +53,7 @@ porta_status device_props(int32_t device, porta_device_props* out) {
   p.memory_free = avail > 0 ? static_cast<uint64_t>(avail) * page : 0;
   p.compute_units = porta::host::num_threads();
   p.kind = PORTA_DEVICE_KIND_CPU;
-  porta::host::copy_device_props(p, out);
+  porta::plugin::copy_device_props(p, out);
   return PORTA_OK;
 }
 

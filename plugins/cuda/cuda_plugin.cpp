@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "devices.hpp"
+#include "plugin_support.hpp"
 #include "errors.hpp"
 #include "kernels.hpp"
 
@@ -48,9 +49,7 @@ porta_status device_props(int32_t device, porta_device_props* out) {
   p.kind = PORTA_DEVICE_KIND_GPU;
   p.capability_major = prop.major;
   p.capability_minor = prop.minor;
-  const size_t keep = out->struct_size;
-  std::memcpy(static_cast<void*>(out), &p, keep < sizeof p ? keep : sizeof p);
-  out->struct_size = keep;
+  porta::plugin::copy_device_props(p, out);
   return PORTA_OK;
 }
 

@@ -2,17 +2,6 @@
 
 namespace porta::cuda {
 
-int dtype_index(DLDataType t) {
-  if (t.lanes != 1) return -1;
-  if (t.code == kDLBool && t.bits == 8) return 0;
-  if (t.code == kDLUInt && t.bits == 8) return 1;
-  if (t.code == kDLInt && t.bits == 32) return 2;
-  if (t.code == kDLInt && t.bits == 64) return 3;
-  if (t.code == kDLFloat && t.bits == 32) return 4;
-  if (t.code == kDLFloat && t.bits == 64) return 5;
-  return -1;
-}
-
 porta_status begin(const porta_kernel_call* c, Launch* out) {
   if (porta_status st = use_device(c->device, &out->device); st != PORTA_OK) return st;
   out->stream = stream_of(c);

@@ -10,6 +10,7 @@
 
 #include "devices.hpp"
 #include "errors.hpp"
+#include "plugin_support.hpp"
 
 namespace porta::cuda {
 
@@ -18,7 +19,7 @@ porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype);
 
 // Porta's dtypes as indices (bool, uint8, int32, int64, float32, float64:
 // 0..5, as plugins/common/dtype_dispatch.hpp maps them); -1 for others.
-int dtype_index(DLDataType t);
+using plugin::dtype_index;  // plugins/common/plugin_support.hpp
 
 // Per-family lookups, by dtype index.
 porta_kernel_fn find_copy_kernel(uint32_t op, int dtype);       // COPY, CAST

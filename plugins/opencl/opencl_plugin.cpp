@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "device.hpp"
+#include "plugin_support.hpp"
 
 namespace porta::opencl {
 porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype);  // kernel_table.cpp
@@ -46,9 +47,7 @@ porta_status props(int32_t device, porta_device_props* out) {
   p.kind = (d->type & CL_DEVICE_TYPE_CPU)   ? PORTA_DEVICE_KIND_CPU
            : (d->type & CL_DEVICE_TYPE_GPU) ? PORTA_DEVICE_KIND_GPU
                                             : PORTA_DEVICE_KIND_ACCELERATOR;
-  const size_t keep = out->struct_size;  // write only what the core's struct has
-  std::memcpy(static_cast<void*>(out), &p, keep < sizeof(p) ? keep : sizeof(p));
-  out->struct_size = keep;
+  porta::plugin::copy_device_props(p, out);
   return PORTA_OK;
 }
 

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "host_kernels.hpp"
+#include "plugin_support.hpp"
 
 namespace {
 
@@ -63,7 +64,7 @@ porta_status device_props(int32_t device, porta_device_props* out) {
   p.memory_free = g_capacity - d.in_use;
   p.compute_units = 1;
   p.kind = PORTA_DEVICE_KIND_VIRTUAL;
-  porta::host::copy_device_props(p, out);
+  porta::plugin::copy_device_props(p, out);
   return PORTA_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "kernel_launch.hpp"
+#include "plugin_support.hpp"
 
 namespace porta::opencl {
 
@@ -36,7 +37,7 @@ const P* op_params(const porta_kernel_call* c) {
 porta_status missing_params(uint32_t op, const char* params);
 
 // Porta's dtype index of `t` (0 bool .. 5 float64), -1 when unsupported.
-int dtype_index(DLDataType t);
+using plugin::dtype_index;  // plugins/common/plugin_support.hpp
 
 porta_status run_elementwise(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_copy(uint32_t op, int dt, const porta_kernel_call* c);
