@@ -5,6 +5,7 @@ and timing (warm-up, then steps for >= 3 s). TF32 is off for convolutions
 and matmuls, as in Porta (PORTA_CUDA_ALLOW_TF32 unset), so both do float32.
 Prints one JSON object; argv[1] is the device (default cuda:0)."""
 import json
+import pathlib
 import sys
 import time
 
@@ -12,25 +13,8 @@ import torch
 import torch.nn as nn
 import torch.optim as optim
 
-
-class SimpleCNN(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv1 = nn.Conv2d(3, 64, kernel_size=3, padding=1)
-        self.relu1 = nn.ReLU()
-        self.conv2 = nn.Conv2d(64, 128, kernel_size=3, padding=1)
-        self.relu2 = nn.ReLU()
-        self.pool = nn.MaxPool2d(2, 2)
-        self.fc1 = nn.Linear(128 * 16 * 16, 512)
-        self.relu3 = nn.ReLU()
-        self.fc2 = nn.Linear(512, 10)
-
-    def forward(self, x):
-        x = self.relu1(self.conv1(x))
-        x = self.pool(self.relu2(self.conv2(x)))
-        x = x.view(-1, 128 * 16 * 16)
-        x = self.relu3(self.fc1(x))
-        return self.fc2(x)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+from bench_training_torch import SimpleCNN  # noqa: E402  (one definition of the tutorial's model)
 
 
 def step_ms(device, batch, min_time=3.0, min_iters=10, warmup=5):
