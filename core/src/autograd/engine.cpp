@@ -39,8 +39,17 @@ std::vector<TensorPtr> AccumulateGrad::apply(const TensorPtr& grad) {
   if (g->shape != leaf->shape)
     fail(PORTA_ERROR_INTERNAL, "backward: gradient of shape ", g->shape.str(), " for a leaf of shape ",
          leaf->shape.str());
-  TensorPtr sum = leaf->grad ? ops::binary(PORTA_OP_ADD, TensorPtr::borrow(leaf->grad), g) : ops::contiguous(g);
-  if (sum.get() == grad.get() || sum->storage == grad->storage) sum = ops::clone(sum);  // never alias a temporary
+  TensorPtr sum;
+  if (leaf->grad) {
+    sum = ops::binary(PORTA_OP_ADD, TensorPtr::borrow(leaf->grad), g);
+  } else if (g->is_contiguous() && g->refcount.load(std::memory_order_acquire) <= 2 && g->storage.use_count() == 1) {
+    // Nobody but this call (`g`) and the engine (`grad`) holds the gradient
+    // and no view shares its memory: take it, as PyTorch does, instead of
+    // copying a possibly large tensor.
+    sum = g;
+  } else {
+    sum = ops::clone(g);  // shared (by another leaf, a view, or the caller): the leaf gets its own copy
+  }
   release_handle(leaf->grad);
   leaf->grad = sum.release();
   return {};

@@ -1,4 +1,5 @@
 // linear, dropout and the shared argument checks.
+#include "../autograd/node.hpp"
 #include "../error.hpp"
 #include "nn.hpp"
 
@@ -19,6 +20,31 @@ TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, 
   fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": unknown reduction ", int(reduction), " (use NONE, MEAN or SUM)");
 }
 
+namespace {
+
+// y = x W^T + b. Its own node so that dW = G^T X comes out [out, in] like W
+// (a composed matmul-of-transpose would hand back a transposed view that
+// accumulation must copy: 64 MiB per step for the tutorial's fc1).
+struct LinearNode final : autograd::Node {
+  TensorPtr x, weight;
+  const char* name() const override { return "LinearBackward"; }
+  void release_saved() override { x.reset(), weight.reset(); }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override {
+    const int64_t in = weight->shape[1], out = weight->shape[0];
+    TensorPtr g2 = ops::reshape(g, Dims{-1, out});
+    TensorPtr gx, gw, gb;
+    if (next[0]) gx = ops::matmul(g, weight);  // [..., out] @ [out, in]
+    if (next[1]) gw = ops::matmul(ops::transpose(g2, 0, 1), ops::reshape(x, Dims{-1, in}));
+    if (next.size() > 2 && next[2]) {
+      const int32_t rows = 0;
+      gb = ops::reduce(PORTA_OP_SUM, g2, &rows, 1, false);
+    }
+    return {gx, gw, gb};
+  }
+};
+
+}  // namespace
+
 TensorPtr linear(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias) {
   check_float("linear", "input", *x);
   check_float("linear", "weight", *weight);
@@ -33,8 +59,18 @@ TensorPtr linear(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
   if (bias && (bias->ndim() != 1 || bias->shape[0] != weight->shape[0]))
     fail(PORTA_ERROR_SHAPE_MISMATCH, "linear: bias of shape ", bias->shape.str(), " does not match ", weight->shape[0],
          " output features");
-  TensorPtr out = ag::matmul(x, ag::transpose(weight, 0, 1));
-  return bias ? ag::binary(PORTA_OP_ADD, out, bias) : out;
+  if (x->dtype != weight->dtype || (bias && bias->dtype != x->dtype))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "linear: input, weight and bias must share a dtype (got ",
+         dtype_name(x->dtype), " and ", dtype_name(weight->dtype), ")");
+  TensorPtr out = ops::matmul(x, ops::transpose(weight, 0, 1));
+  if (bias) out = ops::binary(PORTA_OP_ADD, out, bias);
+  if (autograd::needs_grad({&x, &weight, &bias})) {
+    auto node = std::make_shared<LinearNode>();
+    node->x = x;
+    node->weight = weight;
+    autograd::record(out, node, {&x, &weight, bias ? &bias : nullptr});
+  }
+  return out;
 }
 
 TensorPtr dropout(const TensorPtr& x, double p, bool training) {
