@@ -13,6 +13,10 @@ const porta_host_api* g_host = nullptr;
 
 void set_host_api(const porta_host_api* host) { g_host = host; }
 
+void log_warning(const char* message) {
+  if (g_host && g_host->log) g_host->log(PORTA_LOG_WARN, message);
+}
+
 porta_status report(porta_status status, const char* message) {
   if (g_host && g_host->set_error) g_host->set_error(message);
   return status;

@@ -14,6 +14,8 @@ namespace porta::host {
 void set_host_api(const porta_host_api* host);
 // Records `message` with the core and returns `status`.
 porta_status report(porta_status status, const char* message);
+// Logs a warning through the core (always shown).
+void log_warning(const char* message);
 
 // The call's parameter struct, or nullptr when it is missing or older
 // (smaller) than the kernel needs.

@@ -1,13 +1,11 @@
-// Host kernel of the MATMUL kind: BLAS (OpenBLAS) when built with it, else
-// a cache-blocked loop. Layout rules are those of PORTA_OP_KIND_MATMUL.
+// Host kernel of the MATMUL kind: BLAS (OpenBLAS, see blas_loader.hpp) when
+// it is loaded, else a row-parallel loop. Layout rules are those of
+// PORTA_OP_KIND_MATMUL.
 #include <vector>
 
+#include "blas_functions.hpp"
 #include "dtype_dispatch.hpp"
 #include "strided_loop.hpp"
-
-#ifdef PORTA_HAVE_CBLAS
-#include <cblas.h>
-#endif
 
 namespace porta::host {
 namespace {
@@ -26,19 +24,8 @@ Mat<T> matrix(const DLTensor& t, int64_t batch) {
   return Mat<T>{base_ptr<T>(t) + batch * t.strides[0], t.strides[1], t.strides[2]};
 }
 
-#ifdef PORTA_HAVE_CBLAS
 template <class T>
-void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t K, T alpha, T beta) {
-  const CBLAS_TRANSPOSE ta = a.row_major() ? CblasNoTrans : CblasTrans;
-  const CBLAS_TRANSPOSE tb = b.row_major() ? CblasNoTrans : CblasTrans;
-  if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);
-  else
-    cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);
-}
-#else
-template <class T>
-void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t K, T alpha, T beta) {
+void gemm_loop(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t K, T alpha, T beta) {
   parallel_for(M, 16, [&](int64_t r0, int64_t r1) {
     std::vector<T> row(static_cast<size_t>(N));
     for (int64_t i = r0; i < r1; ++i) {
@@ -52,7 +39,22 @@ void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t 
     }
   });
 }
+
+template <class T>
+void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t K, T alpha, T beta) {
+#ifdef PORTA_HAVE_CBLAS
+  const CBLAS_TRANSPOSE ta = a.row_major() ? CblasNoTrans : CblasTrans;
+  const CBLAS_TRANSPOSE tb = b.row_major() ? CblasNoTrans : CblasTrans;
+  if constexpr (std::is_same_v<T, float>) {
+    if (g_blas.sgemm)
+      return g_blas.sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);
+  } else {
+    if (g_blas.dgemm)
+      return g_blas.dgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);
+  }
 #endif
+  gemm_loop(a, b, c, M, N, K, alpha, beta);
+}
 
 template <class T>
 porta_status matmul_kernel(const porta_kernel_call* c) {

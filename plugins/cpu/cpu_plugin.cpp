@@ -9,13 +9,11 @@
 #include <fstream>
 #include <string>
 
+#include "blas_loader.hpp"
 #include "host_kernels.hpp"
 #include "plugin_support.hpp"
 #include "thread_pool.hpp"
 
-#ifdef PORTA_HAVE_CBLAS
-extern "C" void openblas_set_num_threads(int num_threads);
-#endif
 
 namespace {
 
@@ -34,9 +32,7 @@ std::string cpu_model_name() {
 
 porta_status initialize(const porta_host_api* host) {
   porta::host::set_host_api(host);
-#ifdef PORTA_HAVE_CBLAS
-  openblas_set_num_threads(porta::host::num_threads());
-#endif
+  porta::host::load_blas(porta::host::num_threads());
   return PORTA_OK;
 }
 

@@ -17,7 +17,9 @@
 #include <unordered_map>
 #include <utility>
 
+#include "blas_loader.hpp"
 #include "host_kernels.hpp"
+#include "thread_pool.hpp"
 #include "plugin_support.hpp"
 
 namespace {
@@ -45,6 +47,7 @@ bool valid_device(int32_t d) { return d >= 0 && d < kDevices; }
 
 porta_status initialize(const porta_host_api* host) {
   porta::host::set_host_api(host);
+  porta::host::load_blas(porta::host::num_threads());
   if (const char* cap = std::getenv("PORTA_MOCK_MEMORY")) g_capacity = std::strtoull(cap, nullptr, 10);
   return PORTA_OK;
 }

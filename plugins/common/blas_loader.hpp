@@ -1,0 +1,15 @@
+// OpenBLAS, loaded at plugin initialize rather than linked, for one reason:
+// OpenBLAS fixes how long its idle threads spin (OPENBLAS_THREAD_TIMEOUT)
+// when it is loaded, and its default spin competes with Porta's own pool for
+// the cores between GEMMs (about 6% of a training step on 2 cores). Loading
+// it ourselves lets us choose first. Without OpenBLAS, GEMM uses a built-in loop.
+#pragma once
+
+namespace porta::host {
+
+// Loads OpenBLAS once (later calls do nothing) with `threads` threads,
+// setting OPENBLAS_THREAD_TIMEOUT=4 unless the environment already sets it.
+// Logs a warning through the host table when it cannot be loaded.
+void load_blas(int threads);
+
+}  // namespace porta::host
