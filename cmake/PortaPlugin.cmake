@@ -1,12 +1,16 @@
-# porta_add_plugin(<name> SOURCES ... [LIBRARIES ...] [TEST] [OUTPUT_DIR dir])
+# porta_add_plugin(<name> SOURCES ... [LIBRARIES ...] [TEST] [OUTPUT_DIR dir] [VERSION_SCRIPT file])
 #
 # Builds lib/porta/plugins/libporta_plugin_<name>.so: a MODULE library (never
-# linked against, only dlopen-ed) that exports exactly porta_plugin_get_api.
+# linked against, only dlopen-ed) that exports exactly porta_plugin_get_api
+# (a test plugin may name a VERSION_SCRIPT that exports test hooks too).
 # TEST plugins go to lib/porta/test-plugins/<OUTPUT_DIR> and are not installed.
 set(PORTA_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/plugin.map)
 
 function(porta_add_plugin name)
-  cmake_parse_arguments(P "TEST" "OUTPUT_DIR;TARGET" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(P "TEST" "OUTPUT_DIR;TARGET;VERSION_SCRIPT" "SOURCES;LIBRARIES" ${ARGN})
+  if(NOT P_VERSION_SCRIPT)
+    set(P_VERSION_SCRIPT ${PORTA_PLUGIN_VERSION_SCRIPT})
+  endif()
   if(NOT P_TARGET)
     set(P_TARGET porta_plugin_${name})
   endif()
@@ -26,7 +30,7 @@ function(porta_add_plugin name)
   target_compile_definitions(${P_TARGET} PRIVATE PORTA_BUILDING_PLUGIN)
   target_link_libraries(${P_TARGET} PRIVATE porta_abi ${P_LIBRARIES})
   target_link_options(${P_TARGET} PRIVATE
-    -Wl,--version-script=${PORTA_PLUGIN_VERSION_SCRIPT} -Wl,--no-undefined)
+    -Wl,--version-script=${P_VERSION_SCRIPT} -Wl,--no-undefined)
   porta_warnings(${P_TARGET})
   if(NOT P_TEST)
     install(TARGETS ${P_TARGET} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/porta/plugins)

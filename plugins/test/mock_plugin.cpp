@@ -5,7 +5,8 @@
 // never does. Kernels are the shared host kernels, run on decoded pointers.
 //
 // PORTA_MOCK_MEMORY caps each device's memory in bytes (default 4 GiB), so
-// tests can provoke OUT_OF_MEMORY.
+// tests can provoke OUT_OF_MEMORY; mock_faults.hpp injects failures into
+// allocations, kernel launches and copies.
 #include <porta/plugin.h>
 
 #include <array>
@@ -18,6 +19,7 @@
 #include <utility>
 
 #include "blas_loader.hpp"
+#include "mock_faults.hpp"
 #include "host_kernels.hpp"
 #include "thread_pool.hpp"
 #include "plugin_support.hpp"
@@ -41,7 +43,8 @@ struct Device {
 // Never destroyed, so blocks the core still caches at exit stay reachable
 // (LeakSanitizer runs after static destructors).
 std::array<Device, kDevices>& g_devices = *new std::array<Device, kDevices>();
-size_t g_capacity = size_t{4} << 30;
+constexpr size_t kDefaultCapacity = size_t{4} << 30;
+std::atomic<size_t> g_capacity{kDefaultCapacity};
 
 bool valid_device(int32_t d) { return d >= 0 && d < kDevices; }
 
@@ -49,6 +52,8 @@ porta_status initialize(const porta_host_api* host) {
   porta::host::set_host_api(host);
   porta::host::load_blas(porta::host::num_threads());
   if (const char* cap = std::getenv("PORTA_MOCK_MEMORY")) g_capacity = std::strtoull(cap, nullptr, 10);
+  const char* why = nullptr;
+  if (!porta::mock::configure_from_env(&why)) return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, why);
   return PORTA_OK;
 }
 
@@ -64,7 +69,7 @@ porta_status device_props(int32_t device, porta_device_props* out) {
   Device& d = g_devices[device];
   std::lock_guard<std::mutex> lock(d.mu);
   p.memory_total = g_capacity;
-  p.memory_free = g_capacity - d.in_use;
+  p.memory_free = g_capacity > d.in_use ? g_capacity - d.in_use : 0;
   p.compute_units = 1;
   p.kind = PORTA_DEVICE_KIND_VIRTUAL;
   porta::plugin::copy_device_props(p, out);
@@ -75,7 +80,11 @@ porta_status alloc(int32_t device, size_t bytes, void** out) {
   if (!valid_device(device)) return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "no such mock device");
   Device& d = g_devices[device];
   std::lock_guard<std::mutex> lock(d.mu);
-  if (bytes > g_capacity - d.in_use) return porta::host::report(PORTA_ERROR_OUT_OF_MEMORY, "mock device memory is full");
+  if (porta::mock::should_fail(porta::mock::Fault::Alloc))
+    return porta::host::report(PORTA_ERROR_OUT_OF_MEMORY, "mock: injected allocation fault");
+  const size_t capacity = g_capacity;
+  if (d.in_use > capacity || bytes > capacity - d.in_use)
+    return porta::host::report(PORTA_ERROR_OUT_OF_MEMORY, "mock device memory is full");
   void* p = std::malloc(bytes);
   if (p == nullptr) return porta::host::report(PORTA_ERROR_OUT_OF_MEMORY, "host allocation failed");
   void* h = encode(p);
@@ -96,24 +105,32 @@ void release(int32_t device, void* handle) {
   d.blocks.erase(it);
 }
 
+porta_status injected_copy_fault() {
+  return porta::host::report(PORTA_ERROR_BACKEND, "mock: injected copy fault");
+}
+
 porta_status copy_to_device(int32_t, void* dst, size_t dst_offset, const void* src, size_t bytes, uint32_t) {
+  if (porta::mock::should_fail(porta::mock::Fault::Copy)) return injected_copy_fault();
   std::memcpy(decode(dst) + dst_offset, src, bytes);
   return PORTA_OK;
 }
 
 porta_status copy_to_host(int32_t, void* dst, const void* src, size_t src_offset, size_t bytes, uint32_t) {
+  if (porta::mock::should_fail(porta::mock::Fault::Copy)) return injected_copy_fault();
   std::memcpy(dst, decode(src) + src_offset, bytes);
   return PORTA_OK;
 }
 
 porta_status copy_on_device(int32_t, void* dst, size_t dst_offset, const void* src, size_t src_offset, size_t bytes,
                             uint32_t) {
+  if (porta::mock::should_fail(porta::mock::Fault::Copy)) return injected_copy_fault();
   std::memmove(decode(dst) + dst_offset, decode(src) + src_offset, bytes);
   return PORTA_OK;
 }
 
 porta_status copy_between_devices(int32_t, void* dst, size_t dst_offset, int32_t, const void* src, size_t src_offset,
                                   size_t bytes, uint32_t) {
+  if (porta::mock::should_fail(porta::mock::Fault::Copy)) return injected_copy_fault();
   std::memcpy(decode(dst) + dst_offset, decode(src) + src_offset, bytes);
   return PORTA_OK;
 }
@@ -134,6 +151,8 @@ porta_status mock_kernel(const porta_kernel_call* call) {
   DLTensor ins[4], outs[2];
   if (call->num_inputs > 4 || call->num_outputs < 1 || call->num_outputs > 2)
     return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "mock: unexpected operand count");
+  if (porta::mock::should_fail(porta::mock::Fault::Kernel))
+    return porta::host::report(PORTA_ERROR_BACKEND, "mock: injected kernel launch fault");
   for (int32_t i = 0; i < call->num_inputs; ++i) ins[i] = call->inputs[i], ins[i].data = decode(ins[i].data);
   for (int32_t i = 0; i < call->num_outputs; ++i) outs[i] = call->outputs[i], outs[i].data = decode(outs[i].data);
   porta_kernel_call decoded = *call;
@@ -186,3 +205,5 @@ const porta_plugin_api kApi = {
 }  // namespace
 
 extern "C" PORTA_EXPORT const porta_plugin_api* porta_plugin_get_api(void) { return &kApi; }
+
+extern "C" void porta_mock_set_memory_cap(uint64_t bytes) { g_capacity = bytes ? bytes : kDefaultCapacity; }

@@ -33,26 +33,30 @@ std::shared_ptr<Node> gradient_edge(const TensorPtr& t) {
 }
 
 std::vector<TensorPtr> AccumulateGrad::apply(const TensorPtr& grad) {
+  commit(accumulated(grad));
+  return {};
+}
+
+TensorPtr AccumulateGrad::accumulated(const TensorPtr& grad) const {
   TensorPtr g = grad;
   if (g->device != leaf->device) g = ops::to(g, *leaf->device);  // never happens for graphs Porta built
   if (g->dtype != leaf->dtype) g = ops::cast(g, leaf->dtype);
   if (g->shape != leaf->shape)
     fail(PORTA_ERROR_INTERNAL, "backward: gradient of shape ", g->shape.str(), " for a leaf of shape ",
          leaf->shape.str());
-  TensorPtr sum;
-  if (leaf->grad) {
-    sum = ops::binary(PORTA_OP_ADD, TensorPtr::borrow(leaf->grad), g);
-  } else if (g->is_contiguous() && g->refcount.load(std::memory_order_acquire) <= 2 && g->storage.use_count() == 1) {
+  if (leaf->grad) return ops::binary(PORTA_OP_ADD, TensorPtr::borrow(leaf->grad), g);
+  if (g->is_contiguous() && g->refcount.load(std::memory_order_acquire) <= 2 && g->storage.use_count() == 1) {
     // Nobody but this call (`g`) and the engine (`grad`) holds the gradient
     // and no view shares its memory: take it, as PyTorch does, instead of
     // copying a possibly large tensor.
-    sum = g;
-  } else {
-    sum = ops::clone(g);  // shared (by another leaf, a view, or the caller): the leaf gets its own copy
+    return g;
   }
+  return ops::clone(g);  // shared (by another leaf, a view, or the caller): the leaf gets its own copy
+}
+
+void AccumulateGrad::commit(TensorPtr next_grad) noexcept {
   release_handle(leaf->grad);
-  leaf->grad = sum.release();
-  return {};
+  leaf->grad = next_grad.release();
 }
 
 TensorPtr sum_to(const TensorPtr& g, const Dims& shape) {
@@ -103,6 +107,7 @@ void backward(const TensorPtr& root, TensorPtr grad) {
   }
 
   std::unordered_map<Node*, TensorPtr> pending;
+  std::vector<std::pair<AccumulateGrad*, TensorPtr>> leaf_grads;  // committed together at the end
   pending[start.get()] = grad;
   std::vector<std::shared_ptr<Node>> ready{start};
   while (!ready.empty()) {
@@ -113,8 +118,12 @@ void backward(const TensorPtr& root, TensorPtr grad) {
     if (it != pending.end()) pending.erase(it);
     std::vector<TensorPtr> grads;
     if (g) {  // a node on a path that carries no gradient still releases its successors
-      grads = node->apply(g);
-      if (!dynamic_cast<AccumulateGrad*>(node.get())) {
+      if (auto* leaf = dynamic_cast<AccumulateGrad*>(node.get())) {
+        TensorPtr next_grad = leaf->accumulated(g);
+        g.reset();  // so a later leaf can still take a gradient it is the last holder of
+        leaf_grads.emplace_back(leaf, std::move(next_grad));
+      } else {
+        grads = node->apply(g);
         node->release_saved();
         node->released = true;
       }
@@ -129,6 +138,7 @@ void backward(const TensorPtr& root, TensorPtr grad) {
       if (--deps[nx.get()] == 0) ready.push_back(nx);
     }
   }
+  for (auto& [leaf, next_grad] : leaf_grads) leaf->commit(std::move(next_grad));
 }
 
 }  // namespace porta::autograd

@@ -36,6 +36,12 @@ struct AccumulateGrad final : Node {
   explicit AccumulateGrad(TensorPtr leaf_) : leaf(std::move(leaf_)) {}
   std::vector<TensorPtr> apply(const TensorPtr& grad) override;
   const char* name() const override { return "AccumulateGrad"; }
+  // The leaf's next .grad (its current one plus `grad`), computed without
+  // touching the leaf; commit() installs it and cannot fail. backward()
+  // commits every leaf only after the whole graph ran, so a failure part way
+  // leaves every .grad as it was.
+  TensorPtr accumulated(const TensorPtr& grad) const;
+  void commit(TensorPtr next_grad) noexcept;
   TensorPtr leaf;
 };
 

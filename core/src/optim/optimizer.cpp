@@ -79,48 +79,60 @@ porta_optimizer* create_adam(porta_tensor* const* params, int32_t n, const porta
   return opt;
 }
 
+// Updates parameter i with its state; commits nothing when it throws.
+static void step_one(porta_optimizer& opt, size_t i) {
+  const TensorPtr& p = opt.params[i];
+  if (p->grad == nullptr) return;
+  if (!p->is_contiguous())
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "optimizer step: parameter ", i, " is not contiguous");
+  DeviceState& dev = *p->device;
+  TensorPtr g = ops::contiguous(ops::cast(TensorPtr::borrow(p->grad), p->dtype));
+  if (g->device != &dev) g = ops::to(g, dev);
+  follow(opt.state[i], dev);
+  // New state is committed only after the kernel ran, so a failed step
+  // leaves (parameter, state, step count) as they were before it.
+  std::vector<TensorPtr> st = opt.state[i];
+  KernelArg args[4] = {KernelArg(*p), KernelArg(*g)};
+  int32_t n_in = 2;
+  porta_op op;
+  porta_sgd_params sp{};
+  porta_adam_params ap{};
+  const void* params = nullptr;
+  if (opt.kind == porta_optimizer::Kind::Sgd) {
+    op = PORTA_OP_SGD_STEP;
+    sp = porta_sgd_params{sizeof(sp), opt.sgd.lr, opt.sgd.momentum, opt.sgd.dampening, opt.sgd.weight_decay,
+                          opt.sgd.nesterov, 0};
+    if (opt.sgd.momentum != 0) {
+      if (st.empty()) st.push_back(empty(dev, p->dtype, p->shape)), sp.first_step = 1;
+      args[n_in++] = KernelArg(*st[0]);
+    }
+    params = &sp;
+  } else {
+    op = PORTA_OP_ADAM_STEP;
+    if (st.empty()) st = {ops::full(dev, p->shape, 0.0, p->dtype), ops::full(dev, p->shape, 0.0, p->dtype)};
+    ap = porta_adam_params{sizeof(ap), opt.adam.lr, opt.adam.beta1, opt.adam.beta2, opt.adam.eps,
+                           opt.adam.weight_decay, opt.steps[i] + 1, opt.kind == porta_optimizer::Kind::AdamW};
+    args[n_in++] = KernelArg(*st[0]);
+    args[n_in++] = KernelArg(*st[1]);
+    params = &ap;
+  }
+  if (p->numel() > 0) launch(dev, op, p->dtype, args, n_in, KernelArg(*p), params);
+  opt.state[i] = std::move(st);
+  ++opt.steps[i];
+}
+
 void step(porta_optimizer& opt) {
   std::lock_guard<std::mutex> lock(opt.mu);
   autograd::NoGradGuard no_grad;
   for (size_t i = 0; i < opt.params.size(); ++i) {
-    const TensorPtr& p = opt.params[i];
-    if (p->grad == nullptr) continue;
-    if (!p->is_contiguous())
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "optimizer step: parameter ", i, " is not contiguous");
-    DeviceState& dev = *p->device;
-    TensorPtr g = ops::contiguous(ops::cast(TensorPtr::borrow(p->grad), p->dtype));
-    if (g->device != &dev) g = ops::to(g, dev);
-    follow(opt.state[i], dev);
-    // New state is committed only after the kernel ran, so a failed step
-    // leaves (parameter, state, step count) as they were before it.
-    std::vector<TensorPtr> st = opt.state[i];
-    KernelArg args[4] = {KernelArg(*p), KernelArg(*g)};
-    int32_t n_in = 2;
-    porta_op op;
-    porta_sgd_params sp{};
-    porta_adam_params ap{};
-    const void* params = nullptr;
-    if (opt.kind == porta_optimizer::Kind::Sgd) {
-      op = PORTA_OP_SGD_STEP;
-      sp = porta_sgd_params{sizeof(sp), opt.sgd.lr, opt.sgd.momentum, opt.sgd.dampening, opt.sgd.weight_decay,
-                            opt.sgd.nesterov, 0};
-      if (opt.sgd.momentum != 0) {
-        if (st.empty()) st.push_back(empty(dev, p->dtype, p->shape)), sp.first_step = 1;
-        args[n_in++] = KernelArg(*st[0]);
-      }
-      params = &sp;
-    } else {
-      op = PORTA_OP_ADAM_STEP;
-      if (st.empty()) st = {ops::full(dev, p->shape, 0.0, p->dtype), ops::full(dev, p->shape, 0.0, p->dtype)};
-      ap = porta_adam_params{sizeof(ap), opt.adam.lr, opt.adam.beta1, opt.adam.beta2, opt.adam.eps,
-                             opt.adam.weight_decay, opt.steps[i] + 1, opt.kind == porta_optimizer::Kind::AdamW};
-      args[n_in++] = KernelArg(*st[0]);
-      args[n_in++] = KernelArg(*st[1]);
-      params = &ap;
+    try {
+      step_one(opt, i);
+    } catch (const Error& e) {
+      // Parameters are updated one at a time: say where the step stopped.
+      fail(e.status(), e.what(), " (optimizer step stopped at parameter ", i, " of ", opt.params.size(),
+           ": the parameters before it were updated together with their state, it and those after it "
+           "were left as they were)");
     }
-    if (p->numel() > 0) launch(dev, op, p->dtype, args, n_in, KernelArg(*p), params);
-    opt.state[i] = std::move(st);
-    ++opt.steps[i];
   }
 }
 
