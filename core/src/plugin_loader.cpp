@@ -1,16 +1,21 @@
-// Plugin discovery and loading: search order, validation of the plugin's
-// table, and a record of every attempt with its reason.
+// Plugin discovery and loading: search order (PORTA_PLUGIN_PATH's absolute
+// entries, then the directory beside libporta.so; never the current
+// directory), the trust check on each file, validation of the plugin's table,
+// and a record of every attempt with its reason.
 #include <dirent.h>
 #include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "error.hpp"
 #include "log.hpp"
 #include "plugin_errors.hpp"
+#include "plugin_table.hpp"
 #include "registry.hpp"
 
 namespace porta {
@@ -51,27 +56,41 @@ std::string default_plugin_dir() {
   return lib.substr(0, slash) + "/porta/plugins";
 }
 
-bool valid_type_name(const char* name) {
-  if (name == nullptr || *name < 'a' || *name > 'z') return false;
-  for (const char* p = name; *p; ++p)
-    if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) return false;
-  return std::strlen(name) < 32;
+// The directory part of `path` ("/a/b/c.so" -> "/a/b", "/c.so" -> "/").
+std::string parent_dir(const std::string& path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-// The first required slot that is NULL, or nullptr when all are present.
-const char* missing_required_slot(const porta_plugin_api& a) {
-  if (!a.initialize) return "initialize";
-  if (!a.device_count) return "device_count";
-  if (!a.device_props) return "device_props";
-  if (!a.alloc) return "alloc";
-  if (!a.free) return "free";
-  if (!a.copy_to_device) return "copy_to_device";
-  if (!a.copy_to_host) return "copy_to_host";
-  if (!a.copy_on_device) return "copy_on_device";
-  if (!a.synchronize) return "synchronize";
-  if (!a.find_kernel) return "find_kernel";
-  if (a.alloc_pinned_host && !a.free_pinned_host) return "free_pinned_host (required with alloc_pinned_host)";
-  return nullptr;
+// Why the plugin file at `path` must not be loaded, or nothing. Code that
+// anyone on the machine can rewrite is never trusted: the file (after
+// symlinks) must be a regular file, neither it nor the directory holding it,
+// nor the directory holding the name as given (a symlink there could be
+// swapped), may be writable by others. The sticky bit does not help: it stops
+// others from renaming or removing files, not from adding a new one.
+std::optional<std::string> untrusted(const std::string& path) {
+  auto refuse = [](std::string why) { return std::optional<std::string>(std::move(why)); };
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return refuse(cat("no such file (", std::strerror(errno), ")"));
+  if (!S_ISREG(st.st_mode)) return refuse("not a regular file (a plugin must be a shared library file)");
+  char* resolved = realpath(path.c_str(), nullptr);
+  if (resolved == nullptr) return refuse(cat("cannot resolve the real path: ", std::strerror(errno)));
+  const std::string real = resolved;
+  std::free(resolved);
+  auto mode = [](mode_t m) { return cat("mode ", std::oct, (m & 07777)); };
+  if (st.st_mode & S_IWOTH)
+    return refuse(cat("refused: ", real, " is writable by every user (", mode(st.st_mode),
+                      "), so anyone could replace its code; run chmod o-w on it"));
+  for (const std::string& dir : {parent_dir(real), parent_dir(path)}) {
+    struct stat ds {};
+    if (stat(dir.c_str(), &ds) != 0) return refuse(cat("cannot stat its directory ", dir, ": ", std::strerror(errno)));
+    if (ds.st_mode & S_IWOTH)
+      return refuse(cat("refused: its directory ", dir, " is writable by every user (", mode(ds.st_mode),
+                        "; the sticky bit does not make it safe), so anyone could plant a plugin there; "
+                        "run chmod o-w on it or move the plugin to a directory only its owner can write"));
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -125,9 +144,7 @@ void Registry::load_locked(const std::string& path) {
   };
 
   log_line(PORTA_LOG_DEBUG, cat("trying plugin ", path));
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return finish(PORTA_PLUGIN_FAILED, "no such file");
-  if (!S_ISREG(st.st_mode)) return finish(PORTA_PLUGIN_FAILED, "not a regular file");
+  if (auto refusal = untrusted(path)) return finish(PORTA_PLUGIN_FAILED, *refusal);
 
   void* dl = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (dl == nullptr) {
@@ -143,32 +160,20 @@ void Registry::load_locked(const std::string& path) {
   // From here on the library stays loaded: it may have run constructors.
   const porta_plugin_api* table = entry();
   if (table == nullptr) return finish(PORTA_PLUGIN_FAILED, "porta_plugin_get_api returned NULL");
-  rec.abi_major = table->abi_major;
-  rec.abi_minor = table->abi_minor;
-  if (table->abi_major != PORTA_PLUGIN_ABI_MAJOR)
-    return finish(PORTA_PLUGIN_FAILED,
-                  cat("built for plugin ABI ", table->abi_major, ".", table->abi_minor,
-                      "; this core supports ", PORTA_PLUGIN_ABI_MAJOR, ".x (rebuild the plugin)"));
-  if (table->struct_size < PORTA_PLUGIN_API_SIZE_1_0)
-    return finish(PORTA_PLUGIN_FAILED, cat("plugin table too small (struct_size ", table->struct_size,
-                                           " < ", PORTA_PLUGIN_API_SIZE_1_0, " of ABI 1.0)"));
-
   auto b = std::make_unique<Backend>();
-  std::memcpy(&b->api, table, std::min(table->struct_size, sizeof(porta_plugin_api)));
-  b->api.struct_size = sizeof(porta_plugin_api);
+  const auto refusal = check_plugin_table(table, static_cast<int32_t>(by_type_.size()), &b->api);
+  rec.abi_major = b->api.abi_major;
+  rec.abi_minor = b->api.abi_minor;
+  if (valid_device_type_name(b->api.name)) {
+    b->name = b->api.name;
+    b->version = b->api.version ? b->api.version : "";
+    b->device_type = b->api.device_type;
+    rec.name = b->name;
+    rec.version = b->version;
+    rec.device_type = b->device_type;
+  }
+  if (refusal) return finish(PORTA_PLUGIN_FAILED, *refusal);
   b->path = path;
-  if (!valid_type_name(b->api.name))
-    return finish(PORTA_PLUGIN_FAILED, "invalid device type name (lowercase letters, digits, '_')");
-  b->name = b->api.name;
-  b->version = b->api.version ? b->api.version : "";
-  b->device_type = b->api.device_type;
-  rec.name = b->name;
-  rec.version = b->version;
-  rec.device_type = b->device_type;
-  if (const char* slot = missing_required_slot(b->api))
-    return finish(PORTA_PLUGIN_FAILED, cat("required slot '", slot, "' is NULL"));
-  if (b->device_type <= 0 || b->device_type >= static_cast<int32_t>(by_type_.size()))
-    return finish(PORTA_PLUGIN_FAILED, cat("device type ", b->device_type, " out of range"));
   for (auto& other : backends_) {
     if (other->device_type == b->device_type)
       return finish(PORTA_PLUGIN_REJECTED, cat("DLPack device type ", b->device_type, " ('", b->name,
