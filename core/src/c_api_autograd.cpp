@@ -40,8 +40,7 @@ PORTA_API porta_status porta_tensor_grad(const porta_tensor* t, porta_tensor** o
   return guard([&] {
     const porta_tensor& x = check_handle(t, "t");
     require(out, "out");
-    porta_tensor_retain(x.grad);
-    *out = x.grad;
+    *out = autograd::grad_of(x).release();
   });
 }
 
@@ -55,8 +54,7 @@ PORTA_API porta_status porta_tensor_set_grad(porta_tensor* t, porta_tensor* grad
         fail(PORTA_ERROR_SHAPE_MISMATCH, "set_grad: gradient ", g->shape.str(), " ", dtype_name(g->dtype),
              " does not match the tensor ", x->shape.str(), " ", dtype_name(x->dtype));
     }
-    release_handle(x->grad);
-    x->grad = g.release();
+    autograd::set_grad(*x, std::move(g));
   });
 }
 
@@ -88,13 +86,13 @@ PORTA_API porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device) {
       fail(PORTA_ERROR_INVALID_ARGUMENT, "move_to: only leaf tensors move in place; use porta_tensor_to for a copy");
     if (x->device == &dev) return;
     TensorPtr moved = ops::to(x, dev);
-    TensorPtr grad = x->grad ? ops::to(TensorPtr::borrow(x->grad), dev) : TensorPtr();
+    TensorPtr grad = autograd::grad_of(*x);
+    if (grad) grad = ops::to(grad, dev);
     x->storage = moved->storage;
     x->strides = moved->strides;
     x->byte_offset = moved->byte_offset;
     x->device = &dev;
-    release_handle(x->grad);
-    x->grad = grad.release();
+    autograd::set_grad(*x, std::move(grad));
   });
 }
 

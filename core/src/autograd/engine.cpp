@@ -1,6 +1,7 @@
 // The backward engine: topological order by dependency counts, gradients
 // summed per node, saved tensors released as nodes finish.
 #include <unordered_map>
+#include <utility>
 
 #include "../error.hpp"
 #include "../ops.hpp"
@@ -14,6 +15,25 @@ thread_local bool t_grad_enabled = true;
 bool grad_enabled() { return t_grad_enabled; }
 void set_grad_enabled(bool enabled) { t_grad_enabled = enabled; }
 
+std::mutex& grad_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
+TensorPtr grad_of(const porta_tensor& t) {
+  std::lock_guard<std::mutex> lock(grad_mutex());
+  return t.grad ? TensorPtr::borrow(t.grad) : TensorPtr();
+}
+
+void set_grad(porta_tensor& t, TensorPtr grad) {
+  porta_tensor* old;
+  {
+    std::lock_guard<std::mutex> lock(grad_mutex());
+    old = std::exchange(t.grad, grad.release());
+  }
+  release_handle(old);  // outside the lock: freeing may reach the device
+}
+
 bool needs_grad(std::initializer_list<const TensorPtr*> inputs) {
   if (!t_grad_enabled) return false;
   for (const TensorPtr* t : inputs)
@@ -24,6 +44,10 @@ bool needs_grad(std::initializer_list<const TensorPtr*> inputs) {
 std::shared_ptr<Node> gradient_edge(const TensorPtr& t) {
   if (!t->requires_grad) return nullptr;
   if (t->grad_fn) return t->grad_fn;
+  // Threads may record graphs through the same leaf at once: its one
+  // AccumulateGrad is found or made under a lock.
+  static std::mutex accumulator_mu;
+  std::lock_guard<std::mutex> lock(accumulator_mu);
   std::shared_ptr<Node> acc = t->grad_accumulator.lock();
   if (!acc) {
     acc = std::make_shared<AccumulateGrad>(t);
@@ -33,6 +57,7 @@ std::shared_ptr<Node> gradient_edge(const TensorPtr& t) {
 }
 
 std::vector<TensorPtr> AccumulateGrad::apply(const TensorPtr& grad) {
+  std::lock_guard<std::mutex> lock(grad_mutex());
   commit(accumulated(grad));
   return {};
 }
@@ -107,7 +132,7 @@ void backward(const TensorPtr& root, TensorPtr grad) {
   }
 
   std::unordered_map<Node*, TensorPtr> pending;
-  std::vector<std::pair<AccumulateGrad*, TensorPtr>> leaf_grads;  // committed together at the end
+  std::vector<std::pair<AccumulateGrad*, TensorPtr>> leaf_grads;  // accumulated together at the end
   pending[start.get()] = grad;
   std::vector<std::shared_ptr<Node>> ready{start};
   while (!ready.empty()) {
@@ -119,9 +144,7 @@ void backward(const TensorPtr& root, TensorPtr grad) {
     std::vector<TensorPtr> grads;
     if (g) {  // a node on a path that carries no gradient still releases its successors
       if (auto* leaf = dynamic_cast<AccumulateGrad*>(node.get())) {
-        TensorPtr next_grad = leaf->accumulated(g);
-        g.reset();  // so a later leaf can still take a gradient it is the last holder of
-        leaf_grads.emplace_back(leaf, std::move(next_grad));
+        leaf_grads.emplace_back(leaf, std::move(g));
       } else {
         grads = node->apply(g);
         node->release_saved();
@@ -138,6 +161,9 @@ void backward(const TensorPtr& root, TensorPtr grad) {
       if (--deps[nx.get()] == 0) ready.push_back(nx);
     }
   }
+  // Every leaf's new .grad is computed before any is installed.
+  std::lock_guard<std::mutex> lock(grad_mutex());
+  for (auto& [leaf, g] : leaf_grads) g = leaf->accumulated(std::exchange(g, TensorPtr()));
   for (auto& [leaf, next_grad] : leaf_grads) leaf->commit(std::move(next_grad));
 }
 

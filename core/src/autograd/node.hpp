@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -38,8 +39,8 @@ struct AccumulateGrad final : Node {
   const char* name() const override { return "AccumulateGrad"; }
   // The leaf's next .grad (its current one plus `grad`), computed without
   // touching the leaf; commit() installs it and cannot fail. backward()
-  // commits every leaf only after the whole graph ran, so a failure part way
-  // leaves every .grad as it was.
+  // computes and commits every leaf only after the whole graph ran (holding
+  // grad_mutex()), so a failure part way leaves every .grad as it was.
   TensorPtr accumulated(const TensorPtr& grad) const;
   void commit(TensorPtr next_grad) noexcept;
   TensorPtr leaf;
@@ -47,6 +48,15 @@ struct AccumulateGrad final : Node {
 
 bool grad_enabled();
 void set_grad_enabled(bool enabled);
+
+// Every tensor's .grad slot is read and replaced under this one lock, so
+// backward calls on several threads may share leaves: their accumulations
+// are serialized (in an unspecified order).
+std::mutex& grad_mutex();
+// A new reference to t's .grad (empty when it has none).
+TensorPtr grad_of(const porta_tensor& t);
+// Replaces t's .grad (empty clears it).
+void set_grad(porta_tensor& t, TensorPtr grad);
 
 // Restores the previous grad mode on destruction.
 class NoGradGuard {

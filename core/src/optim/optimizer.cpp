@@ -82,11 +82,12 @@ porta_optimizer* create_adam(porta_tensor* const* params, int32_t n, const porta
 // Updates parameter i with its state; commits nothing when it throws.
 static void step_one(porta_optimizer& opt, size_t i) {
   const TensorPtr& p = opt.params[i];
-  if (p->grad == nullptr) return;
+  TensorPtr grad = autograd::grad_of(*p);
+  if (!grad) return;
   if (!p->is_contiguous())
     fail(PORTA_ERROR_INVALID_ARGUMENT, "optimizer step: parameter ", i, " is not contiguous");
   DeviceState& dev = *p->device;
-  TensorPtr g = ops::contiguous(ops::cast(TensorPtr::borrow(p->grad), p->dtype));
+  TensorPtr g = ops::contiguous(ops::cast(grad, p->dtype));
   if (g->device != &dev) g = ops::to(g, dev);
   follow(opt.state[i], dev);
   // New state is committed only after the kernel ran, so a failed step
@@ -138,10 +139,7 @@ void step(porta_optimizer& opt) {
 
 void zero_grad(porta_optimizer& opt) {
   std::lock_guard<std::mutex> lock(opt.mu);
-  for (const TensorPtr& p : opt.params) {
-    release_handle(p->grad);
-    p->grad = nullptr;
-  }
+  for (const TensorPtr& p : opt.params) autograd::set_grad(*p, TensorPtr());
 }
 
 }  // namespace porta::optim
