@@ -52,7 +52,10 @@ Dims contiguous_strides(const Dims& shape) {
   int64_t acc = 1;
   for (int32_t i = shape.n - 1; i >= 0; --i) {
     s[i] = acc;
-    acc *= shape[i] > 0 ? shape[i] : 1;
+    // Size-0 dimensions count as 1, so even a tensor without elements can have strides beyond int64.
+    if (i > 0 && __builtin_mul_overflow(acc, shape[i] > 0 ? shape[i] : 1, &acc))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "shape ", shape.str(), " has row-major strides beyond int64 (a size-0 ",
+           "dimension does not make the others smaller); use smaller dimensions");
   }
   return s;
 }
