@@ -36,11 +36,12 @@ std::string Dims::str() const {
 }
 
 int64_t checked_numel(const Dims& shape) {
-  int64_t n = 1;
+  int64_t n = 1, span = 1;  // span: n with size-0 dimensions counted as 1, as the row-major strides count them
   for (int64_t d : shape) {
     if (d < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "shape ", shape.str(), " has a negative dimension");
-    if (d != 0 && n > INT64_MAX / d)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "shape ", shape.str(), " has more elements than int64 can count");
+    if (__builtin_mul_overflow(span, d > 0 ? d : 1, &span))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "shape ", shape.str(), " has more elements than int64 can count ",
+           "(size-0 dimensions count as 1 here: the row-major strides of the others must still fit)");
     n *= d;
   }
   return n;

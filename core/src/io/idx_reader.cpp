@@ -80,12 +80,14 @@ TensorPtr read_idx(const char* path) {
   if (sizes.size() < 4 * static_cast<size_t>(ndim))
     fail(PORTA_ERROR_IO, where, ": the file ends inside the ", ndim, " dimension sizes (truncated)");
   Dims shape;
-  uint64_t numel = 1;
+  uint64_t numel = 1, span = 1;  // span: numel with size-0 dimensions counted as 1, as the row-major strides count them
   for (int i = 0; i < ndim; ++i) {
     const uint64_t d = big_endian(&sizes[4 * static_cast<size_t>(i)], 4);
     shape.push_back(static_cast<int64_t>(d));
-    if (d != 0 && numel > (static_cast<uint64_t>(INT64_MAX) / type.bytes) / d)
-      fail(PORTA_ERROR_IO, where, ": the IDX shape is too large to hold (its byte count overflows 64 bits)");
+    if (span > (static_cast<uint64_t>(INT64_MAX) / type.bytes) / (d ? d : 1))
+      fail(PORTA_ERROR_IO, where, ": the IDX shape ", shape.str(), "... is too large to hold (its byte count, ",
+           "with size-0 dimensions counted as 1, overflows 64 bits)");
+    span *= d ? d : 1;
     numel *= d;
   }
   const uint64_t need = numel * type.bytes;

@@ -74,11 +74,13 @@ Dims parse_shape(const Value& v, const std::string& where, const std::string& na
 
 // Bytes the tensor needs, with every overflow caught.
 uint64_t byte_size(const Dims& shape, Dtype dtype, const std::string& where, const std::string& name) {
-  uint64_t n = 1;
+  uint64_t n = 1, span = 1;  // span: n with size-0 dimensions counted as 1, as the row-major strides count them
   for (int64_t d : shape) {
     const auto u = static_cast<uint64_t>(d);
-    if (u != 0 && n > static_cast<uint64_t>(INT64_MAX) / u)
-      bad_tensor(where, name, "shape ", shape.str(), " has more elements than int64 can count");
+    if (span > static_cast<uint64_t>(INT64_MAX) / (u ? u : 1))
+      bad_tensor(where, name, "shape ", shape.str(), " has more elements than int64 can count (size-0 dimensions ",
+                 "count as 1 here: the row-major strides of the others must still fit)");
+    span *= u ? u : 1;
     n *= u;
   }
   if (n > UINT64_MAX / dtype_size(dtype))
