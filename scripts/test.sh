@@ -3,8 +3,11 @@
 # and runs every test: unit, ABI (broken plugins, installed tree, C11 and
 # find_package consumers), conformance on every loaded device (cpu, mock:0,
 # mock:1, plus opencl/cuda when present), the C++ binding, the examples, the
-# Python package (also pip-installed into a fresh venv); then the unit and
-# conformance suites again under AddressSanitizer + UndefinedBehaviorSanitizer.
+# Python package (also pip-installed into a fresh venv), the reliability suites
+# (fault injection, 100k DLPack round trips, 8-thread stress); then the unit,
+# conformance and reliability suites and the examples on cpu again under
+# AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer, and the
+# stress test under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -27,10 +30,20 @@ echo "== build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTA_SANITIZE=address,undefined -DPORTA_WERROR=ON \
       -DPORTA_BUILD_BENCHMARKS=OFF -DPORTA_CUDA=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
-echo "== tests (ASan + UBSan): unit and conformance"
+echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak checks included), examples on cpu"
 # use_sigaltstack=0: PoCL's LLVM installs its own (malloc-ed) alternate signal
 # stack on the thread that loads it, which ASan would otherwise try to munmap
 # when that thread exits ("AddressSanitizer failed to deallocate").
 ASAN_OPTIONS=detect_leaks=1:use_sigaltstack=0 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|conformance"
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|conformance|reliability"
+ASAN_OPTIONS=detect_leaks=1:use_sigaltstack=0 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -L examples -R "/cpu$|^Readme"
+
+echo "== build (TSan): the core, the cpu and mock plugins, the stress test"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPORTA_SANITIZE=thread -DPORTA_CUDA=OFF \
+      -DPORTA_OPENCL=OFF -DPORTA_BUILD_BENCHMARKS=OFF >/dev/null
+cmake --build build-tsan -j"$jobs" --target porta_stress porta_plugin_cpu porta_plugin_mock
+echo "== stress (TSan): 8 threads for 20 s"
+PORTA_PLUGIN_PATH="$PWD/build-tsan/lib/porta/test-plugins/mock" TSAN_OPTIONS=halt_on_error=1 \
+  build-tsan/bin/porta_stress --threads 8 --seconds 20 | tee build-tsan/stress.txt
 echo "== all tests passed"

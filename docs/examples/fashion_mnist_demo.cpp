@@ -3,7 +3,7 @@
 // with a progress bar, then evaluated on the 10,000 test images.
 //
 //   porta-demo [--device D] [--data DIR] [--full] [--epochs E] [--batch-size B]
-//              [--train-samples N] [--lr LR]
+//              [--train-samples N] [--test-samples N] [--lr LR]
 // Default: Adam, batch 64, the first 32,000 training samples (one pass),
 // about 3 minutes on a 2-core CPU. --full trains 3 epochs over all 60,000.
 #include <porta/data.hpp>
@@ -28,6 +28,7 @@ struct Options {
   int epochs = 1;
   int64_t batch_size = 64;
   int64_t train_samples = 32000;
+  int64_t test_samples = 10000;  // the whole test set
   double lr = 1e-3;
 };
 
@@ -43,6 +44,7 @@ Options parse(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--epochs")) o.epochs = std::stoi(value("--epochs"));
     else if (!std::strcmp(argv[i], "--batch-size")) o.batch_size = std::stoll(value("--batch-size"));
     else if (!std::strcmp(argv[i], "--train-samples")) o.train_samples = std::stoll(value("--train-samples"));
+    else if (!std::strcmp(argv[i], "--test-samples")) o.test_samples = std::stoll(value("--test-samples"));
     else if (!std::strcmp(argv[i], "--lr")) o.lr = std::stod(value("--lr"));
     else if (!std::strcmp(argv[i], "--full")) o.epochs = 3, o.train_samples = 60000;
     else throw Error(PORTA_ERROR_INVALID_ARGUMENT, std::string("unknown option ") + argv[i] + " (see the header of fashion_mnist_demo.cpp)");
@@ -79,7 +81,7 @@ int main(int argc, char** argv) try {
   const Device device = o.device ? Device(*o.device) : try_gpu();
   const data::Normalize normalize{{0.2860f}, {0.3530f}};  // Fashion-MNIST's pixel mean and std
   auto train = std::make_shared<Prefix>(data::FashionMNIST(o.data, true, normalize), o.train_samples);
-  auto test = data::FashionMNIST(o.data, false, normalize);
+  auto test = std::make_shared<Prefix>(data::FashionMNIST(o.data, false, normalize), o.test_samples);
   std::cout << "Porta demo: SimpleCNN on Fashion-MNIST (" << train->size() << " training, " << test->size()
             << " test images) on " << device << " [" << device.info().name << "]\n";
 
