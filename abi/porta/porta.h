@@ -151,11 +151,21 @@ PORTA_EXPORT porta_status porta_device_empty_cache(DLDevice device);
 
 /* ====================== tensors: life and data ====================== */
 
-/** Adds a reference to `t` (NULL: no-op). */
+/** Adds a reference to `t` (NULL: no-op). A released handle is ignored, with
+ *  the reason in porta_last_error() and a warning on stderr. */
 PORTA_EXPORT void porta_tensor_retain(porta_tensor* t);
 
 /** Drops a reference to `t`; storage is freed with the last view. NULL:
- *  no-op. Never fails. */
+ *  no-op. Never fails.
+ *  Released handles are detected: after the last reference is dropped, the
+ *  handle's contents (storage, gradient, graph) are freed at once, but its
+ *  small shell stays tagged dead until at least 4096 further tensors have
+ *  been released. Until then, passing the handle to any call fails with
+ *  PORTA_ERROR_INVALID_HANDLE ("... is not a live porta_tensor (already
+ *  released?)"), and a second release (or retain) is ignored, with the
+ *  reason in porta_last_error() and a warning on stderr. Beyond that window
+ *  the use is undefined behaviour, which AddressSanitizer builds report.
+ *  Optimizers and tensor lists get the same treatment. */
 PORTA_EXPORT void porta_tensor_release(porta_tensor* t);
 
 /** A new contiguous tensor of uninitialized values. */

@@ -1,5 +1,9 @@
 // C API: optimizers.
+#include <cmath>
+
 #include "c_api.hpp"
+#include "handle_quarantine.hpp"
+#include "log.hpp"
 #include "optim/optimizer.hpp"
 
 using namespace porta;
@@ -45,7 +49,8 @@ PORTA_API porta_status porta_optimizer_zero_grad(porta_optimizer* opt) {
 PORTA_API porta_status porta_optimizer_set_lr(porta_optimizer* opt, double lr) {
   return guard([&] {
     porta_optimizer& o = optim::check_optimizer(opt);
-    if (!(lr >= 0)) fail(PORTA_ERROR_INVALID_ARGUMENT, "set_lr: lr must be >= 0, got ", lr);
+    if (!(lr >= 0) || !std::isfinite(lr))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "set_lr: lr must be finite and >= 0, got ", lr);
     std::lock_guard<std::mutex> lock(o.mu);
     o.sgd.lr = o.adam.lr = lr;
   });
@@ -59,8 +64,21 @@ PORTA_API porta_status porta_optimizer_get_lr(const porta_optimizer* opt, double
   });
 }
 
+namespace {
+constinit HandleQuarantine<porta_optimizer> g_released_optimizers;
+}  // namespace
+
 PORTA_API void porta_optimizer_release(porta_optimizer* opt) {
-  if (opt == nullptr || opt->magic != kPortaOptimizerMagic) return;
+  if (opt == nullptr) return;
+  if (opt->magic != kPortaOptimizerMagic) {
+    guard([&] { optim::check_optimizer(opt); });
+    log_line(PORTA_LOG_WARN, cat("porta_optimizer_release ignored a dead handle: ", last_error()));
+    return;
+  }
+  // Dead first, then free the parameters' references and the state; the
+  // shell waits in quarantine so later uses of `opt` fail cleanly.
   opt->magic = 0;
-  delete opt;
+  std::vector<TensorPtr>().swap(opt->params);
+  std::vector<std::vector<TensorPtr>>().swap(opt->state);
+  g_released_optimizers.retire(opt);
 }

@@ -2,14 +2,27 @@
 #include "autograd/ag.hpp"
 #include "autograd/node.hpp"
 #include "c_api.hpp"
+#include "log.hpp"
 
 using namespace porta;
 
-PORTA_API void porta_tensor_retain(porta_tensor* t) {
-  if (t != nullptr && t->magic == kPortaTensorMagic) t->refcount.fetch_add(1, std::memory_order_relaxed);
+// The void entry points cannot return a status: a handle they refuse leaves
+// the message in porta_last_error() and a warning on stderr.
+static bool live_or_reported(const porta_tensor* t, const char* entry) {
+  if (t == nullptr || t->magic == kPortaTensorMagic) return true;
+  guard([&] { check_handle(t, entry); });
+  log_line(PORTA_LOG_WARN, cat("ignored a call with a dead handle: ", last_error()));
+  return false;
 }
 
-PORTA_API void porta_tensor_release(porta_tensor* t) { release_handle(t); }
+PORTA_API void porta_tensor_retain(porta_tensor* t) {
+  if (t != nullptr && live_or_reported(t, "porta_tensor_retain: t"))
+    t->refcount.fetch_add(1, std::memory_order_relaxed);
+}
+
+PORTA_API void porta_tensor_release(porta_tensor* t) {
+  if (live_or_reported(t, "porta_tensor_release: t")) release_handle(t);
+}
 
 PORTA_API porta_status porta_tensor_empty(DLDataType dtype, const int64_t* shape, int32_t ndim, DLDevice device,
                                           porta_tensor** out) {

@@ -36,8 +36,9 @@ TensorPtr full(DeviceState& dev, const Dims& shape, double value, Dtype dtype) {
   if (t->numel() == 0) return t;
   porta_fill_params p{sizeof(p), value, 0};
   if (!is_floating(dtype)) {
-    if (!std::isfinite(value))
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "full: ", value, " cannot be stored in ", dtype_name(dtype));
+    if (!(value >= -0x1p63 && value < 0x1p63))  // also NaN and infinities: converting those is undefined
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "full: ", value, " cannot be stored in ", dtype_name(dtype),
+           " (integer values must lie within the range of int64)");
     p.int_value = dtype == Dtype::Bool ? (value != 0) : static_cast<int64_t>(value);
   }
   KernelArg out(*t);

@@ -1,6 +1,9 @@
 #include "tensor.hpp"
 
+#include <utility>
+
 #include "error.hpp"
+#include "handle_quarantine.hpp"
 
 namespace porta {
 
@@ -79,17 +82,28 @@ void TensorPtr::reset() {
 
 const porta_tensor& check_handle(const porta_tensor* t, const char* what) {
   if (t == nullptr) fail(PORTA_ERROR_INVALID_HANDLE, what, " is NULL");
+  if (t->magic == kPortaTensorDead)
+    fail(PORTA_ERROR_INVALID_HANDLE, what, " is not a live porta_tensor (already released?): its last reference was "
+         "given back with porta_tensor_release; hold a reference (porta_tensor_retain) for as long as you use it");
   if (t->magic != kPortaTensorMagic)
-    fail(PORTA_ERROR_INVALID_HANDLE, what, " is not a live porta_tensor (already released, or not a tensor)");
+    fail(PORTA_ERROR_INVALID_HANDLE, what, " is not a live porta_tensor (already released, or not a tensor at all)");
   return *t;
 }
 
+namespace {
+constinit HandleQuarantine<porta_tensor> g_released_tensors;
+}  // namespace
+
 void release_handle(porta_tensor* t) noexcept {
   if (t == nullptr || t->magic != kPortaTensorMagic) return;
-  if (t->refcount.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-    t->magic = kPortaTensorDead;
-    delete t;
-  }
+  if (t->refcount.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  // Dead first, then free what it owns; the shell itself waits in quarantine.
+  t->magic = kPortaTensorDead;
+  t->storage.reset();
+  t->grad_fn.reset();
+  t->grad_accumulator.reset();
+  release_handle(std::exchange(t->grad, nullptr));
+  g_released_tensors.retire(t);
 }
 
 void require_writable(const porta_tensor& t, const char* op) {

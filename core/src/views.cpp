@@ -17,8 +17,8 @@ Dims infer_shape(const char* op, Dims shape, const porta_tensor& t) {
       infer = i;
     } else if (shape[i] < 0) {
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": invalid dimension ", shape[i], " in ", shape.str());
-    } else {
-      known *= shape[i];
+    } else if (__builtin_mul_overflow(known, shape[i], &known)) {
+      fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": shape ", shape.str(), " has more elements than int64 can count");
     }
   }
   const int64_t numel = t.numel();
@@ -100,11 +100,12 @@ TensorPtr slice(const TensorPtr& t, int32_t dim, int64_t start, int64_t stop, in
   };
   start = clamp(start);
   stop = clamp(stop);
-  const int64_t len = stop > start ? (stop - start + step - 1) / step : 0;
+  const int64_t len = stop > start ? (stop - start - 1) / step + 1 : 0;  // no overflow for any step
   Dims shape = t->shape, strides = t->strides;
   shape[dim] = len;
   const uint64_t offset = t->byte_offset + (len > 0 ? start * t->strides[dim] * t->itemsize() : 0);
-  strides[dim] *= step;
+  // Overflows only when at most one element is taken, whose stride is never used.
+  if (__builtin_mul_overflow(strides[dim], step, &strides[dim])) strides[dim] = t->strides[dim];
   return make_view(*t, shape, strides, offset);
 }
 
@@ -171,6 +172,10 @@ TensorPtr expand(const TensorPtr& t, const Dims& target) {
            " (dimension ", i, ": ", t->shape[j], " is not 1)");
     }
   }
+  int64_t numel = 1;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(numel, d, &numel))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "expand: target ", target.str(), " has more elements than int64 can count");
   return make_view(*t, shape, strides, t->byte_offset);
 }
 

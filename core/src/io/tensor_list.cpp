@@ -2,6 +2,8 @@
 #include "tensor_list.hpp"
 
 #include "../c_api.hpp"
+#include "../handle_quarantine.hpp"
+#include "../log.hpp"
 
 using namespace porta;
 
@@ -40,8 +42,21 @@ PORTA_API porta_status porta_tensor_list_get(const porta_tensor_list* list, int3
   });
 }
 
+namespace {
+constinit HandleQuarantine<porta_tensor_list> g_released_lists;
+}  // namespace
+
 PORTA_API void porta_tensor_list_release(porta_tensor_list* list) {
-  if (list == nullptr || list->magic != kPortaTensorListMagic) return;
+  if (list == nullptr) return;
+  if (list->magic != kPortaTensorListMagic) {
+    guard([&] { check_list(list); });
+    log_line(PORTA_LOG_WARN, cat("porta_tensor_list_release ignored a dead handle: ", last_error()));
+    return;
+  }
+  // Dead first, then free the names and tensors; the shell waits in
+  // quarantine so later uses of `list` fail cleanly.
   list->magic = 0;
-  delete list;
+  std::vector<std::string>().swap(list->names);
+  std::vector<TensorPtr>().swap(list->tensors);
+  g_released_lists.retire(list);
 }

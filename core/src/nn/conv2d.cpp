@@ -28,12 +28,18 @@ Geometry geometry(const porta_tensor& x, const porta_tensor& w, const porta_conv
   if (w.shape[1] != g.C)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: input has ", g.C, " channels but the weight ", w.shape.str(),
          " expects ", w.shape[1]);
-  g.OH = (g.H + 2 * o.padding[0] - o.dilation[0] * (g.KH - 1) - 1) / o.stride[0] + 1;
-  g.OW = (g.W + 2 * o.padding[1] - o.dilation[1] * (g.KW - 1) - 1) / o.stride[1] + 1;
+  g.OH = window_output_size(g.H, o.padding[0], o.dilation[0], g.KH, o.stride[0]);
+  g.OW = window_output_size(g.W, o.padding[1], o.dilation[1], g.KW, o.stride[1]);
   if (g.OH <= 0 || g.OW <= 0)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: the input ", g.H, "x", g.W, " (padding ", o.padding[0], ",",
          o.padding[1], ") is smaller than the ", g.KH, "x", g.KW, " kernel (dilation ", o.dilation[0], ",",
          o.dilation[1], ")");
+  int64_t rows = 0, cols = 0;  // of the im2col matrix [C*KH*KW, N*OH*OW]
+  if (__builtin_mul_overflow(g.C, g.KH, &rows) || __builtin_mul_overflow(rows, g.KW, &rows) ||
+      __builtin_mul_overflow(g.N, g.OH, &cols) || __builtin_mul_overflow(cols, g.OW, &cols) ||
+      g.KH > INT32_MAX || g.KW > INT32_MAX)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "conv2d: input ", x.shape.str(), ", weight ", w.shape.str(), " and padding (",
+         o.padding[0], ", ", o.padding[1], ") give an output with more elements than int64 can count");
   g.params = porta_conv2d_params{sizeof(porta_conv2d_params), int32_t(g.KH), int32_t(g.KW), o.stride[0], o.stride[1],
                                  o.padding[0], o.padding[1], o.dilation[0], o.dilation[1]};
   return g;

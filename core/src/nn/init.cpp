@@ -10,6 +10,8 @@ namespace porta::nn {
 void init_uniform(const TensorPtr& t, double low, double high) {
   check_float("init_uniform_", "tensor", *t);
   require_writable(*t, "init_uniform_");
+  if (!std::isfinite(low) || !std::isfinite(high))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "init_uniform_: low and high must be finite, got ", low, " and ", high);
   if (!(low <= high)) fail(PORTA_ERROR_INVALID_ARGUMENT, "init_uniform_: low ", low, " exceeds high ", high);
   ops::random_into(PORTA_OP_RAND_UNIFORM, t, low, high);
 }
@@ -17,7 +19,9 @@ void init_uniform(const TensorPtr& t, double low, double high) {
 void init_normal(const TensorPtr& t, double mean, double std) {
   check_float("init_normal_", "tensor", *t);
   require_writable(*t, "init_normal_");
-  if (!(std >= 0)) fail(PORTA_ERROR_INVALID_ARGUMENT, "init_normal_: std must be >= 0, got ", std);
+  if (!std::isfinite(mean) || !(std >= 0) || !std::isfinite(std))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "init_normal_: mean must be finite and std finite and >= 0, got mean ", mean,
+         " and std ", std);
   ops::random_into(PORTA_OP_RAND_NORMAL, t, mean, std);
 }
 

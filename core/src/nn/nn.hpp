@@ -28,4 +28,14 @@ void init_kaiming_uniform(const TensorPtr& t, double a);
 void check_float(const char* op, const char* what, const porta_tensor& t);
 TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, const char* op);
 
+// Positions of a sliding window, (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1,
+// without overflow for any argument values (stride >= 1); 0 when the window does not fit.
+inline int64_t window_output_size(int64_t in, int64_t pad, int64_t dilation, int64_t kernel, int64_t stride) {
+  int64_t reach = 0, span = 0;
+  if (__builtin_mul_overflow(dilation, kernel - 1, &reach) || __builtin_add_overflow(in, 2 * pad, &span) ||
+      __builtin_sub_overflow(span, reach + 1, &span) || span < 0)
+    return 0;
+  return span / stride + 1;
+}
+
 }  // namespace porta::nn

@@ -26,8 +26,8 @@ Pool plan(const char* op, const porta_tensor& x, const porta_pool2d_options& o, 
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": padding ", o.padding[i], " must be at most half the kernel size ", k[i]);
     if (!allow_dilation && d[i] != 1) fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dilation is not supported");
   }
-  p.OH = (p.H + 2 * o.padding[0] - d[0] * (k[0] - 1) - 1) / s[0] + 1;
-  p.OW = (p.W + 2 * o.padding[1] - d[1] * (k[1] - 1) - 1) / s[1] + 1;
+  p.OH = window_output_size(p.H, o.padding[0], d[0], k[0], s[0]);
+  p.OW = window_output_size(p.W, o.padding[1], d[1], k[1], s[1]);
   if (p.OH <= 0 || p.OW <= 0)
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": the input ", p.H, "x", p.W, " is smaller than the ", k[0], "x", k[1],
          " window");

@@ -1,0 +1,248 @@
+// Bad-argument cases, part 2: elementwise ops, reductions, linear algebra
+// and autograd (porta.h's middle sections, in its order).
+#include "c_api_bad_args.hpp"
+
+namespace porta_bad_args {
+namespace {
+
+using Unary = porta_status (*)(porta_tensor*, porta_tensor**);
+using Binary = porta_status (*)(porta_tensor*, porta_tensor*, porta_tensor**);
+using Scalar = porta_status (*)(porta_tensor*, double, porta_tensor**);
+using Reduce = porta_status (*)(porta_tensor*, const int32_t*, int32_t, int, porta_tensor**);
+using ArgReduce = porta_status (*)(porta_tensor*, int32_t, int, porta_tensor**);
+
+void check_unary(Fixture& x, Unary op, bool refuses_bool) {
+  expect_handle_and_out_checked(x, op);
+  Untouched<porta_tensor*> out;
+  if (refuses_bool) REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", op(x.mask.get(), out.p()));
+}
+
+// Handles on either side, devices, shapes (and bool, for arithmetic).
+void check_binary(Fixture& x, Binary op, bool refuses_bool, const char* shape_hint = "cannot be broadcast") {
+  expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return op(t, x.f.get(), o); });
+  expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return op(x.f.get(), t, o); });
+  Untouched<porta_tensor*> out;
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "b is NULL", op(x.f.get(), nullptr, out.p()));
+  REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", op(x.f.get(), x.other.get(), out.p()));
+  REFUSED(PORTA_ERROR_SHAPE_MISMATCH, shape_hint, op(x.f.get(), x.f4.get(), out.p()));
+  if (refuses_bool) REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", op(x.mask.get(), x.mask.get(), out.p()));
+}
+
+// Handles, out, and scalars an integer tensor cannot hold.
+void check_scalar(Fixture& x, Scalar op) {
+  expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return op(t, 2.0, o); });
+  Untouched<porta_tensor*> out;
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be stored in int64", op(x.labels.get(), 1e300, out.p()));
+}
+
+void check_reduce(Fixture& x, Reduce op) {
+  const int32_t dim1 = 1, twice[2] = {0, 0}, outside = 2;
+  expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return op(t, &dim1, 1, 0, o); });
+  Untouched<porta_tensor*> out;
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dims must not be NULL", op(x.f.get(), nullptr, 1, 0, out.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "num_dims -1 is out of range", op(x.f.get(), &dim1, -1, 0, out.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "num_dims 17 is out of range", op(x.f.get(), &dim1, 17, 0, out.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "appears twice", op(x.f.get(), twice, 2, 0, out.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", op(x.f.get(), &outside, 1, 0, out.p()));
+  const int32_t lowest = INT32_MIN;
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", op(x.f.get(), &lowest, 1, 0, out.p()));
+}
+
+void check_argreduce(Fixture& x, ArgReduce op) {
+  expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return op(t, 0, 0, o); });
+  Untouched<porta_tensor*> out;
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", op(x.f.get(), 2, 0, out.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", op(x.f.get(), INT32_MIN + 1, 0, out.p()));
+  const int64_t none = 0;
+  porta_tensor* empty = nullptr;
+  ASSERT_EQ(porta_zeros(&none, 1, porta_float32, x.cpu, &empty), PORTA_OK);
+  Tensor owned(empty);
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "the tensor is empty", op(empty, PORTA_ALL_DIMS, 0, out.p()));
+}
+
+// A float leaf [2, 3] that requires grad.
+Tensor leaf(Fixture& x) {
+  porta_tensor* t = nullptr;
+  EXPECT_EQ(porta_clone(x.f.get(), &t), PORTA_OK);
+  EXPECT_EQ(porta_tensor_set_requires_grad(t, 1), PORTA_OK);
+  return Tensor(t);
+}
+
+#define UNARY(name, refuses_bool) \
+  {"porta_" #name, [](Fixture& x) { check_unary(x, porta_##name, refuses_bool); }}
+#define BINARY(name, refuses_bool) \
+  {"porta_" #name, [](Fixture& x) { check_binary(x, porta_##name, refuses_bool); }}
+#define SCALAR(name) \
+  {"porta_" #name "_scalar", [](Fixture& x) { check_scalar(x, porta_##name##_scalar); }}
+
+const Case kCases[] = {
+    // ---- elementwise
+    {"porta_cast",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_cast(t, porta_int32, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype", porta_cast(x.f.get(), DLDataType{kDLFloat, 16, 1}, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "lanes 2", porta_cast(x.f.get(), DLDataType{kDLInt, 32, 2}, out.p()));
+     }},
+    UNARY(neg, true),
+    UNARY(exp, false),
+    UNARY(log, false),
+    UNARY(sqrt, false),
+    UNARY(relu, true),
+    UNARY(sigmoid, false),
+    UNARY(tanh, false),
+    UNARY(abs, true),
+    BINARY(add, true),
+    BINARY(sub, true),
+    BINARY(mul, true),
+    BINARY(div, false),
+    BINARY(pow, false),
+    BINARY(maximum, true),
+    BINARY(minimum, true),
+    BINARY(eq, false),
+    BINARY(ne, false),
+    BINARY(lt, false),
+    BINARY(le, false),
+    BINARY(gt, false),
+    BINARY(ge, false),
+    SCALAR(add),
+    SCALAR(sub),
+    SCALAR(mul),
+    SCALAR(div),
+    SCALAR(pow),
+    SCALAR(maximum),
+    SCALAR(minimum),
+    SCALAR(eq),
+    SCALAR(ne),
+    SCALAR(lt),
+    SCALAR(le),
+    SCALAR(gt),
+    SCALAR(ge),
+    {"porta_where",
+     [](Fixture& x) {
+       porta_tensor *m = x.mask.get(), *f = x.f.get();
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_where(m, t, f, o); });
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_where(m, f, t, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "cond is NULL", porta_where(nullptr, f, f, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_where(Fixture::released(), f, f, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "the condition must be bool", porta_where(f, f, f, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_where(m, f, x.other.get(), out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_where(m, f, x.f4.get(), out.p()));
+     }},
+
+    // ---- reductions
+    {"porta_sum", [](Fixture& x) { check_reduce(x, porta_sum); }},
+    {"porta_mean",
+     [](Fixture& x) {
+       check_reduce(x, porta_mean);
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "mean: needs a float32 or float64",
+               porta_mean(x.labels.get(), nullptr, 0, 0, out.p()));
+     }},
+    {"porta_max",
+     [](Fixture& x) {
+       check_reduce(x, porta_max);
+       const int64_t none[2] = {0, 3};
+       porta_tensor* empty = nullptr;
+       ASSERT_EQ(porta_zeros(none, 2, porta_float32, x.cpu, &empty), PORTA_OK);
+       Tensor owned(empty);
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot reduce over zero elements", porta_max(empty, nullptr, 0, 0, out.p()));
+     }},
+    {"porta_min", [](Fixture& x) { check_reduce(x, porta_min); }},
+    {"porta_argmax", [](Fixture& x) { check_argreduce(x, porta_argmax); }},
+    {"porta_argmin", [](Fixture& x) { check_argreduce(x, porta_argmin); }},
+
+    // ---- linear algebra
+    {"porta_matmul",
+     [](Fixture& x) {
+       check_binary(x, porta_matmul, false, "cannot be multiplied");
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: supports float32 and float64",
+               porta_matmul(x.labels.get(), x.labels.get(), out.p()));
+       porta_tensor* scalar = nullptr;
+       ASSERT_EQ(porta_ones(nullptr, 0, porta_float32, x.cpu, &scalar), PORTA_OK);
+       Tensor owned(scalar);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "at least 1 dimension", porta_matmul(scalar, x.f.get(), out.p()));
+     }},
+
+    // ---- autograd
+    {"porta_tensor_set_requires_grad",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_set_requires_grad(nullptr, 1));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_set_requires_grad(Fixture::released(), 1));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "only float tensors", porta_tensor_set_requires_grad(x.labels.get(), 1));
+       Tensor p = leaf(x);
+       porta_tensor* y = nullptr;
+       ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
+       Tensor owned(y);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "only leaf tensors", porta_tensor_set_requires_grad(y, 0));
+     }},
+    {"porta_tensor_requires_grad",
+     [](Fixture& x) {
+       Untouched<int> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_requires_grad(nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_requires_grad(Fixture::released(), out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_requires_grad(x.f.get(), nullptr));
+     }},
+    {"porta_tensor_is_leaf",
+     [](Fixture& x) {
+       Untouched<int> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_is_leaf(nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a tensor at all", porta_tensor_is_leaf(Fixture::foreign(), out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_is_leaf(x.f.get(), nullptr));
+     }},
+    {"porta_tensor_grad",
+     [](Fixture& x) { expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_tensor_grad(t, o); }); }},
+    {"porta_tensor_set_grad",
+     [](Fixture& x) {
+       Tensor p = leaf(x);
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_set_grad(nullptr, x.f.get()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_set_grad(p.get(), Fixture::released()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_tensor_set_grad(p.get(), x.other.get()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "does not match the tensor", porta_tensor_set_grad(p.get(), x.f4.get()));
+       porta_tensor* g = nullptr;
+       EXPECT_EQ(porta_tensor_grad(p.get(), &g), PORTA_OK);
+       EXPECT_EQ(g, nullptr) << "a refused set_grad changed the gradient";
+     }},
+    {"porta_backward",
+     [](Fixture& x) {
+       Tensor p = leaf(x);
+       porta_tensor* y = nullptr;
+       ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
+       Tensor owned(y);
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_backward(nullptr, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_backward(y, Fixture::released()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "does not require grad", porta_backward(x.f.get(), nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "one-element tensor", porta_backward(y, nullptr));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "gradient shape [4]", porta_backward(y, x.f4.get()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_backward(y, x.other.get()));
+     }},
+    {"porta_detach", [](Fixture& x) { expect_handle_and_out_checked(x, porta_detach); }},
+    {"porta_set_grad_enabled",
+     [](Fixture&) {
+       // Any int is a valid flag: nothing to refuse.
+       EXPECT_EQ(porta_set_grad_enabled(INT32_MIN), PORTA_OK);
+       EXPECT_EQ(porta_set_grad_enabled(1), PORTA_OK);
+     }},
+    {"porta_is_grad_enabled",
+     [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_is_grad_enabled(nullptr)); }},
+    {"porta_tensor_move_to",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_move_to(nullptr, x.mock));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_move_to(Fixture::released(), x.mock));
+       REFUSED(PORTA_ERROR_NO_SUCH_DEVICE, "cpu:7", porta_tensor_move_to(x.f.get(), DLDevice{kDLCPU, 7}));
+       Tensor p = leaf(x);
+       porta_tensor* y = nullptr;
+       ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
+       Tensor owned(y);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "only leaf tensors move", porta_tensor_move_to(y, x.mock));
+     }},
+};
+
+}  // namespace
+
+std::vector<Case> op_cases() { return {std::begin(kCases), std::end(kCases)}; }
+
+}  // namespace porta_bad_args
