@@ -32,7 +32,15 @@ struct Fixture {
   static porta_tensor* released();
   // A pointer to memory that is not a porta_tensor (zeroed, so its tag is wrong).
   static porta_tensor* foreign();
+  // A float32 leaf [2, 3] (a copy of f) that requires grad.
+  Tensor leaf();
 };
+
+// Memory that is not a handle of type Handle (optimizer, list): its tag is zero.
+template <typename Handle>
+Handle* foreign_handle() {
+  return reinterpret_cast<Handle*>(Fixture::foreign());
+}
 
 // One entry point and the bad calls that exercise it.
 struct Case {
@@ -43,7 +51,8 @@ struct Case {
 // The cases, in porta.h's order, split by the header's sections.
 std::vector<Case> tensor_cases();  // errors, plugins, devices, tensors, views, factories
 std::vector<Case> op_cases();      // elementwise, reductions, linear algebra, autograd
-std::vector<Case> model_cases();   // nn ops, initializers, optimizers, files, DLPack
+std::vector<Case> nn_cases();      // nn ops, initializers, optimizers
+std::vector<Case> io_cases();      // files and datasets, pinned memory, DLPack
 
 // Any status but PORTA_OK (for calls whose exact code is not the point).
 inline constexpr int kAnyError = -1;

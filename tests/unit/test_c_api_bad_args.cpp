@@ -1,7 +1,7 @@
 // Every entry point of porta/porta.h refuses bad arguments with a status and
 // a message, leaves its out-parameters alone, and the runtime keeps working;
 // released handles are detected. The cases themselves live in
-// test_c_api_bad_args_{tensors,ops,models}.cpp.
+// test_c_api_bad_args_{tensors,ops,nn,io}.cpp.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -45,6 +45,13 @@ porta_tensor* Fixture::released() {
   return t;
 }
 
+Tensor Fixture::leaf() {
+  porta_tensor* t = nullptr;
+  EXPECT_EQ(porta_clone(f.get(), &t), PORTA_OK) << porta_last_error();
+  EXPECT_EQ(porta_tensor_set_requires_grad(t, 1), PORTA_OK) << porta_last_error();
+  return Tensor(t);
+}
+
 porta_tensor* Fixture::foreign() {
   alignas(64) static unsigned char zeros[4096] = {};
   return reinterpret_cast<porta_tensor*>(zeros);
@@ -65,7 +72,7 @@ std::string marker() {
 const std::vector<Case>& all_cases() {
   static const std::vector<Case> cases = [] {
     std::vector<Case> all = tensor_cases();
-    for (auto part : {op_cases(), model_cases()}) all.insert(all.end(), part.begin(), part.end());
+    for (auto part : {op_cases(), nn_cases(), io_cases()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return cases;
@@ -104,14 +111,16 @@ void mark_last_error() { marker(); }
 void expect_refused(porta_status got, int want, const char* hint, const char* call) {
   const std::string message = porta_last_error();
   static const std::string mark = marker();  // after reading the message: this call overwrites it
-  if (want == kAnyError) EXPECT_NE(got, PORTA_OK) << call << " was accepted";
-  else EXPECT_EQ(got, want) << call << ": got " << porta_status_name(got) << " (" << message << "), expected "
-                            << porta_status_name(static_cast<porta_status>(want));
+  if (want == kAnyError)
+    EXPECT_NE(got, PORTA_OK) << call << " was accepted";
+  else
+    EXPECT_EQ(got, want) << call << ": got " << porta_status_name(got) << " (" << message << "), expected "
+                         << porta_status_name(static_cast<porta_status>(want));
   if (got == PORTA_OK) return;
   EXPECT_FALSE(message.empty()) << call << " set no message";
   EXPECT_NE(message, mark) << call << " left the previous message in place";
-  EXPECT_NE(message.find(hint), std::string::npos) << call << ": the message \"" << message << "\" lacks \"" << hint
-                                                   << "\"";
+  EXPECT_NE(message.find(hint), std::string::npos)
+      << call << ": the message \"" << message << "\" lacks \"" << hint << "\"";
 }
 
 // gtest names a failing case by its entry point, not its bytes.
@@ -133,7 +142,8 @@ TEST(CApiBadArgs, EveryExportedFunctionHasACaseInHeaderOrder) {
   EXPECT_GT(exported.size(), 100u) << "the porta.h parser found too few declarations";
   std::vector<std::string> covered;
   for (const Case& c : all_cases()) covered.push_back(c.entry);
-  const std::set<std::string> exported_set(exported.begin(), exported.end()), covered_set(covered.begin(), covered.end());
+  const std::set<std::string> exported_set(exported.begin(), exported.end()),
+      covered_set(covered.begin(), covered.end());
   EXPECT_EQ(covered_set.size(), covered.size()) << "an entry point has two cases";
   for (const std::string& name : exported)
     EXPECT_TRUE(covered_set.count(name)) << name << " is exported by porta.h but has no bad-argument case: add one";

@@ -60,28 +60,28 @@ void check_argreduce(Fixture& x, ArgReduce op) {
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "the tensor is empty", op(empty, PORTA_ALL_DIMS, 0, out.p()));
 }
 
-// A float leaf [2, 3] that requires grad.
-Tensor leaf(Fixture& x) {
-  porta_tensor* t = nullptr;
-  EXPECT_EQ(porta_clone(x.f.get(), &t), PORTA_OK);
-  EXPECT_EQ(porta_tensor_set_requires_grad(t, 1), PORTA_OK);
-  return Tensor(t);
-}
-
-#define UNARY(name, refuses_bool) \
-  {"porta_" #name, [](Fixture& x) { check_unary(x, porta_##name, refuses_bool); }}
-#define BINARY(name, refuses_bool) \
-  {"porta_" #name, [](Fixture& x) { check_binary(x, porta_##name, refuses_bool); }}
-#define SCALAR(name) \
-  {"porta_" #name "_scalar", [](Fixture& x) { check_scalar(x, porta_##name##_scalar); }}
+#define UNARY(name, refuses_bool)                                                  \
+  {                                                                                \
+    "porta_" #name, [](Fixture& x) { check_unary(x, porta_##name, refuses_bool); } \
+  }
+#define BINARY(name, refuses_bool)                                                  \
+  {                                                                                 \
+    "porta_" #name, [](Fixture& x) { check_binary(x, porta_##name, refuses_bool); } \
+  }
+#define SCALAR(name)                                                                     \
+  {                                                                                      \
+    "porta_" #name "_scalar", [](Fixture& x) { check_scalar(x, porta_##name##_scalar); } \
+  }
 
 const Case kCases[] = {
     // ---- elementwise
     {"porta_cast",
      [](Fixture& x) {
-       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_cast(t, porta_int32, o); });
+       expect_handle_and_out_checked(x,
+                                     [](porta_tensor* t, porta_tensor** o) { return porta_cast(t, porta_int32, o); });
        Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype", porta_cast(x.f.get(), DLDataType{kDLFloat, 16, 1}, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype",
+               porta_cast(x.f.get(), DLDataType{kDLFloat, 16, 1}, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "lanes 2", porta_cast(x.f.get(), DLDataType{kDLInt, 32, 2}, out.p()));
      }},
     UNARY(neg, true),
@@ -148,7 +148,8 @@ const Case kCases[] = {
        ASSERT_EQ(porta_zeros(none, 2, porta_float32, x.cpu, &empty), PORTA_OK);
        Tensor owned(empty);
        Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot reduce over zero elements", porta_max(empty, nullptr, 0, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot reduce over zero elements",
+               porta_max(empty, nullptr, 0, 0, out.p()));
      }},
     {"porta_min", [](Fixture& x) { check_reduce(x, porta_min); }},
     {"porta_argmax", [](Fixture& x) { check_argreduce(x, porta_argmax); }},
@@ -173,7 +174,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_set_requires_grad(nullptr, 1));
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_set_requires_grad(Fixture::released(), 1));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "only float tensors", porta_tensor_set_requires_grad(x.labels.get(), 1));
-       Tensor p = leaf(x);
+       Tensor p = x.leaf();
        porta_tensor* y = nullptr;
        ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
        Tensor owned(y);
@@ -183,7 +184,8 @@ const Case kCases[] = {
      [](Fixture& x) {
        Untouched<int> out;
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_requires_grad(nullptr, out.p()));
-       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_requires_grad(Fixture::released(), out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_tensor_requires_grad(Fixture::released(), out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_requires_grad(x.f.get(), nullptr));
      }},
     {"porta_tensor_is_leaf",
@@ -194,10 +196,12 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_is_leaf(x.f.get(), nullptr));
      }},
     {"porta_tensor_grad",
-     [](Fixture& x) { expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_tensor_grad(t, o); }); }},
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_tensor_grad(t, o); });
+     }},
     {"porta_tensor_set_grad",
      [](Fixture& x) {
-       Tensor p = leaf(x);
+       Tensor p = x.leaf();
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_set_grad(nullptr, x.f.get()));
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_set_grad(p.get(), Fixture::released()));
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_tensor_set_grad(p.get(), x.other.get()));
@@ -208,7 +212,7 @@ const Case kCases[] = {
      }},
     {"porta_backward",
      [](Fixture& x) {
-       Tensor p = leaf(x);
+       Tensor p = x.leaf();
        porta_tensor* y = nullptr;
        ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
        Tensor owned(y);
@@ -233,7 +237,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_move_to(nullptr, x.mock));
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_move_to(Fixture::released(), x.mock));
        REFUSED(PORTA_ERROR_NO_SUCH_DEVICE, "cpu:7", porta_tensor_move_to(x.f.get(), DLDevice{kDLCPU, 7}));
-       Tensor p = leaf(x);
+       Tensor p = x.leaf();
        porta_tensor* y = nullptr;
        ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
        Tensor owned(y);

@@ -136,7 +136,8 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_device_parse("cpu", nullptr));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "device string must not be NULL", porta_device_parse(nullptr, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "it is empty", porta_device_parse("", out.p()));
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "index is too large", porta_device_parse("cpu:99999999999999999999", out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "index is too large",
+               porta_device_parse("cpu:99999999999999999999", out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "non-negative decimal", porta_device_parse("cpu:-1", out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "non-negative decimal", porta_device_parse("mock:1:2", out.p()));
        REFUSED(PORTA_ERROR_NO_SUCH_DEVICE, "unknown device type 'xpu'", porta_device_parse("xpu", out.p()));
@@ -170,9 +171,7 @@ const Case kCases[] = {
        EXPECT_EQ(unsized.compute_units, -5);
      }},
     {"porta_accelerator_count",
-     [](Fixture&) {
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_accelerator_count(nullptr));
-     }},
+     [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_accelerator_count(nullptr)); }},
     {"porta_accelerator_get",
      [](Fixture&) {
        Untouched<DLDevice> out;
@@ -180,7 +179,8 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_NO_SUCH_DEVICE, "accelerator -1 does not exist", porta_accelerator_get(-1, out.p()));
        REFUSED(PORTA_ERROR_NO_SUCH_DEVICE, "does not exist", porta_accelerator_get(INT32_MAX, out.p()));
      }},
-    {"porta_synchronize", [](Fixture&) { expect_bad_devices_refused([](DLDevice d) { return porta_synchronize(d); }); }},
+    {"porta_synchronize",
+     [](Fixture&) { expect_bad_devices_refused([](DLDevice d) { return porta_synchronize(d); }); }},
     {"porta_device_memory_stats",
      [](Fixture& x) {
        Untouched<porta_memory_stats> stats;
@@ -223,7 +223,8 @@ const Case kCases[] = {
        // 2^40 floats (4 TiB) on the cpu: the host allocation fails cleanly.
        const char* asan = std::getenv("ASAN_OPTIONS");
 #ifdef __SANITIZE_ADDRESS__
-       const bool may_allocate_huge = asan && std::string(asan).find("allocator_may_return_null=1") != std::string::npos;
+       const bool may_allocate_huge =
+           asan && std::string(asan).find("allocator_may_return_null=1") != std::string::npos;
 #else
        const bool may_allocate_huge = true;
        (void)asan;
@@ -271,7 +272,8 @@ const Case kCases[] = {
      }},
     {"porta_tensor_to",
      [](Fixture& x) {
-       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_tensor_to(t, x.mock, o); });
+       expect_handle_and_out_checked(x,
+                                     [&](porta_tensor* t, porta_tensor** o) { return porta_tensor_to(t, x.mock, o); });
        Untouched<porta_tensor*> out;
        expect_bad_devices_refused([&](DLDevice d) { return porta_tensor_to(x.f.get(), d, out.p()); });
      }},
@@ -303,14 +305,16 @@ const Case kCases[] = {
      [](Fixture& x) {
        Untouched<std::array<int64_t, PORTA_MAX_DIMS>> out;
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_shape(nullptr, out.p()->data()));
-       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_shape(Fixture::released(), out.p()->data()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_tensor_shape(Fixture::released(), out.p()->data()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_shape(x.f.get(), nullptr));
      }},
     {"porta_tensor_strides",
      [](Fixture& x) {
        Untouched<std::array<int64_t, PORTA_MAX_DIMS>> out;
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_strides(nullptr, out.p()->data()));
-       REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a tensor at all", porta_tensor_strides(Fixture::foreign(), out.p()->data()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a tensor at all",
+               porta_tensor_strides(Fixture::foreign(), out.p()->data()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_strides(x.f.get(), nullptr));
      }},
     {"porta_tensor_byte_offset",
@@ -338,7 +342,8 @@ const Case kCases[] = {
      [](Fixture& x) {
        Untouched<int> out;
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_is_contiguous(nullptr, out.p()));
-       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_is_contiguous(Fixture::released(), out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_tensor_is_contiguous(Fixture::released(), out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_is_contiguous(x.f.get(), nullptr));
      }},
 
@@ -347,12 +352,16 @@ const Case kCases[] = {
     {"porta_reshape", [](Fixture& x) { expect_view_shape_checked(x, porta_reshape); }},
     {"porta_slice",
      [](Fixture& x) {
-       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_slice(t, 0, 0, 1, 1, o); });
+       expect_handle_and_out_checked(x,
+                                     [](porta_tensor* t, porta_tensor** o) { return porta_slice(t, 0, 0, 1, 1, o); });
        Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", porta_slice(x.f.get(), 2, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range",
+               porta_slice(x.f.get(), 2, 0, 1, 1, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_slice(x.f.get(), INT32_MIN, 0, 1, 1, out.p()));
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "step must be positive, got 0", porta_slice(x.f.get(), 0, 0, 1, 0, out.p()));
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "step must be positive", porta_slice(x.f.get(), 0, 0, 1, INT64_MIN, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "step must be positive, got 0",
+               porta_slice(x.f.get(), 0, 0, 1, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "step must be positive",
+               porta_slice(x.f.get(), 0, 0, 1, INT64_MIN, out.p()));
        // Extreme but valid bounds and steps clamp without overflow.
        porta_tensor* s = nullptr;
        PORTA_EXPECT_OK(porta_slice(x.f.get(), 1, INT64_MIN, INT64_MAX, INT64_MAX, &s));
@@ -364,17 +373,21 @@ const Case kCases[] = {
        expect_dim_checked(x, [](porta_tensor* t, int32_t dim, porta_tensor** o) { return porta_select(t, dim, 0, o); });
        Untouched<porta_tensor*> out;
        for (int64_t index : {int64_t{2}, int64_t{-3}, INT64_MAX, INT64_MIN})
-         REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is out of range for dimension 0", porta_select(x.f.get(), 0, index, out.p()));
+         REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is out of range for dimension 0",
+                 porta_select(x.f.get(), 0, index, out.p()));
      }},
     {"porta_transpose",
      [](Fixture& x) {
-       expect_dim_checked(x, [](porta_tensor* t, int32_t dim, porta_tensor** o) { return porta_transpose(t, dim, 0, o); });
-       expect_dim_checked(x, [](porta_tensor* t, int32_t dim, porta_tensor** o) { return porta_transpose(t, 0, dim, o); });
+       expect_dim_checked(x,
+                          [](porta_tensor* t, int32_t dim, porta_tensor** o) { return porta_transpose(t, dim, 0, o); });
+       expect_dim_checked(x,
+                          [](porta_tensor* t, int32_t dim, porta_tensor** o) { return porta_transpose(t, 0, dim, o); });
      }},
     {"porta_permute",
      [](Fixture& x) {
        const int32_t swap[2] = {1, 0}, twice[2] = {1, 1}, outside[2] = {0, 2};
-       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_permute(t, swap, 2, o); });
+       expect_handle_and_out_checked(x,
+                                     [&](porta_tensor* t, porta_tensor** o) { return porta_permute(t, swap, 2, o); });
        Untouched<porta_tensor*> out;
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dims must not be NULL", porta_permute(x.f.get(), nullptr, 2, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "got 3 dims", porta_permute(x.f.get(), swap, 3, out.p()));
@@ -430,13 +443,15 @@ const Case kCases[] = {
     {"porta_arange",
      [](Fixture& x) {
        Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_arange(0, 4, 1, porta_float32, x.cpu, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
+               porta_arange(0, 4, 1, porta_float32, x.cpu, nullptr));
        expect_bad_dtypes_refused([&](DLDataType dt) { return porta_arange(0, 4, 1, dt, x.cpu, out.p()); });
        expect_bad_devices_refused([&](DLDevice d) { return porta_arange(0, 4, 1, porta_float32, d, out.p()); });
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "step nonzero", porta_arange(0, 4, 0, porta_float32, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "finite", porta_arange(0, INFINITY, 1, porta_float32, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "finite", porta_arange(NAN, 4, 1, porta_float32, x.cpu, out.p()));
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "moves away from end", porta_arange(0, 4, -1, porta_float32, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "moves away from end",
+               porta_arange(0, 4, -1, porta_float32, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "too many", porta_arange(-1e308, 1e308, 1, porta_float32, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_arange(0, 4, 1, porta_bool, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_OUT_OF_MEMORY, "out of memory on mock:1",

@@ -1,0 +1,352 @@
+// Bad-argument cases, part 3: neural-network ops, initializers and
+// optimizers (porta.h's sections after autograd, in its order).
+#include <cmath>
+#include <string>
+
+#include "c_api_bad_args.hpp"
+
+namespace porta_bad_args {
+namespace {
+
+// Options whose struct_size was never set.
+template <typename Options>
+Options unsized() {
+  Options o{};
+  o.struct_size = 0;
+  return o;
+}
+// An SGD optimizer over one fresh leaf, and one that was already released.
+struct Optimizers {
+  Tensor param;
+  porta_optimizer* live = nullptr;
+  porta_optimizer* released = nullptr;
+  explicit Optimizers(Fixture& x) : param(x.leaf()) {
+    porta_tensor* p = param.get();
+    const porta_sgd_options o{sizeof o, 0.1, 0, 0, 0, 0};
+    EXPECT_EQ(porta_sgd_create(&p, 1, &o, &live), PORTA_OK) << porta_last_error();
+    EXPECT_EQ(porta_sgd_create(&p, 1, &o, &released), PORTA_OK) << porta_last_error();
+    porta_optimizer_release(released);
+  }
+  ~Optimizers() { porta_optimizer_release(live); }
+};
+
+// The NULL / released / foreign optimizer checks of f(opt).
+template <typename Call>
+void expect_optimizer_handle_checked(Fixture& x, Call call) {
+  Optimizers o(x);
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "optimizer is NULL", call(nullptr));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", call(o.released));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_optimizer", call(foreign_handle<porta_optimizer>()));
+}
+const Case kCases[] = {
+    // ---- neural-network ops
+    {"porta_linear",
+     [](Fixture& x) {
+       Tensor w = make({4, 3}, x.cpu), b = make({4}, x.cpu), w2 = make({4, 2}, x.cpu), b3 = make({3}, x.cpu);
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_linear(t, w.get(), b.get(), o); });
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_linear(x.f.get(), t, b.get(), o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_linear(x.f.get(), w.get(), Fixture::released(), out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "linear: input must be float32",
+               porta_linear(x.labels.get(), w.get(), nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "weight must be 2-D", porta_linear(x.f.get(), x.f4.get(), nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "has 3 features", porta_linear(x.f.get(), w2.get(), nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "bias of shape [3]", porta_linear(x.f.get(), w.get(), b3.get(), out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_linear(x.other.get(), w.get(), nullptr, out.p()));
+     }},
+    {"porta_conv2d",
+     [](Fixture& x) {
+       porta_tensor *img = x.image.get(), *k = x.kernel.get();
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_conv2d(t, k, nullptr, nullptr, o); });
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_conv2d(img, t, nullptr, nullptr, o); });
+       Untouched<porta_tensor*> out;
+       const porta_conv2d_options no_size = unsized<porta_conv2d_options>();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set",
+               porta_conv2d(img, k, nullptr, &no_size, out.p()));
+       const porta_conv2d_options zero_stride{sizeof(porta_conv2d_options), {0, 1}, {0, 0}, {1, 1}};
+       const porta_conv2d_options negative_padding{sizeof(porta_conv2d_options), {1, 1}, {-1, 0}, {1, 1}};
+       const porta_conv2d_options zero_dilation{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 0}};
+       const porta_conv2d_options huge_padding{sizeof(porta_conv2d_options), {1, 1}, {INT32_MAX, INT32_MAX}, {1, 1}};
+       const porta_conv2d_options large_padding{sizeof(porta_conv2d_options), {1, 1}, {1 << 30, 1 << 30}, {1, 1}};
+       const porta_conv2d_options huge_dilation{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {INT32_MAX, INT32_MAX}};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "stride and dilation must be >= 1",
+               porta_conv2d(img, k, nullptr, &zero_stride, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "padding >= 0", porta_conv2d(img, k, nullptr, &negative_padding, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dilation must be >= 1",
+               porta_conv2d(img, k, nullptr, &zero_dilation, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "int64", porta_conv2d(img, k, nullptr, &huge_padding, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "more elements than int64",
+               porta_conv2d(img, k, nullptr, &large_padding, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "smaller than the 2x2 kernel",
+               porta_conv2d(img, k, nullptr, &huge_dilation, out.p()));
+       Tensor k3 = make({1, 3, 2, 2}, x.cpu), big = make({1, 1, 5, 5}, x.cpu), bias2 = make({2}, x.cpu);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input must be 4-D", porta_conv2d(x.f.get(), k, nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "weight must be 4-D",
+               porta_conv2d(img, x.f.get(), nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input has 1 channels",
+               porta_conv2d(img, k3.get(), nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "smaller than the 5x5 kernel",
+               porta_conv2d(img, big.get(), nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "bias of shape [2]", porta_conv2d(img, k, bias2.get(), nullptr, out.p()));
+       Tensor int_img = make({1, 1, 4, 4}, x.cpu, porta_int32);
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv2d: input must be float32",
+               porta_conv2d(int_img.get(), k, nullptr, nullptr, out.p()));
+     }},
+    {"porta_max_pool2d",
+     [](Fixture& x) {
+       const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1};
+       expect_handle_and_out_checked(x,
+                                     [&](porta_tensor* t, porta_tensor** o) { return porta_max_pool2d(t, &two, o); });
+       Untouched<porta_tensor*> out;
+       porta_tensor* img = x.image.get();
+       const porta_pool2d_options no_size = unsized<porta_pool2d_options>();
+       const porta_pool2d_options zero_kernel{sizeof(porta_pool2d_options), {0, 2}, {0, 0}, {0, 0}, {0, 0}, 1};
+       const porta_pool2d_options wide_padding{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {2, 0}, {0, 0}, 1};
+       const porta_pool2d_options huge_window{sizeof(porta_pool2d_options), {INT32_MAX, 2}, {1, 1}, {0, 0}, {3, 1}, 1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "options (the kernel size at least) must not be NULL",
+               porta_max_pool2d(img, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set", porta_max_pool2d(img, &no_size, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "kernel, stride and dilation must be >= 1",
+               porta_max_pool2d(img, &zero_kernel, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at most half the kernel size",
+               porta_max_pool2d(img, &wide_padding, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "smaller than the", porta_max_pool2d(img, &huge_window, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input must be 4-D", porta_max_pool2d(x.f.get(), &two, out.p()));
+     }},
+    {"porta_avg_pool2d",
+     [](Fixture& x) {
+       const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1};
+       expect_handle_and_out_checked(x,
+                                     [&](porta_tensor* t, porta_tensor** o) { return porta_avg_pool2d(t, &two, o); });
+       Untouched<porta_tensor*> out;
+       porta_tensor* img = x.image.get();
+       const porta_pool2d_options dilated{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {2, 2}, 1};
+       const porta_pool2d_options negative_stride{sizeof(porta_pool2d_options), {2, 2}, {-1, 1}, {0, 0}, {0, 0}, 1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must not be NULL", porta_avg_pool2d(img, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dilation is not supported", porta_avg_pool2d(img, &dilated, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be >= 1", porta_avg_pool2d(img, &negative_stride, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "float32 or float64", porta_avg_pool2d(x.labels.get(), &two, out.p()));
+     }},
+    {"porta_softmax",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_softmax(t, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", porta_softmax(x.f.get(), 2, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_softmax(x.f.get(), INT32_MIN, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "softmax: input must be float32",
+               porta_softmax(x.labels.get(), 0, out.p()));
+     }},
+    {"porta_log_softmax",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_log_softmax(t, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension -3 is out of range", porta_log_softmax(x.f.get(), -3, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "log_softmax", porta_log_softmax(x.mask.get(), 0, out.p()));
+     }},
+    {"porta_cross_entropy",
+     [](Fixture& x) {
+       porta_tensor *logits = x.f.get(), *target = x.labels.get();
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+         return porta_cross_entropy(t, target, PORTA_REDUCTION_MEAN, o);
+       });
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+         return porta_cross_entropy(logits, t, PORTA_REDUCTION_MEAN, o);
+       });
+       Untouched<porta_tensor*> out;
+       const auto mean = PORTA_REDUCTION_MEAN;
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input must be 2-D", porta_cross_entropy(x.f4.get(), target, mean, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "target must be a 1-D tensor of integer",
+               porta_cross_entropy(logits, x.f4.get(), mean, out.p()));
+       Tensor three = make({3}, x.cpu, porta_int64);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "to match target batch size (3)",
+               porta_cross_entropy(logits, three.get(), mean, out.p()));
+       Tensor one_class = make({2, 1}, x.cpu);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "target[1] = 1 is outside [0, 1)",
+               porta_cross_entropy(one_class.get(), target, mean, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown reduction 3",
+               porta_cross_entropy(logits, target, static_cast<porta_reduction>(3), out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_cross_entropy(x.other.get(), target, mean, out.p()));
+     }},
+    {"porta_mse_loss",
+     [](Fixture& x) {
+       porta_tensor* f = x.f.get();
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_mse_loss(t, f, PORTA_REDUCTION_SUM, o); });
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_mse_loss(f, t, PORTA_REDUCTION_SUM, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "differ", porta_mse_loss(f, x.f4.get(), PORTA_REDUCTION_SUM, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "mse_loss: input must be float32",
+               porta_mse_loss(x.labels.get(), x.labels.get(), PORTA_REDUCTION_SUM, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown reduction 3",
+               porta_mse_loss(f, f, static_cast<porta_reduction>(3), out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_mse_loss(f, x.other.get(), PORTA_REDUCTION_SUM, out.p()));
+     }},
+    {"porta_dropout",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_dropout(t, 0.5, 1, o); });
+       Untouched<porta_tensor*> out;
+       for (double p : {-0.1, 1.5, double(NAN), double(INFINITY)})
+         REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "p must be in [0, 1]", porta_dropout(x.f.get(), p, 1, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "dropout: input must be float32",
+               porta_dropout(x.labels.get(), 0.5, 1, out.p()));
+     }},
+    {"porta_flatten",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_flatten(t, 0, -1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "start_dim 1 comes after end_dim 0",
+               porta_flatten(x.f.get(), 1, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", porta_flatten(x.f.get(), 0, 2, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_flatten(x.f.get(), INT32_MIN, 0, out.p()));
+     }},
+
+    // ---- initializers
+    {"porta_init_uniform_",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_init_uniform_(nullptr, 0, 1));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_init_uniform_(Fixture::released(), 0, 1));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "init_uniform_: tensor must be float32",
+               porta_init_uniform_(x.labels.get(), 0, 1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "low 2 exceeds high 1", porta_init_uniform_(x.f.get(), 2, 1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be finite", porta_init_uniform_(x.f.get(), -INFINITY, INFINITY));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be finite", porta_init_uniform_(x.f.get(), NAN, 1));
+       EXPECT_EQ(porta_test::values(x.f.get()), (std::vector<float>{1, 2, 3, 4, 5, 6})) << "a refused init wrote";
+     }},
+    {"porta_init_normal_",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_init_normal_(nullptr, 0, 1));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "init_normal_", porta_init_normal_(x.mask.get(), 0, 1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "std -1", porta_init_normal_(x.f.get(), 0, -1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "std nan", porta_init_normal_(x.f.get(), 0, NAN));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "mean inf", porta_init_normal_(x.f.get(), INFINITY, 1));
+       EXPECT_EQ(porta_test::values(x.f.get()), (std::vector<float>{1, 2, 3, 4, 5, 6})) << "a refused init wrote";
+     }},
+    {"porta_init_kaiming_uniform_",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_init_kaiming_uniform_(nullptr, 1));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a tensor at all", porta_init_kaiming_uniform_(Fixture::foreign(), 1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least 2 dimensions", porta_init_kaiming_uniform_(x.f4.get(), 1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be finite", porta_init_kaiming_uniform_(x.f.get(), NAN));
+       Tensor ints = make({2, 3}, x.cpu, porta_int32);
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "float32 or float64", porta_init_kaiming_uniform_(ints.get(), 1));
+     }},
+    {"porta_init_fan_in",
+     [](Fixture& x) {
+       Untouched<int64_t> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_init_fan_in(nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_init_fan_in(x.f.get(), nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least 2 dimensions", porta_init_fan_in(x.f4.get(), out.p()));
+     }},
+
+    // ---- optimizers
+    {"porta_sgd_create",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* params[1] = {p.get()};
+       Untouched<porta_optimizer*> out;
+       const porta_sgd_options ok{sizeof(porta_sgd_options), 0.1, 0, 0, 0, 0};
+       auto with = [&](double lr, double momentum, double dampening, double wd, int32_t nesterov) {
+         return porta_sgd_options{sizeof(porta_sgd_options), lr, momentum, dampening, wd, nesterov};
+       };
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_sgd_create(params, 1, &ok, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "options (the learning rate at least)",
+               porta_sgd_create(params, 1, nullptr, out.p()));
+       const porta_sgd_options no_size = unsized<porta_sgd_options>();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set", porta_sgd_create(params, 1, &no_size, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "parameter count -1 is negative",
+               porta_sgd_create(params, -1, &ok, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "params must not be NULL", porta_sgd_create(nullptr, 1, &ok, out.p()));
+       porta_tensor* null_param[1] = {nullptr};
+       porta_tensor* released_param[1] = {Fixture::released()};
+       porta_tensor* int_param[1] = {x.labels.get()};
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "is NULL", porta_sgd_create(null_param, 1, &ok, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_sgd_create(released_param, 1, &ok, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "parameters must be float", porta_sgd_create(int_param, 1, &ok, out.p()));
+       porta_tensor* y = nullptr;
+       ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
+       Tensor owned(y);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is not a leaf", porta_sgd_create(&y, 1, &ok, out.p()));
+       const porta_sgd_options nan_lr = with(NAN, 0, 0, 0, 0), negative_lr = with(-1, 0, 0, 0, 0);
+       const porta_sgd_options inf_decay = with(0.1, 0, 0, INFINITY, 0), nesterov = with(0.1, 0, 0, 0, 1);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "lr must be >= 0", porta_sgd_create(params, 1, &nan_lr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "lr must be >= 0", porta_sgd_create(params, 1, &negative_lr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "weight_decay must be >= 0",
+               porta_sgd_create(params, 1, &inf_decay, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "Nesterov momentum requires",
+               porta_sgd_create(params, 1, &nesterov, out.p()));
+     }},
+    {"porta_adam_create",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* params[1] = {p.get()};
+       Untouched<porta_optimizer*> out;
+       const porta_adam_options beta_one{sizeof(porta_adam_options), 1e-3, 1.0, 0.999, 1e-8, 0};
+       const porta_adam_options negative_eps{sizeof(porta_adam_options), 1e-3, 0.9, 0.999, -1, 0};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_adam_create(params, 1, nullptr, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "Adam: betas must be in [0, 1)",
+               porta_adam_create(params, 1, &beta_one, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "Adam: eps must be >= 0",
+               porta_adam_create(params, 1, &negative_eps, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "Adam: parameter count -5",
+               porta_adam_create(params, -5, nullptr, out.p()));
+       porta_tensor* released_param[1] = {Fixture::released()};
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_adam_create(released_param, 1, nullptr, out.p()));
+     }},
+    {"porta_adamw_create",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* params[1] = {p.get()};
+       Untouched<porta_optimizer*> out;
+       const porta_adam_options nan_beta{sizeof(porta_adam_options), 1e-3, 0.9, NAN, 1e-8, 0};
+       const porta_adam_options no_size = unsized<porta_adam_options>();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_adamw_create(params, 1, nullptr, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "AdamW: betas must be in [0, 1)",
+               porta_adamw_create(params, 1, &nan_beta, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set",
+               porta_adamw_create(params, 1, &no_size, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "params must not be NULL",
+               porta_adamw_create(nullptr, 2, nullptr, out.p()));
+     }},
+    {"porta_optimizer_step", [](Fixture& x) { expect_optimizer_handle_checked(x, porta_optimizer_step); }},
+    {"porta_optimizer_zero_grad", [](Fixture& x) { expect_optimizer_handle_checked(x, porta_optimizer_zero_grad); }},
+    {"porta_optimizer_set_lr",
+     [](Fixture& x) {
+       expect_optimizer_handle_checked(x, [](porta_optimizer* o) { return porta_optimizer_set_lr(o, 0.5); });
+       Optimizers o(x);
+       for (double lr : {-1.0, double(NAN), double(INFINITY)})
+         REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "lr must be finite and >= 0", porta_optimizer_set_lr(o.live, lr));
+       double lr = 0;
+       EXPECT_EQ(porta_optimizer_get_lr(o.live, &lr), PORTA_OK);
+       EXPECT_EQ(lr, 0.1) << "a refused set_lr changed the rate";
+     }},
+    {"porta_optimizer_get_lr",
+     [](Fixture& x) {
+       Untouched<double> lr;
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_get_lr(o, lr.p()); });
+       Optimizers o(x);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_optimizer_get_lr(o.live, nullptr));
+     }},
+    {"porta_optimizer_release",
+     [](Fixture& x) {
+       porta_optimizer_release(nullptr);  // documented no-op
+       Optimizers o(x);
+       mark_last_error();
+       porta_optimizer_release(o.released);  // a double release: no double free
+       EXPECT_NE(std::string(porta_last_error()).find("already released"), std::string::npos) << porta_last_error();
+       mark_last_error();
+       porta_optimizer_release(foreign_handle<porta_optimizer>());
+       EXPECT_NE(std::string(porta_last_error()).find("not a live porta_optimizer"), std::string::npos);
+     }},
+};
+
+}  // namespace
+
+std::vector<Case> nn_cases() { return {std::begin(kCases), std::end(kCases)}; }
+
+}  // namespace porta_bad_args
