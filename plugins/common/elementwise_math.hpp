@@ -17,7 +17,18 @@ PORTA_HD bool is_nan(T x) {
   else return false;
 }
 
-struct Neg { template <class T> PORTA_HD T operator()(T x) const { return static_cast<T>(-x); } };
+// Integer arithmetic wraps around (two's complement), as in PyTorch and
+// NumPy, instead of being undefined: it is done in the unsigned type.
+template <class T, bool = std::is_integral_v<T> && std::is_signed_v<T>>
+struct WrappingOf { using type = T; };
+template <class T>
+struct WrappingOf<T, true> { using type = std::make_unsigned_t<T>; };
+template <class T>
+using Wrapping = typename WrappingOf<T>::type;
+template <class T>
+PORTA_HD Wrapping<T> wrap(T x) { return static_cast<Wrapping<T>>(x); }
+
+struct Neg { template <class T> PORTA_HD T operator()(T x) const { return static_cast<T>(-wrap(x)); } };
 struct Exp { template <class T> PORTA_HD T operator()(T x) const { return std::exp(x); } };
 struct Log { template <class T> PORTA_HD T operator()(T x) const { return std::log(x); } };
 struct Sqrt { template <class T> PORTA_HD T operator()(T x) const { return std::sqrt(x); } };
@@ -28,13 +39,13 @@ struct Tanh { template <class T> PORTA_HD T operator()(T x) const { return std::
 struct Abs {
   template <class T> PORTA_HD T operator()(T x) const {
     if constexpr (std::is_unsigned_v<T>) return x;
-    else return x < T(0) ? static_cast<T>(-x) : x;
+    else return x < T(0) ? static_cast<T>(-wrap(x)) : x;
   }
 };
 
-struct Add { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(a + b); } };
-struct Sub { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(a - b); } };
-struct Mul { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(a * b); } };
+struct Add { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(wrap(a) + wrap(b)); } };
+struct Sub { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(wrap(a) - wrap(b)); } };
+struct Mul { template <class T> PORTA_HD T operator()(T a, T b) const { return static_cast<T>(wrap(a) * wrap(b)); } };
 struct Div { template <class T> PORTA_HD T operator()(T a, T b) const { return a / b; } };
 struct Pow { template <class T> PORTA_HD T operator()(T a, T b) const { return std::pow(a, b); } };
 // NaN propagates, as in PyTorch.

@@ -10,9 +10,15 @@
 namespace porta::host {
 namespace {
 
-// Accumulates in double for floats (accuracy), int64 for integers.
+// Accumulates in double for floats (accuracy), int64 for integers; integer
+// sums wrap around (as in PyTorch and NumPy) instead of being undefined.
 template <class T>
 using acc_t = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+template <class A>
+A accumulate(A sum, A x) {
+  if constexpr (std::is_integral_v<A>) return static_cast<A>(static_cast<uint64_t>(sum) + static_cast<uint64_t>(x));
+  else return sum + x;
+}
 
 template <class T>
 bool is_nan(T x) {
@@ -29,7 +35,7 @@ struct Reducer {
 
   void add(T x, int64_t i) {
     if constexpr (Op == PORTA_OP_SUM || Op == PORTA_OP_MEAN) {
-      sum += static_cast<acc_t<T>>(x);
+      sum = accumulate(sum, static_cast<acc_t<T>>(x));
     } else {
       constexpr bool want_max = Op == PORTA_OP_MAX || Op == PORTA_OP_ARGMAX;
       if (best_index < 0 || is_nan(best)) {
@@ -41,7 +47,7 @@ struct Reducer {
   }
   void merge(const Reducer& o) {
     if constexpr (Op == PORTA_OP_SUM || Op == PORTA_OP_MEAN) {
-      sum += o.sum;
+      sum = accumulate(sum, o.sum);
     } else if (o.best_index >= 0) {
       add(o.best, o.best_index);  // `o` covers later indices: ties keep ours
     }
