@@ -58,10 +58,12 @@ bool extent_of(const Producer& p, uint64_t element_bytes, uint64_t* extent) {
          !__builtin_add_overflow(*extent, p.tensor.byte_offset, extent);
 }
 
-// Row-major strides of the shape, as the importer assumes for NULL strides.
+// Row-major strides of the shape, as the importer assumes for NULL strides
+// (size-0 dimensions count as 1); empty when they overflow int64.
 std::vector<int64_t> row_major(const std::vector<int64_t>& shape) {
   std::vector<int64_t> s(shape.size(), 1);
-  for (size_t i = shape.size(); i-- > 1;) s[i - 1] = s[i] * shape[i];
+  for (size_t i = shape.size(); i-- > 1;)
+    if (__builtin_mul_overflow(s[i], shape[i] > 0 ? shape[i] : 1, &s[i - 1])) return {};
   return s;
 }
 
@@ -86,7 +88,8 @@ Producer make_producer(FuzzInput& in) {
   uint64_t extent = 0;
   Producer row_major_view = p;
   if (row_major_view.strides.empty()) row_major_view.strides = row_major(p.shape);
-  if (t.ndim == entries && extent_of(row_major_view, element_bytes, &extent) && extent <= kMaxBackedBytes) {
+  if (t.ndim == entries && row_major_view.strides.size() == p.shape.size() &&
+      extent_of(row_major_view, element_bytes, &extent) && extent <= kMaxBackedBytes) {
     p.buffer.resize(extent);
     for (size_t i = 0; i < p.buffer.size(); ++i) p.buffer[i] = static_cast<uint8_t>(i * 7 % 2);  // 0/1: valid bools
     p.backed = true;
