@@ -1,6 +1,7 @@
-// Reads typed values off the front of a fuzz input, so a harness can turn raw
-// bytes into structured arguments. Past the end every value is zero, so every
-// input, however short, describes some call.
+// What every harness shares: FuzzInput reads typed values off the front of a
+// fuzz input, so raw bytes become structured arguments (past the end every
+// value is zero, so every input, however short, describes some call), and
+// FUZZ_CHECK turns a broken invariant into a crash the fuzzer records.
 #pragma once
 
 #include <cstddef>
