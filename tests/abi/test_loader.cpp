@@ -7,17 +7,14 @@
 #include <map>
 #include <string>
 
+#include "plugin_attempts.hpp"
+
 namespace {
 
 std::map<std::string, porta_plugin_info> attempts_by_file() {
   std::map<std::string, porta_plugin_info> m;
-  int32_t n = 0;
-  EXPECT_EQ(porta_plugin_count(&n), PORTA_OK);
-  for (int32_t i = 0; i < n; ++i) {
-    porta_plugin_info info{};
-    info.struct_size = sizeof(info);
-    EXPECT_EQ(porta_plugin_get_info(i, &info), PORTA_OK) << porta_last_error();
-    std::string path = info.path;
+  for (const porta_plugin_info& info : plugin_attempts()) {
+    const std::string path = info.path;
     m[path.substr(path.rfind('/') + 1)] = info;
   }
   return m;

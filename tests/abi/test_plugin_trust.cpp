@@ -15,6 +15,8 @@
 #include <map>
 #include <string>
 
+#include "plugin_attempts.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -35,14 +37,7 @@ std::string plant(const std::string& dir, mode_t dir_mode, mode_t file_mode) {
 
 std::map<std::string, porta_plugin_info> attempts_by_path() {
   std::map<std::string, porta_plugin_info> m;
-  int32_t n = 0;
-  EXPECT_EQ(porta_plugin_count(&n), PORTA_OK);
-  for (int32_t i = 0; i < n; ++i) {
-    porta_plugin_info info{};
-    info.struct_size = sizeof(info);
-    EXPECT_EQ(porta_plugin_get_info(i, &info), PORTA_OK) << porta_last_error();
-    m[info.path] = info;
-  }
+  for (const porta_plugin_info& info : plugin_attempts()) m[info.path] = info;
   return m;
 }
 
