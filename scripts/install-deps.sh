@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what Porta needs on a fresh Debian 12 machine; installs nothing
 # that is already there, so it is cheap to run before every build.
-#   Debian: compilers, CMake, GoogleTest, Google Benchmark, OpenBLAS, zlib,
-#           OpenCL (ICD loader, headers, PoCL, CLBlast), Fashion-MNIST.
+#   Debian: compilers (and clang with libFuzzer), CMake, GoogleTest, Google
+#           Benchmark, OpenBLAS, zlib, OpenCL (ICD loader, headers, PoCL,
+#           CLBlast), Fashion-MNIST.
 #   PyPI:   apache-tvm-ffi (ships the official dlpack/dlpack.h >= 1.1).
 set -euo pipefail
 
-debs=(cmake g++ make pkg-config libgtest-dev libbenchmark-dev libopenblas-dev zlib1g-dev
+debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libbenchmark-dev libopenblas-dev zlib1g-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev dataset-fashion-mnist)
 missing=()
 for p in "${debs[@]}"; do

@@ -7,7 +7,8 @@
 # (fault injection, 100k DLPack round trips, 8-thread stress); then the unit,
 # conformance and reliability suites and the examples on cpu again under
 # AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer, and the
-# stress test under ThreadSanitizer.
+# stress test under ThreadSanitizer; then a short libFuzzer run of every fuzz
+# harness (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -30,14 +31,14 @@ echo "== build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTA_SANITIZE=address,undefined -DPORTA_WERROR=ON \
       -DPORTA_BUILD_BENCHMARKS=OFF -DPORTA_CUDA=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
-echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak checks included), examples on cpu"
+echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak checks included), fuzz corpora, examples on cpu"
 # use_sigaltstack=0: PoCL's LLVM installs its own (malloc-ed) alternate signal
 # stack on the thread that loads it, which ASan would otherwise try to munmap
 # when that thread exits ("AddressSanitizer failed to deallocate").
 # allocator_may_return_null=1: the bad-argument suite asks the cpu for 4 TiB
 # and expects OUT_OF_MEMORY, not an ASan abort.
 export ASAN_OPTIONS=detect_leaks=1:use_sigaltstack=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1
-ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|conformance|reliability"
+ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|conformance|reliability|fuzz"
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L examples -R "/cpu$|^Readme"
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
@@ -48,4 +49,6 @@ cmake --build build-tsan -j"$jobs" --target porta_stress porta_plugin_cpu porta_
 echo "== stress (TSan): 8 threads for 20 s"
 PORTA_PLUGIN_PATH="$PWD/build-tsan/lib/porta/test-plugins/mock" TSAN_OPTIONS=halt_on_error=1 \
   build-tsan/bin/porta_stress --threads 8 --seconds 20 | tee build-tsan/stress.txt
+echo "== fuzzing (libFuzzer + ASan + UBSan): every harness for 10 s from its seed corpus"
+scripts/fuzz.sh 10
 echo "== all tests passed"
