@@ -39,7 +39,7 @@ echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak check
 # and expects OUT_OF_MEMORY, not an ASan abort.
 export ASAN_OPTIONS=detect_leaks=1:use_sigaltstack=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|conformance|reliability|fuzz"
-ctest --test-dir build-asan --output-on-failure -j"$jobs" -L examples -R "/cpu$|^Readme"
+ctest --test-dir build-asan --output-on-failure -j"$jobs" -L examples -R "/cpu|^Readme"
 unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== build (TSan): the core, the cpu and mock plugins, the stress test"
