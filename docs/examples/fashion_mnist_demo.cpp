@@ -5,7 +5,7 @@
 //   porta-demo [--device D] [--data DIR] [--full] [--epochs E] [--batch-size B]
 //              [--train-samples N] [--test-samples N] [--lr LR]
 // Default: Adam, batch 64, the first 32,000 training samples (one pass),
-// about 3 minutes on a 2-core CPU. --full trains 3 epochs over all 60,000.
+// about 2 minutes on an idle 2-core CPU. --full trains 3 epochs over all 60,000.
 #include <porta/data.hpp>
 #include <porta/optim.hpp>
 
