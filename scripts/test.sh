@@ -21,7 +21,8 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 
 echo "== Python package: pip install into a fresh virtual environment, then its tests"
 python3 -m venv --system-site-packages build/pyvenv
-build/pyvenv/bin/python -m pip install -q ./bindings/python
+# wheel: the packaging test builds a wheel without build isolation (offline-style).
+build/pyvenv/bin/python -m pip install -q wheel ./bindings/python
 PORTA_TEST_INSTALLED=1 PORTA_LIBRARY="$PWD/build/lib/libporta.so" \
   PORTA_PLUGIN_PATH="$PWD/build/lib/porta/test-plugins/mock" \
   build/pyvenv/bin/python -m pytest -q -p no:cacheprovider tests/python

@@ -6,7 +6,6 @@ import subprocess
 import sys
 import zipfile
 
-import pytest
 
 from conftest import REPO
 
@@ -17,9 +16,8 @@ def test_wheel_contains_the_package(tmp_path):
                     ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                         "-w", str(tmp_path / "dist"), str(src)], capture_output=True, text=True)
-    if r.returncode and ("No module named" in r.stderr or "invalid command 'bdist_wheel'" in r.stderr):
-        pytest.skip("this Python cannot build wheels without build isolation (setuptools or wheel missing)")
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 0, ("building the wheel failed (without build isolation this Python needs "
+                               "setuptools and wheel: pip install setuptools wheel):\n" + r.stderr)
     (wheel,) = (tmp_path / "dist").glob("porta-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     for module in ("porta/__init__.py", "porta/_lib.py", "porta/_dlpack.py", "porta/nn/__init__.py",
