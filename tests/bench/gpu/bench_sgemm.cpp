@@ -8,18 +8,10 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "check_status.hpp"
 #include "timing.hpp"
 
-namespace {
-
-void check(porta_status st, const char* what) {
-  if (st != PORTA_OK) {
-    std::fprintf(stderr, "%s: %s\n", what, porta_last_error());
-    std::exit(1);
-  }
-}
-
-}  // namespace
+using bench::check;
 
 int main(int argc, char** argv) {
   const char* device = argc > 1 ? argv[1] : "cuda:0";
