@@ -1,11 +1,9 @@
 // porta-smi lists what Porta sees, as tables and as JSON.
 #include <gmock/gmock.h>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
+#include "../support/run_command.hpp"
 #include "mock_device.hpp"
 
 using ::testing::ContainsRegex;
@@ -14,21 +12,11 @@ using ::testing::Not;
 
 namespace {
 
-struct SmiOutput {
-  std::string out;
-  int exit_code;
-};
+using porta_test::CommandResult;
 
 // Runs porta-smi with `args` through the shell (prefix e.g. "env -u VAR") and captures stdout.
-SmiOutput smi(const std::string& args, const std::string& prefix = "") {
-  const std::string command = prefix + " '" PORTA_SMI_PATH "' " + args;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return {"", -1};
-  std::string out;
-  std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
+CommandResult smi(const std::string& args, const std::string& prefix = "") {
+  return porta_test::run_command(prefix + " '" PORTA_SMI_PATH "' " + args);
 }
 
 // Brackets and braces balance outside strings, and the text is one object.
@@ -57,48 +45,48 @@ bool looks_like_one_json_object(const std::string& s) {
 }  // namespace
 
 TEST(PortaSmi, Help) {
-  const SmiOutput r = smi("--help");
-  EXPECT_EQ(r.exit_code, 0);
-  EXPECT_THAT(r.out, HasSubstr("usage: porta-smi"));
-  EXPECT_EQ(smi("--bogus 2>/dev/null").exit_code, 2);
+  const CommandResult r = smi("--help");
+  EXPECT_EQ(r.exit_status, 0);
+  EXPECT_THAT(r.output, HasSubstr("usage: porta-smi"));
+  EXPECT_EQ(smi("--bogus 2>/dev/null").exit_status, 2);
 }
 
 TEST(PortaSmi, TablesListCpuWithoutTheMockPlugin) {
-  const SmiOutput r = smi("", "env -u PORTA_PLUGIN_PATH");
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("Plugins"));
-  EXPECT_THAT(r.out, HasSubstr("Devices"));
-  EXPECT_THAT(r.out, HasSubstr("libporta_plugin_cpu.so"));
-  EXPECT_THAT(r.out, ContainsRegex("\ncpu +cpu +[0-9]+ "));  // the device row: DEVICE KIND UNITS
-  EXPECT_THAT(r.out, HasSubstr("loaded"));
-  EXPECT_THAT(r.out, Not(HasSubstr("mock")));
+  const CommandResult r = smi("", "env -u PORTA_PLUGIN_PATH");
+  ASSERT_EQ(r.exit_status, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("Plugins"));
+  EXPECT_THAT(r.output, HasSubstr("Devices"));
+  EXPECT_THAT(r.output, HasSubstr("libporta_plugin_cpu.so"));
+  EXPECT_THAT(r.output, ContainsRegex("\ncpu +cpu +[0-9]+ "));  // the device row: DEVICE KIND UNITS
+  EXPECT_THAT(r.output, HasSubstr("loaded"));
+  EXPECT_THAT(r.output, Not(HasSubstr("mock")));
 }
 
 TEST(PortaSmi, JsonListsCpuWithoutTheMockPlugin) {
-  const SmiOutput r = smi("--json", "env -u PORTA_PLUGIN_PATH");
-  ASSERT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_TRUE(looks_like_one_json_object(r.out)) << r.out;
-  EXPECT_THAT(r.out, HasSubstr("\"version\": \""));
-  EXPECT_THAT(r.out, HasSubstr("\"plugins\": ["));
-  EXPECT_THAT(r.out, HasSubstr("\"devices\": ["));
-  EXPECT_THAT(r.out, HasSubstr("\"device\": \"cpu\""));
-  EXPECT_THAT(r.out, HasSubstr("\"status\": \"loaded\""));
-  EXPECT_THAT(r.out, Not(HasSubstr("mock")));
+  const CommandResult r = smi("--json", "env -u PORTA_PLUGIN_PATH");
+  ASSERT_EQ(r.exit_status, 0) << r.output;
+  EXPECT_TRUE(looks_like_one_json_object(r.output)) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("\"version\": \""));
+  EXPECT_THAT(r.output, HasSubstr("\"plugins\": ["));
+  EXPECT_THAT(r.output, HasSubstr("\"devices\": ["));
+  EXPECT_THAT(r.output, HasSubstr("\"device\": \"cpu\""));
+  EXPECT_THAT(r.output, HasSubstr("\"status\": \"loaded\""));
+  EXPECT_THAT(r.output, Not(HasSubstr("mock")));
 }
 
 class PortaSmiWithMock : public MockDeviceTest {};
 
 TEST_F(PortaSmiWithMock, ListsTheMockDevices) {
-  const SmiOutput text = smi("");
-  ASSERT_EQ(text.exit_code, 0);
-  EXPECT_THAT(text.out, ContainsRegex("\ncpu +cpu +[0-9]+ "));
-  EXPECT_THAT(text.out, HasSubstr("mock:0"));
-  EXPECT_THAT(text.out, HasSubstr("mock:1"));
-  EXPECT_THAT(text.out, HasSubstr("virtual"));
-  const SmiOutput json = smi("--json");
-  ASSERT_EQ(json.exit_code, 0);
-  EXPECT_TRUE(looks_like_one_json_object(json.out)) << json.out;
-  EXPECT_THAT(json.out, HasSubstr("\"device\": \"cpu\""));
-  EXPECT_THAT(json.out, HasSubstr("\"device\": \"mock:1\""));
-  EXPECT_THAT(json.out, HasSubstr("\"kind\": \"virtual\""));
+  const CommandResult text = smi("");
+  ASSERT_EQ(text.exit_status, 0);
+  EXPECT_THAT(text.output, ContainsRegex("\ncpu +cpu +[0-9]+ "));
+  EXPECT_THAT(text.output, HasSubstr("mock:0"));
+  EXPECT_THAT(text.output, HasSubstr("mock:1"));
+  EXPECT_THAT(text.output, HasSubstr("virtual"));
+  const CommandResult json = smi("--json");
+  ASSERT_EQ(json.exit_status, 0);
+  EXPECT_TRUE(looks_like_one_json_object(json.output)) << json.output;
+  EXPECT_THAT(json.output, HasSubstr("\"device\": \"cpu\""));
+  EXPECT_THAT(json.output, HasSubstr("\"device\": \"mock:1\""));
+  EXPECT_THAT(json.output, HasSubstr("\"kind\": \"virtual\""));
 }

@@ -1,10 +1,7 @@
 #include "cuda_test_util.hpp"
 
 #include <cuda_runtime.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <cstring>
 
 namespace cuda_test {
@@ -33,16 +30,6 @@ porta_plugin_info cuda_plugin_info() {
   }
   ADD_FAILURE() << "no load attempt of the cuda plugin was recorded";
   return porta_plugin_info{};
-}
-
-Output run(const std::string& command) {
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return {"", -1};
-  std::string out;
-  std::array<char, 4096> buf;
-  for (size_t n; (n = fread(buf.data(), 1, buf.size(), pipe)) > 0;) out.append(buf.data(), n);
-  const int status = pclose(pipe);
-  return {out, WIFEXITED(status) ? WEXITSTATUS(status) : -1};
 }
 
 }  // namespace cuda_test

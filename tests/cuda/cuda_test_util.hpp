@@ -8,6 +8,8 @@
 
 #include <string>
 
+#include "../support/run_command.hpp"
+
 namespace cuda_test {
 
 // cudaGetDeviceCount as this process sees it: count, or 0 and the error text.
@@ -19,13 +21,6 @@ const RuntimeView& runtime_view();
 
 // The cuda plugin's load record (state, reason, ...); fails the test if absent.
 porta_plugin_info cuda_plugin_info();
-
-// Runs a command, returning its stdout and exit status.
-struct Output {
-  std::string out;
-  int status;
-};
-Output run(const std::string& command);
 
 // Owns one tensor reference.
 class Tensor {

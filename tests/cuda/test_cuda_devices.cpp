@@ -157,12 +157,12 @@ TEST(CudaTf32, OffUnlessAllowed) {
     GTEST_SKIP() << "PORTA_CUDA_ALLOW_TF32=1 is set for this process";
   const double fp32 = matmul_relative_error();
   EXPECT_LT(fp32, 1e-5) << "float32 GEMM lost precision: is TF32 on by default?";
-  const Output child = run("PORTA_CUDA_ALLOW_TF32=1 PORTA_CUDA_TEST_TF32_CHILD=1 /proc/" + std::to_string(getpid()) +
+  const porta_test::CommandResult child = porta_test::run_command("PORTA_CUDA_ALLOW_TF32=1 PORTA_CUDA_TEST_TF32_CHILD=1 /proc/" + std::to_string(getpid()) +
                            "/exe --gtest_filter=CudaTf32.ChildReportsMatmulError");
-  ASSERT_EQ(child.status, 0) << child.out;
-  const size_t at = child.out.find("matmul_relative_error=");
-  ASSERT_NE(at, std::string::npos) << child.out;
-  const double tf32 = std::stod(child.out.substr(at + std::strlen("matmul_relative_error=")));
+  ASSERT_EQ(child.exit_status, 0) << child.output;
+  const size_t at = child.output.find("matmul_relative_error=");
+  ASSERT_NE(at, std::string::npos) << child.output;
+  const double tf32 = std::stod(child.output.substr(at + std::strlen("matmul_relative_error=")));
   EXPECT_GT(tf32, 10 * fp32) << "PORTA_CUDA_ALLOW_TF32=1 did not switch cuBLAS to TF32";
   EXPECT_LT(tf32, 1e-2);
 }

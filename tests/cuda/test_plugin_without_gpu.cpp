@@ -49,14 +49,14 @@ TEST(CudaPlugin, WithoutDevicesCudaFailsToParseNamingTheReason) {
 }
 
 TEST(CudaPlugin, PortaSmiListsItWithTheReason) {
-  const Output smi = run("'" PORTA_SMI_PATH "' --json");
-  ASSERT_EQ(smi.status, 0) << smi.out;
-  EXPECT_THAT(smi.out, HasSubstr("\"name\": \"cuda\""));
+  const porta_test::CommandResult smi = porta_test::run_command("'" PORTA_SMI_PATH "' --json");
+  ASSERT_EQ(smi.exit_status, 0) << smi.output;
+  EXPECT_THAT(smi.output, HasSubstr("\"name\": \"cuda\""));
   if (runtime_view().devices > 0) {
-    EXPECT_THAT(smi.out, HasSubstr("\"device\": \"cuda:0\""));
+    EXPECT_THAT(smi.output, HasSubstr("\"device\": \"cuda:0\""));
   } else {
-    EXPECT_THAT(smi.out, HasSubstr("\"status\": \"no devices\""));
-    EXPECT_THAT(smi.out, HasSubstr(runtime_view().error));
+    EXPECT_THAT(smi.output, HasSubstr("\"status\": \"no devices\""));
+    EXPECT_THAT(smi.output, HasSubstr(runtime_view().error));
   }
 }
 

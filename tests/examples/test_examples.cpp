@@ -5,7 +5,6 @@
 // whose classes are learnable (each class lights its own patch).
 #include <gtest/gtest.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -13,22 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "../support/run_command.hpp"
+
 namespace {
 
-struct Outcome {
-  int status;
-  std::string output;
-};
+using porta_test::CommandResult;
 
-Outcome run(const std::string& command) {
-  Outcome r{-1, {}};
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  while (size_t n = fread(buf, 1, sizeof buf, p)) r.output.append(buf, n);
-  r.status = pclose(p);
-  return r;
-}
+// Runs `command`, capturing standard output and standard error together.
+CommandResult run(const std::string& command) { return porta_test::run_command(command + " 2>&1"); }
 
 // Every number following `label` in the output, in order.
 std::vector<double> numbers_after(const std::string& text, const std::string& label) {
@@ -38,8 +29,8 @@ std::vector<double> numbers_after(const std::string& text, const std::string& la
   return v;
 }
 
-void expect_trains(const Outcome& r, const std::string& label, size_t min_reports) {
-  ASSERT_EQ(r.status, 0) << r.output;
+void expect_trains(const CommandResult& r, const std::string& label, size_t min_reports) {
+  ASSERT_EQ(r.exit_status, 0) << r.output;
   EXPECT_NE(r.output.find("Training finished!"), std::string::npos) << r.output;
   const std::vector<double> losses = numbers_after(r.output, label);
   ASSERT_GE(losses.size(), min_reports) << r.output;
@@ -81,7 +72,7 @@ TEST_P(Examples, Seed1LinearRegressionInC) {
 }
 
 TEST_P(Examples, Seed1LinearRegressionInCpp) {
-  Outcome r = run(std::string(SEED1_CPP) + " " + GetParam());
+  CommandResult r = run(std::string(SEED1_CPP) + " " + GetParam());
   expect_trains(r, "Loss:", 100);
   EXPECT_NE(r.output.find("Using device: " + GetParam()), std::string::npos) << r.output;
 }
@@ -97,14 +88,14 @@ TEST_P(Examples, Seed2CifarCnnInCpp) {
 }
 
 TEST(Readme, CExampleMultiplies) {
-  Outcome r = run(README_C);
-  ASSERT_EQ(r.status, 0) << r.output;
+  CommandResult r = run(README_C);
+  ASSERT_EQ(r.exit_status, 0) << r.output;
   EXPECT_NE(r.output.find("7 10 15 22"), std::string::npos) << r.output;
 }
 
 TEST(Readme, CppExampleTrains) {
-  Outcome r = run(README_CPP);
-  ASSERT_EQ(r.status, 0) << r.output;
+  CommandResult r = run(README_CPP);
+  ASSERT_EQ(r.exit_status, 0) << r.output;
   const std::vector<double> losses = numbers_after(r.output, "loss");
   ASSERT_EQ(losses.size(), 5u) << r.output;
   EXPECT_LT(losses.back(), losses.front()) << r.output;

@@ -13,7 +13,6 @@
 
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +21,7 @@
 #include <vector>
 
 #include "../conformance/tensor_handle.hpp"
+#include "../support/run_command.hpp"
 
 namespace {
 
@@ -42,13 +42,7 @@ int opencl_devices() {
 // stdout and stderr together.
 std::string probe(const std::string& env, bool run = true) {
   const std::string command = env + " " + PORTA_OPENCL_PROBE + (run ? " --run" : "") + " 2>&1";
-  std::string out;
-  if (FILE* p = popen(command.c_str(), "r")) {
-    char buf[4096];
-    while (size_t n = fread(buf, 1, sizeof buf, p)) out.append(buf, n);
-    pclose(p);
-  }
-  return out;
+  return porta_test::run_command(command).output;
 }
 
 // The value of the probe's "key=value" line ("" when absent).
