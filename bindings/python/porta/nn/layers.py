@@ -79,6 +79,15 @@ class Identity(Module):
         return x
 
 
+def _reset_weight_and_bias(module, fan_in):
+    """PyTorch's default initialization of a layer's weight and bias: kaiming-uniform
+    with a=sqrt(5) for the weight, uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)) for the bias."""
+    init.kaiming_uniform_(module.weight, a=math.sqrt(5))
+    if module.bias is not None:
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        init.uniform_(module.bias, -bound, bound)
+
+
 class Linear(Module):
     """y = x W^T + b; W kaiming-uniform (a=sqrt(5)) and b uniform(+-1/sqrt(in)), as torch.nn.Linear."""
 
@@ -94,10 +103,7 @@ class Linear(Module):
 
     def reset_parameters(self):
         """PyTorch's default initialization."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            bound = 1 / math.sqrt(self.in_features) if self.in_features > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        _reset_weight_and_bias(self, fan_in=self.in_features)
 
     def forward(self, input):  # noqa: A002 - torch's name
         self._check_input_device(input, self.weight)
@@ -132,11 +138,7 @@ class Conv2d(Module):
 
     def reset_parameters(self):
         """PyTorch's default initialization."""
-        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
-        if self.bias is not None:
-            fan_in = self.in_channels * self.kernel_size[0] * self.kernel_size[1]
-            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-            init.uniform_(self.bias, -bound, bound)
+        _reset_weight_and_bias(self, fan_in=self.in_channels * self.kernel_size[0] * self.kernel_size[1])
 
     def forward(self, input):  # noqa: A002
         self._check_input_device(input, self.weight)
