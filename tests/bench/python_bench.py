@@ -63,12 +63,13 @@ def dlpack_round_trip():
     return rows
 
 
-def seed1_step():
-    porta.manual_seed(0)
-    model = porta.nn.Linear(10, 1)
-    opt = porta.optim.SGD(model.parameters(), lr=0.01)
-    crit = porta.nn.MSELoss()
-    x, y = porta.randn(5, 10), porta.randn(5, 1)
+def seed1_step_us(fw, n):
+    """Microseconds per seed-1 training step in framework `fw` (porta or torch: same API)."""
+    fw.manual_seed(0)
+    model = fw.nn.Linear(10, 1)
+    opt = fw.optim.SGD(model.parameters(), lr=0.01)
+    crit = fw.nn.MSELoss()
+    x, y = fw.randn(5, 10), fw.randn(5, 1)
 
     def step():
         out = model(x)
@@ -77,25 +78,13 @@ def seed1_step():
         loss.backward()
         opt.step()
         loss.item()
+    return best_us("step()", {"step": step}, n)
 
+
+def seed1_step():
     n = 2_000 if QUICK else 10_000
-    p = best_us("step()", {"step": step}, n)
-    t = None
-    if torch is not None:
-        torch.manual_seed(0)
-        tmodel = torch.nn.Linear(10, 1)
-        topt = torch.optim.SGD(tmodel.parameters(), lr=0.01)
-        tcrit = torch.nn.MSELoss()
-        tx, ty = torch.randn(5, 10), torch.randn(5, 1)
-
-        def tstep():
-            out = tmodel(tx)
-            loss = tcrit(out, ty)
-            topt.zero_grad()
-            loss.backward()
-            topt.step()
-            loss.item()
-        t = best_us("step()", {"step": tstep}, n)
+    p = seed1_step_us(porta, n)
+    t = seed1_step_us(torch, n) if torch is not None else None
     return [("seed case 1 training step (Linear(10, 1), MSE, SGD)", p, t, "informational")]
 
 
