@@ -10,28 +10,13 @@ import sys
 import time
 
 import torch
-import torch.nn as nn
-import torch.optim as optim
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
-from bench_training_torch import SimpleCNN  # noqa: E402  (one definition of the tutorial's model)
+from bench_training_torch import cnn_step  # noqa: E402  (one definition of the tutorial's model and step)
 
 
 def step_ms(device, batch, min_time=3.0, min_iters=10, warmup=5):
-    torch.manual_seed(0)
-    model = SimpleCNN().to(device)
-    opt = optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
-    criterion = nn.CrossEntropyLoss()
-    x = torch.randn(batch, 3, 32, 32, device=device)
-    y = (torch.arange(batch) % 10).to(device)
-
-    def step():
-        loss = criterion(model(x), y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        loss.item()
-
+    step = cnn_step(batch, device)
     for _ in range(warmup):
         step()
     torch.cuda.synchronize(device)
