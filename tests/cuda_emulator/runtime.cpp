@@ -1,0 +1,487 @@
+// The CUDA runtime API, emulated: devices, memory, copies, streams, events,
+// peers. Configured from the environment:
+//   PORTA_CUDA_EMULATOR_DEVICES  devices (default 2; 0: cudaErrorNoDevice)
+//   PORTA_CUDA_EMULATOR_SMS      multiprocessors per device (default 4)
+//   PORTA_CUDA_EMULATOR_MEMORY   bytes of memory per device (default 4 GiB)
+//   PORTA_CUDA_EMULATOR_PEER     1: devices may access each other (default), 0: not
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "emulator.hpp"
+
+struct CUevent_st {
+  // Shared with the stream task that completes it: destroying an event whose
+  // work is pending is allowed (CUDA releases it once the work is done).
+  struct State {
+    int device = -1;
+    bool complete = true;
+  };
+  std::shared_ptr<State> state = std::make_shared<State>();
+};
+
+namespace cuda_emulator {
+namespace {
+
+struct Allocation {
+  size_t bytes;
+  int device;  // -1: pinned host memory
+};
+
+struct DeviceState {
+  std::deque<Task> queue;
+  bool context = false;
+  size_t used = 0;
+  std::vector<bool> peer_enabled;
+};
+
+struct Emulator {
+  std::recursive_mutex mutex;
+  int count = 2;
+  int sms = 4;
+  size_t memory = size_t{4} << 30;
+  bool peer = true;
+  std::vector<DeviceState> devices;
+  std::map<uintptr_t, Allocation> allocations;  // by start address
+
+  Emulator() {
+    auto env = [](const char* name, long long fallback) {
+      const char* v = std::getenv(name);
+      return v && *v ? std::atoll(v) : fallback;
+    };
+    count = static_cast<int>(env("PORTA_CUDA_EMULATOR_DEVICES", 2));
+    sms = static_cast<int>(std::max(1LL, env("PORTA_CUDA_EMULATOR_SMS", 4)));
+    memory = static_cast<size_t>(env("PORTA_CUDA_EMULATOR_MEMORY", 4LL << 30));
+    peer = env("PORTA_CUDA_EMULATOR_PEER", 1) != 0;
+    devices.resize(static_cast<size_t>(std::max(count, 0)));
+    for (DeviceState& d : devices) d.peer_enabled.assign(devices.size(), false);
+  }
+};
+
+Emulator& emu() {
+  static Emulator e;
+  return e;
+}
+
+thread_local int t_device = 0;
+thread_local cudaError_t t_last_error = cudaSuccess;
+
+using Lock = std::lock_guard<std::recursive_mutex>;
+
+bool valid_device(int d) { return d >= 0 && d < emu().count; }
+
+// The allocation holding [p, p + bytes), or nullptr.
+const Allocation* find_allocation(const void* p, size_t bytes, uintptr_t* start = nullptr) {
+  const auto a = reinterpret_cast<uintptr_t>(p);
+  auto it = emu().allocations.upper_bound(a);
+  if (it == emu().allocations.begin()) return nullptr;
+  --it;
+  if (a < it->first || a + bytes > it->first + std::max<size_t>(it->second.bytes, 1)) return nullptr;
+  if (start) *start = it->first;
+  return &it->second;
+}
+
+bool is_pinned(const void* p, size_t bytes) {
+  const Allocation* a = find_allocation(p, bytes);
+  return a && a->device < 0;
+}
+
+// Executes `device`'s queued work, oldest first, until `until` holds (or all of it).
+void drain(int device, const std::function<bool()>& until = nullptr) {
+  std::deque<Task>& q = emu().devices[static_cast<size_t>(device)].queue;
+  while (!q.empty() && !(until && until())) {
+    Task t = std::move(q.front());
+    q.pop_front();
+    t();
+  }
+}
+
+void drain_all() {
+  for (int d = 0; d < emu().count; ++d) drain(d);
+}
+
+// The device a stream belongs to: the legacy stream (or NULL) is the current
+// device's; the emulator creates no other streams.
+int stream_device(cudaStream_t stream) {
+  if (stream != nullptr && stream != cudaStreamLegacy)
+    misuse("stream %p was not created by this runtime (the plugin only uses the legacy default stream)",
+           static_cast<void*>(stream));
+  return current_device();
+}
+
+void* allocate(size_t bytes, size_t alignment) {
+  const size_t rounded = (std::max<size_t>(bytes, 1) + alignment - 1) / alignment * alignment;
+  void* p = std::aligned_alloc(alignment, rounded);
+  if (p) std::memset(p, 0xFF, rounded);  // NaN for floats: uninitialized reads show
+  return p;
+}
+
+const char* kind_name(cudaMemcpyKind k) {
+  switch (k) {
+    case cudaMemcpyHostToHost: return "HostToHost";
+    case cudaMemcpyHostToDevice: return "HostToDevice";
+    case cudaMemcpyDeviceToHost: return "DeviceToHost";
+    case cudaMemcpyDeviceToDevice: return "DeviceToDevice";
+    default: return "Default";
+  }
+}
+
+}  // namespace
+
+void misuse(const char* format, ...) {
+  char msg[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(msg, sizeof msg, format, args);
+  va_end(args);
+  std::fprintf(stderr, "\ncuda emulator: MISUSE: %s\n", msg);
+  std::fflush(stderr);
+  std::abort();
+}
+
+cudaError_t fail_with(cudaError_t error) {
+  t_last_error = error;
+  return error;
+}
+
+int current_device() {
+  Lock lock(emu().mutex);
+  if (!valid_device(t_device)) misuse("no device is current (%d devices)", emu().count);
+  emu().devices[static_cast<size_t>(t_device)].context = true;
+  return t_device;
+}
+
+void enqueue(int device, Task task) {
+  Lock lock(emu().mutex);
+  emu().devices[static_cast<size_t>(device)].queue.push_back(std::move(task));
+}
+
+bool is_device_memory(const void* p, size_t bytes, int device, bool pinned_ok) {
+  Lock lock(emu().mutex);
+  const Allocation* a = find_allocation(p, bytes);
+  if (!a) return false;
+  if (a->device < 0) return pinned_ok;
+  return device < 0 || a->device == device;
+}
+
+bool context_created(int device) {
+  Lock lock(emu().mutex);
+  return valid_device(device) && emu().devices[static_cast<size_t>(device)].context;
+}
+
+void check_kernel_argument(const char* name, int index, const void* p, int device) {
+  if (!p) return;
+  Lock lock(emu().mutex);
+  const Allocation* a = find_allocation(p, 0);
+  if (!a)
+    misuse("kernel %s on cuda:%d: argument %d (%p) is not device memory (a host pointer passed to a kernel?)", name,
+           device, index, p);
+  if (a->device >= 0 && a->device != device && !emu().devices[static_cast<size_t>(device)].peer_enabled[static_cast<size_t>(a->device)])
+    misuse("kernel %s on cuda:%d: argument %d (%p) is memory of cuda:%d, and peer access to it is not enabled", name,
+           device, index, p, a->device);
+}
+
+void enqueue_kernel(const Config& c, const char* name, KernelBody* body) {
+  std::unique_ptr<KernelBody> owned(body);
+  const unsigned long long threads = 1ULL * c.block.x * c.block.y * c.block.z;
+  if (threads == 0 || threads > 1024 || c.block.z > 64 || c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0 ||
+      c.grid.x > 0x7fffffffu || c.grid.y > 65535 || c.grid.z > 65535 || c.shared_bytes > 48 * 1024) {
+    std::fprintf(stderr, "cuda emulator: %s: invalid launch configuration grid (%u, %u, %u) block (%u, %u, %u)\n", name,
+                 c.grid.x, c.grid.y, c.grid.z, c.block.x, c.block.y, c.block.z);
+    fail_with(cudaErrorInvalidConfiguration);
+    return;
+  }
+  Lock lock(emu().mutex);
+  const int device = stream_device(c.stream);
+  owned->check_arguments(name, device);
+  std::shared_ptr<KernelBody> shared(std::move(owned));
+  enqueue(device, [c, name, shared] { run_grid(c, name, *shared); });
+}
+
+}  // namespace cuda_emulator
+
+using namespace cuda_emulator;
+
+extern "C" {
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (!count) return fail_with(cudaErrorInvalidValue);
+  *count = 0;
+  if (emu().count <= 0) return fail_with(cudaErrorNoDevice);
+  *count = emu().count;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDevice(int* device) {
+  if (!device) return fail_with(cudaErrorInvalidValue);
+  *device = t_device;
+  return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device) {
+  Lock lock(emu().mutex);
+  if (!valid_device(device)) return fail_with(cudaErrorInvalidDevice);
+  t_device = device;
+  emu().devices[static_cast<size_t>(device)].context = true;  // CUDA 12: the primary context is made here
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (!prop) return fail_with(cudaErrorInvalidValue);
+  if (!valid_device(device)) return fail_with(cudaErrorInvalidDevice);
+  *prop = cudaDeviceProp{};
+  std::snprintf(prop->name, sizeof prop->name, "Porta CUDA emulator (CPU)");
+  prop->totalGlobalMem = emu().memory;
+  prop->multiProcessorCount = emu().sms;
+  prop->major = 9;
+  prop->minor = 0;
+  prop->maxThreadsPerBlock = 1024;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (!value || attr != cudaDevAttrMultiProcessorCount) return fail_with(cudaErrorInvalidValue);
+  if (!valid_device(device)) return fail_with(cudaErrorInvalidDevice);
+  *value = emu().sms;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  Lock lock(emu().mutex);
+  if (!free_bytes || !total_bytes) return fail_with(cudaErrorInvalidValue);
+  const DeviceState& d = emu().devices[static_cast<size_t>(current_device())];
+  *total_bytes = emu().memory;
+  *free_bytes = emu().memory - d.used;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetLastError(void) {
+  const cudaError_t e = t_last_error;
+  t_last_error = cudaSuccess;
+  return e;
+}
+
+const char* cudaGetErrorName(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
+    case cudaErrorNoDevice: return "cudaErrorNoDevice";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+  }
+  return "cudaErrorUnknown";
+}
+
+const char* cudaGetErrorString(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
+    case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+  }
+  return "unknown error";
+}
+
+cudaError_t cudaMalloc(void** ptr, size_t bytes) {
+  Lock lock(emu().mutex);
+  if (!ptr) return fail_with(cudaErrorInvalidValue);
+  *ptr = nullptr;
+  const int device = current_device();
+  DeviceState& d = emu().devices[static_cast<size_t>(device)];
+  if (bytes > emu().memory - d.used) return fail_with(cudaErrorMemoryAllocation);
+  void* p = allocate(bytes, 256);
+  if (!p) return fail_with(cudaErrorMemoryAllocation);
+  d.used += bytes;
+  emu().allocations[reinterpret_cast<uintptr_t>(p)] = {bytes, device};
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* ptr) {
+  Lock lock(emu().mutex);
+  if (!ptr) return cudaSuccess;
+  drain_all();  // cudaFree synchronizes
+  auto it = emu().allocations.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == emu().allocations.end() || it->second.device < 0) return fail_with(cudaErrorInvalidValue);
+  emu().devices[static_cast<size_t>(it->second.device)].used -= it->second.bytes;
+  emu().allocations.erase(it);
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned flags) {
+  Lock lock(emu().mutex);
+  if (!ptr || (flags & ~0x0Fu)) return fail_with(cudaErrorInvalidValue);
+  void* p = allocate(bytes, 4096);
+  if (!p) return fail_with(cudaErrorMemoryAllocation);
+  emu().allocations[reinterpret_cast<uintptr_t>(p)] = {bytes, -1};
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+  Lock lock(emu().mutex);
+  if (!ptr) return cudaSuccess;
+  drain_all();
+  auto it = emu().allocations.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == emu().allocations.end() || it->second.device >= 0) return fail_with(cudaErrorInvalidValue);
+  emu().allocations.erase(it);
+  std::free(ptr);
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  Lock lock(emu().mutex);
+  if (bytes == 0) return cudaSuccess;
+  if (!dst || !src) return fail_with(cudaErrorInvalidValue);
+  const int device = stream_device(stream);
+  const bool src_dev = is_device_memory(src, bytes, -1), dst_dev = is_device_memory(dst, bytes, -1);
+  const bool want_src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  const bool want_dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  if (kind != cudaMemcpyDefault && (src_dev != want_src_dev || dst_dev != want_dst_dev)) {
+    std::fprintf(stderr, "cuda emulator: cudaMemcpyAsync %s of %zu bytes: source %p is %s, destination %p is %s\n",
+                 kind_name(kind), bytes, src, src_dev ? "device memory" : "not device memory", dst,
+                 dst_dev ? "device memory" : "not device memory");
+    return fail_with(cudaErrorInvalidValue);
+  }
+  if (!src_dev && !is_pinned(src, bytes)) {
+    // Pageable source: CUDA stages it before returning, so the caller may reuse it at once.
+    auto staged = std::make_shared<std::vector<char>>(static_cast<const char*>(src),
+                                                      static_cast<const char*>(src) + bytes);
+    enqueue(device, [dst, staged] { std::memcpy(dst, staged->data(), staged->size()); });
+    return cudaSuccess;
+  }
+  if (!dst_dev && !is_pinned(dst, bytes)) {
+    // Pageable destination: returns only once the copy is done.
+    drain(device);
+    std::memcpy(dst, src, bytes);
+    return cudaSuccess;
+  }
+  enqueue(device, [dst, src, bytes] { std::memcpy(dst, src, bytes); });
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device, size_t bytes,
+                                cudaStream_t stream) {
+  Lock lock(emu().mutex);
+  if (bytes == 0) return cudaSuccess;
+  if (!valid_device(dst_device) || !valid_device(src_device)) return fail_with(cudaErrorInvalidDevice);
+  if (!is_device_memory(dst, bytes, dst_device) || !is_device_memory(src, bytes, src_device)) {
+    std::fprintf(stderr, "cuda emulator: cudaMemcpyPeerAsync: %p is not cuda:%d memory or %p is not cuda:%d memory\n",
+                 dst, dst_device, src, src_device);
+    return fail_with(cudaErrorInvalidValue);
+  }
+  enqueue(stream_device(stream), [dst, src, bytes] { std::memcpy(dst, src, bytes); });
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t stream) {
+  Lock lock(emu().mutex);
+  if (bytes == 0) return cudaSuccess;
+  const int device = stream_device(stream);
+  if (!is_device_memory(ptr, bytes, device)) return fail_with(cudaErrorInvalidValue);
+  enqueue(device, [ptr, value, bytes] { std::memset(ptr, value, bytes); });
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  Lock lock(emu().mutex);
+  drain(stream_device(stream));
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize(void) {
+  Lock lock(emu().mutex);
+  drain(current_device());
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
+  if (!event || (flags & ~0x0Fu)) return fail_with(cudaErrorInvalidValue);
+  current_device();  // events belong to a context
+  *event = new CUevent_st;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  Lock lock(emu().mutex);
+  if (!event) return fail_with(cudaErrorInvalidResourceHandle);
+  // A new recording: a fresh state, so waits on the old one are unaffected.
+  auto state = std::make_shared<CUevent_st::State>();
+  state->device = stream_device(stream);
+  state->complete = false;
+  event->state = state;
+  enqueue(state->device, [state] { state->complete = true; });
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (!event) return fail_with(cudaErrorInvalidResourceHandle);
+  delete event;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
+  Lock lock(emu().mutex);
+  if (!event) return fail_with(cudaErrorInvalidResourceHandle);
+  if (flags != 0) return fail_with(cudaErrorInvalidValue);
+  const int device = stream_device(stream);
+  std::shared_ptr<CUevent_st::State> state = event->state;
+  if (state->complete || state->device == device) return cudaSuccess;  // same stream: already in order
+  // When the waiting stream reaches this point, the event's stream runs up to the event.
+  enqueue(device, [state] { drain(state->device, [&] { return state->complete; }); });
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer) {
+  if (!can) return fail_with(cudaErrorInvalidValue);
+  if (!valid_device(device) || !valid_device(peer)) return fail_with(cudaErrorInvalidDevice);
+  *can = device != peer && emu().peer ? 1 : 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags) {
+  Lock lock(emu().mutex);
+  if (flags != 0) return fail_with(cudaErrorInvalidValue);
+  if (!valid_device(peer)) return fail_with(cudaErrorInvalidDevice);
+  const int device = current_device();
+  if (device == peer || !emu().peer) return fail_with(cudaErrorPeerAccessUnsupported);
+  std::vector<bool>& enabled = emu().devices[static_cast<size_t>(device)].peer_enabled;
+  if (enabled[static_cast<size_t>(peer)]) return fail_with(cudaErrorPeerAccessAlreadyEnabled);
+  enabled[static_cast<size_t>(peer)] = true;
+  return cudaSuccess;
+}
+
+// Test hook, found with dlsym in the loaded plugin: whether `device`'s
+// context has been created (by a call that needs one).
+__attribute__((visibility("default"))) int porta_cuda_emulator_context_created(int device) {
+  return context_created(device) ? 1 : 0;
+}
+
+}  // extern "C"

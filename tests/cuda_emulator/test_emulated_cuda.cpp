@@ -1,0 +1,120 @@
+// The cuda plugin on the emulator, for what the device-parameterized suites
+// cannot see: when CUDA contexts are created, the reason given when there is
+// no device, running out of device memory. Each suite runs in its own
+// process, started by ctest with the emulator's environment for it
+// (CMakeLists.txt): the first test to touch a device decides its context.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <porta/porta.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace {
+
+#define PORTA_OK_OR_FAIL(expr) ASSERT_EQ((expr), PORTA_OK) << #expr << ": " << porta_last_error()
+
+constexpr DLDataType kFloat32{kDLFloat, 32, 1};
+
+DLDevice cuda(int index) { return DLDevice{kDLCUDA, index}; }
+
+// The emulated plugin's load record (the real cuda plugin, if built, is rejected after it).
+porta_plugin_info emulated_plugin() {
+  int32_t n = 0;
+  EXPECT_EQ(porta_plugin_count(&n), PORTA_OK);
+  for (int32_t i = 0; i < n; ++i) {
+    porta_plugin_info info{};
+    info.struct_size = sizeof(info);
+    if (porta_plugin_get_info(i, &info) == PORTA_OK && std::strcmp(info.path, PORTA_EMULATED_CUDA_PLUGIN) == 0)
+      return info;
+  }
+  ADD_FAILURE() << PORTA_EMULATED_CUDA_PLUGIN << " was not tried: is it on PORTA_PLUGIN_PATH?";
+  return porta_plugin_info{};
+}
+
+// Whether the emulator has created `device`'s context (its test hook).
+bool context_created(int device) {
+  void* lib = dlopen(PORTA_EMULATED_CUDA_PLUGIN, RTLD_NOW | RTLD_NOLOAD);
+  if (!lib) {
+    ADD_FAILURE() << "the emulated cuda plugin is not loaded";
+    return false;
+  }
+  auto hook = reinterpret_cast<int (*)(int)>(dlsym(lib, "porta_cuda_emulator_context_created"));
+  const bool created = hook && hook(device) != 0;
+  EXPECT_NE(hook, nullptr);
+  dlclose(lib);
+  return created;
+}
+
+void expect_environment(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  ASSERT_TRUE(v && std::strcmp(v, value) == 0)
+      << "run this test through ctest (tests/cuda_emulator/CMakeLists.txt), which sets " << name << "=" << value;
+}
+
+TEST(EmulatedCuda, ContextsAreCreatedOnFirstUseOnly) {
+  expect_environment("PORTA_CUDA_EMULATOR_DEVICES", "2");
+  EXPECT_EQ(emulated_plugin().state, PORTA_PLUGIN_LOADED);
+  int count = 0;
+  PORTA_OK_OR_FAIL(porta_device_count("cuda", &count));
+  ASSERT_EQ(count, 2);
+  for (int d = 0; d < 2; ++d) {
+    porta_device_info info{};
+    info.struct_size = sizeof(info);
+    PORTA_OK_OR_FAIL(porta_device_get_info(cuda(d), &info));
+    EXPECT_STREQ(info.name, "Porta CUDA emulator (CPU)");
+    EXPECT_EQ(info.capability_major, 9);
+    EXPECT_EQ(info.memory_free, 0u) << "free memory is unknown until the device has a context";
+  }
+  EXPECT_FALSE(context_created(0)) << "listing devices and reading their properties must not create a context";
+  EXPECT_FALSE(context_created(1));
+
+  const std::vector<float> v = {1, 2, 3, 4};
+  const int64_t shape[] = {4};
+  porta_tensor* t = nullptr;
+  PORTA_OK_OR_FAIL(porta_tensor_from_host(v.data(), kFloat32, shape, 1, cuda(1), &t));
+  EXPECT_TRUE(context_created(1));
+  EXPECT_FALSE(context_created(0)) << "using cuda:1 must leave cuda:0 alone";
+  porta_device_info info{};
+  info.struct_size = sizeof(info);
+  PORTA_OK_OR_FAIL(porta_device_get_info(cuda(1), &info));
+  EXPECT_GT(info.memory_free, 0u) << "a used device reports its free memory";
+  EXPECT_LT(info.memory_free, info.memory_total);
+  porta_tensor_release(t);
+}
+
+TEST(EmulatedCudaWithoutDevices, PluginLoadsAndSaysWhy) {
+  expect_environment("PORTA_CUDA_EMULATOR_DEVICES", "0");
+  const porta_plugin_info info = emulated_plugin();
+  EXPECT_EQ(info.state, PORTA_PLUGIN_NO_DEVICES);
+  EXPECT_STREQ(info.reason, "no CUDA-capable device is detected (cudaErrorNoDevice from cudaGetDeviceCount)");
+  int count = -1;
+  PORTA_OK_OR_FAIL(porta_device_count("cuda", &count));
+  EXPECT_EQ(count, 0);
+  DLDevice d{};
+  EXPECT_EQ(porta_device_parse("cuda:0", &d), PORTA_ERROR_NO_SUCH_DEVICE);
+  EXPECT_NE(std::string(porta_last_error()).find("no CUDA-capable device is detected"), std::string::npos)
+      << porta_last_error();
+}
+
+TEST(EmulatedCudaSmallMemory, OutOfMemoryIsReportedAndRecoverable) {
+  expect_environment("PORTA_CUDA_EMULATOR_MEMORY", "268435456");  // 256 MiB
+  const int64_t big[] = {int64_t{96} << 20};                      // 384 MiB of float32
+  porta_tensor* t = nullptr;
+  ASSERT_EQ(porta_tensor_empty(kFloat32, big, 1, cuda(0), &t), PORTA_ERROR_OUT_OF_MEMORY);
+  EXPECT_EQ(t, nullptr);
+  const std::string why = porta_last_error();
+  EXPECT_NE(why.find("cuda:0"), std::string::npos) << why;
+  EXPECT_NE(why.find("cudaErrorMemoryAllocation"), std::string::npos) << why;
+
+  // What fits still works, and the failed request left nothing behind.
+  const int64_t fits[] = {int64_t{48} << 20};  // 192 MiB
+  PORTA_OK_OR_FAIL(porta_tensor_empty(kFloat32, fits, 1, cuda(0), &t));
+  porta_tensor_release(t);
+  PORTA_OK_OR_FAIL(porta_tensor_empty(kFloat32, fits, 1, cuda(0), &t));
+  porta_tensor_release(t);
+}
+
+}  // namespace
