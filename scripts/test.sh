@@ -2,7 +2,8 @@
 # The README's test command (and CI's): installs what is missing, builds,
 # and runs every test: unit, ABI (broken plugins, installed tree, C11 and
 # find_package consumers), conformance on every loaded device (cpu, mock:0,
-# mock:1, plus opencl/cuda when present), the C++ binding, the examples, the
+# mock:1, plus opencl/cuda when present), the cuda plugin's code on the CPU
+# through tests/cuda_emulator (cuda:0 and cuda:1), the C++ binding, the examples, the
 # Python package (also pip-installed into a fresh venv), the reliability suites
 # (fault injection, 100k DLPack round trips, 8-thread stress); then the unit,
 # conformance and reliability suites and the examples on cpu again under
@@ -32,14 +33,14 @@ echo "== build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTA_SANITIZE=address,undefined -DPORTA_WERROR=ON \
       -DPORTA_BUILD_BENCHMARKS=OFF -DPORTA_CUDA=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
-echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak checks included), fuzz corpora, examples on cpu"
+echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak checks included), fuzz corpora, the emulated cuda plugin, examples on cpu"
 # use_sigaltstack=0: PoCL's LLVM installs its own (malloc-ed) alternate signal
 # stack on the thread that loads it, which ASan would otherwise try to munmap
 # when that thread exits ("AddressSanitizer failed to deallocate").
 # allocator_may_return_null=1: the bad-argument suite asks the cpu for 4 TiB
 # and expects OUT_OF_MEMORY, not an ASan abort.
 export ASAN_OPTIONS=detect_leaks=1:use_sigaltstack=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1
-ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|conformance|reliability|fuzz"
+ctest --test-dir build-asan --output-on-failure -j"$jobs" -L "unit|conformance|reliability|fuzz|cuda-emulator"
 ctest --test-dir build-asan --output-on-failure -j"$jobs" -L examples -R "/cpu|^Readme"
 unset ASAN_OPTIONS UBSAN_OPTIONS
 

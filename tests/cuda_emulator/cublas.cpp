@@ -6,6 +6,8 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 #include "emulator.hpp"
 
@@ -16,6 +18,11 @@ struct cublasContext {
 namespace {
 
 using cuda_emulator::misuse;
+
+// Every live handle, as the library keeps them: a plugin may hold its
+// handles until the process exits (LeakSanitizer then finds them reachable).
+std::mutex g_handles_mutex;
+std::set<cublasHandle_t>* g_handles = new std::set<cublasHandle_t>;
 
 CBLAS_TRANSPOSE trans(cublasOperation_t op) { return op == CUBLAS_OP_N ? CblasNoTrans : CblasTrans; }
 
@@ -71,11 +78,15 @@ extern "C" {
 cublasStatus_t cublasCreate(cublasHandle_t* handle) {
   if (!handle) return CUBLAS_STATUS_INVALID_VALUE;
   *handle = new cublasContext{cuda_emulator::current_device()};
+  std::lock_guard<std::mutex> lock(g_handles_mutex);
+  g_handles->insert(*handle);
   return CUBLAS_STATUS_SUCCESS;
 }
 
 cublasStatus_t cublasDestroy(cublasHandle_t handle) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  std::lock_guard<std::mutex> lock(g_handles_mutex);
+  if (g_handles->erase(handle) == 0) misuse("cublasDestroy: %p is not a live handle", static_cast<void*>(handle));
   delete handle;
   return CUBLAS_STATUS_SUCCESS;
 }

@@ -67,9 +67,11 @@ struct Emulator {
   }
 };
 
+// Never destroyed, as a driver's state outlives the plugin's static
+// destructors (memory a plugin keeps until exit stays reachable for LSan).
 Emulator& emu() {
-  static Emulator e;
-  return e;
+  static Emulator* e = new Emulator;
+  return *e;
 }
 
 thread_local int t_device = 0;
@@ -118,10 +120,12 @@ int stream_device(cudaStream_t stream) {
   return current_device();
 }
 
+// Exactly `bytes` (at least 1), so that AddressSanitizer sees a kernel
+// reading or writing past the end of its buffer.
 void* allocate(size_t bytes, size_t alignment) {
-  const size_t rounded = (std::max<size_t>(bytes, 1) + alignment - 1) / alignment * alignment;
-  void* p = std::aligned_alloc(alignment, rounded);
-  if (p) std::memset(p, 0xFF, rounded);  // NaN for floats: uninitialized reads show
+  void* p = nullptr;
+  if (posix_memalign(&p, alignment, std::max<size_t>(bytes, 1)) != 0) return nullptr;
+  std::memset(p, 0xFF, std::max<size_t>(bytes, 1));  // NaN for floats: uninitialized reads show
   return p;
 }
 
