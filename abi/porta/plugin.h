@@ -178,7 +178,8 @@ typedef struct porta_plugin_api {
    *  NULL: the core uses ordinary host memory. Since 1.1. */
   porta_status (*alloc_pinned_host)(size_t bytes, void** out);
   /** (optional, required with alloc_pinned_host) Frees alloc_pinned_host
-   *  memory. Since 1.1. */
+   *  memory, after every copy enqueued from it (PORTA_COPY_NONBLOCKING)
+   *  has completed. Since 1.1. */
   void (*free_pinned_host)(void* ptr);
 } porta_plugin_api;
 

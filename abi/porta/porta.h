@@ -192,6 +192,16 @@ PORTA_EXPORT porta_status porta_tensor_from_host_into(porta_tensor* t, const voi
  *  already there, else a contiguous copy there. */
 PORTA_EXPORT porta_status porta_tensor_to(porta_tensor* t, DLDevice device, porta_tensor** out);
 
+/** As porta_tensor_to, but a copy from pinned host memory (a tensor of
+ *  porta_tensor_empty_pinned for `device`) to `device` may return before it
+ *  completes (PyTorch's non_blocking=True): it is ordered on the device's
+ *  stream before any later work there. Until the device has read it
+ *  (porta_synchronize, or any result read back on the host), the source
+ *  must not be written; releasing it is safe. Every other copy blocks, as
+ *  in porta_tensor_to. */
+PORTA_EXPORT porta_status porta_tensor_to_non_blocking(porta_tensor* t, DLDevice device,
+                                                       porta_tensor** out);
+
 /** Copies `src` into `dst` (in place): src is broadcast to dst's shape and
  *  cast to dst's dtype; the two may be on different devices. */
 PORTA_EXPORT porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src);

@@ -59,6 +59,10 @@ PORTA_API porta_status porta_tensor_to(porta_tensor* t, DLDevice device, porta_t
   return produce(out, [&] { return ag::to(arg(t, "t"), device_of(device)); });
 }
 
+PORTA_API porta_status porta_tensor_to_non_blocking(porta_tensor* t, DLDevice device, porta_tensor** out) {
+  return produce(out, [&] { return ag::to(arg(t, "t"), device_of(device), /*non_blocking=*/true); });
+}
+
 PORTA_API porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src) {
   return guard([&] { ops::copy_into(writable(dst, "copy_into"), arg(src, "src")); });
 }

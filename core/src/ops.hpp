@@ -12,7 +12,9 @@ namespace porta::ops {
 TensorPtr from_host(const void* data, Dtype dtype, const Dims& shape, DeviceState& dev);
 void to_host(const porta_tensor& t, void* dst, size_t dst_bytes);
 void from_host_into(const TensorPtr& t, const void* src, size_t src_bytes);
-TensorPtr to(const TensorPtr& t, DeviceState& dev);
+// `t` on `dev`. non_blocking: a copy from memory pinned by dev's plugin may
+// return before it completes (porta_tensor_to_non_blocking).
+TensorPtr to(const TensorPtr& t, DeviceState& dev, bool non_blocking = false);
 void copy_into(const TensorPtr& dst, const TensorPtr& src);
 
 // ---- views (views.cpp)

@@ -23,8 +23,16 @@ char* host_ptr(const porta_tensor& t) {
   return static_cast<char*>(t.storage->block.handle) + t.byte_offset;
 }
 
-// Copies contiguous `src` into contiguous `dst` of the same size on another device.
-void copy_across(const porta_tensor& src, const porta_tensor& dst) {
+// Whether a copy from host tensor `src` to `dev` may be stream-ordered only:
+// the source must be pinned by dev's own plugin, whose free_pinned_host
+// waits for such copies before the memory goes.
+bool may_skip_wait(const porta_tensor& src, const DeviceState& dev) {
+  return src.storage->pinned && src.storage->release_context == &dev.backend->api;
+}
+
+// Copies contiguous `src` into contiguous `dst` of the same size on another
+// device; non_blocking as in to().
+void copy_across(const porta_tensor& src, const porta_tensor& dst, bool non_blocking = false) {
   const size_t bytes = nbytes(src);
   if (bytes == 0) return;
   DeviceState& s = *src.device;
@@ -34,7 +42,9 @@ void copy_across(const porta_tensor& src, const porta_tensor& dst) {
                                                      src.storage->block.handle, src.byte_offset, bytes, 0),
                  *s.backend, cat("copy from ", s.name, " to ", d.name));
   } else if (is_host(s)) {
-    check_plugin(d.backend->api.copy_to_device(d.index, dst.storage->block.handle, dst.byte_offset, host_ptr(src), bytes, 0),
+    const uint32_t flags = non_blocking && may_skip_wait(src, d) ? PORTA_COPY_NONBLOCKING : 0u;
+    check_plugin(d.backend->api.copy_to_device(d.index, dst.storage->block.handle, dst.byte_offset, host_ptr(src), bytes,
+                                               flags),
                  *d.backend, cat("copy from ", s.name, " to ", d.name));
   } else if (is_host(d)) {
     check_plugin(s.backend->api.copy_to_host(s.index, host_ptr(dst), src.storage->block.handle, src.byte_offset, bytes, 0),
@@ -93,11 +103,11 @@ void from_host_into(const TensorPtr& t, const void* src, size_t src_bytes) {
   dev.bytes_in.fetch_add(bytes, std::memory_order_relaxed);
 }
 
-TensorPtr to(const TensorPtr& t, DeviceState& dev) {
+TensorPtr to(const TensorPtr& t, DeviceState& dev, bool non_blocking) {
   if (t->device == &dev) return t;
   TensorPtr src = contiguous(t);
   TensorPtr out = empty(dev, t->dtype, t->shape);
-  copy_across(*src, *out);
+  copy_across(*src, *out, non_blocking);
   return out;
 }
 

@@ -5,7 +5,9 @@
 
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <mutex>
+#include <vector>
 
 #include "devices.hpp"
 #include "plugin_support.hpp"
@@ -190,17 +192,66 @@ porta_status copy_between_devices(int32_t dst_device, void* dst, size_t dst_offs
   return finish_copy(flags, "copy between devices (cudaStreamSynchronize)");
 }
 
+// Pinned memory released by the core while copies from it
+// (PORTA_COPY_NONBLOCKING) may still be queued: freed once an event
+// recorded at the release on every used device has completed, so releasing
+// a batch right after its non-blocking copy does not wait for the device.
+struct PendingFree {
+  void* ptr;
+  std::vector<cudaEvent_t> events;
+};
+std::mutex g_pending_mutex;
+std::vector<PendingFree> g_pending;
+
+// Frees the pending blocks whose copies are done (all of them, waiting, when `wait`).
+void reap_pinned(bool wait) {
+  std::lock_guard<std::mutex> lock(g_pending_mutex);
+  auto done = [&](PendingFree& f) {
+    for (cudaEvent_t e : f.events) {
+      const cudaError_t err = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
+      if (err == cudaErrorNotReady) return false;
+      if (err != cudaSuccess) (void)cudaGetLastError();  // a failed device: its copies will not run
+    }
+    for (cudaEvent_t e : f.events) cudaEventDestroy(e);
+    if (cudaFreeHost(f.ptr) != cudaSuccess) (void)cudaGetLastError();
+    return true;
+  };
+  g_pending.erase(std::remove_if(g_pending.begin(), g_pending.end(), done), g_pending.end());
+}
+
 porta_status alloc_pinned_host(size_t bytes, void** out) {
+  reap_pinned(false);
   void* p = nullptr;
   // Portable: usable for fast copies to every device, not only the current one.
-  if (porta_status st = check(cudaHostAlloc(&p, bytes, cudaHostAllocPortable), "cudaHostAlloc"); st != PORTA_OK)
-    return st;
+  cudaError_t err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
+  if (err == cudaErrorMemoryAllocation) {  // blocks waiting to be freed may be enough
+    (void)cudaGetLastError();
+    reap_pinned(true);
+    err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
+  }
+  if (porta_status st = check(err, "cudaHostAlloc"); st != PORTA_OK) return st;
   *out = p;
   return PORTA_OK;
 }
 
 void free_pinned_host(void* ptr) {
-  if (cudaFreeHost(ptr) != cudaSuccess) (void)cudaGetLastError();
+  PendingFree f{ptr, {}};
+  for (int32_t d = 0; d < device_count(); ++d) {
+    if (!device_was_used(d)) continue;
+    cudaEvent_t e = nullptr;
+    if (record_event(d, &e) != PORTA_OK) {  // cannot tell when its copies end: wait for them now
+      if (e) cudaEventDestroy(e);
+      if (use_device(d) == PORTA_OK && cudaStreamSynchronize(default_stream()) != cudaSuccess)
+        (void)cudaGetLastError();
+      continue;
+    }
+    f.events.push_back(e);
+  }
+  {
+    std::lock_guard<std::mutex> lock(g_pending_mutex);
+    g_pending.push_back(std::move(f));
+  }
+  reap_pinned(false);
 }
 
 const porta_plugin_api kApi = {

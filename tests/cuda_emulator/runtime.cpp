@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -52,6 +53,7 @@ struct Emulator {
   bool peer = true;
   std::vector<DeviceState> devices;
   std::map<uintptr_t, Allocation> allocations;  // by start address
+  std::multiset<uintptr_t> pending_pinned;        // pinned memory that queued copies still touch
 
   Emulator() {
     auto env = [](const char* name, long long fallback) {
@@ -287,6 +289,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
     case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
   }
   return "cudaErrorUnknown";
@@ -305,6 +308,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
     case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
   }
   return "unknown error";
@@ -350,9 +354,14 @@ cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned flags) {
 cudaError_t cudaFreeHost(void* ptr) {
   Lock lock(emu().mutex);
   if (!ptr) return cudaSuccess;
-  drain_all();
   auto it = emu().allocations.find(reinterpret_cast<uintptr_t>(ptr));
   if (it == emu().allocations.end() || it->second.device >= 0) return fail_with(cudaErrorInvalidValue);
+  // Stricter than the driver, which may synchronize here: the plugin must
+  // itself wait for the copies that still read or write the memory.
+  const uintptr_t start = it->first, end = start + std::max<size_t>(it->second.bytes, 1);
+  auto pending = emu().pending_pinned.lower_bound(start);
+  if (pending != emu().pending_pinned.end() && *pending < end)
+    misuse("cudaFreeHost(%p) while a queued copy still uses it (synchronize the device before freeing)", ptr);
   emu().allocations.erase(it);
   std::free(ptr);
   return cudaSuccess;
@@ -385,7 +394,17 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
     std::memcpy(dst, src, bytes);
     return cudaSuccess;
   }
-  enqueue(device, [dst, src, bytes] { std::memcpy(dst, src, bytes); });
+  if (src_dev && dst_dev) {
+    enqueue(device, [dst, src, bytes] { std::memcpy(dst, src, bytes); });
+    return cudaSuccess;
+  }
+  // Pinned host memory on one side: it must stay until the copy has run.
+  const uintptr_t pinned = reinterpret_cast<uintptr_t>(src_dev ? dst : src);
+  emu().pending_pinned.insert(pinned);
+  enqueue(device, [dst, src, bytes, pinned] {
+    std::memcpy(dst, src, bytes);
+    emu().pending_pinned.erase(emu().pending_pinned.find(pinned));
+  });
   return cudaSuccess;
 }
 
@@ -451,6 +470,22 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 
+// Lazy execution: work runs only when waited for, so an event recorded
+// behind queued work stays "not ready" until someone synchronizes.
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  Lock lock(emu().mutex);
+  if (!event) return fail_with(cudaErrorInvalidResourceHandle);
+  return event->state->complete ? cudaSuccess : cudaErrorNotReady;  // not ready is not an error: not recorded
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  Lock lock(emu().mutex);
+  if (!event) return fail_with(cudaErrorInvalidResourceHandle);
+  std::shared_ptr<CUevent_st::State> state = event->state;
+  if (!state->complete) drain(state->device, [&] { return state->complete; });
+  return cudaSuccess;
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags) {
   Lock lock(emu().mutex);
   if (!event) return fail_with(cudaErrorInvalidResourceHandle);
@@ -486,6 +521,12 @@ cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags) {
 // context has been created (by a call that needs one).
 __attribute__((visibility("default"))) int porta_cuda_emulator_context_created(int device) {
   return context_created(device) ? 1 : 0;
+}
+
+// Test hook: how many pieces of work wait, not yet executed, on `device`'s stream.
+__attribute__((visibility("default"))) int porta_cuda_emulator_pending_work(int device) {
+  Lock lock(emu().mutex);
+  return valid_device(device) ? static_cast<int>(emu().devices[static_cast<size_t>(device)].queue.size()) : -1;
 }
 
 }  // extern "C"

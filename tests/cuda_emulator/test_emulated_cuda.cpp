@@ -34,19 +34,25 @@ porta_plugin_info emulated_plugin() {
   return porta_plugin_info{};
 }
 
-// Whether the emulator has created `device`'s context (its test hook).
-bool context_created(int device) {
+// One of the emulator's test hooks, int hook(int device), called; -1 when missing.
+int call_hook(const char* name, int device) {
   void* lib = dlopen(PORTA_EMULATED_CUDA_PLUGIN, RTLD_NOW | RTLD_NOLOAD);
   if (!lib) {
     ADD_FAILURE() << "the emulated cuda plugin is not loaded";
-    return false;
+    return -1;
   }
-  auto hook = reinterpret_cast<int (*)(int)>(dlsym(lib, "porta_cuda_emulator_context_created"));
-  const bool created = hook && hook(device) != 0;
-  EXPECT_NE(hook, nullptr);
+  auto hook = reinterpret_cast<int (*)(int)>(dlsym(lib, name));
+  EXPECT_NE(hook, nullptr) << name;
+  const int result = hook ? hook(device) : -1;
   dlclose(lib);
-  return created;
+  return result;
 }
+
+// Whether the emulator has created `device`'s context.
+bool context_created(int device) { return call_hook("porta_cuda_emulator_context_created", device) == 1; }
+
+// Work queued on `device`'s stream and not yet executed (the emulator runs it lazily).
+int pending_work(int device) { return call_hook("porta_cuda_emulator_pending_work", device); }
 
 void expect_environment(const char* name, const char* value) {
   const char* v = std::getenv(name);
@@ -83,6 +89,54 @@ TEST(EmulatedCuda, ContextsAreCreatedOnFirstUseOnly) {
   EXPECT_GT(info.memory_free, 0u) << "a used device reports its free memory";
   EXPECT_LT(info.memory_free, info.memory_total);
   porta_tensor_release(t);
+}
+
+// A cpu tensor of 0, 1, 2, ... in memory pinned for cuda:0 (pinned) or not.
+porta_tensor* ramp(int64_t n, bool pinned) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(i);
+  porta_tensor* t = nullptr;
+  const int64_t shape[] = {n};
+  if (pinned) {
+    EXPECT_EQ(porta_tensor_empty_pinned(kFloat32, shape, 1, cuda(0), &t), PORTA_OK) << porta_last_error();
+    EXPECT_EQ(porta_tensor_from_host_into(t, v.data(), v.size() * sizeof(float)), PORTA_OK) << porta_last_error();
+  } else {
+    EXPECT_EQ(porta_tensor_from_host(v.data(), kFloat32, shape, 1, DLDevice{kDLCPU, 0}, &t), PORTA_OK);
+  }
+  return t;
+}
+
+TEST(EmulatedCuda, NonBlockingCopyFromPinnedMemoryIsOnlyEnqueued) {
+  constexpr int64_t n = 4096;
+  porta_tensor* src = ramp(n, /*pinned=*/true);
+  int pinned = 0;
+  PORTA_OK_OR_FAIL(porta_tensor_is_pinned(src, &pinned));
+  ASSERT_EQ(pinned, 1);
+  porta_tensor* on_gpu = nullptr;
+  PORTA_OK_OR_FAIL(porta_tensor_to_non_blocking(src, cuda(0), &on_gpu));
+  EXPECT_GT(pending_work(0), 0) << "the copy should be queued, not done";
+  // Released at once, as a DataLoader batch is: the emulator aborts if the
+  // plugin frees pinned memory that a queued copy still reads.
+  porta_tensor_release(src);
+
+  porta_tensor* doubled = nullptr;
+  PORTA_OK_OR_FAIL(porta_mul_scalar(on_gpu, 2.0, &doubled));
+  std::vector<float> back(static_cast<size_t>(n));
+  PORTA_OK_OR_FAIL(porta_tensor_to_host(doubled, back.data(), back.size() * sizeof(float)));
+  EXPECT_EQ(pending_work(0), 0) << "reading on the host waits for everything before it";
+  for (int64_t i = 0; i < n; ++i) ASSERT_EQ(back[static_cast<size_t>(i)], 2.0f * static_cast<float>(i)) << i;
+  porta_tensor_release(doubled);
+  porta_tensor_release(on_gpu);
+
+  // The blocking copy, and a non-blocking request from pageable memory, wait.
+  for (bool pinned_source : {true, false}) {
+    porta_tensor* s = ramp(n, pinned_source);
+    porta_tensor* d = nullptr;
+    PORTA_OK_OR_FAIL(pinned_source ? porta_tensor_to(s, cuda(0), &d) : porta_tensor_to_non_blocking(s, cuda(0), &d));
+    EXPECT_EQ(pending_work(0), 0) << (pinned_source ? "porta_tensor_to" : "non-blocking from pageable memory");
+    porta_tensor_release(s);
+    porta_tensor_release(d);
+  }
 }
 
 TEST(EmulatedCudaWithoutDevices, PluginLoadsAndSaysWhy) {

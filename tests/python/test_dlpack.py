@@ -307,3 +307,33 @@ def test_porta_to_torch_shares_memory():
     assert y.tolist() == [1, 2, 0]
     w = porta.ones(2, requires_grad=True)
     assert torch.from_dlpack(w).tolist() == [1, 1]  # exported detached
+
+
+@pytest.mark.skipif(not porta.cuda.is_available(), reason="no CUDA device")
+@pytest.mark.parametrize("stream", [None, 1, 2, 0x7F00DEAD, -1])
+def test_cuda_capsule_for_every_consumer_stream(stream):
+    # DLPack's CUDA streams: None and 1 the legacy default stream, 2 the
+    # per-thread one, a handle, or -1 (no synchronization); all give the data.
+    x = porta.arange(12, dtype=porta.float32, device="cuda:0").reshape(3, 4) * 2
+    y = porta.from_dlpack(x.__dlpack__(stream=stream, max_version=(1, 0)))
+    assert y.device == porta.device("cuda:0") and y.data_ptr() == x.data_ptr()
+    assert y.cpu().tolist() == x.cpu().tolist()
+
+
+@pytest.mark.skipif(not porta.cuda.is_available(), reason="no CUDA device")
+def test_cuda_capsule_refuses_stream_zero():
+    x = porta.ones(3, device="cuda:0")
+    with pytest.raises(BufferError, match="stream=0 is ambiguous"):
+        x.__dlpack__(stream=0)
+
+
+@pytest.mark.skipif(not porta.cuda.is_available(), reason="no CUDA device")
+def test_cuda_non_blocking_copy_from_pinned_batch():
+    loader = porta.utils.data.DataLoader(porta.utils.data.TensorDataset(porta.arange(64, dtype=porta.float32)),
+                                         batch_size=16, pin_memory=True)
+    got = []
+    for (batch,) in loader:
+        assert batch.is_pinned()
+        got += (batch.to("cuda:0", non_blocking=True) + 1).cpu().tolist()
+        assert batch.cuda(0, non_blocking=True).device == porta.device("cuda:0")
+    assert got == [float(i + 1) for i in range(64)]

@@ -277,6 +277,13 @@ const Case kCases[] = {
        Untouched<porta_tensor*> out;
        expect_bad_devices_refused([&](DLDevice d) { return porta_tensor_to(x.f.get(), d, out.p()); });
      }},
+    {"porta_tensor_to_non_blocking",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_tensor_to_non_blocking(t, x.mock, o); });
+       Untouched<porta_tensor*> out;
+       expect_bad_devices_refused([&](DLDevice d) { return porta_tensor_to_non_blocking(x.f.get(), d, out.p()); });
+     }},
     {"porta_copy_into",
      [](Fixture& x) {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "dst is NULL", porta_copy_into(nullptr, x.f.get()));

@@ -406,7 +406,13 @@ class Tensor {
   // ------------------------------ transfers ------------------------------
 
   /// This tensor on `device`: the same handle when already there, else a copy.
-  Tensor to(const Device& device) const { return make(porta_tensor_to, t_, device.dl()); }
+  /// This tensor on `device` (the same handle when already there, else a copy).
+  /// non_blocking: a copy from pinned memory (a DataLoader's pin_memory_for
+  /// batches) to an accelerator may return before it completes, ordered
+  /// before later work there, as PyTorch's non_blocking=True.
+  Tensor to(const Device& device, bool non_blocking = false) const {
+    return make(non_blocking ? porta_tensor_to_non_blocking : porta_tensor_to, t_, device.dl());
+  }
   /// This tensor on the CPU, as to(Device()).
   Tensor cpu() const { return to(Device()); }
   /// The same handle if contiguous, else a contiguous copy.

@@ -125,6 +125,9 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     flags = 0
     if stream is not None and stream != -1 and here.device_type == 1:
         raise BufferError(f"__dlpack__: stream must be None for a cpu tensor, got {stream!r}")
+    if stream == 0 and here.device_type == 2:  # kDLCUDA
+        raise BufferError("__dlpack__: stream=0 is ambiguous for CUDA and the DLPack spec disallows it; pass None "
+                          "or 1 (the legacy default stream), 2 (the per-thread default stream) or a stream handle")
     if dl_device is not None and tuple(dl_device) != (here.device_type, here.device_id):
         if copy is False:
             raise BufferError(f"__dlpack__: the tensor is on {self.device} but dl_device={tuple(dl_device)} was "
@@ -138,8 +141,10 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     elif copy:
         src = src.clone()
         flags |= FLAG_IS_COPIED
-    if here.device_type != 1:
-        _device.synchronize(self.device)  # the consumer may use any stream: make the data ready
+    if here.device_type != 1 and stream != -1:
+        # The consumer's stream (None/1/2/a handle) may be any: make the data ready
+        # for all. stream=-1 asks for no synchronization.
+        _device.synchronize(self.device)
     out = c_void_p()
     if max_version is not None and max_version[0] >= 1:
         status = _to_versioned(src._h, flags, byref(out))

@@ -190,6 +190,7 @@ _SIGNATURES = {
     "porta_tensor_to_host": (STATUS, (T, c_void_p, SZ)),
     "porta_tensor_from_host_into": (STATUS, (T, c_void_p, SZ)),
     "porta_tensor_to": (STATUS, (T, DEV, OUT)),
+    "porta_tensor_to_non_blocking": (STATUS, (T, DEV, OUT)),
     "porta_copy_into": (STATUS, (T, T)),
     "porta_tensor_dtype": (STATUS, (T, POINTER(DLDataType))),
     "porta_tensor_ndim": (STATUS, (T, P_I32)),

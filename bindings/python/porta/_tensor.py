@@ -249,8 +249,12 @@ class Tensor:
     def to(self, *args, **kwargs):
         """This tensor on a device and/or with a dtype: to(device), to(dtype),
         to(device, dtype), to(other) or to(device=..., dtype=...). Returns self
-        when nothing changes; moving data between devices is a copy."""
+        when nothing changes; moving data between devices is a copy.
+        non_blocking=True: a copy from pinned memory to an accelerator may
+        return before it completes (ordered before later work there)."""
         dev, dt = _parse_to_args(args, kwargs, "to")
+        flags = [a for a in args if isinstance(a, bool)]  # to(dev, non_blocking, copy), as PyTorch
+        non_blocking = kwargs.get("non_blocking", flags[0] if flags else False)
         if kwargs.get("copy"):
             t = self.clone()
         else:
@@ -259,7 +263,8 @@ class Tensor:
             t = call(fn.porta_cast, t._h, dt.dl)
         if dev is not None:
             out = c_void_p()
-            status = fn.porta_tensor_to(t._h, _device.resolve(dev), byref(out))
+            move = fn.porta_tensor_to_non_blocking if non_blocking else fn.porta_tensor_to
+            status = move(t._h, _device.resolve(dev), byref(out))
             if status:
                 raise error(status, f"to({dev})")
             if out.value == t._h.value:
@@ -271,7 +276,7 @@ class Tensor:
     def cuda(self, device=None, non_blocking=False):
         """This tensor on CUDA device `device` (an index, 'cuda:i' or None for cuda:0)."""
         dev = cuda_device(device, "x.cuda()")
-        return self.to(dev)
+        return self.to(dev, non_blocking=non_blocking)
 
     def cpu(self):
         """This tensor on the CPU (self when already there)."""

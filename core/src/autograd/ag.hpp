@@ -30,7 +30,7 @@ TensorPtr unsqueeze(const TensorPtr& t, int32_t dim);
 TensorPtr squeeze(const TensorPtr& t, int32_t dim);
 TensorPtr contiguous(const TensorPtr& t);
 TensorPtr clone(const TensorPtr& t);
-TensorPtr to(const TensorPtr& t, DeviceState& dev);
+TensorPtr to(const TensorPtr& t, DeviceState& dev, bool non_blocking = false);
 TensorPtr detach(const TensorPtr& t);
 TensorPtr flatten(const TensorPtr& t, int32_t start_dim, int32_t end_dim);
 

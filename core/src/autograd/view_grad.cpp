@@ -138,8 +138,8 @@ TensorPtr select(const TensorPtr& t, int32_t dim, int64_t index) {
 TensorPtr contiguous(const TensorPtr& t) { return track(t, ops::contiguous(t), std::make_shared<IdentityNode>()); }
 TensorPtr clone(const TensorPtr& t) { return track(t, ops::clone(t), std::make_shared<IdentityNode>()); }
 
-TensorPtr to(const TensorPtr& t, DeviceState& dev) {
-  return track(t, ops::to(t, dev), std::make_shared<ToNode>(t->device));
+TensorPtr to(const TensorPtr& t, DeviceState& dev, bool non_blocking) {
+  return track(t, ops::to(t, dev, non_blocking), std::make_shared<ToNode>(t->device));
 }
 
 TensorPtr detach(const TensorPtr& t) {

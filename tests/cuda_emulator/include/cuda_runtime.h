@@ -70,6 +70,7 @@ enum cudaError_t {
   cudaErrorPeerAccessAlreadyEnabled = 704,
   cudaErrorPeerAccessUnsupported = 217,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
   cudaErrorLaunchFailure = 719,
 };
 using cudaError = cudaError_t;
@@ -131,6 +132,8 @@ cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags);
 
 cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
