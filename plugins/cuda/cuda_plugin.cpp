@@ -201,7 +201,9 @@ struct PendingFree {
   std::vector<cudaEvent_t> events;
 };
 std::mutex g_pending_mutex;
-std::vector<PendingFree> g_pending;
+// Never destroyed: blocks still pending at exit stay with the driver, which
+// reclaims them (and static destructors must not call into CUDA).
+std::vector<PendingFree>& g_pending = *new std::vector<PendingFree>;
 
 // Frees the pending blocks whose copies are done (all of them, waiting, when `wait`).
 void reap_pinned(bool wait) {

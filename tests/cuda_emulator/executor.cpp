@@ -1,17 +1,17 @@
 // Kernels on the CPU: the grid's blocks run one after another; a block's
-// threads run as fibers (ucontext) of the draining host thread, switched at
+// threads run as fibers (fiber_context.hpp) of the draining host thread, switched at
 // __syncthreads and at warp shuffles, so block barriers, shared memory and
 // warp exchanges behave as on a GPU. Misuse that would hang or give garbage
 // on hardware aborts with a message: threads waiting at different barriers,
 // a full-mask shuffle in a warp some of whose lanes have exited.
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstring>
 #include <memory>
 
 #include "emulator.hpp"
+#include "fiber_context.hpp"
 
 thread_local dim3 threadIdx, blockIdx, blockDim, gridDim;
 
@@ -25,7 +25,7 @@ constexpr size_t kStackBytes = size_t{256} << 10;
 enum class State { Ready, AtBlockBarrier, AtWarpBarrier, Done };
 
 struct Fiber {
-  ucontext_t context;
+  FiberContext context;
   State state;
 };
 
@@ -36,7 +36,7 @@ struct BlockRun {
   dim3 block;
   unsigned threads = 0;
   unsigned current = 0;
-  ucontext_t scheduler;
+  FiberContext scheduler;
   Fiber fibers[kMaxThreads];
   alignas(16) unsigned char slots[kMaxThreads][16];
 };
@@ -57,17 +57,17 @@ char* fiber_stack(unsigned i) {
   return base + i * (kStackBytes + page) + page;
 }
 
-void fiber_main() {
-  BlockRun* r = t_run;
-  r->body->run_thread();
-  r->fibers[r->current].state = State::Done;
-}  // returns to uc_link: the scheduler
-
 void yield(State s) {
   BlockRun* r = t_run;
   Fiber& f = r->fibers[r->current];
   f.state = s;
-  swapcontext(&f.context, &r->scheduler);
+  switch_fiber(f.context, r->scheduler);
+}
+
+[[noreturn]] void fiber_main() {
+  t_run->body->run_thread();
+  yield(State::Done);  // never resumed
+  __builtin_unreachable();
 }
 
 dim3 thread_of(unsigned i, dim3 b) { return dim3(i % b.x, (i / b.x) % b.y, i / (b.x * b.y)); }
@@ -108,30 +108,20 @@ bool release(BlockRun& r) {
          r.name, blockIdx.x, blockIdx.y, blockIdx.z);
 }
 
-// getcontext "returns twice" in GCC's eyes, but these contexts are only
-// entered through makecontext's entry point, never resumed at getcontext.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wclobbered"
 void run_block(BlockRun& r) {
   for (unsigned i = 0; i < r.threads; ++i) {
-    Fiber& f = r.fibers[i];
-    getcontext(&f.context);
-    f.context.uc_stack.ss_sp = fiber_stack(i);
-    f.context.uc_stack.ss_size = kStackBytes;
-    f.context.uc_link = &r.scheduler;
-    makecontext(&f.context, fiber_main, 0);
-    f.state = State::Ready;
+    prepare_fiber(r.fibers[i].context, fiber_stack(i), kStackBytes, fiber_main);
+    r.fibers[i].state = State::Ready;
   }
   do {
     for (unsigned i = 0; i < r.threads; ++i) {
       if (r.fibers[i].state != State::Ready) continue;
       r.current = i;
       threadIdx = thread_of(i, r.block);
-      swapcontext(&r.scheduler, &r.fibers[i].context);
+      switch_fiber(r.scheduler, r.fibers[i].context);
     }
   } while (release(r));
 }
-#pragma GCC diagnostic pop
 
 }  // namespace
 
