@@ -3,9 +3,9 @@
 // family; GEMM through cuBLAS). See README.md for streams, copies and TF32.
 #include <porta/plugin.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <algorithm>
 #include <mutex>
 #include <vector>
 

@@ -34,11 +34,11 @@ int current_device();
 // Appends `task` to `device`'s stream.
 void enqueue(int device, Task task);
 
-// Whether [p, p + bytes) lies in one allocation of `device` (any device for
-// -1); pinned host memory counts as device memory when `pinned_ok`.
-bool is_device_memory(const void* p, size_t bytes, int device, bool pinned_ok = false);
+// Whether [p, p + bytes) lies in one device allocation of `device` (of any
+// device for -1).
+bool is_device_memory(const void* p, size_t bytes, int device);
 
-// Runs one block of a kernel as blockDim fibers (executor.cpp).
+// Runs a kernel's grid, block after block, each block's threads as fibers (executor.cpp).
 void run_grid(const Config& config, const char* name, KernelBody& body);
 
 }  // namespace cuda_emulator

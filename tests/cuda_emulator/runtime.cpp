@@ -4,8 +4,6 @@
 //   PORTA_CUDA_EMULATOR_SMS      multiprocessors per device (default 4)
 //   PORTA_CUDA_EMULATOR_MEMORY   bytes of memory per device (default 4 GiB)
 //   PORTA_CUDA_EMULATOR_PEER     1: devices may access each other (default), 0: not
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
@@ -171,12 +169,10 @@ void enqueue(int device, Task task) {
   emu().devices[static_cast<size_t>(device)].queue.push_back(std::move(task));
 }
 
-bool is_device_memory(const void* p, size_t bytes, int device, bool pinned_ok) {
+bool is_device_memory(const void* p, size_t bytes, int device) {
   Lock lock(emu().mutex);
   const Allocation* a = find_allocation(p, bytes);
-  if (!a) return false;
-  if (a->device < 0) return pinned_ok;
-  return device < 0 || a->device == device;
+  return a && a->device >= 0 && (device < 0 || a->device == device);
 }
 
 bool context_created(int device) {
@@ -191,7 +187,8 @@ void check_kernel_argument(const char* name, int index, const void* p, int devic
   if (!a)
     misuse("kernel %s on cuda:%d: argument %d (%p) is not device memory (a host pointer passed to a kernel?)", name,
            device, index, p);
-  if (a->device >= 0 && a->device != device && !emu().devices[static_cast<size_t>(device)].peer_enabled[static_cast<size_t>(a->device)])
+  const std::vector<bool>& peers = emu().devices[static_cast<size_t>(device)].peer_enabled;
+  if (a->device >= 0 && a->device != device && !peers[static_cast<size_t>(a->device)])
     misuse("kernel %s on cuda:%d: argument %d (%p) is memory of cuda:%d, and peer access to it is not enabled", name,
            device, index, p, a->device);
 }

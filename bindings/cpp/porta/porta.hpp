@@ -406,7 +406,6 @@ class Tensor {
   // ------------------------------ transfers ------------------------------
 
   /// This tensor on `device`: the same handle when already there, else a copy.
-  /// This tensor on `device` (the same handle when already there, else a copy).
   /// non_blocking: a copy from pinned memory (a DataLoader's pin_memory_for
   /// batches) to an accelerator may return before it completes, ordered
   /// before later work there, as PyTorch's non_blocking=True.
