@@ -139,6 +139,25 @@ TEST(EmulatedCuda, NonBlockingCopyFromPinnedMemoryIsOnlyEnqueued) {
   }
 }
 
+TEST(EmulatedCuda, OnlyReadingOnTheHostSynchronizes) {
+  porta_tensor* x = ramp(1000, /*pinned=*/false);
+  porta_tensor* on_gpu = nullptr;
+  PORTA_OK_OR_FAIL(porta_tensor_to(x, cuda(0), &on_gpu));
+  ASSERT_EQ(pending_work(0), 0);
+  // A forward-and-backward-like chain, temporaries released as it goes: all queued.
+  porta_tensor *a = nullptr, *b = nullptr, *s = nullptr;
+  PORTA_OK_OR_FAIL(porta_mul_scalar(on_gpu, 2.0, &a));
+  PORTA_OK_OR_FAIL(porta_add_scalar(a, 1.0, &b));
+  porta_tensor_release(a);
+  PORTA_OK_OR_FAIL(porta_sum(b, nullptr, 0, 0, &s));
+  EXPECT_GE(pending_work(0), 3) << "ops must not wait for the device";
+  float total = 0;
+  PORTA_OK_OR_FAIL(porta_tensor_to_host(s, &total, sizeof total));
+  EXPECT_EQ(pending_work(0), 0);
+  EXPECT_EQ(total, 1000.0f * 999.0f + 1000.0f);  // sum of 2i + 1
+  for (porta_tensor* t : {x, on_gpu, b, s}) porta_tensor_release(t);
+}
+
 TEST(EmulatedCudaWithoutDevices, PluginLoadsAndSaysWhy) {
   expect_environment("PORTA_CUDA_EMULATOR_DEVICES", "0");
   const porta_plugin_info info = emulated_plugin();
