@@ -10,9 +10,9 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
-#include <set>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,10 +45,10 @@ struct DeviceState {
 
 struct Emulator {
   std::recursive_mutex mutex;
-  int count = 2;
-  int sms = 4;
-  size_t memory = size_t{4} << 30;
-  bool peer = true;
+  int count;      // the PORTA_CUDA_EMULATOR_* settings (see the top of the file)
+  int sms;
+  size_t memory;
+  bool peer;
   std::vector<DeviceState> devices;
   std::map<uintptr_t, Allocation> allocations;  // by start address
   std::multiset<uintptr_t> pending_pinned;        // pinned memory that queued copies still touch
@@ -82,13 +82,12 @@ using Lock = std::lock_guard<std::recursive_mutex>;
 bool valid_device(int d) { return d >= 0 && d < emu().count; }
 
 // The allocation holding [p, p + bytes), or nullptr.
-const Allocation* find_allocation(const void* p, size_t bytes, uintptr_t* start = nullptr) {
+const Allocation* find_allocation(const void* p, size_t bytes) {
   const auto a = reinterpret_cast<uintptr_t>(p);
   auto it = emu().allocations.upper_bound(a);
   if (it == emu().allocations.begin()) return nullptr;
   --it;
   if (a < it->first || a + bytes > it->first + std::max<size_t>(it->second.bytes, 1)) return nullptr;
-  if (start) *start = it->first;
   return &it->second;
 }
 
@@ -130,13 +129,34 @@ void* allocate(size_t bytes, size_t alignment) {
 }
 
 const char* kind_name(cudaMemcpyKind k) {
-  switch (k) {
-    case cudaMemcpyHostToHost: return "HostToHost";
-    case cudaMemcpyHostToDevice: return "HostToDevice";
-    case cudaMemcpyDeviceToHost: return "DeviceToHost";
-    case cudaMemcpyDeviceToDevice: return "DeviceToDevice";
-    default: return "Default";
-  }
+  return k == cudaMemcpyHostToDevice ? "HostToDevice" : k == cudaMemcpyDeviceToHost ? "DeviceToHost" : "DeviceToDevice";
+}
+
+// The runtime's name and text of each error the emulator returns.
+struct ErrorText {
+  cudaError_t code;
+  const char* name;
+  const char* text;
+};
+constexpr ErrorText kErrors[] = {
+    {cudaSuccess, "cudaSuccess", "no error"},
+    {cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument"},
+    {cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory"},
+    {cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {cudaErrorPeerAccessAlreadyEnabled, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {cudaErrorPeerAccessUnsupported, "cudaErrorPeerAccessUnsupported",
+     "peer access is not supported between these two devices"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {cudaErrorNotReady, "cudaErrorNotReady", "device not ready"},
+};
+
+const ErrorText& error_text(cudaError_t e) {
+  static constexpr ErrorText kUnknown{cudaSuccess, "cudaErrorUnknown", "unknown error"};
+  for (const ErrorText& t : kErrors)
+    if (t.code == e) return t;
+  return kUnknown;
 }
 
 }  // namespace
@@ -247,7 +267,6 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->multiProcessorCount = emu().sms;
   prop->major = 9;
   prop->minor = 0;
-  prop->maxThreadsPerBlock = 1024;
   return cudaSuccess;
 }
 
@@ -273,43 +292,9 @@ cudaError_t cudaGetLastError(void) {
   return e;
 }
 
-const char* cudaGetErrorName(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorInvalidMemcpyDirection: return "cudaErrorInvalidMemcpyDirection";
-    case cudaErrorNoDevice: return "cudaErrorNoDevice";
-    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
-    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
-    case cudaErrorPeerAccessUnsupported: return "cudaErrorPeerAccessUnsupported";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    case cudaErrorNotReady: return "cudaErrorNotReady";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-  }
-  return "cudaErrorUnknown";
-}
+const char* cudaGetErrorName(cudaError_t error) { return error_text(error).name; }
 
-const char* cudaGetErrorString(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
-    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
-    case cudaErrorInvalidDevice: return "invalid device ordinal";
-    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
-    case cudaErrorPeerAccessUnsupported: return "peer access is not supported between these two devices";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    case cudaErrorNotReady: return "device not ready";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-  }
-  return "unknown error";
-}
+const char* cudaGetErrorString(cudaError_t error) { return error_text(error).text; }
 
 cudaError_t cudaMalloc(void** ptr, size_t bytes) {
   Lock lock(emu().mutex);
@@ -372,7 +357,7 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpy
   const bool src_dev = is_device_memory(src, bytes, -1), dst_dev = is_device_memory(dst, bytes, -1);
   const bool want_src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
   const bool want_dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
-  if (kind != cudaMemcpyDefault && (src_dev != want_src_dev || dst_dev != want_dst_dev)) {
+  if (src_dev != want_src_dev || dst_dev != want_dst_dev) {
     std::fprintf(stderr, "cuda emulator: cudaMemcpyAsync %s of %zu bytes: source %p is %s, destination %p is %s\n",
                  kind_name(kind), bytes, src, src_dev ? "device memory" : "not device memory", dst,
                  dst_dev ? "device memory" : "not device memory");
@@ -433,14 +418,6 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   drain(stream_device(stream));
   return cudaSuccess;
 }
-
-cudaError_t cudaDeviceSynchronize(void) {
-  Lock lock(emu().mutex);
-  drain(current_device());
-  return cudaSuccess;
-}
-
-cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
   if (!event || (flags & ~0x0Fu)) return fail_with(cudaErrorInvalidValue);

@@ -63,17 +63,13 @@ enum cudaError_t {
   cudaErrorInvalidValue = 1,
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
-  cudaErrorInvalidDevicePointer = 17,
-  cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
   cudaErrorPeerAccessAlreadyEnabled = 704,
   cudaErrorPeerAccessUnsupported = 217,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
-  cudaErrorLaunchFailure = 719,
 };
-using cudaError = cudaError_t;
 
 struct CUstream_st;
 struct CUevent_st;
@@ -82,18 +78,14 @@ using cudaEvent_t = CUevent_st*;
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 
 enum cudaMemcpyKind {
-  cudaMemcpyHostToHost = 0,
   cudaMemcpyHostToDevice = 1,
   cudaMemcpyDeviceToHost = 2,
   cudaMemcpyDeviceToDevice = 3,
-  cudaMemcpyDefault = 4,
 };
 
 enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 
-#define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
-#define cudaEventDefault 0x00
 #define cudaEventDisableTiming 0x02
 
 struct cudaDeviceProp {
@@ -102,7 +94,6 @@ struct cudaDeviceProp {
   int multiProcessorCount;
   int major;
   int minor;
-  int maxThreadsPerBlock;
 };
 
 extern "C" {
@@ -126,9 +117,7 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
                                 cudaStream_t stream);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
-cudaError_t cudaDeviceSynchronize(void);
 
-cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
