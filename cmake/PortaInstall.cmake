@@ -1,12 +1,15 @@
-# Install layout:
-#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp}
+# Install layout (relocatable: nothing installed names a path outside the prefix):
+#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp,nn.hpp,optim.hpp,data.hpp}
+#   include/dlpack/dlpack.h   the exact header Porta was built against, copied
+#                             from the package that provided it (PortaDLPack.cmake)
 #   lib/libporta.so, lib/porta/plugins/libporta_plugin_<name>.so
-#   bin/porta-smi, lib/cmake/porta/ (find_package(porta) -> porta::porta),
-#   lib/pkgconfig/porta.pc
+#   bin/porta-smi, lib/cmake/porta/ (find_package(porta) -> porta::porta, porta::cpp),
+#   lib/pkgconfig/porta.pc (C), porta-cpp.pc (C++: Requires porta, adds C++20 and threads)
 include(CMakePackageConfigHelpers)
 
 install(FILES abi/porta/porta.h abi/porta/plugin.h abi/porta/ops.h abi/porta/types.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/porta)
+install(FILES ${DLPACK_INCLUDE_DIR}/dlpack/dlpack.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dlpack)
 install(TARGETS porta porta_abi EXPORT portaTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
@@ -18,5 +21,7 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/porta-config-version.cmake 
 install(FILES ${CMAKE_BINARY_DIR}/porta-config.cmake ${CMAKE_BINARY_DIR}/porta-config-version.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
 
-configure_file(${CMAKE_CURRENT_LIST_DIR}/porta.pc.in ${CMAKE_BINARY_DIR}/porta.pc @ONLY)
-install(FILES ${CMAKE_BINARY_DIR}/porta.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+foreach(pc porta porta-cpp)
+  configure_file(${CMAKE_CURRENT_LIST_DIR}/${pc}.pc.in ${CMAKE_BINARY_DIR}/${pc}.pc @ONLY)
+  install(FILES ${CMAKE_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Configures and builds Porta into build/ (Release). Extra arguments go to
-# the CMake configure step.
+# Configures and builds Porta into build/ (Release), with the project's venv
+# (scripts/install-deps.sh) as its Python. Extra arguments go to the CMake
+# configure step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPORTA_WERROR=ON "$@" >/dev/null
+source scripts/env.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPORTA_WERROR=ON -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" "$@" >/dev/null
 cmake --build build -j"$(nproc)"

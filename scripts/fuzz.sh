@@ -7,6 +7,7 @@
 # belongs in tests/fuzz/corpus/<harness>/regression-<what> once fixed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/env.sh
 seconds=${1:-10}
 build=build-fuzz
 harnesses=(fuzz_device_string fuzz_dlpack_import fuzz_safetensors fuzz_idx fuzz_cifar10 fuzz_plugin_table)
@@ -15,7 +16,7 @@ echo "== configure and build $build (clang, libFuzzer, ASan + UBSan)"
 # -O1 and line tables only: the instrumented core compiles in a fraction of a Release build's time.
 CC=clang CXX=clang++ cmake -S . -B "$build" -DPORTA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_C_FLAGS_DEBUG="-O1 -gline-tables-only" -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
-  -DPORTA_CUDA=OFF -DPORTA_OPENCL=OFF -DPORTA_BUILD_BENCHMARKS=OFF >/dev/null
+  -DPORTA_CUDA=OFF -DPORTA_OPENCL=OFF -DPORTA_BUILD_BENCHMARKS=OFF -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" >/dev/null
 cmake --build "$build" -j"$(nproc)" --target porta_fuzz >/dev/null
 
 work="$build/fuzz-runs"

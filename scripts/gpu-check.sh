@@ -171,6 +171,7 @@ CMAKE_ARGS=(
   -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release
   -DPORTA_CUDA=ON -DPORTA_OPENCL=OFF -DPORTA_BUILD_TESTS=ON -DPORTA_BUILD_BENCHMARKS=ON
   -DPORTA_CUDA_EMULATOR=OFF  # the real GPU is here: no CPU emulation of it to build
+  -DPORTA_PYTHON_TESTS=OFF   # the check runs its own steps, not ctest's pytest suites
   -DCMAKE_CUDA_COMPILER="$NVCC"
   -DDLPACK_INCLUDE_DIR="$DLPACK_DIR"
   -DPORTA_GTEST_SOURCE_DIR="$DEPS/googletest"

@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
-# Installs what Porta needs on a fresh Debian 12 machine; installs nothing
-# that is already there, so it is cheap to run before every build.
-#   Debian: compilers (and clang with libFuzzer), CMake, GoogleTest, Google
-#           Benchmark, OpenBLAS, zlib, OpenCL (ICD loader, headers, PoCL,
-#           CLBlast), Fashion-MNIST.
-#   PyPI:   apache-tvm-ffi (ships the official dlpack/dlpack.h >= 1.1).
+# Installs everything the build and the tests use on a fresh Debian 12
+# machine, and nothing that is already there, so it is cheap to run before
+# every build.
+#   Debian: compilers (and clang with libFuzzer), CMake, pkg-config, GoogleTest,
+#           Google Benchmark, OpenBLAS, zlib, OpenCL (ICD loader, headers, PoCL,
+#           CLBlast), Python 3 with venv, util-linux (unshare, for the relocated
+#           install test), Fashion-MNIST.
+#   PyPI:   scripts/python-requirements.txt, pinned: downloaded into
+#           build/wheelhouse and installed into the project's virtual
+#           environment build/venv, the only Python the build and tests run
+#           (apache-tvm-ffi ships dlpack/dlpack.h; scikit-build-core builds the
+#           wheel; numpy and pytest run the Python suites). The machine's own
+#           Python packages are never used.
+# PORTA_PYTHON picks the interpreter the venv is made from (default python3).
 set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/env.sh
 
 debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libbenchmark-dev libopenblas-dev zlib1g-dev
-      ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev dataset-fashion-mnist)
+      ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv util-linux
+      dataset-fashion-mnist)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,13 +32,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-python=${PYTHON:-python3}
-pips=()
-"$python" -c "import tvm_ffi.libinfo" 2>/dev/null || pips+=(apache-tvm-ffi)  # ships dlpack/dlpack.h
-"$python" -c "import numpy, sys; sys.exit(tuple(map(int, numpy.__version__.split('.')[:2])) < (2, 1))" 2>/dev/null ||
-  pips+=("numpy>=2.1")
-"$python" -c "import pytest" 2>/dev/null || pips+=(pytest)
-if [ ${#pips[@]} -gt 0 ]; then
-  echo "install-deps: pip install ${pips[*]}"
-  "$python" -m pip install -q "${pips[@]}"
+# The venv is made again whenever the requirements or the interpreter change.
+python=${PORTA_PYTHON:-python3}
+want="$("$python" -c 'import sys; print(sys.version)')
+$(cat "$PORTA_PYTHON_REQUIREMENTS")"
+if [ "$(cat "$PORTA_VENV/.porta-requirements" 2>/dev/null)" != "$want" ]; then
+  echo "install-deps: creating $PORTA_VENV from $PORTA_PYTHON_REQUIREMENTS"
+  rm -rf "$PORTA_VENV"
+  "$python" -m venv "$PORTA_VENV"
+  "$PORTA_VENV_PYTHON" -m pip download -q --disable-pip-version-check --only-binary=:all: \
+    -d "$PORTA_WHEELHOUSE" -r "$PORTA_PYTHON_REQUIREMENTS"
+  "$PORTA_VENV_PYTHON" -m pip install -q --disable-pip-version-check --no-index --find-links "$PORTA_WHEELHOUSE" \
+    -r "$PORTA_PYTHON_REQUIREMENTS"
+  printf '%s' "$want" > "$PORTA_VENV/.porta-requirements"
 fi

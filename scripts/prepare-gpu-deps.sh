@@ -13,6 +13,7 @@
 # stay small (< 60 MiB): the device tool carries it beside the working tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/env.sh
 deps=scripts/.gpu-deps
 gtest_src=${GTEST_SOURCE:-/usr/src/googletest}
 mnist_src=${FASHION_MNIST_DIR:-/usr/share/datasets/fashion-mnist}
@@ -20,8 +21,8 @@ mnist_src=${FASHION_MNIST_DIR:-/usr/share/datasets/fashion-mnist}
 die() { echo "prepare-gpu-deps: $*" >&2; exit 1; }
 
 [ -f "$gtest_src/CMakeLists.txt" ] || die "no GoogleTest sources in $gtest_src (apt-get install googletest)"
-dlpack_dir=$(python3 -c "import tvm_ffi.libinfo as l; print(l.find_dlpack_include_path())" 2>/dev/null) ||
-  die "python3 cannot import tvm_ffi (pip install apache-tvm-ffi, or scripts/install-deps.sh)"
+dlpack_dir=$("$PORTA_VENV_PYTHON" -c "import tvm_ffi.libinfo as l; print(l.find_dlpack_include_path())" 2>/dev/null) ||
+  die "$PORTA_VENV_PYTHON cannot import tvm_ffi (run scripts/install-deps.sh)"
 [ -f "$dlpack_dir/dlpack/dlpack.h" ] || die "no dlpack/dlpack.h under $dlpack_dir"
 { [ -f /usr/include/zlib.h ] && [ -f /usr/include/zconf.h ]; } || die "no zlib headers in /usr/include (apt-get install zlib1g-dev)"
 for f in train-images-idx3-ubyte.gz train-labels-idx1-ubyte.gz t10k-images-idx3-ubyte.gz t10k-labels-idx1-ubyte.gz; do

@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+source scripts/env.sh
 jobs=$(nproc)
 
 echo "== build (Release)"
@@ -21,9 +22,10 @@ echo "== tests (Release): C, C++, and the Python package against this build"
 ctest --test-dir build --output-on-failure -j"$jobs"
 
 echo "== Python package: pip install into a fresh virtual environment, then its tests"
-python3 -m venv --system-site-packages build/pyvenv
-# wheel: the packaging test builds a wheel without build isolation (offline-style).
-build/pyvenv/bin/python -m pip install -q wheel ./bindings/python
+rm -rf build/pyvenv
+"$PORTA_VENV_PYTHON" -m venv build/pyvenv
+build/pyvenv/bin/python -m pip install -q --disable-pip-version-check --no-index --find-links "$PORTA_WHEELHOUSE" \
+  pytest ./bindings/python
 PORTA_TEST_INSTALLED=1 PORTA_LIBRARY="$PWD/build/lib/libporta.so" \
   PORTA_PLUGIN_PATH="$PWD/build/lib/porta/test-plugins/mock" \
   build/pyvenv/bin/python -m pytest -q -p no:cacheprovider tests/python
@@ -31,7 +33,7 @@ PORTA_TEST_INSTALLED=1 PORTA_LIBRARY="$PWD/build/lib/libporta.so" \
 echo "== build (ASan + UBSan)"
 # CUDA stays out of the sanitizer build: nvcc takes no -fsanitize, and there is no GPU to test here.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTA_SANITIZE=address,undefined -DPORTA_WERROR=ON \
-      -DPORTA_BUILD_BENCHMARKS=OFF -DPORTA_CUDA=OFF >/dev/null
+      -DPORTA_BUILD_BENCHMARKS=OFF -DPORTA_CUDA=OFF -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" >/dev/null
 cmake --build build-asan -j"$jobs"
 echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak checks included), fuzz corpora, the emulated cuda plugin, examples on cpu"
 # use_sigaltstack=0: PoCL's LLVM installs its own (malloc-ed) alternate signal
@@ -46,7 +48,7 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== build (TSan): the core, the cpu and mock plugins, the stress test"
 cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPORTA_SANITIZE=thread -DPORTA_CUDA=OFF \
-      -DPORTA_OPENCL=OFF -DPORTA_BUILD_BENCHMARKS=OFF >/dev/null
+      -DPORTA_OPENCL=OFF -DPORTA_BUILD_BENCHMARKS=OFF -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" >/dev/null
 cmake --build build-tsan -j"$jobs" --target porta_stress porta_plugin_cpu porta_plugin_mock
 echo "== stress (TSan): 8 threads for 20 s"
 PORTA_PLUGIN_PATH="$PWD/build-tsan/lib/porta/test-plugins/mock" TSAN_OPTIONS=halt_on_error=1 \
