@@ -35,14 +35,7 @@ extern "C" {
 /** Plugin ABI major version: a plugin with another major is refused. */
 #define PORTA_PLUGIN_ABI_MAJOR 1
 /** Plugin ABI minor version of this header (appends only). */
-#define PORTA_PLUGIN_ABI_MINOR 1
-
-/** Severity for porta_host_api.log. */
-typedef enum porta_log_level {
-  PORTA_LOG_DEBUG = 0, /**< shown with PORTA_LOG=debug */
-  PORTA_LOG_INFO = 1,  /**< shown with PORTA_LOG=info or debug */
-  PORTA_LOG_WARN = 2   /**< always shown */
-} porta_log_level;
+#define PORTA_PLUGIN_ABI_MINOR 2
 
 /**
  * Services the core offers a plugin, passed to initialize(). The table is
@@ -58,8 +51,14 @@ typedef struct porta_host_api {
   /** Records `message` (copied) as the calling thread's error message; the
    *  core prefixes the plugin name. Since 1.0. */
   void (*set_error)(const char* message);
-  /** Writes a log line tagged with the plugin name. Since 1.0. */
+  /** Writes a log line tagged with the plugin name (porta_log_level in
+   *  porta/types.h; PORTA_LOG_ERROR since 1.2). Since 1.0. */
   void (*log)(porta_log_level level, const char* message);
+  /** How many threads host kernels may use (>= 1): porta_set_num_threads,
+   *  else PORTA_NUM_THREADS, else OMP_NUM_THREADS, else every core. Cheap:
+   *  a plugin with a thread pool reads it before each parallel kernel and
+   *  resizes when it changed. Since 1.2 (check struct_size). */
+  int32_t (*num_threads)(void);
 } porta_host_api;
 
 /** Properties of one device, filled by porta_plugin_api.device_props. */

@@ -31,7 +31,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. */
-#define PORTA_ABI_MINOR 0
+#define PORTA_ABI_MINOR 1
 
 /** An n-dimensional array on one device; opaque, reference counted. */
 typedef struct porta_tensor porta_tensor;
@@ -57,7 +57,8 @@ typedef enum porta_plugin_state {
   PORTA_PLUGIN_LOADED = 0,     /**< loaded, with at least one device */
   PORTA_PLUGIN_NO_DEVICES = 1, /**< loaded, zero devices (reason says why) */
   PORTA_PLUGIN_FAILED = 2,     /**< could not be loaded (reason says why) */
-  PORTA_PLUGIN_REJECTED = 3    /**< loaded but refused, e.g. its device type was taken */
+  PORTA_PLUGIN_REJECTED = 3,   /**< loaded but refused, e.g. its device type was taken */
+  PORTA_PLUGIN_EXCLUDED = 4    /**< found, not loaded: PORTA_DEVICES does not list its type. Since 1.1. */
 } porta_plugin_state;
 
 /** One recorded plugin load attempt. Strings are owned by the core. */
@@ -75,17 +76,56 @@ typedef struct porta_plugin_info {
 } porta_plugin_info;
 
 /** Loads the plugin at `path` (absolute or relative to the working
- *  directory) now. Plugins are otherwise discovered on first use from, in
- *  order: PORTA_PLUGIN_PATH (colon-separated absolute directories or files),
- *  then <libdir>/porta/plugins beside libporta.so. Never the current
- *  directory. The attempt is recorded whatever its outcome. */
+ *  directory) now, whatever PORTA_DEVICES says. Plugins are otherwise found
+ *  in, in order: PORTA_PLUGIN_PATH (colon-separated absolute directories or
+ *  files), the paths of porta_add_plugin_path, then <libdir>/porta/plugins
+ *  beside libporta.so; never the current directory. Finding a file opens
+ *  nothing: libporta_plugin_<type>.so is loaded on first use of a `type`
+ *  device, and only if PORTA_DEVICES (a comma-separated list of types, like
+ *  JAX_PLATFORMS) is unset or lists it. The attempt is recorded whatever its
+ *  outcome; a failure's reason is also in the error of any later use of
+ *  that device type. */
 PORTA_EXPORT porta_status porta_load_plugin(const char* path);
 
-/** Number of recorded plugin load attempts (triggers discovery). */
+/** Adds an absolute directory (its libporta_plugin_*.so files) or plugin file
+ *  to the search, after PORTA_PLUGIN_PATH and before the install's plugin
+ *  directory, without loading anything (packages that ship plugins, e.g. a
+ *  Python wheel, use it). Since 1.1. */
+PORTA_EXPORT porta_status porta_add_plugin_path(const char* path);
+
+/** Number of recorded plugin load attempts. Loads every plugin the search
+ *  finds (that PORTA_DEVICES allows), so that the list is complete; those it
+ *  does not allow are listed as PORTA_PLUGIN_EXCLUDED. */
 PORTA_EXPORT porta_status porta_plugin_count(int32_t* out);
 
 /** Describes attempt `index` (0 <= index < porta_plugin_count). */
 PORTA_EXPORT porta_status porta_plugin_get_info(int32_t index, porta_plugin_info* out);
+
+/* ======================= logging and threads ======================= */
+
+/** Receives one log line: its porta_log_level and the NUL-terminated text
+ *  (valid during the call). May be called from any thread, and concurrently. */
+typedef void (*porta_log_callback)(int32_t level, const char* message, void* user_data);
+
+/** Sends the log lines of the core and its plugins that pass the threshold
+ *  to `callback` instead of stderr; NULL restores stderr. Since 1.1. */
+PORTA_EXPORT porta_status porta_set_log_callback(porta_log_callback callback, void* user_data);
+
+/** Sets the threshold: a porta_log_level from PORTA_LOG_DEBUG to
+ *  PORTA_LOG_OFF (default: PORTA_LOG, else PORTA_LOG_WARN). Since 1.1. */
+PORTA_EXPORT porta_status porta_set_log_level(int32_t level);
+
+/** The current threshold. Since 1.1. */
+PORTA_EXPORT porta_status porta_get_log_level(int32_t* out);
+
+/** Sets how many threads host kernels (cpu, mock) use, for every plugin
+ *  loaded now or later (PyTorch's torch.set_num_threads). n >= 1. Since 1.1. */
+PORTA_EXPORT porta_status porta_set_num_threads(int32_t n);
+
+/** The number of threads host kernels use: the last porta_set_num_threads,
+ *  else PORTA_NUM_THREADS, else OMP_NUM_THREADS, else the number of cores
+ *  the process may run on. Since 1.1. */
+PORTA_EXPORT porta_status porta_get_num_threads(int32_t* out);
 
 /* ============================== devices ============================== */
 

@@ -63,6 +63,17 @@ typedef enum porta_device_kind {
   PORTA_DEVICE_KIND_VIRTUAL = 3      /**< a mock or emulated device (tests) */
 } porta_device_kind;
 
+/** Severity of a log line, written by the core and by plugins
+ *  (porta_host_api.log). PORTA_LOG=debug|info|warn|error|off (any case)
+ *  sets the threshold; lines below it are dropped. */
+typedef enum porta_log_level {
+  PORTA_LOG_DEBUG = 0, /**< shown with PORTA_LOG=debug */
+  PORTA_LOG_INFO = 1,  /**< shown with PORTA_LOG=info or debug */
+  PORTA_LOG_WARN = 2,  /**< shown by default */
+  PORTA_LOG_ERROR = 3, /**< shown unless PORTA_LOG=off. Since user ABI 1.1 / plugin ABI 1.2 */
+  PORTA_LOG_OFF = 4    /**< a threshold only: nothing is shown. Since user ABI 1.1 */
+} porta_log_level;
+
 /** Largest number of dimensions a tensor may have. */
 #define PORTA_MAX_DIMS 16
 

@@ -1,5 +1,7 @@
-// C API: versions, plugins, devices, memory statistics.
+// C API: versions, plugins, logging, threads, devices, memory statistics.
 #include "c_api.hpp"
+#include "log.hpp"
+#include "threads.hpp"
 
 namespace porta {
 namespace {
@@ -51,6 +53,41 @@ PORTA_API porta_status porta_load_plugin(const char* path) {
   });
 }
 
+PORTA_API porta_status porta_add_plugin_path(const char* path) {
+  return guard([&] {
+    require(path, "path");
+    if (path[0] != '/')
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "plugin path '", path, "' must be absolute (the current directory is never searched)");
+    Registry::undiscovered().add_search_path(path);
+  });
+}
+
+PORTA_API porta_status porta_set_log_callback(porta_log_callback callback, void* user_data) {
+  return guard([&] { set_log_callback(callback, user_data); });
+}
+
+PORTA_API porta_status porta_set_log_level(int32_t level) {
+  return guard([&] { set_log_threshold(level); });
+}
+
+PORTA_API porta_status porta_get_log_level(int32_t* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = log_threshold();
+  });
+}
+
+PORTA_API porta_status porta_set_num_threads(int32_t n) {
+  return guard([&] { set_num_threads(n); });
+}
+
+PORTA_API porta_status porta_get_num_threads(int32_t* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = num_threads();
+  });
+}
+
 PORTA_API porta_status porta_plugin_count(int32_t* out) {
   return guard([&] {
     require(out, "out");
@@ -97,8 +134,7 @@ PORTA_API porta_status porta_device_count(const char* type, int* out) {
     require(type, "type");
     require(out, "out");
     Backend* b = Registry::get().backend_named(type);
-    if (b == nullptr)
-      fail(PORTA_ERROR_NO_SUCH_DEVICE, "unknown device type '", type, "' (available: ", Registry::get().describe_types(), ")");
+    if (b == nullptr) Registry::get().fail_unknown_type(type);
     *out = static_cast<int>(b->devices.size());
   });
 }

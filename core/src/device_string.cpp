@@ -35,7 +35,7 @@ DeviceState& Registry::parse(const char* text) {
     }
   }
   Backend* b = backend_named(type);
-  if (b == nullptr) fail(PORTA_ERROR_NO_SUCH_DEVICE, "unknown device type '", type, "' (available: ", describe_types(), ")");
+  if (b == nullptr) fail_unknown_type(type);
   return device(DLDevice{static_cast<DLDeviceType>(b->device_type), static_cast<int32_t>(index)});
 }
 

@@ -1,8 +1,6 @@
-// Plugin discovery and loading: search order (PORTA_PLUGIN_PATH's absolute
-// entries, then the directory beside libporta.so; never the current
-// directory), the trust check on each file, validation of the plugin's table,
-// and a record of every attempt with its reason.
-#include <dirent.h>
+// Loading one plugin file: the trust check, dlopen, validation of the
+// plugin's table, initialize and device enumeration, and a record of the
+// attempt with its reason. Which files are tried when: plugin_search.cpp.
 #include <dlfcn.h>
 #include <sys/stat.h>
 
@@ -20,41 +18,6 @@
 
 namespace porta {
 namespace {
-
-constexpr const char* kPluginPrefix = "libporta_plugin_";
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool is_plugin_file_name(const std::string& name) {
-  return name.rfind(kPluginPrefix, 0) == 0 && ends_with(name, ".so");
-}
-
-// Plugin files in `dir`, sorted so that load order is deterministic.
-std::vector<std::string> plugins_in(const std::string& dir) {
-  std::vector<std::string> files;
-  DIR* d = opendir(dir.c_str());
-  if (d == nullptr) return files;
-  while (dirent* e = readdir(d)) {
-    std::string name = e->d_name;
-    if (is_plugin_file_name(name)) files.push_back(dir + "/" + name);
-  }
-  closedir(d);
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-// <dir of libporta.so>/porta/plugins
-std::string default_plugin_dir() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&default_plugin_dir), &info) == 0 || info.dli_fname == nullptr)
-    return "";
-  std::string lib = info.dli_fname;
-  auto slash = lib.rfind('/');
-  if (slash == std::string::npos) return "";
-  return lib.substr(0, slash) + "/porta/plugins";
-}
 
 // The directory part of `path` ("/a/b/c.so" -> "/a/b", "/c.so" -> "/").
 std::string parent_dir(const std::string& path) {
@@ -95,48 +58,21 @@ std::optional<std::string> untrusted(const std::string& path) {
 
 }  // namespace
 
-void Registry::discover() {
-  if (const char* env = std::getenv("PORTA_PLUGIN_PATH")) {
-    std::string list = env;
-    size_t start = 0;
-    while (start <= list.size()) {
-      size_t end = list.find(':', start);
-      if (end == std::string::npos) end = list.size();
-      std::string entry = list.substr(start, end - start);
-      start = end + 1;
-      if (entry.empty()) continue;
-      if (entry[0] != '/') {
-        log_line(PORTA_LOG_WARN, cat("PORTA_PLUGIN_PATH entry '", entry,
-                                     "' ignored: only absolute paths are searched"));
-        continue;
-      }
-      struct stat st {};
-      if (stat(entry.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-        for (auto& f : plugins_in(entry)) {
-          try { load_locked(f); } catch (const Error&) {}
-        }
-      } else {
-        try { load_locked(entry); } catch (const Error&) {}
-      }
-    }
-  }
-  std::string dir = default_plugin_dir();
-  log_line(PORTA_LOG_DEBUG, cat("searching default plugin directory ", dir.empty() ? "(unknown)" : dir));
-  if (!dir.empty())
-    for (auto& f : plugins_in(dir)) {
-      try { load_locked(f); } catch (const Error&) {}
-    }
-}
-
 void Registry::load_locked(const std::string& path) {
   PluginAttempt rec;
   rec.path = path;
+  rec.file_type = plugin_file_type(path);
+  tried_paths_.insert(path);
   auto finish = [&](porta_plugin_state state, std::string reason) {
     rec.state = state;
     rec.reason = std::move(reason);
     attempts_.push_back(rec);
     const char* what = state == PORTA_PLUGIN_LOADED ? "loaded" : state == PORTA_PLUGIN_NO_DEVICES ? "loaded, no devices"
                        : state == PORTA_PLUGIN_REJECTED ? "rejected" : "failed";
+    if (state == PORTA_PLUGIN_LOADED && !rec.file_type.empty() && rec.file_type != rec.name)
+      log_line(PORTA_LOG_WARN, cat("plugin ", path, " serves '", rec.name, "', not the '", rec.file_type,
+                                   "' its file name announces: it is loaded only when every plugin is; rename it "
+                                   "libporta_plugin_", rec.name, ".so"));
     log_line(state == PORTA_PLUGIN_LOADED ? PORTA_LOG_DEBUG : PORTA_LOG_INFO,
              cat("plugin ", path, ": ", what, rec.reason.empty() ? "" : ": ", rec.reason));
     if (state == PORTA_PLUGIN_FAILED || state == PORTA_PLUGIN_REJECTED)

@@ -30,15 +30,9 @@ Backend* Registry::backend_for_type_locked(int32_t type) {
   return by_type_[type].load(std::memory_order_acquire);
 }
 
-Backend* Registry::backend_named(const std::string& type) {
-  std::lock_guard<std::recursive_mutex> lock(mu_);
-  for (auto& b : backends_)
-    if (b->name == type) return b.get();
-  return nullptr;
-}
-
 std::string Registry::describe_types() {
   std::lock_guard<std::recursive_mutex> lock(mu_);
+  load_all_locked();
   std::string s;
   for (auto& b : backends_) {
     if (!s.empty()) s += ", ";
@@ -49,6 +43,14 @@ std::string Registry::describe_types() {
   return s.empty() ? "none: no plugin loaded; see porta-smi" : s;
 }
 
+void Registry::fail_unknown_type(const std::string& type) {
+  const std::string why = why_unavailable(type);
+  if (!why.empty())
+    fail(PORTA_ERROR_NO_SUCH_DEVICE, "device type '", type, "' is unavailable: ", why, " (available: ", describe_types(),
+         ")");
+  fail(PORTA_ERROR_NO_SUCH_DEVICE, "unknown device type '", type, "' (available: ", describe_types(), ")");
+}
+
 static std::string list_devices(const Backend& b) {
   std::string s;
   for (auto& d : b.devices) s += (s.empty() ? "" : ", ") + d->name;
@@ -57,6 +59,11 @@ static std::string list_devices(const Backend& b) {
 
 DeviceState& Registry::device(DLDevice d) {
   Backend* b = backend_for_type_locked(d.device_type);
+  if (b == nullptr) {  // first use of this device type: load the plugin serving it
+    std::lock_guard<std::recursive_mutex> lock(mu_);
+    load_for_dl_type_locked(d.device_type);
+    b = backend_for_type_locked(d.device_type);
+  }
   if (b == nullptr)
     fail(PORTA_ERROR_NO_SUCH_DEVICE, "unknown device type ", int(d.device_type),
          " (no plugin serves this DLPack device type; available: ", describe_types(), ")");
@@ -73,11 +80,13 @@ DeviceState& Registry::device(DLDevice d) {
 
 std::vector<PluginAttempt> Registry::attempts() {
   std::lock_guard<std::recursive_mutex> lock(mu_);
+  load_all_locked();
   return attempts_;
 }
 
 std::vector<Backend*> Registry::backends() {
   std::lock_guard<std::recursive_mutex> lock(mu_);
+  load_all_locked();
   std::vector<Backend*> v;
   for (auto& b : backends_) v.push_back(b.get());
   return v;

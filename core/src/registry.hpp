@@ -1,5 +1,7 @@
-// The device registry: loaded backends (one per DLPack device type), their
-// devices, and the record of every plugin load attempt.
+// The device registry: the plugin files found (cheaply, without opening
+// them), the backends loaded from them on first use of their device type
+// (one per DLPack device type), their devices, and the record of every
+// plugin load attempt.
 #pragma once
 
 #include <porta/porta.h>
@@ -9,6 +11,8 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,35 +45,64 @@ struct Backend {
 
 struct PluginAttempt {
   std::string path, name, version, reason;
+  std::string file_type;  // the device type its file name announces ("" when it does not)
   porta_plugin_state state = PORTA_PLUGIN_FAILED;
   int32_t device_type = 0, device_count = 0;
   uint32_t abi_major = 0, abi_minor = 0;
 };
 
+// A plugin file found by the search, not necessarily opened yet.
+struct PluginCandidate {
+  std::string path;
+  std::string file_type;  // libporta_plugin_<file_type>.so, or "" for a file named otherwise
+  bool from_default_dir = false;
+};
+
 class Registry {
  public:
-  // The process-wide registry; discovers plugins on first call.
+  // The process-wide registry; lists the plugin files on first call (no dlopen).
   static Registry& get();
-  // The registry without triggering discovery (for explicit loads, which
-  // then come before the discovered plugins in the search order).
+  // The registry without triggering the search (for explicit loads, which
+  // then come before the searched plugins).
   static Registry& undiscovered();
 
   // Loads one plugin file now (recorded whatever the outcome). Throws on failure.
   void load(const std::string& path);
-  // The device for `d`, or NO_SUCH_DEVICE with a message listing what exists.
+  // Adds a directory or file to the search, after PORTA_PLUGIN_PATH and
+  // before the install's plugin directory; nothing is loaded yet.
+  void add_search_path(const std::string& path);
+  // The device for `d` (loading its plugin on first use), or NO_SUCH_DEVICE
+  // with a message listing what exists.
   DeviceState& device(DLDevice d);
   // The device named by "type[:index]".
   DeviceState& parse(const char* text);
-  // The backend serving the device type named `type`, or nullptr.
+  // The backend serving the device type named `type` (loading it on first
+  // use), or nullptr.
   Backend* backend_named(const std::string& type);
+  // Introspection loads every plugin the search found (and PORTA_DEVICES allows).
   std::vector<PluginAttempt> attempts();
   std::vector<Backend*> backends();
   // "cpu, mock, cuda [0 devices: no driver]"
   std::string describe_types();
+  // Why no plugin serves `type`: a failed load's reason or a PORTA_DEVICES
+  // exclusion, as a clause for an error message; "" when nothing is known.
+  std::string why_unavailable(const std::string& type);
+  // Throws NO_SUCH_DEVICE for a device type no plugin serves, with the reason
+  // when one is known and what is available.
+  [[noreturn]] void fail_unknown_type(const std::string& type);
 
  private:
   Registry() = default;
+  // Lists the candidates of PORTA_PLUGIN_PATH, added paths and the default directory.
   void discover();
+  void add_entry_locked(const std::string& entry, std::vector<PluginCandidate>& out) const;
+  // Loads the candidates `wanted` selects that were not tried yet, in search order.
+  template <typename Wanted>
+  void load_candidates_locked(Wanted wanted);
+  void load_all_locked();
+  void load_for_dl_type_locked(int32_t type);
+  bool allowed(const std::string& file_type) const;
+  Backend* find_named_locked(const std::string& type);
   void load_locked(const std::string& path);
   Backend* backend_for_type_locked(int32_t type);
 
@@ -79,9 +112,19 @@ class Registry {
   // Lock-free lookup by DLDeviceType for the per-op hot path; entries are
   // written once under mu_ and backends are never unloaded.
   std::array<std::atomic<Backend*>, 64> by_type_{};
+  std::vector<PluginCandidate> candidates_;
+  std::vector<std::string> added_paths_;
+  std::set<std::string> tried_paths_;
+  // PORTA_DEVICES: the device types that may load (nullopt: all).
+  std::optional<std::set<std::string>> allowed_types_;
+  std::string allowed_spec_;
   std::vector<PluginAttempt> attempts_;
   std::vector<std::unique_ptr<Backend>> backends_;
 };
+
+// "cuda" for ".../libporta_plugin_cuda.so"; "" when the file name does not
+// follow that pattern (with a valid device type name).
+std::string plugin_file_type(const std::string& path);
 
 // Throws the plugin's error as a porta::Error when `st` is not OK.
 void check_plugin(porta_status st, const Backend& backend, const std::string& what);

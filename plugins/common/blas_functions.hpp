@@ -12,6 +12,7 @@ struct BlasFunctions {
   decltype(&cblas_sgemm) sgemm = nullptr;
   decltype(&cblas_dgemm) dgemm = nullptr;
 #endif
+  void (*set_num_threads)(int) = nullptr;  // openblas_set_num_threads
 };
 
 extern BlasFunctions g_blas;

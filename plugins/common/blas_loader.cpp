@@ -2,16 +2,22 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
 
 #include "blas_functions.hpp"
 #include "host_kernels.hpp"
+#include "thread_pool.hpp"
 
 namespace porta::host {
 
 BlasFunctions g_blas;
+
+namespace {
+std::atomic<int> blas_threads{0};  // what OpenBLAS was last told
+}  // namespace
 
 void load_blas(int threads) {
 #ifdef PORTA_HAVE_CBLAS
@@ -31,11 +37,18 @@ void load_blas(int threads) {
     }
     g_blas.sgemm = reinterpret_cast<decltype(g_blas.sgemm)>(dlsym(lib, "cblas_sgemm"));
     g_blas.dgemm = reinterpret_cast<decltype(g_blas.dgemm)>(dlsym(lib, "cblas_dgemm"));
-    if (auto set = reinterpret_cast<void (*)(int)>(dlsym(lib, "openblas_set_num_threads"))) set(threads);
+    g_blas.set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(lib, "openblas_set_num_threads"));
+    if (g_blas.set_num_threads) g_blas.set_num_threads(threads);
+    blas_threads.store(threads);
   });
 #else
   (void)threads;
 #endif
+}
+
+void sync_blas_threads() {
+  const int n = num_threads();
+  if (g_blas.set_num_threads && blas_threads.exchange(n) != n) g_blas.set_num_threads(n);
 }
 
 }  // namespace porta::host

@@ -11,5 +11,8 @@ namespace porta::host {
 // setting OPENBLAS_THREAD_TIMEOUT=4 unless the environment already sets it.
 // Logs a warning through the host table when it cannot be loaded.
 void load_blas(int threads);
+// Gives OpenBLAS the pool's thread count (num_threads()) when it changed since
+// the last call; GEMM calls it first.
+void sync_blas_threads();
 
 }  // namespace porta::host

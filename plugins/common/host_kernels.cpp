@@ -4,6 +4,7 @@
 
 #include <porta/ops.h>
 
+#include <cstddef>
 #include <cstring>
 
 namespace porta::host {
@@ -15,6 +16,12 @@ void set_host_api(const porta_host_api* host) { g_host = host; }
 
 void log_warning(const char* message) {
   if (g_host && g_host->log) g_host->log(PORTA_LOG_WARN, message);
+}
+
+int core_num_threads() {
+  const bool has = g_host && g_host->struct_size >= offsetof(porta_host_api, num_threads) + sizeof(g_host->num_threads) &&
+                   g_host->num_threads;
+  return has ? g_host->num_threads() : 0;
 }
 
 porta_status report(porta_status status, const char* message) {

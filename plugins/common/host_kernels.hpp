@@ -16,6 +16,9 @@ void set_host_api(const porta_host_api* host);
 porta_status report(porta_status status, const char* message);
 // Logs a warning through the core (always shown).
 void log_warning(const char* message);
+// The core's thread count for host kernels (porta_host_api.num_threads), or 0
+// when the core predates it (plugin ABI < 1.2) or initialize has not run.
+int core_num_threads();
 
 // The call's parameter struct, or nullptr when it is missing or older
 // (smaller) than the kernel needs.

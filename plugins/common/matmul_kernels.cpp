@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "blas_functions.hpp"
+#include "blas_loader.hpp"
 #include "dtype_dispatch.hpp"
 #include "strided_loop.hpp"
 
@@ -45,6 +46,7 @@ void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t 
 #ifdef PORTA_HAVE_CBLAS
   const CBLAS_TRANSPOSE ta = a.row_major() ? CblasNoTrans : CblasTrans;
   const CBLAS_TRANSPOSE tb = b.row_major() ? CblasNoTrans : CblasTrans;
+  sync_blas_threads();
   if constexpr (std::is_same_v<T, float>) {
     if (g_blas.sgemm)
       return g_blas.sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);

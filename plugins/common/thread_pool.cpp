@@ -4,9 +4,12 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "host_kernels.hpp"
 
 namespace porta::host {
 namespace {
@@ -92,22 +95,34 @@ class Pool {
   std::atomic<int64_t> next_{0};
 };
 
-int configured_threads() {
-  if (const char* v = std::getenv("PORTA_NUM_THREADS")) {
-    const int n = std::atoi(v);
-    if (n > 0) return n;
-  }
-  return std::max(1u, std::thread::hardware_concurrency());
+// Without the core's setting (a core older than plugin ABI 1.2).
+int env_threads() {
+  static const int n = [] {
+    if (const char* v = std::getenv("PORTA_NUM_THREADS")) {
+      const int n = std::atoi(v);
+      if (n > 0) return n;
+    }
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }();
+  return n;
 }
 
-Pool& pool() {
-  static Pool* p = new Pool(configured_threads());  // leaked: workers may outlive static teardown
-  return *p;
+// The pool of the current size: a change of setting makes a new pool, and
+// the old one ends (joining its workers) when the last kernel using it returns.
+std::shared_ptr<Pool> pool_of_size(int threads) {
+  static std::mutex mu;
+  static auto* current = new std::shared_ptr<Pool>();  // leaked: workers may outlive static teardown
+  std::lock_guard<std::mutex> lock(mu);
+  if (!*current || (*current)->size() != threads) *current = std::make_shared<Pool>(threads);
+  return *current;
 }
 
 }  // namespace
 
-int num_threads() { return pool().size(); }
+int num_threads() {
+  const int n = core_num_threads();
+  return n > 0 ? n : env_threads();
+}
 
 void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn) {
   if (n <= 0) return;
@@ -119,7 +134,7 @@ void parallel_for(int64_t n, int64_t grain, const std::function<void(int64_t, in
   }
   const int64_t chunks = std::min<int64_t>(threads * 4, (n + grain - 1) / grain);
   const int64_t chunk = (n + chunks - 1) / chunks;
-  pool().run(n, chunk, fn);
+  pool_of_size(threads)->run(n, chunk, fn);
 }
 
 }  // namespace porta::host

@@ -1,6 +1,9 @@
-// A small fork-join pool for host kernels. PORTA_NUM_THREADS sets its size
-// (default: all cores). Nested or concurrent parallel_for calls run inline
-// on the calling thread rather than queue, so kernels never deadlock.
+// A small fork-join pool for host kernels. Its size follows the core's
+// setting (porta_set_num_threads, PORTA_NUM_THREADS, OMP_NUM_THREADS: read
+// through the host table before each parallel kernel; a core older than
+// plugin ABI 1.2 leaves it to PORTA_NUM_THREADS, default all cores). Nested
+// or concurrent parallel_for calls run inline on the calling thread rather
+// than queue, so kernels never deadlock.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +11,7 @@
 
 namespace porta::host {
 
+// The size the pool has now, or will have at the next parallel_for.
 int num_threads();
 
 // Calls fn(begin, end) on disjoint chunks covering [0, n), each chunk at

@@ -78,7 +78,7 @@ inline std::string& last_error() {
 // Installs a host table that records error messages (once per process).
 inline void install_error_sink() {
   static const porta_host_api host = {sizeof(porta_host_api), PORTA_PLUGIN_ABI_MAJOR, PORTA_PLUGIN_ABI_MINOR,
-                                      [](const char* m) { last_error() = m; }, nullptr};
+                                      [](const char* m) { last_error() = m; }, nullptr, nullptr};
   porta::host::set_host_api(&host);
 }
 

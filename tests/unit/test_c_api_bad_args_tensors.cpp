@@ -114,6 +114,13 @@ const Case kCases[] = {
        REFUSED(kAnyError, "/nonexistent/libporta_plugin_nothing.so",
                porta_load_plugin("/nonexistent/libporta_plugin_nothing.so"));
      }},
+    {"porta_add_plugin_path",
+     [](Fixture&) {
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "path must not be NULL", porta_add_plugin_path(nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "plugin path 'relative/dir' must be absolute",
+               porta_add_plugin_path("relative/dir"));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be absolute", porta_add_plugin_path(""));
+     }},
     {"porta_plugin_count",
      [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_plugin_count(nullptr)); }},
     {"porta_plugin_get_info",
@@ -129,6 +136,36 @@ const Case kCases[] = {
      }},
 
     // ---- devices
+    // ---- logging and threads
+    {"porta_set_log_callback",
+     [](Fixture&) {
+       // NULL is valid (back to stderr): nothing to refuse.
+       EXPECT_EQ(porta_set_log_callback(nullptr, nullptr), PORTA_OK);
+     }},
+    {"porta_set_log_level",
+     [](Fixture&) {
+       int32_t before = -1;
+       ASSERT_EQ(porta_get_log_level(&before), PORTA_OK);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "log level 5 is out of range", porta_set_log_level(5));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "log level -1 is out of range", porta_set_log_level(-1));
+       int32_t after = -1;
+       ASSERT_EQ(porta_get_log_level(&after), PORTA_OK);
+       EXPECT_EQ(after, before);
+     }},
+    {"porta_get_log_level",
+     [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_get_log_level(nullptr)); }},
+    {"porta_set_num_threads",
+     [](Fixture&) {
+       int32_t before = 0;
+       ASSERT_EQ(porta_get_num_threads(&before), PORTA_OK);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "number of threads must be at least 1, got 0", porta_set_num_threads(0));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least 1, got -2", porta_set_num_threads(-2));
+       int32_t after = 0;
+       ASSERT_EQ(porta_get_num_threads(&after), PORTA_OK);
+       EXPECT_EQ(after, before);
+     }},
+    {"porta_get_num_threads",
+     [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_get_num_threads(nullptr)); }},
     {"porta_device_parse",
      [](Fixture&) {
        Untouched<DLDevice> out;

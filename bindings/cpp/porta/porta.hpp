@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <ostream>
@@ -217,6 +218,41 @@ inline std::vector<Device> try_all_gpus() {
   for (int i = 0, n = accelerator_count(); i < n; ++i) all.push_back(try_gpu(i));
   if (all.empty()) all.push_back(Device());
   return all;
+}
+
+// ========================= plugins, logging, threads =========================
+
+/// Loads the plugin file at `path` now (porta_load_plugin); throws with the reason when it fails.
+inline void load_plugin(const std::string& path) { detail::check(porta_load_plugin(path.c_str())); }
+/// Adds an absolute directory or plugin file to the search, loading nothing yet.
+inline void add_plugin_path(const std::string& path) { detail::check(porta_add_plugin_path(path.c_str())); }
+
+/// Sets how many threads host kernels use (torch::set_num_threads); n >= 1.
+inline void set_num_threads(int n) { detail::check(porta_set_num_threads(n)); }
+/// The number of threads host kernels use (PORTA_NUM_THREADS, then OMP_NUM_THREADS, then every core).
+inline int get_num_threads() { return detail::get<int32_t>(porta_get_num_threads); }
+
+/// The threshold below which log lines are dropped.
+inline porta_log_level get_log_level() { return static_cast<porta_log_level>(detail::get<int32_t>(porta_get_log_level)); }
+/// Sets the log threshold (PORTA_LOG_DEBUG ... PORTA_LOG_OFF).
+inline void set_log_level(porta_log_level level) { detail::check(porta_set_log_level(level)); }
+
+/// Receives log lines: the level and the message.
+using LogHandler = std::function<void(porta_log_level, const std::string&)>;
+/// Sends the log lines of the core and its plugins to `handler` (called from
+/// any thread, possibly concurrently); an empty handler restores stderr.
+inline void set_log_handler(LogHandler handler) {
+  if (!handler) {
+    detail::check(porta_set_log_callback(nullptr, nullptr));
+    return;
+  }
+  // Never freed: a line may still be in flight to it on another thread after it is replaced.
+  auto* installed = new LogHandler(std::move(handler));
+  detail::check(porta_set_log_callback(
+      [](int32_t level, const char* message, void* user) {
+        (*static_cast<LogHandler*>(user))(static_cast<porta_log_level>(level), message);
+      },
+      installed));
 }
 
 /// Waits for all work enqueued on `device`.

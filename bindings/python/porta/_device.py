@@ -4,7 +4,6 @@ A device object is only a name, checked when first used, so
 ``porta.device('cuda:1')`` works on a machine without GPUs, as in PyTorch.
 """
 import ctypes
-import os
 import re
 from ctypes import byref, c_int, c_int32
 
@@ -80,11 +79,7 @@ class device:
         dl = self._dl
         if dl is None:
             dl = DLDevice()
-            status = fn.porta_device_parse(str(self).encode(), byref(dl))
-            if status:
-                e = error(status)
-                attempts = _failed_attempts(self.type) if status == NoSuchDeviceError.status else ""
-                raise type(e)(f"{e}{'; ' + attempts if attempts else ''}")
+            check(fn.porta_device_parse(str(self).encode(), byref(dl)))
             self._dl = dl
         return dl
 
@@ -131,6 +126,9 @@ def device_count(type):  # noqa: A002
     return n.value
 
 
+_PLUGIN_STATES = ("loaded", "no devices", "failed", "rejected", "excluded")  # porta_plugin_state
+
+
 def plugins():
     """Every recorded plugin load attempt, as dicts (porta_plugin_get_info)."""
     n = c_int32()
@@ -141,8 +139,8 @@ def plugins():
         check(fn.porta_plugin_get_info(i, byref(info)))
         out.append({"path": (info.path or b"").decode(), "name": (info.name or b"").decode(),
                     "version": (info.version or b"").decode(), "reason": (info.reason or b"").decode(),
-                    "state": ("loaded", "no devices", "failed", "rejected")[info.state]
-                    if 0 <= info.state < 4 else str(info.state),
+                    "state": _PLUGIN_STATES[info.state] if 0 <= info.state < len(_PLUGIN_STATES)
+                    else str(info.state),
                     "device_type": info.device_type, "device_count": info.device_count})
     return out
 
@@ -160,18 +158,8 @@ def available_devices():
     return sorted(out, key=lambda d: (d.type != "cpu", d.type, d.index or 0))
 
 
-def _failed_attempts(type):  # noqa: A002
-    """The reasons of plugin attempts for `type` that did not give devices."""
-    return "; ".join(f"{p['path']}: {p['reason']}" for p in plugins()
-                     if p["state"] != "loaded" and p["reason"] and
-                     (p["name"] == type or (not p["name"] and type in os.path.basename(p["path"]))))
-
-
 def unavailable_reason(type):  # noqa: A002
-    """Why there is no device of `type`: the plugin's reason, or the core's message."""
-    reasons = _failed_attempts(type)
-    if reasons:
-        return reasons
+    """Why there is no device of `type`: the core's message, with a failed plugin's reason."""
     dl = DLDevice()
     status = fn.porta_device_parse(type.encode(), byref(dl))
     return str(error(status)) if status else f"0 {type} devices"

@@ -165,13 +165,20 @@ I32, I64, U64, D, INT, SZ = c_int32, c_int64, c_uint64, c_double, c_int, c_size_
 P_I32, P_I64, P_INT = POINTER(c_int32), POINTER(c_int64), POINTER(c_int)
 DEV, DT = DLDevice, DLDataType
 STATUS = c_int               # porta_status
+LOG_CALLBACK = ctypes.CFUNCTYPE(None, c_int32, c_char_p, c_void_p)  # porta_log_callback
 
 _SIGNATURES = {
     "porta_last_error": (c_char_p, ()),
     "porta_status_name": (c_char_p, (INT,)),
     "porta_version": (STATUS, (P_I32, P_I32, P_I32, P_I32, P_I32)),
     "porta_load_plugin": (STATUS, (c_char_p,)),
+    "porta_add_plugin_path": (STATUS, (c_char_p,)),
     "porta_plugin_count": (STATUS, (P_I32,)),
+    "porta_set_log_callback": (STATUS, (LOG_CALLBACK, c_void_p)),
+    "porta_set_log_level": (STATUS, (I32,)),
+    "porta_get_log_level": (STATUS, (P_I32,)),
+    "porta_set_num_threads": (STATUS, (I32,)),
+    "porta_get_num_threads": (STATUS, (P_I32,)),
     "porta_plugin_get_info": (STATUS, (I32, POINTER(PluginInfo))),
     "porta_device_parse": (STATUS, (c_char_p, POINTER(DLDevice))),
     "porta_device_count": (STATUS, (c_char_p, P_INT)),

@@ -1,0 +1,47 @@
+// Plugins, logging and threads from C++: load_plugin throws with the reason,
+// a log handler receives the core's lines, set/get_num_threads round-trip.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <porta/porta.hpp>
+
+#include <string>
+#include <vector>
+
+TEST(Runtime, LoadPluginThrowsWithTheReason) {
+  try {
+    porta::load_plugin("/nonexistent/libporta_plugin_acme.so");
+    FAIL() << "no exception";
+  } catch (const porta::Error& e) {
+    EXPECT_EQ(e.status(), PORTA_ERROR_BACKEND);
+    EXPECT_THAT(e.what(), testing::HasSubstr("no such file"));
+  }
+  EXPECT_THROW(porta::add_plugin_path("relative"), porta::Error);
+}
+
+TEST(Runtime, ALogHandlerReceivesTheCoresLines) {
+  std::vector<std::pair<porta_log_level, std::string>> lines;
+  porta::set_log_handler([&](porta_log_level level, const std::string& m) { lines.emplace_back(level, m); });
+  const porta_log_level before = porta::get_log_level();
+  porta::set_log_level(PORTA_LOG_WARN);
+  porta_tensor* raw = nullptr;
+  const int64_t one = 1;
+  ASSERT_EQ(porta_zeros(&one, 1, porta_float32, DLDevice{kDLCPU, 0}, &raw), PORTA_OK);
+  porta_tensor_release(raw);
+  porta_tensor_release(raw);  // a dead handle: the core warns
+  porta::set_log_handler(nullptr);
+  porta::set_log_level(before);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].first, PORTA_LOG_WARN);
+  EXPECT_THAT(lines[0].second, testing::HasSubstr("dead handle"));
+  EXPECT_THROW(porta::set_log_level(static_cast<porta_log_level>(9)), porta::Error);
+}
+
+TEST(Runtime, NumThreadsRoundTrips) {
+  const int before = porta::get_num_threads();
+  EXPECT_GE(before, 1);
+  porta::set_num_threads(2);
+  EXPECT_EQ(porta::get_num_threads(), 2);
+  EXPECT_EQ(porta::Tensor::ones({1000, 100}).sum().item<float>(), 100000.0f);
+  EXPECT_THROW(porta::set_num_threads(0), porta::Error);
+  porta::set_num_threads(before);
+}
