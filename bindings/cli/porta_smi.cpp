@@ -1,6 +1,7 @@
 // porta-smi: what Porta sees on this machine. Plugins (loaded or not, and
 // why) and devices (name, kind, memory, and what Porta's allocator holds), as
 // tables or as one JSON object. Uses only the user C ABI, as any client would.
+#include <porta/plugin.h>
 #include <porta/porta.h>
 
 #include <algorithm>
@@ -9,32 +10,57 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace {
 
-const char* const kUsage =
-    "usage: porta-smi [--json] [--help]\n"
+const char* const kUsageText =
+    "usage: porta-smi [--json] [--device DEVICE]... [--version] [--help]\n"
     "\n"
-    "Lists the plugins Porta tried to load and the devices they serve.\n"
-    "  --json   print one JSON object {\"version\", \"abi_version\", \"plugins\", \"devices\"}\n"
-    "  --help   print this help\n"
-    "Plugins are searched in PORTA_PLUGIN_PATH, then beside libporta.so.\n";
+    "Lists every plugin Porta finds (loading each, as introspection does) and the devices they serve.\n"
+    "  --json             print one JSON object {\"schema_version\", \"version\", \"abi_version\",\n"
+    "                     \"plugin_abi_version\", \"plugins\", \"devices\"}; each plugin's \"status\" is one of\n"
+    "                     loaded, no_devices, failed, rejected, excluded\n"
+    "  --device, -d DEV   show only this device (\"cuda:1\"); may be repeated\n"
+    "  --version          print porta-smi's and libporta's versions\n"
+    "  --help             print this help\n"
+    "Plugins are searched in PORTA_PLUGIN_PATH, then beside libporta.so; PORTA_DEVICES restricts them.\n"
+    "Exit status: 0 ok; 1 a Porta call failed; 2 bad usage; 3 no plugin loaded;\n"
+    "4 a requested device does not exist.\n";
+
+// The JSON layout's version: bumped when a field changes meaning or goes away.
+constexpr int kJsonSchemaVersion = 1;
+
+enum ExitCode { kOk = 0, kCallFailed = 1, kBadUsage = 2, kNoPlugin = 3, kNoSuchDevice = 4 };
 
 // A failed C call ends the report: what follows would be built on it.
 struct Failure {
   std::string message;
+  int exit_code = kCallFailed;
 };
 
 void check(porta_status status, const std::string& call) {
   if (status != PORTA_OK) throw Failure{"porta-smi: " + call + " failed: " + porta_last_error()};
 }
 
+// Machine-readable names of porta_plugin_state (JSON) and their table forms.
+const char* state_id(int32_t state) {
+  switch (state) {
+    case PORTA_PLUGIN_LOADED: return "loaded";
+    case PORTA_PLUGIN_NO_DEVICES: return "no_devices";
+    case PORTA_PLUGIN_FAILED: return "failed";
+    case PORTA_PLUGIN_REJECTED: return "rejected";
+    case PORTA_PLUGIN_EXCLUDED: return "excluded";
+    default: return "unknown";
+  }
+}
+
 // ------------------------------ what we report ------------------------------
 
 struct PluginRow {
-  std::string name, path, version, abi, state, reason;
+  std::string name, path, version, abi, state, reason;  // state: a state_id
   int32_t device_count;
 };
 
@@ -45,20 +71,12 @@ struct DeviceRow {
 };
 
 struct Report {
-  std::string version, abi_version;
+  std::string problem;  // printed to stderr after the report; "" when all is well
+  int exit_code = kOk;
+  std::string version, abi_version, plugin_abi_version;
   std::vector<PluginRow> plugins;
   std::vector<DeviceRow> devices;
 };
-
-const char* state_name(int32_t state) {
-  switch (state) {
-    case PORTA_PLUGIN_LOADED: return "loaded";
-    case PORTA_PLUGIN_NO_DEVICES: return "no devices";
-    case PORTA_PLUGIN_FAILED: return "failed";
-    case PORTA_PLUGIN_REJECTED: return "rejected";
-    default: return "unknown";
-  }
-}
 
 const char* kind_name(int32_t kind) {
   switch (kind) {
@@ -102,19 +120,44 @@ DeviceRow device_row(DLDevice device) {
           info.compute_units, info.memory_total, info.memory_free, stats.reserved_bytes};
 }
 
-Report collect() {
-  Report r;
+// libporta's version ("0.1.0") and user ABI ("1.1").
+std::pair<std::string, std::string> library_versions() {
   int32_t major = 0, minor = 0, patch = 0, abi_major = 0, abi_minor = 0;
   check(porta_version(&major, &minor, &patch, &abi_major, &abi_minor), "porta_version");
-  r.version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
-  r.abi_version = dotted(abi_major, abi_minor);
+  return {std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch),
+          dotted(abi_major, abi_minor)};
+}
+
+// Every plugin, and the devices of the loaded ones (only `wanted` when given).
+// The report says kNoPlugin when none loaded, kNoSuchDevice when a wanted
+// device does not exist.
+Report collect(const std::vector<std::string>& wanted) {
+  Report r;
+  std::tie(r.version, r.abi_version) = library_versions();
+  r.plugin_abi_version = dotted(PORTA_PLUGIN_ABI_MAJOR, PORTA_PLUGIN_ABI_MINOR);
+  bool any_loaded = false;
   for (const porta_plugin_info& p : plugin_infos()) {
-    r.plugins.push_back({p.name, p.path, p.version, dotted(p.abi_major, p.abi_minor), state_name(p.state), p.reason,
+    r.plugins.push_back({p.name, p.path, p.version, dotted(p.abi_major, p.abi_minor), state_id(p.state), p.reason,
                          p.device_count});
-    if (p.state != PORTA_PLUGIN_LOADED) continue;
+    if (p.state != PORTA_PLUGIN_LOADED && p.state != PORTA_PLUGIN_NO_DEVICES) continue;
+    any_loaded = true;
+    if (!wanted.empty() || p.state != PORTA_PLUGIN_LOADED) continue;
     int count = 0;
     check(porta_device_count(p.name, &count), std::string("porta_device_count(") + p.name + ")");
     for (int i = 0; i < count; ++i) r.devices.push_back(device_row({static_cast<DLDeviceType>(p.device_type), i}));
+  }
+  if (!any_loaded) {
+    r.problem = "porta-smi: no plugin loaded (the reasons are in the plugin table above)";
+    r.exit_code = kNoPlugin;
+  }
+  for (const std::string& name : wanted) {
+    DLDevice d{};
+    if (porta_device_parse(name.c_str(), &d) == PORTA_OK) {
+      r.devices.push_back(device_row(d));
+    } else if (r.exit_code == kOk) {
+      r.problem = "porta-smi: " + std::string(porta_last_error());
+      r.exit_code = kNoSuchDevice;
+    }
   }
   return r;
 }
@@ -157,11 +200,14 @@ void print_table(std::ostream& os, const char* title, const Row& header, const s
 }
 
 void print_text(std::ostream& os, const Report& r) {
-  os << "Porta " << r.version << " (ABI " << r.abi_version << ")\n\n";
+  os << "Porta " << r.version << " (ABI " << r.abi_version << ", plugin ABI " << r.plugin_abi_version << ")\n\n";
   std::vector<Row> plugins;
-  for (const PluginRow& p : r.plugins)
-    plugins.push_back({or_dash(p.name), p.state, or_dash(p.version), or_dash(p.abi), std::to_string(p.device_count),
+  for (const PluginRow& p : r.plugins) {
+    std::string state = p.state;
+    std::replace(state.begin(), state.end(), '_', ' ');
+    plugins.push_back({or_dash(p.name), state, or_dash(p.version), or_dash(p.abi), std::to_string(p.device_count),
                        p.path, p.reason});
+  }
   print_table(os, "Plugins", {"NAME", "STATUS", "VERSION", "ABI", "DEVICES", "PATH", "REASON"}, plugins);
   os << "\n";
   std::vector<Row> devices;
@@ -237,7 +283,9 @@ void print_json(std::ostream& os, const Report& r) {
                                    {"memory_free", json_bytes_or_null(d.memory_free)},
                                    {"memory_reserved", std::to_string(d.memory_held)},
                                    {"compute_capability", json_string_or_null(d.capability)}}));
-  os << "{\n  \"version\": " << json_string(r.version) << ",\n  \"abi_version\": " << json_string(r.abi_version)
+  os << "{\n  \"schema_version\": " << kJsonSchemaVersion << ",\n  \"version\": " << json_string(r.version)
+     << ",\n  \"abi_version\": " << json_string(r.abi_version)
+     << ",\n  \"plugin_abi_version\": " << json_string(r.plugin_abi_version)
      << ",\n  \"plugins\": " << json_array(plugins) << ",\n  \"devices\": " << json_array(devices) << "\n}\n";
 }
 
@@ -245,23 +293,44 @@ void print_json(std::ostream& os, const Report& r) {
 
 int main(int argc, char** argv) {
   bool json = false;
+  std::vector<std::string> wanted;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--json") == 0) {
+    const std::string arg = argv[i];
+    if (arg == "--json") {
       json = true;
-    } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
-      std::cout << kUsage;
-      return 0;
+    } else if (arg == "--device" || arg == "-d") {
+      if (i + 1 == argc) {
+        std::cerr << "porta-smi: " << arg << " needs a device, e.g. cuda:1\n" << kUsageText;
+        return kBadUsage;
+      }
+      wanted.push_back(argv[++i]);
+    } else if (arg.rfind("--device=", 0) == 0) {
+      wanted.push_back(arg.substr(9));
+    } else if (arg == "--version" || arg == "-V") {
+      try {
+        const auto [version, abi] = library_versions();
+        std::cout << "porta-smi " << PORTA_SMI_VERSION << " (libporta " << version << ", ABI " << abi
+                  << ", plugin ABI " << PORTA_PLUGIN_ABI_MAJOR << "." << PORTA_PLUGIN_ABI_MINOR << ")\n";
+        return kOk;
+      } catch (const Failure& f) {
+        std::cerr << f.message << "\n";
+        return f.exit_code;
+      }
+    } else if (arg == "--help" || arg == "-h") {
+      std::cout << kUsageText;
+      return kOk;
     } else {
-      std::cerr << "porta-smi: unknown option '" << argv[i] << "'\n" << kUsage;
-      return 2;
+      std::cerr << "porta-smi: unknown option '" << arg << "'\n" << kUsageText;
+      return kBadUsage;
     }
   }
   try {
-    const Report report = collect();
+    const Report report = collect(wanted);
     json ? print_json(std::cout, report) : print_text(std::cout, report);
-    return 0;
+    if (!report.problem.empty()) std::cerr << report.problem << "\n";
+    return report.exit_code;
   } catch (const Failure& f) {
     std::cerr << f.message << "\n";
-    return 1;
+    return f.exit_code;
   }
 }

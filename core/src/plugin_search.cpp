@@ -170,7 +170,7 @@ void Registry::load_all_locked() {
     if (allowed(c.file_type) || !tried_paths_.insert(c.path).second) continue;
     PluginAttempt rec;
     rec.path = c.path;
-    rec.file_type = c.file_type;
+    rec.file_type = rec.name = c.file_type;  // unopened: the type its file name announces
     rec.state = PORTA_PLUGIN_EXCLUDED;
     rec.reason = cat("not loaded: PORTA_DEVICES=", allowed_spec_, " does not list '", c.file_type, "'");
     attempts_.push_back(rec);

@@ -51,6 +51,38 @@ TEST(PortaSmi, Help) {
   EXPECT_EQ(smi("--bogus 2>/dev/null").exit_status, 2);
 }
 
+TEST(PortaSmi, Version) {
+  const CommandResult r = smi("--version");
+  EXPECT_EQ(r.exit_status, 0);
+  EXPECT_THAT(r.output, ContainsRegex("^porta-smi [0-9]+\\.[0-9]+\\.[0-9]+ \\(libporta [0-9.]+, ABI [0-9]+\\.[0-9]+, "
+                                      "plugin ABI [0-9]+\\.[0-9]+\\)\n$"));
+}
+
+TEST(PortaSmi, ExitStatusSaysWhenNothingLoadedOrADeviceIsMissing) {
+  const CommandResult none = smi("2>/dev/null", "PORTA_DEVICES=nothing");
+  EXPECT_EQ(none.exit_status, 3) << none.output;
+  EXPECT_THAT(none.output, HasSubstr("excluded"));  // the table still says why
+  const CommandResult missing = smi("--device cpu:5 2>&1");
+  EXPECT_EQ(missing.exit_status, 4) << missing.output;
+  EXPECT_THAT(missing.output, HasSubstr("device cpu:5 does not exist"));
+  const CommandResult one = smi("-d cpu");
+  EXPECT_EQ(one.exit_status, 0) << one.output;
+  EXPECT_THAT(one.output, ContainsRegex("\ncpu +cpu +[0-9]+ "));
+  EXPECT_EQ(smi("--device 2>/dev/null").exit_status, 2);
+}
+
+TEST(PortaSmi, JsonHasASchemaVersionAndMachineReadableStatuses) {
+  const CommandResult r = smi("--json", "PORTA_DEVICES=cpu");
+  ASSERT_EQ(r.exit_status, 0) << r.output;
+  EXPECT_TRUE(looks_like_one_json_object(r.output)) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("\"schema_version\": 1,"));
+  EXPECT_THAT(r.output, HasSubstr("\"plugin_abi_version\": \""));
+  EXPECT_THAT(r.output, HasSubstr("\"status\": \"loaded\""));
+  EXPECT_THAT(r.output, HasSubstr("\"name\": \"mock\", \"path\": \"" PORTA_TEST_MOCK_PLUGIN_DIR));
+  EXPECT_THAT(r.output, HasSubstr("\"status\": \"excluded\""));
+  EXPECT_THAT(r.output, Not(HasSubstr("\"status\": \"no devices\"")));
+}
+
 TEST(PortaSmi, TablesListCpuWithoutTheMockPlugin) {
   const CommandResult r = smi("", "env -u PORTA_PLUGIN_PATH");
   ASSERT_EQ(r.exit_status, 0) << r.output;
