@@ -3,8 +3,12 @@
 # Builds lib/porta/plugins/libporta_plugin_<name>.so: a MODULE library (never
 # linked against, only dlopen-ed) that exports exactly porta_plugin_get_api
 # (a test plugin may name a VERSION_SCRIPT that exports test hooks too).
-# TEST plugins go to lib/porta/test-plugins/<OUTPUT_DIR> and are not installed.
+# TEST plugins go to lib/porta/test-plugins/<OUTPUT_DIR> and are not installed;
+# the others install as component plugin_<name> (the porta-cuda wheel installs
+# only plugin_cuda).
 set(PORTA_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/plugin.map)
+set(PORTA_PLUGIN_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/porta/plugins" CACHE STRING
+    "Where plugins install, relative to the prefix (the porta-cuda wheel: its own folder)")
 
 function(porta_add_plugin name)
   cmake_parse_arguments(P "TEST" "OUTPUT_DIR;TARGET;VERSION_SCRIPT" "SOURCES;LIBRARIES" ${ARGN})
@@ -33,6 +37,6 @@ function(porta_add_plugin name)
     -Wl,--version-script=${P_VERSION_SCRIPT} -Wl,--no-undefined)
   porta_warnings(${P_TARGET})
   if(NOT P_TEST)
-    install(TARGETS ${P_TARGET} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/porta/plugins)
+    install(TARGETS ${P_TARGET} LIBRARY DESTINATION ${PORTA_PLUGIN_INSTALL_DIR} COMPONENT plugin_${name})
   endif()
 endfunction()

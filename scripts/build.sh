@@ -5,5 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPORTA_WERROR=ON -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" "$@" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPORTA_WERROR=ON -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" \
+  -DPORTA_WHEELHOUSE="$PORTA_WHEELHOUSE" "$@" >/dev/null
 cmake --build build -j"$(nproc)"

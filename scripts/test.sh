@@ -4,12 +4,14 @@
 # find_package consumers), conformance on every loaded device (cpu, mock:0,
 # mock:1, plus opencl/cuda when present), the cuda plugin's code on the CPU
 # through tests/cuda_emulator (cuda:0 and cuda:1), the C++ binding, the examples, the
-# Python package (also pip-installed into a fresh venv), the reliability suites
+# Python package (also as wheels built by pip and installed into a fresh venv:
+# tests/packaging), the reliability suites
 # (fault injection, 100k DLPack round trips, 8-thread stress); then the unit,
 # conformance and reliability suites and the examples on cpu again under
 # AddressSanitizer + UndefinedBehaviorSanitizer + LeakSanitizer, and the
 # stress test under ThreadSanitizer; then a short libFuzzer run of every fuzz
 # harness (scripts/fuzz.sh).
+# Every Python it runs is the project's venv (build/venv, scripts/install-deps.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -20,15 +22,6 @@ echo "== build (Release)"
 scripts/build.sh
 echo "== tests (Release): C, C++, and the Python package against this build"
 ctest --test-dir build --output-on-failure -j"$jobs"
-
-echo "== Python package: pip install into a fresh virtual environment, then its tests"
-rm -rf build/pyvenv
-"$PORTA_VENV_PYTHON" -m venv build/pyvenv
-build/pyvenv/bin/python -m pip install -q --disable-pip-version-check --no-index --find-links "$PORTA_WHEELHOUSE" \
-  pytest ./bindings/python
-PORTA_TEST_INSTALLED=1 PORTA_LIBRARY="$PWD/build/lib/libporta.so" \
-  PORTA_PLUGIN_PATH="$PWD/build/lib/porta/test-plugins/mock" \
-  build/pyvenv/bin/python -m pytest -q -p no:cacheprovider tests/python
 
 echo "== build (ASan + UBSan)"
 # CUDA stays out of the sanitizer build: nvcc takes no -fsanitize, and there is no GPU to test here.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 
 #include "error.hpp"
 #include "log.hpp"
@@ -46,10 +47,10 @@ std::vector<std::string> plugins_in(const std::string& dir) {
 std::string default_plugin_dir() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&default_plugin_dir), &info) == 0 || info.dli_fname == nullptr) return "";
-  std::string lib = info.dli_fname;
-  auto slash = lib.rfind('/');
-  if (slash == std::string::npos) return "";
-  return lib.substr(0, slash) + "/porta/plugins";
+  // lexically_normal: "<prefix>/bin/../lib/..." when an executable's run path found the library.
+  const std::filesystem::path lib(info.dli_fname);
+  if (!lib.has_parent_path()) return "";
+  return (lib.parent_path() / "porta" / "plugins").lexically_normal().string();
 }
 
 // The conventional device type name of a DLPack device type: which file to

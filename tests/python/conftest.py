@@ -2,8 +2,10 @@
 
 Finds libporta.so ($PORTA_LIBRARY, else $PORTA_BUILD_DIR/lib, else
 <repo>/build/lib), makes the mock plugin (mock:0, mock:1) visible unless
-PORTA_PLUGIN_PATH is already set, and imports porta from bindings/python
-(unless PORTA_TEST_INSTALLED=1, which tests the installed package).
+PORTA_PLUGIN_PATH is already set, and imports porta from bindings/python.
+PORTA_TEST_INSTALLED=1 tests the installed package instead, with the
+libporta.so it finds itself (a wheel's own) unless PORTA_LIBRARY is set; the
+mock plugin then comes from $PORTA_BUILD_DIR (default <repo>/build).
 Tests taking a `device` argument run once per loaded device.
 """
 import os
@@ -12,22 +14,17 @@ import sys
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def _library():
-    lib = os.environ.get("PORTA_LIBRARY")
-    if lib:
-        return lib
-    build = os.environ.get("PORTA_BUILD_DIR", os.path.join(REPO, "build"))
-    return os.path.join(build, "lib", "libporta.so")
-
-
-_lib = _library()
-if not os.path.exists(_lib):
-    raise RuntimeError(f"libporta.so not found at {_lib}: build Porta first, or set PORTA_LIBRARY or "
-                       "PORTA_BUILD_DIR")
-os.environ["PORTA_LIBRARY"] = _lib
+INSTALLED = os.environ.get("PORTA_TEST_INSTALLED") == "1"
+_build = os.environ.get("PORTA_BUILD_DIR", os.path.join(REPO, "build"))
+_lib = os.environ.get("PORTA_LIBRARY") or os.path.join(_build, "lib", "libporta.so")
+if not (INSTALLED and "PORTA_LIBRARY" not in os.environ):
+    if not os.path.exists(_lib):
+        raise RuntimeError(f"libporta.so not found at {_lib}: build Porta first, or set PORTA_LIBRARY or "
+                           "PORTA_BUILD_DIR")
+    os.environ["PORTA_LIBRARY"] = _lib
 _mock = os.path.join(os.path.dirname(os.path.realpath(_lib)), "porta", "test-plugins", "mock")
 os.environ.setdefault("PORTA_PLUGIN_PATH", _mock)
-if os.environ.get("PORTA_TEST_INSTALLED") != "1":
+if not INSTALLED:
     sys.path.insert(0, os.path.join(REPO, "bindings", "python"))
 
 import porta  # noqa: E402

@@ -1,29 +1,12 @@
-"""Packaging and library lookup: the wheel holds the whole package; a missing
-libporta.so gives an ImportError that says what was tried and how to fix it."""
+"""Library lookup and shutdown: a missing libporta.so gives an ImportError
+that says what was tried and how to fix it; live objects at exit are released
+quietly. (The wheels themselves: tests/packaging/wheels.sh.)"""
 import os
-import shutil
 import subprocess
 import sys
-import zipfile
 
 
 from conftest import REPO
-
-
-def test_wheel_contains_the_package(tmp_path):
-    src = tmp_path / "src"
-    shutil.copytree(os.path.join(REPO, "bindings", "python"), src,
-                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-                        "-w", str(tmp_path / "dist"), str(src)], capture_output=True, text=True)
-    assert r.returncode == 0, ("building the wheel failed (without build isolation this Python needs "
-                               "setuptools and wheel: pip install setuptools wheel):\n" + r.stderr)
-    (wheel,) = (tmp_path / "dist").glob("porta-*.whl")
-    names = set(zipfile.ZipFile(wheel).namelist())
-    for module in ("porta/__init__.py", "porta/_lib.py", "porta/_dlpack.py", "porta/nn/__init__.py",
-                   "porta/nn/functional.py", "porta/optim.py", "porta/utils/data.py", "porta/datasets.py",
-                   "porta/transforms.py", "porta/cuda.py"):
-        assert module in names, module
 
 
 def test_missing_library_message():

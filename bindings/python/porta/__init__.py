@@ -19,6 +19,8 @@ from ._device import (device, try_gpu, try_all_gpus, available_devices, accelera
                       plugins, device_count, device_info)
 from ._runtime import (load_plugin, add_plugin_path, set_num_threads, get_num_threads, set_log_level,
                        get_log_level, set_log_callback)
+from . import _plugin_packages
+_plugin_packages.add_to_search()
 from ._tensor import Tensor, Size
 from . import _tensor_ops, _views, _indexing, _convert, _format, _dlpack  # noqa: F401 - they extend Tensor
 from ._tensor_ops import values_indices

@@ -28,7 +28,9 @@ def _candidates():
         yield "$PORTA_LIBRARY", env
         return
     here = os.path.dirname(os.path.abspath(__file__))
-    # Installed: <prefix>/lib/pythonX.Y/site-packages/porta -> <prefix>/lib*.
+    # The wheel carries the library inside the package: porta/lib/libporta.so.0.
+    yield "the package's own", os.path.join(here, "lib", "libporta.so.0")
+    # Installed beside a CMake install: <prefix>/lib/pythonX.Y/site-packages/porta -> <prefix>/lib*.
     prefix = os.path.abspath(os.path.join(here, "..", "..", "..", ".."))
     multiarch = sysconfig.get_config_var("MULTIARCH")
     for libdir in ("lib", "lib64") + ((os.path.join("lib", multiarch),) if multiarch else ()):
