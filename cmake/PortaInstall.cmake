@@ -3,8 +3,11 @@
 #   include/dlpack/dlpack.h   the exact header Porta was built against, copied
 #                             from the package that provided it (PortaDLPack.cmake)
 #   lib/libporta.so, lib/porta/plugins/libporta_plugin_<name>.so
-#   bin/porta-smi, lib/cmake/porta/ (find_package(porta) -> porta::porta, porta::cpp),
-#   lib/pkgconfig/porta.pc (C), porta-cpp.pc (C++: Requires porta, adds C++20 and threads)
+#   bin/porta-smi, lib/cmake/porta/ (find_package(porta) -> porta::porta, porta::cpp;
+#                             porta_PLUGIN_VERSION_SCRIPT), lib/pkgconfig/porta.pc (C),
+#                             porta-cpp.pc (C++: Requires porta, adds C++20 and threads)
+#   share/porta/{plugin.map,minimal_plugin.c}   what docs/plugin-authoring.md starts from
+#   bin/porta-conformance, bin/porta-gradcheck  with the tests (tests/conformance/tool)
 include(CMakePackageConfigHelpers)
 
 install(FILES abi/porta/porta.h abi/porta/plugin.h abi/porta/ops.h abi/porta/types.h
@@ -13,6 +16,7 @@ install(FILES ${DLPACK_INCLUDE_DIR}/dlpack/dlpack.h DESTINATION ${CMAKE_INSTALL_
 install(TARGETS porta porta_abi EXPORT portaTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES cmake/plugin.map plugins/test/abi/minimal_plugin.c DESTINATION ${CMAKE_INSTALL_DATADIR}/porta)
 install(EXPORT portaTargets NAMESPACE porta:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/porta)
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/porta-config.cmake.in

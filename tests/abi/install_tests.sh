@@ -17,7 +17,8 @@ cmake --install "$build" --prefix "$work/staged" >/dev/null
 mv "$work/staged" "$work/prefix"
 prefix=$work/prefix
 for f in include/porta/porta.h include/porta/plugin.h include/porta/porta.hpp include/dlpack/dlpack.h \
-         lib/libporta.so lib/porta/plugins/libporta_plugin_cpu.so bin/porta-smi \
+         lib/libporta.so lib/porta/plugins/libporta_plugin_cpu.so bin/porta-smi share/porta/plugin.map \
+         share/porta/minimal_plugin.c \
          lib/cmake/porta/porta-config.cmake lib/pkgconfig/porta.pc lib/pkgconfig/porta-cpp.pc; do
   [ -e "$prefix/$f" ] || fail "missing from the install: $f"
 done
@@ -39,10 +40,10 @@ while IFS= read -r -d '' f; do
   done
 done < <(find "$prefix" -type f -print0)
 
-# What the consumers build from, copied out of the trees about to be hidden.
+# What the consumers build from, copied out of the trees about to be hidden;
+# the plugin is the guide's, from the install (share/porta).
 mkdir -p "$work/src"
-cp -r "$src/tests/abi/consumer" "$src/tests/abi/plugin_consumer" "$src/tests/abi/relocated_consumer.c" \
-      "$src/plugins/test/abi/minimal_plugin.c" "$src/cmake/plugin.map" "$work/src/"
+cp -r "$src/tests/abi/consumer" "$src/tests/abi/plugin_consumer" "$src/tests/abi/relocated_consumer.c" "$work/src/"
 
 hidden=()
 for d in "$dlpack" "$build" "$src"; do hidden+=("$d"); done
@@ -63,8 +64,9 @@ unshare "${unshare_flags[@]}" bash -euo pipefail -c '
   c++ -Wall -Wextra -Werror $(pkg-config --cflags porta-cpp) "$s/consumer/main.cpp" -o "$work/pc/cpp_consumer" \
       $(pkg-config --libs porta-cpp) "$rpath"
   cc -std=c11 -Wall -Wextra -Werror -shared -fPIC -fvisibility=hidden -DPORTA_BUILDING_PLUGIN \
-     "-DPLUGIN_NAME=\"relocated\"" -DPLUGIN_DEVICE_TYPE=17 $(pkg-config --cflags porta) "$s/minimal_plugin.c" \
-     -o "$work/pc/plugins/libporta_plugin_relocated.so" -Wl,--version-script="$s/plugin.map" -Wl,--no-undefined
+     "-DPLUGIN_NAME=\"relocated\"" -DPLUGIN_DEVICE_TYPE=17 $(pkg-config --cflags porta) \
+     "$prefix/share/porta/minimal_plugin.c" -o "$work/pc/plugins/libporta_plugin_relocated.so" \
+     -Wl,--version-script="$prefix/share/porta/plugin.map" -Wl,--no-undefined
   PORTA_PLUGIN_PATH=$work/pc/plugins "$work/pc/c_consumer" relocated:0
   "$work/pc/cpp_consumer"
 
@@ -72,7 +74,7 @@ unshare "${unshare_flags[@]}" bash -euo pipefail -c '
   cmake -S "$s/consumer" -B "$work/cm" -DCMAKE_PREFIX_PATH="$prefix" -DRELOCATED_C_SOURCE="$s/relocated_consumer.c" >/dev/null
   cmake --build "$work/cm" >/dev/null
   cmake -S "$s/plugin_consumer" -B "$work/cm-plugin" -DCMAKE_PREFIX_PATH="$prefix" \
-        -DPLUGIN_SOURCE="$s/minimal_plugin.c" >/dev/null
+        -DPLUGIN_SOURCE="$prefix/share/porta/minimal_plugin.c" >/dev/null
   cmake --build "$work/cm-plugin" >/dev/null
   PORTA_PLUGIN_PATH=$work/cm-plugin/libporta_plugin_relocated.so "$work/cm/c_consumer" relocated:0
   "$work/cm/consumer"

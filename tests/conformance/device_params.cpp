@@ -1,6 +1,9 @@
 #include "device_params.hpp"
 
+#include <algorithm>
 #include <cstdlib>
+#include <iterator>
+#include <optional>
 
 namespace conformance {
 namespace {
@@ -28,12 +31,35 @@ std::vector<DeviceCase> enumerate() {
   return out;
 }
 
+std::optional<std::vector<DLDevice>>& selection() {
+  static std::optional<std::vector<DLDevice>> devices;
+  return devices;
+}
+
+bool selected(const DeviceCase& c) {
+  if (!selection()) return true;
+  return std::any_of(selection()->begin(), selection()->end(), [&](DLDevice d) {
+    return d.device_type == c.device.device_type && d.device_id == c.device.device_id;
+  });
+}
+
 }  // namespace
 
 const std::vector<DeviceCase>& loaded_devices() {
   static const std::vector<DeviceCase> devices = enumerate();
   return devices;
 }
+
+const std::vector<DeviceCase>& devices_under_test() {
+  static const std::vector<DeviceCase> devices = [] {
+    std::vector<DeviceCase> out;
+    std::copy_if(loaded_devices().begin(), loaded_devices().end(), std::back_inserter(out), selected);
+    return out;
+  }();
+  return devices;
+}
+
+void select_devices_under_test(std::vector<DLDevice> devices) { selection() = std::move(devices); }
 
 std::string device_case_name(const testing::TestParamInfo<DeviceCase>& info) {
   std::string s = info.param.label;

@@ -3,6 +3,7 @@
 namespace conformance {
 
 void fail_status(porta_status status, const char* expr, const char* file, int line) {
+  throw_if_missing_kernel(status, file, line);
   throw PortaFailure(std::string(file) + ":" + std::to_string(line) + ": " + expr + " returned " +
                      porta_status_name(status) + ": " + porta_last_error());
 }

@@ -1,6 +1,7 @@
 // The conformance suite's grip on the C API: an owning handle for
-// porta_tensor*, CHECK_OK (fails the test with porta_last_error()), metadata
-// getters and expect_failure for the error contract.
+// porta_tensor*, CHECK_OK (fails the test with porta_last_error(), or
+// reports a kernel the plugin lacks), metadata getters and expect_failure
+// for the error contract.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,10 +13,14 @@
 #include <utility>
 #include <vector>
 
+#include "missing_kernel.hpp"
+
 namespace conformance {
 
-// Thrown by CHECK_OK; GoogleTest reports it as a failure of the running test,
-// with the call, the status and porta_last_error() in the description.
+// Thrown by CHECK_OK; GoogleTest (or run_op_case) reports it as a failure of
+// the running test, with the call, the status and porta_last_error() in the
+// description. A kernel the plugin lacks throws KernelNotImplemented instead
+// (missing_kernel.hpp).
 struct PortaFailure : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -73,11 +78,13 @@ std::string device_string(DLDevice d);  // "cpu:0"
 porta_tensor* sentinel();
 
 // Calls `call(&out)` with out = sentinel(); expects status `expected`, out
-// untouched and a non-empty porta_last_error(). Returns that message.
+// untouched and a non-empty porta_last_error(). Returns that message. Another
+// status that is a missing kernel means the case cannot be checked here.
 template <typename Call>
 std::string expect_failure(porta_status expected, Call&& call) {
   porta_tensor* out = sentinel();
   const porta_status st = call(&out);
+  if (st != expected) throw_if_missing_kernel(st, __FILE__, __LINE__);
   const std::string message = porta_last_error();
   EXPECT_STREQ(porta_status_name(st), porta_status_name(expected)) << "message: " << message;
   EXPECT_EQ(out, sentinel()) << "the out-parameter was written on error";

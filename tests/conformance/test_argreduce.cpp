@@ -12,12 +12,14 @@ namespace {
 class ArgReduce : public DeviceTest {
  protected:
   void check(const ArgReduceOp& op, const HostTensor& in, int32_t dim, bool keepdim, Layout layout) {
-    SCOPED_TRACE(std::string(op.name) + " " + dtype_name(in.dtype) + " " + shape_str(in.shape) + " " +
-                 layout_name(layout) + " dim " + (dim == PORTA_ALL_DIMS ? "ALL" : std::to_string(dim)) + " keepdim " +
-                 std::to_string(keepdim));
-    Tensor t = upload(in, dev(), layout), out;
-    CHECK_OK(op.fn(t, dim, keepdim, out.out()));
-    expect_close(download(out), ref_argreduce(op.op, in, dim, keepdim), kExact, op.name);
+    op_case(op.name, in.dtype, [&] {
+      SCOPED_TRACE(std::string(op.name) + " " + dtype_name(in.dtype) + " " + shape_str(in.shape) + " " +
+                   layout_name(layout) + " dim " + (dim == PORTA_ALL_DIMS ? "ALL" : std::to_string(dim)) + " keepdim " +
+                   std::to_string(keepdim));
+      Tensor t = upload(in, dev(), layout), out;
+      CHECK_OK(op.fn(t, dim, keepdim, out.out()));
+      expect_close(download(out), ref_argreduce(op.op, in, dim, keepdim), kExact, op.name);
+    });
   }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(ArgReduce);

@@ -18,16 +18,19 @@ class Binary : public DeviceTest {
     Tensor x = upload(a, dev(), la), y = upload(b, dev(), lb);
     check_tensors(op, x, y, a, b);
   }
+  // One case per op and promoted operand dtype.
   void check_tensors(const BinaryOp& op, porta_tensor* x, porta_tensor* y, const HostTensor& a, const HostTensor& b) {
-    if (!binary_supported(op.op, a.dtype, b.dtype)) {
-      expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(x, y, o); });
-      return;
-    }
-    Tensor out;
-    CHECK_OK(op.fn(x, y, out.out()));
-    EXPECT_EQ(device_string(device_of(out)), GetParam().name);
-    const HostTensor ref = ref_binary(op.op, a, b);
-    expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
+    op_case(op.name, promote(a.dtype, b.dtype), [&] {
+      if (!binary_supported(op.op, a.dtype, b.dtype)) {
+        expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(x, y, o); });
+        return;
+      }
+      Tensor out;
+      CHECK_OK(op.fn(x, y, out.out()));
+      EXPECT_EQ(device_string(device_of(out)), GetParam().name);
+      const HostTensor ref = ref_binary(op.op, a, b);
+      expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
+    });
   }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Binary);

@@ -24,37 +24,40 @@ HostTensor cast_source(DLDataType from, DLDataType to) {
 TEST_P(Cast, EveryDtypePair) {
   for (DLDataType from : kAllDtypes)
     for (DLDataType to : kAllDtypes)
-      for (Layout layout : {Layout::Contiguous, Layout::Strided}) {
-        SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to) + " " + layout_name(layout));
-        const HostTensor src = cast_source(from, to);
-        Tensor t = upload(src, dev(), layout), out;
-        CHECK_OK(porta_cast(t, to, out.out()));
-        EXPECT_EQ(device_string(device_of(out)), GetParam().name);
-        expect_close(download(out), cast_host(src, to), kExact, "cast");
-      }
+      for (Layout layout : {Layout::Contiguous, Layout::Strided})
+        op_case("cast", to, [&] {
+          SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to) + " " + layout_name(layout));
+          const HostTensor src = cast_source(from, to);
+          Tensor t = upload(src, dev(), layout), out;
+          CHECK_OK(porta_cast(t, to, out.out()));
+          EXPECT_EQ(device_string(device_of(out)), GetParam().name);
+          expect_close(download(out), cast_host(src, to), kExact, "cast");
+        });
 }
 
 TEST_P(Cast, TwoDimensionalTransposedInput) {
   for (DLDataType from : {porta_float64, porta_int64, porta_bool})
-    for (DLDataType to : kAllDtypes) {
-      HostTensor src = sample_host(from, {4, 3}, 9, Values::Grid);
-      if (to.code == kDLUInt)
-        for (double& x : src.v) x = std::fabs(x);
-      SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to));
-      Tensor t = upload(src, dev(), Layout::Transposed), out;
-      CHECK_OK(porta_cast(t, to, out.out()));
-      expect_close(download(out), cast_host(src, to), kExact, "cast");
-    }
+    for (DLDataType to : kAllDtypes)
+      op_case("cast", to, [&] {
+        HostTensor src = sample_host(from, {4, 3}, 9, Values::Grid);
+        if (to.code == kDLUInt)
+          for (double& x : src.v) x = std::fabs(x);
+        SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to));
+        Tensor t = upload(src, dev(), Layout::Transposed), out;
+        CHECK_OK(porta_cast(t, to, out.out()));
+        expect_close(download(out), cast_host(src, to), kExact, "cast");
+      });
 }
 
 TEST_P(Cast, LargeTransposedInput) {
   const HostTensor src = sample_host(porta_float64, {1001, 1031}, 10, Values::Grid);
-  for (DLDataType to : {porta_float32, porta_int32, porta_bool}) {
-    SCOPED_TRACE("float64 -> " + dtype_name(to));
-    Tensor t = upload(src, dev(), Layout::Transposed), out;
-    CHECK_OK(porta_cast(t, to, out.out()));
-    expect_close(download(out), cast_host(src, to), kExact, "cast");
-  }
+  for (DLDataType to : {porta_float32, porta_int32, porta_bool})
+    op_case("cast", to, [&] {
+      SCOPED_TRACE("float64 -> " + dtype_name(to));
+      Tensor t = upload(src, dev(), Layout::Transposed), out;
+      CHECK_OK(porta_cast(t, to, out.out()));
+      expect_close(download(out), cast_host(src, to), kExact, "cast");
+    });
 }
 
 TEST_P(Cast, SameDtypeReturnsTheSameHandle) {
@@ -68,13 +71,14 @@ TEST_P(Cast, SameDtypeReturnsTheSameHandle) {
 TEST_P(Cast, ZeroDimAndEmpty) {
   for (DLDataType from : kAllDtypes)
     for (DLDataType to : kAllDtypes)
-      for (const Shape& s : {Shape{}, Shape{0}, Shape{2, 0}}) {
-        SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to) + " " + shape_str(s));
-        HostTensor src = make_host(from, s, std::vector<double>(static_cast<size_t>(numel(s)), 5.75));
-        Tensor t = upload(src, dev()), out;
-        CHECK_OK(porta_cast(t, to, out.out()));
-        expect_close(download(out), cast_host(src, to), kExact, "cast");
-      }
+      for (const Shape& s : {Shape{}, Shape{0}, Shape{2, 0}})
+        op_case("cast", to, [&] {
+          SCOPED_TRACE(dtype_name(from) + " -> " + dtype_name(to) + " " + shape_str(s));
+          HostTensor src = make_host(from, s, std::vector<double>(static_cast<size_t>(numel(s)), 5.75));
+          Tensor t = upload(src, dev()), out;
+          CHECK_OK(porta_cast(t, to, out.out()));
+          expect_close(download(out), cast_host(src, to), kExact, "cast");
+        });
 }
 
 }  // namespace

@@ -30,17 +30,19 @@ TEST_P(Copy, ContiguousOfAViewIsAnIndependentCopy) {
   uint32_t seed = 10;
   for (DLDataType dt : kAllDtypes)
     for (Layout layout : {Layout::Transposed, Layout::Strided}) {
-      SCOPED_TRACE(dtype_name(dt) + " " + layout_name(layout));
       const HostTensor h = sample_host(dt, {4, 5}, seed++);
-      Tensor t = upload(h, dev(), layout), c;
-      ASSERT_FALSE(is_contiguous(t));
-      CHECK_OK(porta_contiguous(t, c.out()));
-      EXPECT_NE(c.get(), t.get());
-      EXPECT_TRUE(is_contiguous(c));
-      EXPECT_EQ(strides_of(c), contiguous_strides(h.shape));
-      expect_close(download(c), h, kExact, "contiguous");
-      zero_fill(c);
-      expect_close(download(t), h, kExact, "the original after writing into its contiguous copy");
+      op_case("contiguous", dt, [&] {
+        SCOPED_TRACE(dtype_name(dt) + " " + layout_name(layout));
+        Tensor t = upload(h, dev(), layout), c;
+        ASSERT_FALSE(is_contiguous(t));
+        CHECK_OK(porta_contiguous(t, c.out()));
+        EXPECT_NE(c.get(), t.get());
+        EXPECT_TRUE(is_contiguous(c));
+        EXPECT_EQ(strides_of(c), contiguous_strides(h.shape));
+        expect_close(download(c), h, kExact, "contiguous");
+        zero_fill(c);
+        expect_close(download(t), h, kExact, "the original after writing into its contiguous copy");
+      });
     }
 }
 
@@ -49,15 +51,17 @@ TEST_P(Copy, CloneIsAlwaysAnIndependentContiguousCopy) {
   for (DLDataType dt : kAllDtypes)
     for (Layout layout : kAllLayouts)
       for (const Shape& s : {Shape{}, Shape{0, 2}, Shape{3, 4}}) {
-        SCOPED_TRACE(dtype_name(dt) + " " + layout_name(layout) + " " + shape_str(s));
         const HostTensor h = sample_host(dt, s, seed++);
-        Tensor t = upload(h, dev(), layout), c;
-        CHECK_OK(porta_clone(t, c.out()));
-        EXPECT_NE(c.get(), t.get());
-        EXPECT_TRUE(is_contiguous(c));
-        expect_close(download(c), h, kExact, "clone");
-        zero_fill(c);
-        expect_close(download(t), h, kExact, "the original after writing into its clone");
+        op_case("clone", dt, [&] {
+          SCOPED_TRACE(dtype_name(dt) + " " + layout_name(layout) + " " + shape_str(s));
+          Tensor t = upload(h, dev(), layout), c;
+          CHECK_OK(porta_clone(t, c.out()));
+          EXPECT_NE(c.get(), t.get());
+          EXPECT_TRUE(is_contiguous(c));
+          expect_close(download(c), h, kExact, "clone");
+          zero_fill(c);
+          expect_close(download(t), h, kExact, "the original after writing into its clone");
+        });
       }
 }
 
@@ -72,13 +76,16 @@ TEST_P(Copy, CopyIntoBroadcastsAndCasts) {
     for (DLDataType from : kAllDtypes)
       for (DLDataType to : {porta_float32, porta_int32, porta_bool, porta_float64})
         for (Layout dst_layout : kAllLayouts) {
-          SCOPED_TRACE(dtype_name(from) + " " + shape_str(c.src) + " -> " + dtype_name(to) + " " + shape_str(c.dst) +
-                       " " + layout_name(dst_layout));
           const HostTensor src = sample_host(from, c.src, seed++, Values::Grid);
-          Tensor s = upload(src, dev(), Layout::Transposed);
-          Tensor d = upload(sample_host(to, c.dst, seed++), dev(), dst_layout);
-          CHECK_OK(porta_copy_into(d, s));
-          expect_close(download(d), broadcast_host(cast_host(src, to), c.dst), kExact, "copy_into");
+          const HostTensor dst = sample_host(to, c.dst, seed++);
+          op_case("copy_into", to, [&] {
+            SCOPED_TRACE(dtype_name(from) + " " + shape_str(c.src) + " -> " + dtype_name(to) + " " + shape_str(c.dst) +
+                         " " + layout_name(dst_layout));
+            Tensor s = upload(src, dev(), Layout::Transposed);
+            Tensor d = upload(dst, dev(), dst_layout);
+            CHECK_OK(porta_copy_into(d, s));
+            expect_close(download(d), broadcast_host(cast_host(src, to), c.dst), kExact, "copy_into");
+          });
         }
 }
 

@@ -36,13 +36,14 @@ TEST_P(Factories, FullConvertsTheValueToEachDtype) {
   for (double value : {2.75, -1.5, 0.0, 1.0, 100.0, -0.25}) {
     for (DLDataType dt : kAllDtypes) {
       if (dt.code == kDLUInt && value < 0) continue;  // negative to uint8 is not a defined conversion
-      for (const Shape& s : kShapes) {
-        SCOPED_TRACE(dtype_name(dt) + " " + shape_str(s) + " value " + std::to_string(value));
-        Tensor t;
-        CHECK_OK(porta_full(s.data(), nd(s), value, dt, dev(), t.out()));
-        const HostTensor ref{dt, s, std::vector<double>(static_cast<size_t>(numel(s)), store_as(dt, value))};
-        expect_close(download(t), ref, kExact, "full");
-      }
+      for (const Shape& s : kShapes)
+        op_case("full", dt, [&] {
+          SCOPED_TRACE(dtype_name(dt) + " " + shape_str(s) + " value " + std::to_string(value));
+          Tensor t;
+          CHECK_OK(porta_full(s.data(), nd(s), value, dt, dev(), t.out()));
+          const HostTensor ref{dt, s, std::vector<double>(static_cast<size_t>(numel(s)), store_as(dt, value))};
+          expect_close(download(t), ref, kExact, "full");
+        });
     }
   }
 }
@@ -51,12 +52,17 @@ TEST_P(Factories, ZerosAndOnes) {
   for (DLDataType dt : kAllDtypes)
     for (const Shape& s : kShapes) {
       SCOPED_TRACE(dtype_name(dt) + " " + shape_str(s));
-      Tensor z, o;
-      CHECK_OK(porta_zeros(s.data(), nd(s), dt, dev(), z.out()));
-      CHECK_OK(porta_ones(s.data(), nd(s), dt, dev(), o.out()));
       const size_t n = static_cast<size_t>(numel(s));
-      expect_close(download(z), HostTensor{dt, s, std::vector<double>(n, 0.0)}, kExact, "zeros");
-      expect_close(download(o), HostTensor{dt, s, std::vector<double>(n, 1.0)}, kExact, "ones");
+      op_case("zeros", dt, [&] {
+        Tensor z;
+        CHECK_OK(porta_zeros(s.data(), nd(s), dt, dev(), z.out()));
+        expect_close(download(z), HostTensor{dt, s, std::vector<double>(n, 0.0)}, kExact, "zeros");
+      });
+      op_case("ones", dt, [&] {
+        Tensor o;
+        CHECK_OK(porta_ones(s.data(), nd(s), dt, dev(), o.out()));
+        expect_close(download(o), HostTensor{dt, s, std::vector<double>(n, 1.0)}, kExact, "ones");
+      });
     }
 }
 
@@ -87,11 +93,13 @@ TEST_P(Factories, Arange) {
       const HostTensor ref = arange_ref(c.start, c.end, c.step, dt);
       if (dt.code == kDLUInt && c.start < 0) continue;
       if (c.end < c.start && c.step > 0) continue;  // rejected: ArangeErrors
-      SCOPED_TRACE(dtype_name(dt) + " arange(" + std::to_string(c.start) + ", " + std::to_string(c.end) + ", " +
-                   std::to_string(c.step) + ")");
-      Tensor t;
-      CHECK_OK(porta_arange(c.start, c.end, c.step, dt, dev(), t.out()));
-      expect_close(download(t), ref, kExact, "arange");
+      op_case("arange", dt, [&] {
+        SCOPED_TRACE(dtype_name(dt) + " arange(" + std::to_string(c.start) + ", " + std::to_string(c.end) + ", " +
+                     std::to_string(c.step) + ")");
+        Tensor t;
+        CHECK_OK(porta_arange(c.start, c.end, c.step, dt, dev(), t.out()));
+        expect_close(download(t), ref, kExact, "arange");
+      });
     }
   }
 }

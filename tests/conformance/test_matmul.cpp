@@ -17,14 +17,16 @@ class Matmul : public DeviceTest {
     check_tensors(x, y, a, b);
   }
   void check_tensors(porta_tensor* x, porta_tensor* y, const HostTensor& a, const HostTensor& b) {
-    Tensor out;
-    CHECK_OK(porta_matmul(x, y, out.out()));
-    const Reduction ref = ref_matmul(a, b);
-    const int64_t k = a.shape.back();
-    // Dot products of K terms: error bound grows with K, relative to sum |a_ik b_kj|.
-    Tolerance tol = tolerance_for(ref.value.dtype);
-    tol.rtol *= std::max<double>(1.0, static_cast<double>(k) / 64.0);
-    expect_close(download(out), ref.value, tol, "matmul", &ref.scale);
+    op_case("matmul", promote(a.dtype, b.dtype), [&] {
+      Tensor out;
+      CHECK_OK(porta_matmul(x, y, out.out()));
+      const Reduction ref = ref_matmul(a, b);
+      const int64_t k = a.shape.back();
+      // Dot products of K terms: error bound grows with K, relative to sum |a_ik b_kj|.
+      Tolerance tol = tolerance_for(ref.value.dtype);
+      tol.rtol *= std::max<double>(1.0, static_cast<double>(k) / 64.0);
+      expect_close(download(out), ref.value, tol, "matmul", &ref.scale);
+    });
   }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Matmul);

@@ -74,24 +74,28 @@ TEST_P(NN, Conv2dForward) {
       for (Layout layout : kAllLayouts) {
         Window2d g = c.g;
         g.kh = c.w[2], g.kw = c.w[3];
-        SCOPED_TRACE("conv2d x " + shape_str(c.x) + " w " + shape_str(c.w) + " " + dtype_name(dt) + " " +
-                     layout_name(layout));
         const HostTensor x = sample_host(dt, c.x, next_seed(seed)), w = sample_host(dt, c.w, next_seed(seed));
         const HostTensor b = sample_host(dt, {c.w[0]}, next_seed(seed));
-        Tensor tx = upload(x, dev(), layout), tw = upload(w, dev(), layout), tb = upload(b, dev()), y;
-        const porta_conv2d_options o = conv_options(g);
-        CHECK_OK(porta_conv2d(tx, tw, c.bias ? tb.get() : nullptr, &o, y.out()));
-        const ConvResult ref = ref_conv2d(x, w, c.bias ? &b : nullptr, g, nullptr);
-        expect_close(download(y), ref.y.value, sum_tolerance(dt, c.w[1] * g.kh * g.kw), "conv2d", &ref.y.scale);
+        op_case("conv2d", dt, [&] {
+          SCOPED_TRACE("conv2d x " + shape_str(c.x) + " w " + shape_str(c.w) + " " + dtype_name(dt) + " " +
+                       layout_name(layout));
+          Tensor tx = upload(x, dev(), layout), tw = upload(w, dev(), layout), tb = upload(b, dev()), y;
+          const porta_conv2d_options o = conv_options(g);
+          CHECK_OK(porta_conv2d(tx, tw, c.bias ? tb.get() : nullptr, &o, y.out()));
+          const ConvResult ref = ref_conv2d(x, w, c.bias ? &b : nullptr, g, nullptr);
+          expect_close(download(y), ref.y.value, sum_tolerance(dt, c.w[1] * g.kh * g.kw), "conv2d", &ref.y.scale);
+        });
       }
 }
 
 TEST_P(NN, Conv2dDefaultOptions) {
   const HostTensor x = sample_host(porta_float64, {1, 2, 5, 4}, 3), w = sample_host(porta_float64, {3, 2, 2, 3}, 4);
-  Tensor tx = upload(x, dev()), tw = upload(w, dev()), y;
-  CHECK_OK(porta_conv2d(tx, tw, nullptr, nullptr, y.out()));
-  const ConvResult ref = ref_conv2d(x, w, nullptr, {2, 3, 1, 1, 0, 0, 1, 1}, nullptr);
-  expect_close(download(y), ref.y.value, tolerance_for(porta_float64), "conv2d", &ref.y.scale);
+  op_case("conv2d", porta_float64, [&] {
+    Tensor tx = upload(x, dev()), tw = upload(w, dev()), y;
+    CHECK_OK(porta_conv2d(tx, tw, nullptr, nullptr, y.out()));
+    const ConvResult ref = ref_conv2d(x, w, nullptr, {2, 3, 1, 1, 0, 0, 1, 1}, nullptr);
+    expect_close(download(y), ref.y.value, tolerance_for(porta_float64), "conv2d", &ref.y.scale);
+  });
 }
 
 TEST_P(NN, Conv2dBackward) {
@@ -100,19 +104,22 @@ TEST_P(NN, Conv2dBackward) {
     for (DLDataType dt : {porta_float32, porta_float64}) {
       Window2d g = c.g;
       g.kh = c.w[2], g.kw = c.w[3];
-      SCOPED_TRACE("conv2d backward x " + shape_str(c.x) + " w " + shape_str(c.w) + " " + dtype_name(dt));
       const HostTensor x = sample_host(dt, c.x, next_seed(seed)), w = sample_host(dt, c.w, next_seed(seed));
       const HostTensor b = sample_host(dt, {c.w[0]}, next_seed(seed));
       const HostTensor gy = sample_host(dt, {c.x[0], c.w[0], g.out_h(c.x[2]), g.out_w(c.x[3])}, next_seed(seed));
-      Tensor tx = leaf(x), tw = leaf(w), tb = leaf(b), y;
-      const porta_conv2d_options o = conv_options(g);
-      CHECK_OK(porta_conv2d(tx, tw, c.bias ? tb.get() : nullptr, &o, y.out()));
-      backward(y, gy);
-      const ConvResult ref = ref_conv2d(x, w, c.bias ? &b : nullptr, g, &gy);
-      const int64_t out_positions = gy.numel() / c.w[0];
-      expect_close(grad_of(tx), ref.dx.value, sum_tolerance(dt, c.w[0] * g.kh * g.kw), "conv2d dx", &ref.dx.scale);
-      expect_close(grad_of(tw), ref.dw.value, sum_tolerance(dt, out_positions), "conv2d dw", &ref.dw.scale);
-      if (c.bias) expect_close(grad_of(tb), ref.db.value, sum_tolerance(dt, out_positions), "conv2d db", &ref.db.scale);
+      op_case("conv2d_backward", dt, [&] {
+        SCOPED_TRACE("conv2d backward x " + shape_str(c.x) + " w " + shape_str(c.w) + " " + dtype_name(dt));
+        Tensor tx = leaf(x), tw = leaf(w), tb = leaf(b), y;
+        const porta_conv2d_options o = conv_options(g);
+        CHECK_OK(porta_conv2d(tx, tw, c.bias ? tb.get() : nullptr, &o, y.out()));
+        backward(y, gy);
+        const ConvResult ref = ref_conv2d(x, w, c.bias ? &b : nullptr, g, &gy);
+        const int64_t out_positions = gy.numel() / c.w[0];
+        expect_close(grad_of(tx), ref.dx.value, sum_tolerance(dt, c.w[0] * g.kh * g.kw), "conv2d dx", &ref.dx.scale);
+        expect_close(grad_of(tw), ref.dw.value, sum_tolerance(dt, out_positions), "conv2d dw", &ref.dw.scale);
+        if (c.bias)
+          expect_close(grad_of(tb), ref.db.value, sum_tolerance(dt, out_positions), "conv2d db", &ref.db.scale);
+      });
     }
 }
 
@@ -149,20 +156,24 @@ TEST_P(NN, MaxPool2dForwardAndBackward) {
   for (const PoolCase& c : kPoolCases)
     for (DLDataType dt : {porta_float32, porta_float64})
       for (Layout layout : kAllLayouts) {
-        SCOPED_TRACE("max_pool2d " + shape_str(c.x) + " kernel " + std::to_string(c.kernel[0]) + "x" +
-                     std::to_string(c.kernel[1]) + " " + dtype_name(dt) + " " + layout_name(layout));
         const Window2d g = pool_window(c);
         const HostTensor x = sample_host(dt, c.x, next_seed(seed));
         const HostTensor gy = sample_host(dt, {c.x[0], c.x[1], g.out_h(c.x[2]), g.out_w(c.x[3])}, next_seed(seed));
-        Tensor tx = upload(x, dev(), layout), y;
         const porta_pool2d_options o = pool_options(c, true);
-        CHECK_OK(porta_max_pool2d(tx, &o, y.out()));
         const PoolResult ref = ref_max_pool2d(x, g, &gy);
-        expect_close(download(y), ref.y, kExact, "max_pool2d");
-        Tensor lx = leaf(x), ly;
-        CHECK_OK(porta_max_pool2d(lx, &o, ly.out()));
-        backward(ly, gy);
-        expect_close(grad_of(lx), ref.dx.value, tolerance_for(dt), "max_pool2d dx", &ref.dx.scale);
+        SCOPED_TRACE("max_pool2d " + shape_str(c.x) + " kernel " + std::to_string(c.kernel[0]) + "x" +
+                     std::to_string(c.kernel[1]) + " " + dtype_name(dt) + " " + layout_name(layout));
+        op_case("max_pool2d", dt, [&] {
+          Tensor tx = upload(x, dev(), layout), y;
+          CHECK_OK(porta_max_pool2d(tx, &o, y.out()));
+          expect_close(download(y), ref.y, kExact, "max_pool2d");
+        });
+        op_case("max_pool2d_backward", dt, [&] {
+          Tensor lx = leaf(x), ly;
+          CHECK_OK(porta_max_pool2d(lx, &o, ly.out()));
+          backward(ly, gy);
+          expect_close(grad_of(lx), ref.dx.value, tolerance_for(dt), "max_pool2d dx", &ref.dx.scale);
+        });
       }
 }
 
@@ -178,15 +189,19 @@ TEST_P(NN, AvgPool2dForwardAndBackward) {
         const Window2d g = pool_window(c);
         const HostTensor x = sample_host(dt, c.x, next_seed(seed));
         const HostTensor gy = sample_host(dt, {c.x[0], c.x[1], g.out_h(c.x[2]), g.out_w(c.x[3])}, next_seed(seed));
-        Tensor tx = upload(x, dev(), Layout::Transposed), y;
         const porta_pool2d_options o = pool_options(c, include_pad);
-        CHECK_OK(porta_avg_pool2d(tx, &o, y.out()));
         const PoolResult ref = ref_avg_pool2d(x, g, include_pad, &gy);
-        expect_close(download(y), ref.y, tolerance_for(dt), "avg_pool2d");
-        Tensor lx = leaf(x), ly;
-        CHECK_OK(porta_avg_pool2d(lx, &o, ly.out()));
-        backward(ly, gy);
-        expect_close(grad_of(lx), ref.dx.value, tolerance_for(dt), "avg_pool2d dx", &ref.dx.scale);
+        op_case("avg_pool2d", dt, [&] {
+          Tensor tx = upload(x, dev(), Layout::Transposed), y;
+          CHECK_OK(porta_avg_pool2d(tx, &o, y.out()));
+          expect_close(download(y), ref.y, tolerance_for(dt), "avg_pool2d");
+        });
+        op_case("avg_pool2d_backward", dt, [&] {
+          Tensor lx = leaf(x), ly;
+          CHECK_OK(porta_avg_pool2d(lx, &o, ly.out()));
+          backward(ly, gy);
+          expect_close(grad_of(lx), ref.dx.value, tolerance_for(dt), "avg_pool2d dx", &ref.dx.scale);
+        });
       }
 }
 
@@ -222,15 +237,20 @@ TEST_P(NN, SoftmaxForwardAndBackward) {
           for (double& v : x.v) v = store_as(dt, v * 200);  // needs the max subtracted
         const HostTensor gy = sample_host(dt, c.shape, next_seed(seed));
         const SoftmaxResult ref = ref_softmax(x, c.dim, log, &gy);
-        Tensor tx = upload(x, dev(), Layout::Transposed), y;
-        CHECK_OK(fn(tx, c.dim, y.out()));
-        expect_close(download(y), ref.y, tolerance_for(dt, true), log ? "log_softmax" : "softmax");
-        Tensor lx = leaf(x), ly;
-        CHECK_OK(fn(lx, c.dim, ly.out()));
-        backward(ly, gy);
-        Tolerance tol = tolerance_for(dt, true);
-        tol.atol *= 10;  // dx sums len products of O(1) terms
-        expect_close(grad_of(lx), ref.dx, tol, log ? "log_softmax dx" : "softmax dx");
+        const std::string name = log ? "log_softmax" : "softmax";
+        op_case(name, dt, [&] {
+          Tensor tx = upload(x, dev(), Layout::Transposed), y;
+          CHECK_OK(fn(tx, c.dim, y.out()));
+          expect_close(download(y), ref.y, tolerance_for(dt, true), name);
+        });
+        op_case(name + "_backward", dt, [&] {
+          Tensor lx = leaf(x), ly;
+          CHECK_OK(fn(lx, c.dim, ly.out()));
+          backward(ly, gy);
+          Tolerance tol = tolerance_for(dt, true);
+          tol.atol *= 10;  // dx sums len products of O(1) terms
+          expect_close(grad_of(lx), ref.dx, tol, name + " dx");
+        });
       }
 }
 
@@ -245,30 +265,38 @@ TEST_P(NN, CrossEntropyForwardAndBackward) {
       for (double& t : target.v) t = std::fmod(t, static_cast<double>(C));
       const HostTensor gl = sample_host(dt, reduction == PORTA_REDUCTION_NONE ? Shape{N} : Shape{}, next_seed(seed));
       const CrossEntropyResult ref = ref_cross_entropy(logits, target, reduction, &gl);
-      Tensor tl = upload(logits, dev(), Layout::Transposed), tt = upload(target, dev()), loss;
-      CHECK_OK(porta_cross_entropy(tl, tt, static_cast<porta_reduction>(reduction), loss.out()));
-      expect_close(download(loss), ref.loss, tolerance_for(dt, true), "cross_entropy");
-      Tensor ll = leaf(logits), lloss;
-      CHECK_OK(porta_cross_entropy(ll, tt, static_cast<porta_reduction>(reduction), lloss.out()));
-      backward(lloss, gl);
-      expect_close(grad_of(ll), ref.dx, tolerance_for(dt, true), "cross_entropy dx");
+      Tensor tt = upload(target, dev());
+      op_case("cross_entropy", dt, [&] {
+        Tensor tl = upload(logits, dev(), Layout::Transposed), loss;
+        CHECK_OK(porta_cross_entropy(tl, tt, static_cast<porta_reduction>(reduction), loss.out()));
+        expect_close(download(loss), ref.loss, tolerance_for(dt, true), "cross_entropy");
+      });
+      op_case("cross_entropy_backward", dt, [&] {
+        Tensor ll = leaf(logits), lloss;
+        CHECK_OK(porta_cross_entropy(ll, tt, static_cast<porta_reduction>(reduction), lloss.out()));
+        backward(lloss, gl);
+        expect_close(grad_of(ll), ref.dx, tolerance_for(dt, true), "cross_entropy dx");
+      });
     }
 }
 
 TEST_P(NN, CrossEntropyTargetOutOfRange) {
   const HostTensor logits = sample_host(porta_float32, {2, 3}, 1);
-  Tensor tl = upload(logits, dev()), tt = upload(make_host(porta_int64, {2}, {1, 3}), dev());
-  porta_tensor* out = sentinel();
-  const porta_status st = porta_cross_entropy(tl, tt, PORTA_REDUCTION_NONE, &out);
-  if (st == PORTA_OK) {  // allowed where the backend cannot detect it: the loss is NaN
-    Tensor loss(out);
-    const HostTensor l = download(loss);
-    EXPECT_TRUE(std::isnan(l.v[1])) << "loss of the out-of-range sample: " << l.v[1];
-  } else {
-    EXPECT_EQ(st, PORTA_ERROR_INVALID_ARGUMENT) << porta_last_error();
-    EXPECT_EQ(out, sentinel());
-    EXPECT_NE(std::string(porta_last_error()).find('3'), std::string::npos) << porta_last_error();
-  }
+  op_case("cross_entropy", porta_float32, [&] {
+    Tensor tl = upload(logits, dev()), tt = upload(make_host(porta_int64, {2}, {1, 3}), dev());
+    porta_tensor* out = sentinel();
+    const porta_status st = porta_cross_entropy(tl, tt, PORTA_REDUCTION_NONE, &out);
+    if (st == PORTA_OK) {  // allowed where the backend cannot detect it: the loss is NaN
+      Tensor loss(out);
+      const HostTensor l = download(loss);
+      EXPECT_TRUE(std::isnan(l.v[1])) << "loss of the out-of-range sample: " << l.v[1];
+    } else {
+      throw_if_missing_kernel(st, __FILE__, __LINE__);
+      EXPECT_EQ(st, PORTA_ERROR_INVALID_ARGUMENT) << porta_last_error();
+      EXPECT_EQ(out, sentinel());
+      EXPECT_NE(std::string(porta_last_error()).find('3'), std::string::npos) << porta_last_error();
+    }
+  });
 }
 
 TEST_P(NN, LinearAndMseLoss) {
@@ -280,9 +308,12 @@ TEST_P(NN, LinearAndMseLoss) {
       for (int j = 0; j < 5; ++j) wt.v[j * 4 + i] = w.v[i * 5 + j];
     Reduction ref = ref_matmul(x, wt);
     for (size_t i = 0; i < ref.value.v.size(); ++i) ref.value.v[i] += b.v[i % 4], ref.scale[i] += std::fabs(b.v[i % 4]);
-    Tensor tx = upload(x, dev()), tw = upload(w, dev()), tb = upload(b, dev()), y;
-    CHECK_OK(porta_linear(tx, tw, tb, y.out()));
-    expect_close(download(y), ref.value, tolerance_for(dt), "linear", &ref.scale);
+    Tensor tx = upload(x, dev()), tw = upload(w, dev()), tb = upload(b, dev());
+    op_case("linear", dt, [&] {
+      Tensor y;
+      CHECK_OK(porta_linear(tx, tw, tb, y.out()));
+      expect_close(download(y), ref.value, tolerance_for(dt), "linear", &ref.scale);
+    });
 
     const HostTensor t = sample_host(dt, {2, 3, 5}, 4);
     Tensor tt = upload(t, dev(), Layout::Strided);
@@ -293,9 +324,11 @@ TEST_P(NN, LinearAndMseLoss) {
       const HostTensor want = reduction == PORTA_REDUCTION_NONE
                                   ? per
                                   : HostTensor{dt, {}, {reduction == PORTA_REDUCTION_MEAN ? s / x.numel() : s}};
-      Tensor l;
-      CHECK_OK(porta_mse_loss(tx, tt, static_cast<porta_reduction>(reduction), l.out()));
-      expect_close(download(l), want, tolerance_for(dt), "mse_loss reduction " + std::to_string(reduction));
+      op_case("mse_loss", dt, [&] {
+        Tensor l;
+        CHECK_OK(porta_mse_loss(tx, tt, static_cast<porta_reduction>(reduction), l.out()));
+        expect_close(download(l), want, tolerance_for(dt), "mse_loss reduction " + std::to_string(reduction));
+      });
     }
   }
 }

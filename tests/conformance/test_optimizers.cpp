@@ -58,25 +58,27 @@ TEST_P(Optimizers, Sgd) {
                    std::to_string(o.nesterov) + " " + dtype_name(dt));
       const HostTensor p0 = sample_host(dt, {3, 7}, seed++);
       const auto grads = grads_for(p0, seed += 3);
-      Tensor p = param(p0);
-      porta_tensor* list[] = {p.get()};
-      porta_optimizer* raw = nullptr;
-      CHECK_OK(porta_sgd_create(list, 1, &o, &raw));
-      OptimizerPtr opt(raw, porta_optimizer_release);
-      const auto got = run(opt.get(), p, grads);
-      // torch.optim.SGD in double.
-      std::vector<double> w = p0.v, buf(w.size());
-      for (size_t k = 0; k < grads.size(); ++k) {
-        for (size_t i = 0; i < w.size(); ++i) {
-          double d = grads[k].v[i] + o.weight_decay * w[i];
-          if (o.momentum != 0) {
-            buf[i] = k == 0 ? d : o.momentum * buf[i] + (1 - o.dampening) * d;
-            d = o.nesterov ? d + o.momentum * buf[i] : buf[i];
+      op_case("sgd", dt, [&] {
+        Tensor p = param(p0);
+        porta_tensor* list[] = {p.get()};
+        porta_optimizer* raw = nullptr;
+        CHECK_OK(porta_sgd_create(list, 1, &o, &raw));
+        OptimizerPtr opt(raw, porta_optimizer_release);
+        const auto got = run(opt.get(), p, grads);
+        // torch.optim.SGD in double.
+        std::vector<double> w = p0.v, buf(w.size());
+        for (size_t k = 0; k < grads.size(); ++k) {
+          for (size_t i = 0; i < w.size(); ++i) {
+            double d = grads[k].v[i] + o.weight_decay * w[i];
+            if (o.momentum != 0) {
+              buf[i] = k == 0 ? d : o.momentum * buf[i] + (1 - o.dampening) * d;
+              d = o.nesterov ? d + o.momentum * buf[i] : buf[i];
+            }
+            w[i] -= o.lr * d;
           }
-          w[i] -= o.lr * d;
+          expect_close(got[k], HostTensor{dt, p0.shape, w}, step_tolerance(dt), "after step " + std::to_string(k + 1));
         }
-        expect_close(got[k], HostTensor{dt, p0.shape, w}, step_tolerance(dt), "after step " + std::to_string(k + 1));
-      }
+      });
     }
 }
 
@@ -95,29 +97,32 @@ TEST_P(Optimizers, AdamAndAdamW) {
                      " weight_decay " + std::to_string(o.weight_decay) + " " + dtype_name(dt));
         const HostTensor p0 = sample_host(dt, {4, 5}, seed++);
         const auto grads = grads_for(p0, seed += 3);
-        Tensor p = param(p0);
-        porta_tensor* list[] = {p.get()};
-        porta_optimizer* raw = nullptr;
-        CHECK_OK(decoupled ? porta_adamw_create(list, 1, &o, &raw) : porta_adam_create(list, 1, &o, &raw));
-        OptimizerPtr opt(raw, porta_optimizer_release);
-        const auto got = run(opt.get(), p, grads);
-        // torch.optim.Adam / AdamW in double.
-        std::vector<double> w = p0.v, m(w.size()), v(w.size());
-        for (size_t k = 0; k < grads.size(); ++k) {
-          const double t = static_cast<double>(k + 1);
-          const double bc1 = 1 - std::pow(o.beta1, t), bc2 = 1 - std::pow(o.beta2, t);
-          for (size_t i = 0; i < w.size(); ++i) {
-            double g = grads[k].v[i];
-            if (decoupled)
-              w[i] *= 1 - o.lr * o.weight_decay;
-            else
-              g += o.weight_decay * w[i];
-            m[i] = o.beta1 * m[i] + (1 - o.beta1) * g;
-            v[i] = o.beta2 * v[i] + (1 - o.beta2) * g * g;
-            w[i] -= o.lr / bc1 * m[i] / (std::sqrt(v[i]) / std::sqrt(bc2) + o.eps);
+        op_case(decoupled ? "adamw" : "adam", dt, [&] {
+          Tensor p = param(p0);
+          porta_tensor* list[] = {p.get()};
+          porta_optimizer* raw = nullptr;
+          CHECK_OK(decoupled ? porta_adamw_create(list, 1, &o, &raw) : porta_adam_create(list, 1, &o, &raw));
+          OptimizerPtr opt(raw, porta_optimizer_release);
+          const auto got = run(opt.get(), p, grads);
+          // torch.optim.Adam / AdamW in double.
+          std::vector<double> w = p0.v, m(w.size()), v(w.size());
+          for (size_t k = 0; k < grads.size(); ++k) {
+            const double t = static_cast<double>(k + 1);
+            const double bc1 = 1 - std::pow(o.beta1, t), bc2 = 1 - std::pow(o.beta2, t);
+            for (size_t i = 0; i < w.size(); ++i) {
+              double g = grads[k].v[i];
+              if (decoupled)
+                w[i] *= 1 - o.lr * o.weight_decay;
+              else
+                g += o.weight_decay * w[i];
+              m[i] = o.beta1 * m[i] + (1 - o.beta1) * g;
+              v[i] = o.beta2 * v[i] + (1 - o.beta2) * g * g;
+              w[i] -= o.lr / bc1 * m[i] / (std::sqrt(v[i]) / std::sqrt(bc2) + o.eps);
+            }
+            expect_close(got[k], HostTensor{dt, p0.shape, w}, step_tolerance(dt),
+                         "after step " + std::to_string(k + 1));
           }
-          expect_close(got[k], HostTensor{dt, p0.shape, w}, step_tolerance(dt), "after step " + std::to_string(k + 1));
-        }
+        });
       }
 }
 

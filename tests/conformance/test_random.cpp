@@ -3,6 +3,7 @@
 // spec in porta/ops.h; plus the statistics of 100000 samples.
 #include <cmath>
 #include <cstring>
+#include <sstream>
 
 #include "device_params.hpp"
 #include "host_tensor.hpp"
@@ -52,21 +53,41 @@ T at(const std::vector<unsigned char>& bytes, size_t i) {
   return x;
 }
 
+// Reports the first five of the n elements for which `mismatch(i)` describes a difference.
+template <typename Mismatch>
+void expect_elements(DLDataType dt, int64_t n, Mismatch&& mismatch) {
+  int bad = 0;
+  for (int64_t i = 0; i < n && bad < 5; ++i)
+    if (const std::string m = mismatch(i); !m.empty()) ++bad, ADD_FAILURE() << dtype_name(dt) << " element " << i << m;
+}
+
+// ": got <got>, want <want>", or "" when they `match`.
+template <typename T>
+std::string unless(bool match, T got, T want) {
+  if (match) return "";
+  std::ostringstream os;
+  os << ": got " << got << ", want " << want;
+  return os.str();
+}
+
 TEST_P(Random, UniformMatchesTheHostPhilox) {
   for (const State& st : kStates)
     for (const Shape& s : kShapes) {
       SCOPED_TRACE("seed " + std::to_string(st.seed) + " offset " + std::to_string(st.offset) + " " + shape_str(s));
-      const auto f32 = sample(porta_rand, porta_float32, s, dev(), st.seed, st.offset);
-      const auto f64 = sample(porta_rand, porta_float64, s, dev(), st.seed, st.offset);
-      int bad = 0;
-      for (int64_t i = 0; i < numel(s) && bad < 5; ++i) {
-        const float want32 = uniform_f32(st.seed, st.offset + i);
-        const double want64 = uniform_f64(st.seed, st.offset + i);
-        if (at<float>(f32, i) != want32)
-          ++bad, ADD_FAILURE() << "float32 element " << i << ": got " << at<float>(f32, i) << ", want " << want32;
-        if (at<double>(f64, i) != want64)
-          ++bad, ADD_FAILURE() << "float64 element " << i << ": got " << at<double>(f64, i) << ", want " << want64;
-      }
+      op_case("rand", porta_float32, [&] {
+        const auto got = sample(porta_rand, porta_float32, s, dev(), st.seed, st.offset);
+        expect_elements(porta_float32, numel(s), [&](int64_t i) {
+          const float want = uniform_f32(st.seed, st.offset + i);
+          return unless(at<float>(got, i) == want, at<float>(got, i), want);
+        });
+      });
+      op_case("rand", porta_float64, [&] {
+        const auto got = sample(porta_rand, porta_float64, s, dev(), st.seed, st.offset);
+        expect_elements(porta_float64, numel(s), [&](int64_t i) {
+          const double want = uniform_f64(st.seed, st.offset + i);
+          return unless(at<double>(got, i) == want, at<double>(got, i), want);
+        });
+      });
     }
 }
 
@@ -74,31 +95,37 @@ TEST_P(Random, NormalMatchesTheHostPhilox) {
   for (const State& st : kStates)
     for (const Shape& s : kShapes) {
       SCOPED_TRACE("seed " + std::to_string(st.seed) + " offset " + std::to_string(st.offset) + " " + shape_str(s));
-      const auto f32 = sample(porta_randn, porta_float32, s, dev(), st.seed, st.offset);
-      const auto f64 = sample(porta_randn, porta_float64, s, dev(), st.seed, st.offset);
-      int bad = 0;
-      for (int64_t i = 0; i < numel(s) && bad < 5; ++i) {
-        const double want = normal_f64(st.seed, st.offset + i);
-        // libm's log/cos may differ by an ulp between devices: allow that, no more.
-        const float g32 = at<float>(f32, i);
-        if (std::fabs(g32 - static_cast<float>(want)) > std::fabs(want) * 1.2e-7 + 1e-30)
-          ++bad, ADD_FAILURE() << "float32 element " << i << ": got " << g32 << ", want " << static_cast<float>(want);
-        const double g64 = at<double>(f64, i);
-        if (std::fabs(g64 - want) > 1e-14 * std::max(1.0, std::fabs(want)))
-          ++bad, ADD_FAILURE() << "float64 element " << i << ": got " << g64 << ", want " << want;
-      }
+      // libm's log/cos may differ by an ulp between devices: allow that, no more.
+      op_case("randn", porta_float32, [&] {
+        const auto got = sample(porta_randn, porta_float32, s, dev(), st.seed, st.offset);
+        expect_elements(porta_float32, numel(s), [&](int64_t i) {
+          const double want = normal_f64(st.seed, st.offset + i);
+          const float g32 = at<float>(got, i);
+          return unless(!(std::fabs(g32 - static_cast<float>(want)) > std::fabs(want) * 1.2e-7 + 1e-30), g32,
+                        static_cast<float>(want));
+        });
+      });
+      op_case("randn", porta_float64, [&] {
+        const auto got = sample(porta_randn, porta_float64, s, dev(), st.seed, st.offset);
+        expect_elements(porta_float64, numel(s), [&](int64_t i) {
+          const double want = normal_f64(st.seed, st.offset + i);
+          const double g64 = at<double>(got, i);
+          return unless(!(std::fabs(g64 - want) > 1e-14 * std::max(1.0, std::fabs(want))), g64, want);
+        });
+      });
     }
 }
 
 TEST_P(Random, BitwiseIdenticalToTheCpuDevice) {
   for (auto [f, name] : {std::pair<Factory, const char*>{porta_rand, "rand"}, {porta_randn, "randn"}})
     for (DLDataType dt : {porta_float32, porta_float64})
-      for (const State& st : kStates) {
-        SCOPED_TRACE(std::string(name) + " " + dtype_name(dt) + " seed " + std::to_string(st.seed));
-        const Shape s{4099};
-        EXPECT_TRUE(sample(f, dt, s, dev(), st.seed, st.offset) == sample(f, dt, s, cpu(), st.seed, st.offset))
-            << GetParam().name << " and cpu:0 differ";
-      }
+      for (const State& st : kStates)
+        op_case(name, dt, [&] {
+          SCOPED_TRACE(std::string(name) + " " + dtype_name(dt) + " seed " + std::to_string(st.seed));
+          const Shape s{4099};
+          EXPECT_TRUE(sample(f, dt, s, dev(), st.seed, st.offset) == sample(f, dt, s, cpu(), st.seed, st.offset))
+              << GetParam().name << " and cpu:0 differ";
+        });
 }
 
 TEST_P(Random, ConsecutiveCallsContinueTheCounter) {
@@ -118,23 +145,30 @@ TEST_P(Random, ConsecutiveCallsContinueTheCounter) {
 TEST_P(Random, StatisticsOfManySamples) {
   const Shape s{100000};
   CHECK_OK(porta_manual_seed(2024));
+  const double n = 100000;
+  // Five standard errors: sd(mean) = 0.29 / sqrt(n) for uniform, 1 / sqrt(n) for normal.
   for (DLDataType dt : {porta_float32, porta_float64}) {
     SCOPED_TRACE(dtype_name(dt));
-    Tensor u, z;
-    CHECK_OK(porta_rand(s.data(), 1, dt, dev(), u.out()));
-    CHECK_OK(porta_randn(s.data(), 1, dt, dev(), z.out()));
-    const HostTensor hu = download(u), hz = download(z);
-    double su = 0, suu = 0, lo = 1, hi = 0, sz = 0, szz = 0;
-    for (double x : hu.v) su += x, suu += x * x, lo = std::min(lo, x), hi = std::max(hi, x);
-    for (double x : hz.v) sz += x, szz += x * x;
-    const double n = 100000, mu = su / n, mz = sz / n;
-    EXPECT_GE(lo, 0.0);
-    EXPECT_LT(hi, 1.0);
-    // Five standard errors: sd(mean) = 0.29 / sqrt(n) for uniform, 1 / sqrt(n) for normal.
-    EXPECT_NEAR(mu, 0.5, 0.005);
-    EXPECT_NEAR(suu / n - mu * mu, 1.0 / 12.0, 0.002);
-    EXPECT_NEAR(mz, 0.0, 0.016);
-    EXPECT_NEAR(std::sqrt(szz / n - mz * mz), 1.0, 0.012);
+    op_case("rand", dt, [&] {
+      Tensor u;
+      CHECK_OK(porta_rand(s.data(), 1, dt, dev(), u.out()));
+      double su = 0, suu = 0, lo = 1, hi = 0;
+      for (double x : download(u).v) su += x, suu += x * x, lo = std::min(lo, x), hi = std::max(hi, x);
+      const double mu = su / n;
+      EXPECT_GE(lo, 0.0);
+      EXPECT_LT(hi, 1.0);
+      EXPECT_NEAR(mu, 0.5, 0.005);
+      EXPECT_NEAR(suu / n - mu * mu, 1.0 / 12.0, 0.002);
+    });
+    op_case("randn", dt, [&] {
+      Tensor z;
+      CHECK_OK(porta_randn(s.data(), 1, dt, dev(), z.out()));
+      double sz = 0, szz = 0;
+      for (double x : download(z).v) sz += x, szz += x * x;
+      const double mz = sz / n;
+      EXPECT_NEAR(mz, 0.0, 0.016);
+      EXPECT_NEAR(std::sqrt(szz / n - mz * mz), 1.0, 0.012);
+    });
   }
 }
 

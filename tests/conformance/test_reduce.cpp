@@ -14,20 +14,22 @@ namespace {
 class Reduce : public DeviceTest {
  protected:
   void check(const ReduceOp& op, const HostTensor& in, const std::vector<int32_t>& dims, bool keepdim, Layout layout) {
-    std::string d;
-    for (int32_t x : dims) d += std::to_string(x) + " ";
-    SCOPED_TRACE(std::string(op.name) + " " + dtype_name(in.dtype) + " " + shape_str(in.shape) + " " +
-                 layout_name(layout) + " dims {" + d + "} keepdim " + std::to_string(keepdim));
-    Tensor t = upload(in, dev(), layout), out;
-    const int32_t* dp = dims.empty() ? nullptr : dims.data();
-    const int32_t n = static_cast<int32_t>(dims.size());
-    if (op.op == PORTA_OP_MEAN && !is_float(in.dtype)) {
-      expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(t, dp, n, keepdim, o); });
-      return;
-    }
-    CHECK_OK(op.fn(t, dp, n, keepdim, out.out()));
-    const Reduction ref = ref_reduce(op.op, in, dims, keepdim);
-    expect_close(download(out), ref.value, tolerance_for(ref.value.dtype), op.name, &ref.scale);
+    op_case(op.name, in.dtype, [&] {
+      std::string d;
+      for (int32_t x : dims) d += std::to_string(x) + " ";
+      SCOPED_TRACE(std::string(op.name) + " " + dtype_name(in.dtype) + " " + shape_str(in.shape) + " " +
+                   layout_name(layout) + " dims {" + d + "} keepdim " + std::to_string(keepdim));
+      Tensor t = upload(in, dev(), layout), out;
+      const int32_t* dp = dims.empty() ? nullptr : dims.data();
+      const int32_t n = static_cast<int32_t>(dims.size());
+      if (op.op == PORTA_OP_MEAN && !is_float(in.dtype)) {
+        expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(t, dp, n, keepdim, o); });
+        return;
+      }
+      CHECK_OK(op.fn(t, dp, n, keepdim, out.out()));
+      const Reduction ref = ref_reduce(op.op, in, dims, keepdim);
+      expect_close(download(out), ref.value, tolerance_for(ref.value.dtype), op.name, &ref.scale);
+    });
   }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Reduce);
@@ -103,14 +105,18 @@ TEST_P(Reduce, LongReductionsAreExactOnIntegerValues) {
   for (const ReduceOp& op : kReduceOps)
     for (const auto& dims : {std::vector<int32_t>{0}, {1}, {}}) {
       if (op.op == PORTA_OP_MEAN) continue;  // division rounds: covered by EveryDtypeAndDimSet
-      Tensor t = upload(in, dev()), out;
-      CHECK_OK(op.fn(t, dims.empty() ? nullptr : dims.data(), static_cast<int32_t>(dims.size()), 0, out.out()));
-      expect_close(download(out), ref_reduce(op.op, in, dims, false).value, kExact, op.name);
+      op_case(op.name, in.dtype, [&] {
+        Tensor t = upload(in, dev()), out;
+        CHECK_OK(op.fn(t, dims.empty() ? nullptr : dims.data(), static_cast<int32_t>(dims.size()), 0, out.out()));
+        expect_close(download(out), ref_reduce(op.op, in, dims, false).value, kExact, op.name);
+      });
     }
   HostTensor ints = sample_host(porta_int32, {100003}, 5001);
-  Tensor t = upload(ints, dev()), out;
-  CHECK_OK(porta_sum(t, nullptr, 0, 0, out.out()));
-  expect_close(download(out), ref_reduce(PORTA_OP_SUM, ints, {}, false).value, kExact, "sum of 100003 int32");
+  op_case("sum", ints.dtype, [&] {
+    Tensor t = upload(ints, dev()), out;
+    CHECK_OK(porta_sum(t, nullptr, 0, 0, out.out()));
+    expect_close(download(out), ref_reduce(PORTA_OP_SUM, ints, {}, false).value, kExact, "sum of 100003 int32");
+  });
 }
 
 TEST_P(Reduce, NaNAndInfinity) {

@@ -21,17 +21,19 @@ TEST_P(Scalar, EveryDtypeAndScalarKind) {
         if (dt.code == kDLUInt && s < 0 && std::floor(s) == s) continue;  // -3 stored into uint8 is undefined
         for (Layout layout : {Layout::Contiguous, Layout::Strided}) {
           const HostTensor a = sample_host(dt, {3, 5}, seed++, Values::Grid);
-          SCOPED_TRACE(std::string(op.name) + "_scalar(" + dtype_name(dt) + " " + layout_name(layout) + ", " +
-                       std::to_string(s) + ")");
-          Tensor x = upload(a, dev(), layout), out;
-          const DLDataType st = scalar_dtype(dt, s);
-          if (!binary_supported(op.op, dt, st)) {
-            expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.scalar(x, s, o); });
-            continue;
-          }
-          CHECK_OK(op.scalar(x, s, out.out()));
-          const HostTensor ref = ref_binary_scalar(op.op, a, s);
-          expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
+          op_case(std::string(op.name) + "_scalar", dt, [&] {
+            SCOPED_TRACE(std::string(op.name) + "_scalar(" + dtype_name(dt) + " " + layout_name(layout) + ", " +
+                         std::to_string(s) + ")");
+            Tensor x = upload(a, dev(), layout), out;
+            const DLDataType st = scalar_dtype(dt, s);
+            if (!binary_supported(op.op, dt, st)) {
+              expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.scalar(x, s, o); });
+              return;
+            }
+            CHECK_OK(op.scalar(x, s, out.out()));
+            const HostTensor ref = ref_binary_scalar(op.op, a, s);
+            expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
+          });
         }
       }
 }
@@ -66,18 +68,20 @@ TEST_P(Scalar, ZeroDimTensorOperands) {
       for (DLDataType db : {porta_float64, porta_int32, porta_bool}) {
         const HostTensor a = sample_host(da, {2, 3}, seed++, Values::Grid),
                          b = sample_host(db, {}, seed++, Values::Grid);
-        SCOPED_TRACE(std::string(op.name) + "(" + dtype_name(da) + " [2, 3], " + dtype_name(db) + " [])");
-        Tensor x = upload(a, dev()), y = upload(b, dev()), out, out_rev;
-        if (!binary_supported(op.op, da, db)) {
-          expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(x, y, o); });
-          continue;
-        }
-        CHECK_OK(op.fn(x, y, out.out()));
-        CHECK_OK(op.fn(y, x, out_rev.out()));
-        const HostTensor ref = ref_binary(op.op, a, b), ref_rev = ref_binary(op.op, b, a);
-        const Tolerance tol = tolerance_for(ref.dtype, is_transcendental(op.op));
-        expect_close(download(out), ref, tol, op.name);
-        expect_close(download(out_rev), ref_rev, tol, op.name);
+        op_case(op.name, promote(da, db), [&] {
+          SCOPED_TRACE(std::string(op.name) + "(" + dtype_name(da) + " [2, 3], " + dtype_name(db) + " [])");
+          Tensor x = upload(a, dev()), y = upload(b, dev()), out, out_rev;
+          if (!binary_supported(op.op, da, db)) {
+            expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(x, y, o); });
+            return;
+          }
+          CHECK_OK(op.fn(x, y, out.out()));
+          CHECK_OK(op.fn(y, x, out_rev.out()));
+          const HostTensor ref = ref_binary(op.op, a, b), ref_rev = ref_binary(op.op, b, a);
+          const Tolerance tol = tolerance_for(ref.dtype, is_transcendental(op.op));
+          expect_close(download(out), ref, tol, op.name);
+          expect_close(download(out_rev), ref_rev, tol, op.name);
+        });
       }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "device_params.hpp"
+#include "missing_kernel.hpp"
 #include "op_tables.hpp"
 #include "philox_reference.hpp"
 #include "reference.hpp"
@@ -149,6 +150,27 @@ TEST(Suite, EveryOpHasATestAndAReference) {
   }
   EXPECT_TRUE(untested.empty()) << "ops of PORTA_OP_LIST without a conformance test: " << untested;
   EXPECT_EQ(count, PORTA_OP_COUNT) << "ids of PORTA_OP_LIST are not dense";
+}
+
+// Only the core's kernel lookup counts as "not implemented": its exact text
+// (tests/abi/test_loader.cpp pins it), with a known op, at the start.
+TEST(Suite, OnlyAKernelLookupIsAMissingKernel) {
+  const auto found =
+      missing_kernel(PORTA_ERROR_NOT_IMPLEMENTED, "add (float32) is not implemented by plugin 'old_minor'");
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->kernel(), "add (float32)");
+  EXPECT_EQ(found->plugin, "old_minor");
+  EXPECT_TRUE(missing_kernel(PORTA_ERROR_NOT_IMPLEMENTED,
+                             "sgd_step (float64) is not implemented by plugin 'x' (optimizer step stopped at parameter "
+                             "0 of 1: ...)"));
+  const char* const not_missing[] = {
+      "add (float32) on mock:0: [mock plugin] add (float32) is not implemented by plugin 'mock'",  // a kernel said so
+      "frobnicate (float32) is not implemented by plugin 'mock'",                                  // no such op
+      "while stepping: add (float32) is not implemented by plugin 'mock'",                         // not at the start
+      "add (float32) is not implemented", ""};
+  for (const char* message : not_missing) EXPECT_FALSE(missing_kernel(PORTA_ERROR_NOT_IMPLEMENTED, message)) << message;
+  for (porta_status other : {PORTA_OK, PORTA_ERROR_BACKEND, PORTA_ERROR_UNSUPPORTED_DTYPE, PORTA_ERROR_INTERNAL})
+    EXPECT_FALSE(missing_kernel(other, "add (float32) is not implemented by plugin 'mock'")) << other;
 }
 
 // Known-answer vectors of Random123's kat_vectors for philox4x32 10.

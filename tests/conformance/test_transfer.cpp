@@ -14,20 +14,22 @@ TEST_P(Transfer, ToEveryDevice) {
   for (const DeviceCase& target : loaded_devices())
     for (DLDataType dt : kAllDtypes)
       for (Layout layout : kAllLayouts) {
-        SCOPED_TRACE(GetParam().name + " -> " + target.name + " " + dtype_name(dt) + " " + layout_name(layout));
         const HostTensor h = sample_host(dt, {5, 3}, seed++);
-        Tensor t = upload(h, dev(), layout), moved, back;
-        CHECK_OK(porta_tensor_to(t, target.device, moved.out()));
-        if (target.name == GetParam().name) {
-          EXPECT_EQ(moved.get(), t.get()) << "already there: the same handle";
-          continue;
-        }
-        EXPECT_EQ(device_string(device_of(moved)), target.name);
-        EXPECT_TRUE(is_contiguous(moved));
-        expect_close(download(moved), h, kExact, "to");
-        CHECK_OK(porta_tensor_to(moved, dev(), back.out()));
-        EXPECT_EQ(device_string(device_of(back)), GetParam().name);
-        expect_close(download(back), h, kExact, "to and back");
+        op_case("tensor_to", dt, [&] {
+          SCOPED_TRACE(GetParam().name + " -> " + target.name + " " + dtype_name(dt) + " " + layout_name(layout));
+          Tensor t = upload(h, dev(), layout), moved, back;
+          CHECK_OK(porta_tensor_to(t, target.device, moved.out()));
+          if (target.name == GetParam().name) {
+            EXPECT_EQ(moved.get(), t.get()) << "already there: the same handle";
+            return;
+          }
+          EXPECT_EQ(device_string(device_of(moved)), target.name);
+          EXPECT_TRUE(is_contiguous(moved));
+          expect_close(download(moved), h, kExact, "to");
+          CHECK_OK(porta_tensor_to(moved, dev(), back.out()));
+          EXPECT_EQ(device_string(device_of(back)), GetParam().name);
+          expect_close(download(back), h, kExact, "to and back");
+        });
       }
 }
 

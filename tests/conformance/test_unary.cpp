@@ -11,20 +11,22 @@ namespace {
 class Unary : public DeviceTest {
  protected:
   void check(const UnaryOp& op, const HostTensor& in, Layout layout) {
-    SCOPED_TRACE(std::string(op.name) + " " + dtype_name(in.dtype) + " " + shape_str(in.shape) + " " +
-                 layout_name(layout));
-    Tensor a = upload(in, dev(), layout);
-    if (!unary_supported(op.op, in.dtype)) {
-      expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(a, o); });
-      return;
-    }
-    Tensor out;
-    CHECK_OK(op.fn(a, out.out()));
-    EXPECT_EQ(device_string(device_of(out)), GetParam().name);
-    EXPECT_TRUE(is_contiguous(out));
-    const HostTensor ref = ref_unary(op.op, in);
-    expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
-    expect_close(download(a), in, kExact, std::string(op.name) + " left its input alone");
+    op_case(op.name, in.dtype, [&] {
+      SCOPED_TRACE(std::string(op.name) + " " + dtype_name(in.dtype) + " " + shape_str(in.shape) + " " +
+                   layout_name(layout));
+      Tensor a = upload(in, dev(), layout);
+      if (!unary_supported(op.op, in.dtype)) {
+        expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(a, o); });
+        return;
+      }
+      Tensor out;
+      CHECK_OK(op.fn(a, out.out()));
+      EXPECT_EQ(device_string(device_of(out)), GetParam().name);
+      EXPECT_TRUE(is_contiguous(out));
+      const HostTensor ref = ref_unary(op.op, in);
+      expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
+      expect_close(download(a), in, kExact, std::string(op.name) + " left its input alone");
+    });
   }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Unary);
@@ -72,16 +74,17 @@ TEST_P(Unary, SpecialFloatValues) {
 }
 
 TEST_P(Unary, ExpandedInput) {
-  for (const UnaryOp& op : kUnaryOps) {
-    const HostTensor small = sample_host(porta_float32, {1, 5}, 300, values_for(op.op));
-    Tensor base = upload(small, dev());
-    const Shape target{4, 5};
-    Tensor a, out;
-    CHECK_OK(porta_expand(base, target.data(), 2, a.out()));
-    CHECK_OK(op.fn(a, out.out()));
-    const HostTensor ref = ref_unary(op.op, broadcast_host(small, target));
-    expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
-  }
+  for (const UnaryOp& op : kUnaryOps)
+    op_case(op.name, porta_float32, [&] {
+      const HostTensor small = sample_host(porta_float32, {1, 5}, 300, values_for(op.op));
+      Tensor base = upload(small, dev());
+      const Shape target{4, 5};
+      Tensor a, out;
+      CHECK_OK(porta_expand(base, target.data(), 2, a.out()));
+      CHECK_OK(op.fn(a, out.out()));
+      const HostTensor ref = ref_unary(op.op, broadcast_host(small, target));
+      expect_close(download(out), ref, tolerance_for(ref.dtype, is_transcendental(op.op)), op.name);
+    });
 }
 
 }  // namespace

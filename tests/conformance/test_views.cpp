@@ -132,45 +132,48 @@ TEST_P(Views, GeometryValuesAndSharedWrites) {
   uint32_t seed = 1;
   for (const ViewCase& c : view_cases())
     for (DLDataType dt : {porta_float32, porta_int64, porta_uint8}) {
-      SCOPED_TRACE(std::string(c.name) + " " + dtype_name(dt));
-      HostTensor base_ref = sample_host(dt, c.base, seed++);
-      for (int64_t i = 0; i < base_ref.numel(); ++i) base_ref.v[i] = store_as(dt, static_cast<double>(i));  // distinct
-      Tensor base = upload(base_ref, dev());
-      Tensor v = c.make(base);
-      const Geometry& g = c.geometry;
-      EXPECT_EQ(shape_of(v), g.shape);
-      EXPECT_TRUE(same_dtype(dtype_of(v), dt));
-      EXPECT_EQ(device_string(device_of(v)), GetParam().name);
-      const int64_t n = numel(g.shape);
-      if (n > 0) {
-        const Shape strides = strides_of(v);
-        for (size_t d = 0; d < g.shape.size(); ++d)
-          if (g.shape[d] != 1) {
-            EXPECT_EQ(strides[d], g.strides[d]) << "stride of dim " << d;
-          }
-        EXPECT_EQ(byte_offset_of(v), static_cast<uint64_t>(g.offset) * elem_size(dt));
-      }
-      HostTensor expected{dt, g.shape, {}};
-      for (int64_t i = 0; i < n; ++i) expected.v.push_back(base_ref.v[storage_index(g, i)]);
-      expect_close(download(v), expected, kExact, "view contents");
-      if (!c.writable) continue;
+      op_case("views", dt, [&] {
+        SCOPED_TRACE(std::string(c.name) + " " + dtype_name(dt));
+        HostTensor base_ref = sample_host(dt, c.base, seed++);
+        for (int64_t i = 0; i < base_ref.numel(); ++i)
+          base_ref.v[i] = store_as(dt, static_cast<double>(i));  // distinct
+        Tensor base = upload(base_ref, dev());
+        Tensor v = c.make(base);
+        const Geometry& g = c.geometry;
+        EXPECT_EQ(shape_of(v), g.shape);
+        EXPECT_TRUE(same_dtype(dtype_of(v), dt));
+        EXPECT_EQ(device_string(device_of(v)), GetParam().name);
+        const int64_t n = numel(g.shape);
+        if (n > 0) {
+          const Shape strides = strides_of(v);
+          for (size_t d = 0; d < g.shape.size(); ++d)
+            if (g.shape[d] != 1) {
+              EXPECT_EQ(strides[d], g.strides[d]) << "stride of dim " << d;
+            }
+          EXPECT_EQ(byte_offset_of(v), static_cast<uint64_t>(g.offset) * elem_size(dt));
+        }
+        HostTensor expected{dt, g.shape, {}};
+        for (int64_t i = 0; i < n; ++i) expected.v.push_back(base_ref.v[storage_index(g, i)]);
+        expect_close(download(v), expected, kExact, "view contents");
+        if (!c.writable) return;
 
-      // Write through porta_copy_into; the base sees it.
-      HostTensor fill{dt, g.shape, {}};
-      for (int64_t i = 0; i < n; ++i) fill.v.push_back(store_as(dt, 100 + i));
-      Tensor src = upload(fill, dev());
-      CHECK_OK(porta_copy_into(v, src));
-      for (int64_t i = 0; i < n; ++i) base_ref.v[storage_index(g, i)] = fill.v[i];
-      expect_close(download(base), base_ref, kExact, "base after copy_into the view");
+        // Write through porta_copy_into; the base sees it.
+        HostTensor fill{dt, g.shape, {}};
+        for (int64_t i = 0; i < n; ++i) fill.v.push_back(store_as(dt, 100 + i));
+        Tensor src = upload(fill, dev());
+        CHECK_OK(porta_copy_into(v, src));
+        for (int64_t i = 0; i < n; ++i) base_ref.v[storage_index(g, i)] = fill.v[i];
+        expect_close(download(base), base_ref, kExact, "base after copy_into the view");
 
-      // And through porta_tensor_from_host_into (row-major order of the view).
-      HostTensor fill2 = fill;
-      for (double& x : fill2.v) x = store_as(dt, x + 50);
-      const std::vector<unsigned char> bytes = to_bytes(fill2);
-      CHECK_OK(porta_tensor_from_host_into(v, bytes.data(), bytes.size() - 1));
-      for (int64_t i = 0; i < n; ++i) base_ref.v[storage_index(g, i)] = fill2.v[i];
-      expect_close(download(base), base_ref, kExact, "base after from_host_into the view");
-      expect_close(download(v), fill2, kExact, "view after from_host_into");
+        // And through porta_tensor_from_host_into (row-major order of the view).
+        HostTensor fill2 = fill;
+        for (double& x : fill2.v) x = store_as(dt, x + 50);
+        const std::vector<unsigned char> bytes = to_bytes(fill2);
+        CHECK_OK(porta_tensor_from_host_into(v, bytes.data(), bytes.size() - 1));
+        for (int64_t i = 0; i < n; ++i) base_ref.v[storage_index(g, i)] = fill2.v[i];
+        expect_close(download(base), base_ref, kExact, "base after from_host_into the view");
+        expect_close(download(v), fill2, kExact, "view after from_host_into");
+      });
     }
 }
 

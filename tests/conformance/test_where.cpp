@@ -8,11 +8,13 @@ namespace {
 class Where : public DeviceTest {
  protected:
   void check(const HostTensor& c, const HostTensor& a, const HostTensor& b, Layout layout) {
-    SCOPED_TRACE("where(" + shape_str(c.shape) + ", " + dtype_name(a.dtype) + " " + shape_str(a.shape) + ", " +
-                 dtype_name(b.dtype) + " " + shape_str(b.shape) + ") " + layout_name(layout));
-    Tensor tc = upload(c, dev(), layout), ta = upload(a, dev(), layout), tb = upload(b, dev(), layout), out;
-    CHECK_OK(porta_where(tc, ta, tb, out.out()));
-    expect_close(download(out), ref_where(c, a, b), kExact, "where");
+    op_case("where", promote(a.dtype, b.dtype), [&] {
+      SCOPED_TRACE("where(" + shape_str(c.shape) + ", " + dtype_name(a.dtype) + " " + shape_str(a.shape) + ", " +
+                   dtype_name(b.dtype) + " " + shape_str(b.shape) + ") " + layout_name(layout));
+      Tensor tc = upload(c, dev(), layout), ta = upload(a, dev(), layout), tb = upload(b, dev(), layout), out;
+      CHECK_OK(porta_where(tc, ta, tb, out.out()));
+      expect_close(download(out), ref_where(c, a, b), kExact, "where");
+    });
   }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(Where);

@@ -55,7 +55,7 @@ TEST(CudaPlugin, PortaSmiListsItWithTheReason) {
   if (runtime_view().devices > 0) {
     EXPECT_THAT(smi.output, HasSubstr("\"device\": \"cuda:0\""));
   } else {
-    EXPECT_THAT(smi.output, HasSubstr("\"status\": \"no devices\""));
+    EXPECT_THAT(smi.output, HasSubstr("\"status\": \"no_devices\""));
     EXPECT_THAT(smi.output, HasSubstr(runtime_view().error));
   }
 }

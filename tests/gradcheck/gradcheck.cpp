@@ -3,8 +3,25 @@
 #include <cmath>
 #include <random>
 
+#include "../conformance/missing_kernel.hpp"
+
 namespace gradcheck {
 namespace {
+
+// Expects PORTA_OK; a kernel the plugin lacks ends the case instead (missing_kernel.hpp).
+void expect_ok(porta_status status) {
+  conformance::throw_if_missing_kernel(status, __FILE__, __LINE__);
+  EXPECT_EQ(status, PORTA_OK) << porta_last_error();
+}
+
+// Sets grad mode for one evaluation of L and restores it, also when a missing kernel ends the case.
+class GradMode {
+ public:
+  explicit GradMode(bool enabled) { porta_set_grad_enabled(enabled); }
+  ~GradMode() { porta_set_grad_enabled(1); }
+  GradMode(const GradMode&) = delete;
+  GradMode& operator=(const GradMode&) = delete;
+};
 
 struct Release {
   void operator()(porta_tensor* t) const { porta_tensor_release(t); }
@@ -21,7 +38,7 @@ std::vector<double> read(porta_tensor* t) {
   int64_t n = 0;
   EXPECT_EQ(porta_tensor_numel(t, &n), PORTA_OK);
   std::vector<double> v(static_cast<size_t>(n));
-  EXPECT_EQ(porta_tensor_to_host(t, v.data(), v.size() * sizeof(double)), PORTA_OK) << porta_last_error();
+  expect_ok(porta_tensor_to_host(t, v.data(), v.size() * sizeof(double)));
   return v;
 }
 
@@ -41,14 +58,14 @@ class Loss {
   // Evaluates L for host inputs; with grads != nullptr also runs backward
   // and returns dL/dx per input.
   double eval(const std::vector<std::vector<double>>& xs, std::vector<std::vector<double>>* grads) {
-    porta_set_grad_enabled(grads != nullptr);
+    const GradMode grad_mode(grads != nullptr);
     porta_generator_set_state(1234, 0);  // random ops (dropout) see the same numbers every time
     std::vector<Owned> leaves;
     std::vector<porta_tensor*> raw;
     for (size_t i = 0; i < xs.size(); ++i) {
       leaves.emplace_back(constant(xs[i], c_.inputs[i].shape, dev_));
       if (grads) {
-        EXPECT_EQ(porta_tensor_set_requires_grad(leaves.back().get(), 1), PORTA_OK) << porta_last_error();
+        expect_ok(porta_tensor_set_requires_grad(leaves.back().get(), 1));
       }
       raw.push_back(leaves.back().get());
     }
@@ -63,14 +80,14 @@ class Loss {
     }
     Owned w(constant(w_, out_shape_, dev_));
     porta_tensor* p = nullptr;
-    EXPECT_EQ(porta_mul(out.get(), w.get(), &p), PORTA_OK) << porta_last_error();
+    expect_ok(porta_mul(out.get(), w.get(), &p));
     Owned prod(p);
     porta_tensor* l = nullptr;
-    EXPECT_EQ(porta_sum(prod.get(), nullptr, 0, 0, &l), PORTA_OK) << porta_last_error();
+    expect_ok(porta_sum(prod.get(), nullptr, 0, 0, &l));
     Owned loss(l);
     const double value = read(loss.get()).at(0);
     if (grads) {
-      EXPECT_EQ(porta_backward(loss.get(), nullptr), PORTA_OK) << porta_last_error();
+      expect_ok(porta_backward(loss.get(), nullptr));
       grads->clear();
       for (auto& leaf : leaves) {
         porta_tensor* g = nullptr;
@@ -86,7 +103,6 @@ class Loss {
         porta_tensor_release(g);
       }
     }
-    porta_set_grad_enabled(1);
     return value;
   }
 
@@ -100,16 +116,14 @@ class Loss {
 }  // namespace
 
 porta_tensor* ok(porta_status status, porta_tensor* const& result) {
-  EXPECT_EQ(status, PORTA_OK) << porta_last_error();
+  expect_ok(status);
   return status == PORTA_OK ? result : nullptr;
 }
 
 porta_tensor* constant(std::vector<double> values, std::vector<int64_t> shape, DLDevice device) {
   porta_tensor* t = nullptr;
-  EXPECT_EQ(porta_tensor_from_host(values.data(), porta_float64, shape.data(), static_cast<int32_t>(shape.size()),
-                                   device, &t),
-            PORTA_OK)
-      << porta_last_error();
+  expect_ok(porta_tensor_from_host(values.data(), porta_float64, shape.data(), static_cast<int32_t>(shape.size()),
+                                   device, &t));
   return t;
 }
 

@@ -33,7 +33,8 @@ struct Case {
 // Runs one case on `device`; reports mismatches with EXPECT_*.
 void check(const Case& c, DLDevice device);
 
-// Helpers for writing cases: fail the test (and return NULL) on error.
+// Helpers for writing cases: fail the test (and return NULL) on error; a
+// kernel the plugin lacks ends the case instead (missing_kernel.hpp).
 // `result` is read after `status` is computed (it is taken by reference).
 porta_tensor* ok(porta_status status, porta_tensor* const& result);
 porta_tensor* constant(std::vector<double> values, std::vector<int64_t> shape, DLDevice device);

@@ -1,7 +1,9 @@
 /*
  * A minimal plugin in plain C11, built several times with different
- * compile definitions into the plugins the ABI tests need:
- *   PLUGIN_NAME, PLUGIN_DEVICE_TYPE   what it serves
+ * compile definitions into the plugins the ABI tests need (and installed as
+ * <prefix>/share/porta/minimal_plugin.c, the starting point of
+ * docs/plugin-authoring.md):
+ *   PLUGIN_NAME, PLUGIN_DEVICE_TYPE   what it serves (default "minimal", kDLExtDev)
  *   PLUGIN_ABI_MAJOR                  (default PORTA_PLUGIN_ABI_MAJOR)
  *   PLUGIN_DEVICES                    device count (default 1)
  *   PLUGIN_INIT_FAILS                 initialize() reports an error
@@ -13,6 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef PLUGIN_NAME
+#define PLUGIN_NAME "minimal"
+#endif
+#ifndef PLUGIN_DEVICE_TYPE
+#define PLUGIN_DEVICE_TYPE kDLExtDev
+#endif
 #ifndef PLUGIN_ABI_MAJOR
 #define PLUGIN_ABI_MAJOR PORTA_PLUGIN_ABI_MAJOR
 #endif
