@@ -17,6 +17,8 @@
 #include <cstdio>
 #include <functional>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -246,13 +248,21 @@ inline void set_log_handler(LogHandler handler) {
     detail::check(porta_set_log_callback(nullptr, nullptr));
     return;
   }
-  // Never freed: a line may still be in flight to it on another thread after it is replaced.
-  auto* installed = new LogHandler(std::move(handler));
+  // Kept until exit, never destroyed: a line may still be in flight to a handler after it is
+  // replaced, and plugins may log during static destruction.
+  static auto* installed = new std::vector<std::unique_ptr<LogHandler>>();
+  static std::mutex mu;
+  LogHandler* h;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    installed->push_back(std::make_unique<LogHandler>(std::move(handler)));
+    h = installed->back().get();
+  }
   detail::check(porta_set_log_callback(
       [](int32_t level, const char* message, void* user) {
         (*static_cast<LogHandler*>(user))(static_cast<porta_log_level>(level), message);
       },
-      installed));
+      h));
 }
 
 /// Waits for all work enqueued on `device`.
