@@ -2,7 +2,7 @@
 # Installs everything the build and the tests use on a fresh Debian 12
 # machine, and nothing that is already there, so it is cheap to run before
 # every build.
-#   Debian: compilers (and clang with libFuzzer), CMake, pkg-config, GoogleTest,
+#   Debian: compilers (and clang with libFuzzer), CMake, pkg-config, GoogleTest and GoogleMock,
 #           Google Benchmark, OpenBLAS, zlib, OpenCL (ICD loader, headers, PoCL,
 #           CLBlast), Python 3 with venv, util-linux (unshare, for the relocated
 #           install test), Fashion-MNIST.
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 
-debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libbenchmark-dev libopenblas-dev zlib1g-dev
+debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev zlib1g-dev
       ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv util-linux
       dataset-fashion-mnist)
 missing=()
