@@ -35,11 +35,15 @@ Block CachingAllocator::allocate(size_t bytes) {
     release_cache_locked();
     st = api_->alloc(device_, size, &handle);
   }
-  if (st != PORTA_OK || handle == nullptr) {
+  if (st == PORTA_OK && handle == nullptr)
+    fail(PORTA_ERROR_BACKEND, "allocating ", bytes, " bytes on ", device_name_,
+         ": the plugin's alloc returned PORTA_OK but no handle (a bug in the plugin)");
+  if (st != PORTA_OK) {
     std::string why = take_plugin_error();
-    fail(st == PORTA_OK ? PORTA_ERROR_BACKEND : st, "out of memory on ", device_name_,
-         ": tried to allocate ", bytes, " bytes (", allocated_, " bytes in use by tensors, ",
-         cached_, " cached and already returned)", why.empty() ? "" : ": ", why);
+    if (st != PORTA_ERROR_OUT_OF_MEMORY)
+      fail(st, "allocating ", bytes, " bytes on ", device_name_, " failed: ", why.empty() ? porta_status_name(st) : why);
+    fail(st, "out of memory on ", device_name_, ": tried to allocate ", bytes, " bytes (", allocated_,
+         " bytes in use by tensors, ", cached_, " cached and already returned)", why.empty() ? "" : ": ", why);
   }
   ++device_allocations_;
   allocated_ += size;

@@ -13,11 +13,16 @@
 #include "error.hpp"
 #include "log.hpp"
 #include "plugin_errors.hpp"
+#include "plugin_guard.hpp"
 #include "plugin_table.hpp"
 #include "registry.hpp"
 
 namespace porta {
 namespace {
+
+// More devices than any machine has: a count above it is a plugin bug, and
+// honouring it would allocate per-device state until memory runs out.
+constexpr int32_t kMaxDevicesPerPlugin = 4096;
 
 // The directory part of `path` ("/a/b/c.so" -> "/a/b", "/c.so" -> "/").
 std::string parent_dir(const std::string& path) {
@@ -31,7 +36,9 @@ std::string parent_dir(const std::string& path) {
 // symlinks) must be a regular file, neither it nor the directory holding it,
 // nor the directory holding the name as given (a symlink there could be
 // swapped), may be writable by others. The sticky bit does not help: it stops
-// others from renaming or removing files, not from adding a new one.
+// others from renaming or removing files, not from adding a new one. Further
+// up, an ancestor writable by others must be sticky (as /tmp is): else anyone
+// could rename the directory below it away and put their own in its place.
 std::optional<std::string> untrusted(const std::string& path) {
   auto refuse = [](std::string why) { return std::optional<std::string>(std::move(why)); };
   struct stat st {};
@@ -52,6 +59,15 @@ std::optional<std::string> untrusted(const std::string& path) {
       return refuse(cat("refused: its directory ", dir, " is writable by every user (", mode(ds.st_mode),
                         "; the sticky bit does not make it safe), so anyone could plant a plugin there; "
                         "run chmod o-w on it or move the plugin to a directory only its owner can write"));
+    for (std::string up = parent_dir(dir); up != dir; up = parent_dir(up)) {
+      struct stat as {};
+      if (stat(up.c_str(), &as) != 0) return refuse(cat("cannot stat its ancestor ", up, ": ", std::strerror(errno)));
+      if ((as.st_mode & S_IWOTH) && !(as.st_mode & S_ISVTX))
+        return refuse(cat("refused: its ancestor directory ", up, " is writable by every user without the sticky bit (",
+                          mode(as.st_mode), "), so anyone could rename what lies below it and put their own plugin "
+                          "in its place; run chmod o-w (or +t) on it"));
+      if (up == "/" || up == ".") break;
+    }
   }
   return std::nullopt;
 }
@@ -82,6 +98,7 @@ void Registry::load_locked(const std::string& path) {
   log_line(PORTA_LOG_DEBUG, cat("trying plugin ", path));
   if (auto refusal = untrusted(path)) return finish(PORTA_PLUGIN_FAILED, *refusal);
 
+  PluginCallGuard guard(path);  // names the plugin on stderr if one of the calls below crashes or hangs
   void* dl = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (dl == nullptr) {
     const char* e = dlerror();
@@ -94,6 +111,7 @@ void Registry::load_locked(const std::string& path) {
                   cat("no symbol ", PORTA_PLUGIN_ENTRY_SYMBOL, " (not a Porta plugin)"));
   }
   // From here on the library stays loaded: it may have run constructors.
+  guard.entering(PORTA_PLUGIN_ENTRY_SYMBOL);
   const porta_plugin_api* table = entry();
   if (table == nullptr) return finish(PORTA_PLUGIN_FAILED, "porta_plugin_get_api returned NULL");
   auto b = std::make_unique<Backend>();
@@ -120,17 +138,22 @@ void Registry::load_locked(const std::string& path) {
   }
 
   take_plugin_error();
+  guard.entering("initialize");
   porta_status s = b->api.initialize(host_api());
   if (s != PORTA_OK) {
     std::string why = take_plugin_error();
     return finish(PORTA_PLUGIN_FAILED, cat("initialize failed: ", why.empty() ? porta_status_name(s) : why));
   }
   int32_t count = 0;
+  guard.entering("device_count");
   s = b->api.device_count(&count);
-  if (s != PORTA_OK || count < 0) {
+  if (s != PORTA_OK) {
     std::string why = take_plugin_error();
     return finish(PORTA_PLUGIN_FAILED, cat("device_count failed: ", why.empty() ? porta_status_name(s) : why));
   }
+  if (count < 0 || count > kMaxDevicesPerPlugin)
+    return finish(PORTA_PLUGIN_FAILED, cat("device_count returned PORTA_OK with ", count, " devices; a plugin may ",
+                                           "report 0 to ", kMaxDevicesPerPlugin, " (a bug in the plugin)"));
   rec.device_count = count;
   for (int op = 0; op < PORTA_OP_COUNT; ++op)
     for (int d = 0; d < kDtypeCount; ++d)

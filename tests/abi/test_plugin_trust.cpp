@@ -88,6 +88,20 @@ TEST(PluginTrust, SymlinkIntoAWorldWritableDirectoryIsRefused) {
       << reason(path_of("link_to_writable"));
 }
 
+TEST(PluginTrust, AnAncestorWritableByEveryoneMustBeSticky) {
+  const std::string open = scratch + "/open_ancestor/inner/" + kPlugin;
+  EXPECT_EQ(attempt(open).state, PORTA_PLUGIN_FAILED);
+  EXPECT_NE(reason(open).find("its ancestor directory " + scratch +
+                              "/open_ancestor is writable by every user without the sticky bit"),
+            std::string::npos)
+      << reason(open);
+  // Sticky (as /tmp): others cannot rename inner/ away, so the plugin passes the check (and is then
+  // rejected only because the symlinked copy already serves its device type).
+  const std::string sticky = scratch + "/sticky_ancestor/inner/" + kPlugin;
+  EXPECT_EQ(attempt(sticky).state, PORTA_PLUGIN_REJECTED) << reason(sticky);
+  EXPECT_EQ(reason(sticky).find("refused"), std::string::npos) << reason(sticky);
+}
+
 TEST(PluginTrust, FifoAndDirectoryAreNotRegularFiles) {
   for (const std::string& path : {scratch + "/fifo/libporta_plugin_fifo.so", scratch + "/dir_named/libporta_plugin_dir.so"}) {
     EXPECT_EQ(attempt(path).state, PORTA_PLUGIN_FAILED) << path;
@@ -113,6 +127,10 @@ int main(int argc, char** argv) {
   plant("writable_dir", 0777, 0755);
   plant("sticky_dir", 01777, 0755);
   plant("relative", 0755, 0755);
+  plant("open_ancestor/inner", 0755, 0755);
+  chmod((scratch + "/open_ancestor").c_str(), 0777);
+  plant("sticky_ancestor/inner", 0755, 0755);
+  chmod((scratch + "/sticky_ancestor").c_str(), 01777);
   plant("cwd", 0755, 0755);
   fs::create_directories(scratch + "/link");
   fs::create_symlink(trusted, path_of("link"));
@@ -125,7 +143,8 @@ int main(int argc, char** argv) {
   // The symlink comes first so that it, not a later copy, serves the mock device type.
   const std::string path = scratch + "/link:" + scratch + "/writable_file:" + scratch + "/writable_dir:" + scratch +
                            "/sticky_dir:" + scratch + "/link_to_writable:" + scratch + "/fifo/libporta_plugin_fifo.so:" +
-                           scratch + "/dir_named:../relative:.";
+                           scratch + "/dir_named:" + scratch + "/open_ancestor/inner:" + scratch +
+                           "/sticky_ancestor/inner:../relative:.";
   setenv("PORTA_PLUGIN_PATH", path.c_str(), 1);
   const int result = RUN_ALL_TESTS();
   if (chdir("/") == 0) fs::remove_all(scratch);

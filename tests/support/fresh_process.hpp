@@ -2,6 +2,7 @@
 // process does: no plugin loaded yet, environment variables read for the
 // first time. The parent must not have used Porta itself. The body returns
 // "" on success or what went wrong; a crash or exit in the child is reported.
+// With capture_stderr, what the child writes to stderr is returned too.
 #pragma once
 
 #include <sys/wait.h>
@@ -13,7 +14,7 @@
 
 namespace porta_test {
 
-inline std::string in_fresh_process(const std::function<std::string()>& body) {
+inline std::string in_fresh_process(const std::function<std::string()>& body, bool capture_stderr = false) {
   int fds[2];
   if (pipe(fds) != 0) return "pipe() failed";
   std::fflush(nullptr);
@@ -21,6 +22,7 @@ inline std::string in_fresh_process(const std::function<std::string()>& body) {
   if (pid < 0) return "fork() failed";
   if (pid == 0) {
     close(fds[0]);
+    if (capture_stderr) dup2(fds[1], STDERR_FILENO);
     const std::string result = body();
     const char* p = result.data();
     for (size_t left = result.size(); left > 0;) {
