@@ -14,7 +14,10 @@ _SINGLE = "__porta_tensor__"  # the entry name of a file holding one tensor
 
 def _path(f, op):
     if isinstance(f, (str, bytes, os.PathLike)):
-        return os.fsencode(f)
+        path = os.fsencode(f)
+        if b"\0" in path:
+            raise ValueError(f"porta.{op}: the path {f!r} contains a NUL character, which no file name can hold")
+        return path
     raise TypeError(f"porta.{op}: expected a file path, got {type(f).__name__} (Porta reads and writes "
                     "safetensors files by path)")
 
@@ -26,7 +29,13 @@ def save(obj, f):
     if not isinstance(obj, dict) or not all(isinstance(v, Tensor) for v in obj.values()):
         raise TypeError("porta.save: expected a tensor or a dict of name -> tensor (e.g. model.state_dict()); "
                         f"got {type(obj).__name__}. Porta does not pickle arbitrary objects")
-    names = (c_char_p * len(obj))(*[str(k).encode() for k in obj])
+    for k in obj:
+        if not isinstance(k, str):
+            raise TypeError(f"porta.save: the key {k!r} is a {type(k).__name__}; safetensors files name "
+                            "tensors by str keys (as state_dict() gives)")
+        if "\0" in k:
+            raise ValueError(f"porta.save: the key {k!r} contains a NUL character, which a safetensors name cannot hold")
+    names = (c_char_p * len(obj))(*[k.encode() for k in obj])
     tensors = [v.detach() for v in obj.values()]
     handles = (c_void_p * len(tensors))(*[t._h.value for t in tensors])
     check(fn.porta_safetensors_save(_path(f, "save"), names, handles, len(tensors)))

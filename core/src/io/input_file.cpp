@@ -1,5 +1,6 @@
 #include "input_file.hpp"
 
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstring>
 
 #include "../error.hpp"
+#include "regular_file.hpp"
 
 namespace porta::io {
 namespace {
@@ -18,11 +20,12 @@ gzFile as_gz(void* p) { return static_cast<gzFile>(p); }
 }  // namespace
 
 InputFile::InputFile(const char* path, const char* op) : where_(cat(op, ": '", path, "'")) {
-  errno = 0;
-  gz_ = gzopen(path, "rb");
-  if (gz_ == nullptr)
-    fail(PORTA_ERROR_IO, where_, ": cannot open: ", errno ? std::strerror(errno) : "out of memory",
-         " (check the path and its permissions)");
+  const int fd = open_regular_file(path, where_);
+  gz_ = gzdopen(fd, "rb");
+  if (gz_ == nullptr) {
+    ::close(fd);
+    fail(PORTA_ERROR_OUT_OF_MEMORY, where_, ": out of host memory opening it");
+  }
   gzbuffer(as_gz(gz_), 256 * 1024);
 }
 
@@ -48,7 +51,11 @@ std::vector<unsigned char> InputFile::read_up_to(uint64_t n) {
   while (out.size() < n) {
     const size_t have = out.size();
     const size_t want = static_cast<size_t>(std::min<uint64_t>(n - have, kChunk));
-    out.resize(have + want);
+    try {
+      out.resize(have + want);
+    } catch (const std::bad_alloc&) {
+      fail(PORTA_ERROR_OUT_OF_MEMORY, where_, ": out of host memory reading ", n, " bytes (", have, " read so far)");
+    }
     const size_t got = read_some(out.data() + have, want);
     out.resize(have + got);
     if (got == 0) break;

@@ -1,5 +1,6 @@
 // porta_safetensors_load: reads a whole safetensors file onto one device.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -7,6 +8,7 @@
 #include <memory>
 
 #include "../c_api.hpp"
+#include "regular_file.hpp"
 #include "safetensors_format.hpp"
 #include "tensor_list.hpp"
 
@@ -25,10 +27,9 @@ void read_at(std::FILE* f, uint64_t offset, void* dst, size_t n, const std::stri
          std::ferror(f) ? std::strerror(errno) : "unexpected end of file", " (did the file change while loading?)");
 }
 
-uint64_t regular_file_size(std::FILE* f, const std::string& where) {
+uint64_t file_size(std::FILE* f, const std::string& where) {
   struct stat st {};
   if (fstat(fileno(f), &st) != 0) fail(PORTA_ERROR_IO, where, ": cannot stat: ", std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) fail(PORTA_ERROR_IO, where, ": not a regular file (is it a directory?)");
   return static_cast<uint64_t>(st.st_size);
 }
 
@@ -42,9 +43,13 @@ void check_bools(const std::vector<unsigned char>& bytes, const SafetensorsEntry
 
 void load(const char* path, DeviceState& dev, porta_tensor_list& list) {
   const std::string where = cat("safetensors_load: '", path, "'");
-  File f(std::fopen(path, "rb"), &std::fclose);
-  if (!f) fail(PORTA_ERROR_IO, where, ": cannot open: ", std::strerror(errno), " (check the path and its permissions)");
-  const uint64_t size = regular_file_size(f.get(), where);
+  const int fd = open_regular_file(path, where);
+  File f(fdopen(fd, "rb"), &std::fclose);
+  if (!f) {
+    ::close(fd);
+    fail(PORTA_ERROR_OUT_OF_MEMORY, where, ": out of host memory opening it");
+  }
+  const uint64_t size = file_size(f.get(), where);
   if (size < 8)
     fail(PORTA_ERROR_IO, where, ": the file has ", size, " bytes, fewer than the 8-byte header length "
          "(it is truncated or not a safetensors file)");
@@ -62,11 +67,21 @@ void load(const char* path, DeviceState& dev, porta_tensor_list& list) {
 
   std::vector<unsigned char> bytes;
   for (const SafetensorsEntry& e : entries) {
-    bytes.resize(static_cast<size_t>(e.end - e.begin));
+    const uint64_t n = e.end - e.begin;
+    try {
+      bytes.resize(static_cast<size_t>(n));
+    } catch (const std::bad_alloc&) {
+      fail(PORTA_ERROR_OUT_OF_MEMORY, where, ": out of host memory reading tensor '", e.name, "' (", n, " bytes)");
+    }
     read_at(f.get(), data_start + e.begin, bytes.data(), bytes.size(), where);
     if (e.dtype == Dtype::Bool) check_bools(bytes, e, where);
     list.names.push_back(e.name);
-    list.tensors.push_back(ops::from_host(bytes.data(), e.dtype, e.shape, dev));
+    try {
+      list.tensors.push_back(ops::from_host(bytes.data(), e.dtype, e.shape, dev));
+    } catch (const Error& err) {
+      if (err.status() != PORTA_ERROR_OUT_OF_MEMORY) throw;
+      fail(PORTA_ERROR_OUT_OF_MEMORY, where, ": tensor '", e.name, "' (", n, " bytes): ", err.what());
+    }
   }
 }
 
