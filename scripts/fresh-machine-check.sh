@@ -40,9 +40,17 @@ bind() {  # bind <host path> <path in root> [ro]
   mounted+=("$root$2")
 }
 
+# Anything still mounted under an old root (a run killed before its cleanup)
+# is unmounted first: removing the root must never reach the host's /dev.
+mounts_under_root() { awk -v r="$root" '$2 == r || index($2, r "/") == 1 { print $2 }' /proc/mounts | sort -r; }
+for m in $(mounts_under_root); do umount -l "$m"; done
+if [ -n "$(mounts_under_root)" ]; then echo "fresh-machine-check: mounts remain under $root; not removing it" >&2; exit 1; fi
+
 exec > >(tee "$log") 2>&1
 echo "== $(date -u +%FT%TZ) debootstrap bookworm into $root"
-rm -rf "$root"
+rm -rf --one-file-system "$root"
+mkdir -p "$root"
+bind "$root" ""  # the root a mount point, as / is on a machine (unshare --mount needs that)
 debootstrap --variant=minbase --include=ca-certificates bookworm "$root" http://deb.debian.org/debian >/dev/null
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true

@@ -4,7 +4,8 @@
 # every build.
 #   Debian: compilers (and clang with libFuzzer), CMake, pkg-config, GoogleTest and GoogleMock,
 #           Google Benchmark, OpenBLAS, zlib, OpenCL (ICD loader, headers, PoCL,
-#           CLBlast), Python 3 with venv, util-linux (unshare, for the relocated
+#           CLBlast), Python 3 with venv, Ninja (scikit-build-core builds the wheel
+#           with it; without one it would fetch ninja from PyPI), util-linux (unshare, for the relocated
 #           install test), Fashion-MNIST.
 #   PyPI:   scripts/python-requirements.txt, pinned: downloaded into
 #           build/wheelhouse and installed into the project's virtual
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 source scripts/env.sh
 
 debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev zlib1g-dev
-      ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv util-linux
+      ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv ninja-build util-linux
       dataset-fashion-mnist)
 missing=()
 for p in "${debs[@]}"; do
