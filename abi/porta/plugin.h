@@ -180,7 +180,19 @@ typedef struct porta_plugin_api {
    *  memory, after every copy enqueued from it (PORTA_COPY_NONBLOCKING)
    *  has completed. Since 1.1. */
   void (*free_pinned_host)(void* ptr);
+
+  /** What the plugin promises, a bitwise OR of PORTA_PLUGIN_CAP_* (0, the
+   *  value when the field is absent, promises nothing). Since 1.2. */
+  uint64_t capabilities;
 } porta_plugin_api;
+
+/** Capability: the plugin's devices keep working in a child process forked
+ *  after the plugin initialized (fork() without exec, e.g. multiprocessing's
+ *  default start method on Linux): host-memory backends whose threads are
+ *  re-created in the child. Without it, a forked child's use of the plugin's
+ *  devices fails with PORTA_ERROR_BACKEND saying so, where GPU drivers
+ *  (CUDA, OpenCL) would hang or fail obscurely. */
+#define PORTA_PLUGIN_CAP_FORK_SAFE 1u
 
 /** Size of the 1.0 table: a plugin built against 1.0 reports this. */
 #define PORTA_PLUGIN_API_SIZE_1_0 offsetof(porta_plugin_api, copy_between_devices)

@@ -4,6 +4,7 @@
 
 #include "error.hpp"
 #include "plugin_errors.hpp"
+#include "registry.hpp"
 
 namespace porta {
 
@@ -16,6 +17,7 @@ size_t CachingAllocator::round_size(size_t bytes) {
 Block CachingAllocator::allocate(size_t bytes) {
   const size_t size = round_size(bytes);
   if (size < bytes) fail(PORTA_ERROR_OUT_OF_MEMORY, "allocation of ", bytes, " bytes overflows");
+  if (lost_to_fork_->load(std::memory_order_relaxed)) fail_lost_to_fork(device_name_);
   std::lock_guard<std::mutex> lock(mu_);
   ++allocations_;
   auto it = cache_.lower_bound(size);
@@ -60,6 +62,7 @@ void CachingAllocator::deallocate(Block block) noexcept {
 }
 
 void CachingAllocator::release_cache_locked() noexcept {
+  if (lost_to_fork_->load(std::memory_order_relaxed)) return;  // the parent's memory: not ours to free
   for (auto& [size, handle] : cache_) {
     api_->free(device_, handle);
     ++device_frees_;

@@ -12,6 +12,7 @@
 #include <porta/porta.h>
 #include <porta/plugin.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -26,8 +27,11 @@ struct Block {
 
 class CachingAllocator {
  public:
-  CachingAllocator(const porta_plugin_api* api, int32_t device, std::string device_name)
-      : api_(api), device_(device), device_name_(std::move(device_name)) {}
+  // `lost_to_fork`: the backend's flag (registry.hpp); when set, allocations
+  // fail saying why and cached blocks are never given back to the plugin.
+  CachingAllocator(const porta_plugin_api* api, int32_t device, std::string device_name,
+                   const std::atomic<bool>* lost_to_fork)
+      : api_(api), device_(device), device_name_(std::move(device_name)), lost_to_fork_(lost_to_fork) {}
   ~CachingAllocator() = default;
   CachingAllocator(const CachingAllocator&) = delete;
   CachingAllocator& operator=(const CachingAllocator&) = delete;
@@ -40,12 +44,17 @@ class CachingAllocator {
 
   static size_t round_size(size_t bytes);
 
+  // Held across fork() by the forking thread (fork_safety.cpp).
+  void lock_for_fork() { mu_.lock(); }
+  void unlock_after_fork() { mu_.unlock(); }
+
  private:
   void release_cache_locked() noexcept;
 
   const porta_plugin_api* api_;
   int32_t device_;
   std::string device_name_;
+  const std::atomic<bool>* lost_to_fork_;
   std::mutex mu_;
   std::multimap<size_t, void*> cache_;
   uint64_t allocated_ = 0, cached_ = 0, peak_ = 0;

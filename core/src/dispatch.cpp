@@ -1,6 +1,7 @@
 #include "dispatch.hpp"
 
 #include "error.hpp"
+#include "registry.hpp"
 
 namespace porta {
 
@@ -55,6 +56,7 @@ porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype) {
 
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
             const KernelArg* outputs, int32_t num_outputs, const void* params) {
+  require_usable(*dev.backend, dev.name);
   porta_kernel_fn fn = find_kernel(dev, op, kernel_dtype);
   DLTensor ins[4], outs[2];
   for (int32_t i = 0; i < num_inputs; ++i) ins[i] = inputs[i].dl;

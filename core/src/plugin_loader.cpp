@@ -165,7 +165,7 @@ void Registry::load_locked(const std::string& path) {
     dev->dl = DLDevice{static_cast<DLDeviceType>(b->device_type), i};
     // A lone CPU is "cpu", as PyTorch prints it; everything else is "type:index".
     dev->name = b->device_type == kDLCPU && count == 1 ? b->name : cat(b->name, ":", i);
-    dev->allocator = std::make_unique<CachingAllocator>(&b->api, i, dev->name);
+    dev->allocator = std::make_unique<CachingAllocator>(&b->api, i, dev->name, &b->lost_to_fork);
     b->devices.push_back(std::move(dev));
   }
   porta_plugin_state state = PORTA_PLUGIN_LOADED;

@@ -6,7 +6,11 @@
 namespace porta {
 
 Registry& Registry::undiscovered() {
-  static Registry* instance = new Registry();  // never destroyed: plugins outlive static teardown
+  static Registry* instance = [] {
+    auto* r = new Registry();  // never destroyed: plugins outlive static teardown
+    install_fork_handlers();
+    return r;
+  }();
   return *instance;
 }
 
@@ -75,7 +79,9 @@ DeviceState& Registry::device(DLDevice d) {
          b->devices.size(), " ", b->name, " device", b->devices.size() == 1 ? "" : "s", ": ",
          list_devices(*b), ")");
   }
-  return *b->devices[d.device_id];
+  DeviceState& dev = *b->devices[d.device_id];
+  require_usable(*b, dev.name);
+  return dev;
 }
 
 std::vector<PluginAttempt> Registry::attempts() {

@@ -41,7 +41,19 @@ struct Backend {
   std::vector<std::unique_ptr<DeviceState>> devices;
   // The dispatch table: filled once at load, read without locks.
   std::array<std::array<porta_kernel_fn, kDtypeCount>, PORTA_OP_COUNT> kernels{};
+  // Set in a child forked after this backend initialized when the plugin does
+  // not declare PORTA_PLUGIN_CAP_FORK_SAFE: every use then fails, saying why.
+  std::atomic<bool> lost_to_fork{false};
 };
+
+// Registers the pthread_atfork handlers of fork_safety.cpp (once, with the registry).
+void install_fork_handlers();
+// Throws PORTA_ERROR_BACKEND: `device`'s backend did not survive the fork() that made this process.
+[[noreturn]] void fail_lost_to_fork(const std::string& device);
+// Before any call into `b` for `device`.
+inline void require_usable(const Backend& b, const std::string& device) {
+  if (b.lost_to_fork.load(std::memory_order_relaxed)) fail_lost_to_fork(device);
+}
 
 struct PluginAttempt {
   std::string path, name, version, reason;
@@ -90,6 +102,13 @@ class Registry {
   // Throws NO_SUCH_DEVICE for a device type no plugin serves, with the reason
   // when one is known and what is available.
   [[noreturn]] void fail_unknown_type(const std::string& type);
+
+  // fork() with other threads inside Porta (fork_safety.cpp): the forking
+  // thread takes the registry's and every allocator's lock before, both
+  // processes release them after, and the child marks the backends that do
+  // not survive fork.
+  void lock_for_fork();
+  void unlock_after_fork(bool in_child);
 
  private:
   Registry() = default;

@@ -37,6 +37,8 @@ void copy_across(const porta_tensor& src, const porta_tensor& dst, bool non_bloc
   if (bytes == 0) return;
   DeviceState& s = *src.device;
   DeviceState& d = *dst.device;
+  require_usable(*s.backend, s.name);
+  require_usable(*d.backend, d.name);
   if (s.backend == d.backend && s.backend->api.copy_between_devices) {
     check_plugin(s.backend->api.copy_between_devices(d.index, dst.storage->block.handle, dst.byte_offset, s.index,
                                                      src.storage->block.handle, src.byte_offset, bytes, 0),
@@ -79,6 +81,7 @@ void to_host(const porta_tensor& t, void* dst, size_t dst_bytes) {
          " of ", dtype_name(t.dtype), " needs ", bytes);
   if (bytes == 0) return;
   require(dst, "dst");
+  require_usable(*t.device->backend, t.device->name);
   TensorPtr c = contiguous(TensorPtr::borrow(const_cast<porta_tensor*>(&t)));
   DeviceState& dev = *t.device;
   check_plugin(dev.backend->api.copy_to_host(dev.index, dst, c->storage->block.handle, c->byte_offset, bytes, 0),
@@ -94,6 +97,7 @@ void from_host_into(const TensorPtr& t, const void* src, size_t src_bytes) {
   if (bytes == 0) return;
   require(src, "src");
   DeviceState& dev = *t->device;
+  require_usable(*dev.backend, dev.name);
   if (!t->is_contiguous()) {
     copy_into(t, from_host(src, t->dtype, t->shape, dev));
     return;

@@ -1,11 +1,14 @@
 #include "thread_pool.hpp"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -109,12 +112,26 @@ int env_threads() {
 
 // The pool of the current size: a change of setting makes a new pool, and
 // the old one ends (joining its workers) when the last kernel using it returns.
+// A child process forked from this one has none of the workers: it abandons
+// the pool (never destroyed: joining threads that do not exist would hang)
+// and makes a new one at its first parallel kernel.
+std::mutex g_pool_mu;
+std::shared_ptr<Pool>* g_pool = nullptr;  // leaked: workers may outlive static teardown
+
+void before_fork() { g_pool_mu.lock(); }
+void after_fork_in_parent() { g_pool_mu.unlock(); }
+void after_fork_in_child() {
+  if (g_pool) new (g_pool) std::shared_ptr<Pool>();  // forget the parent's pool without destroying it
+  g_pool_mu.unlock();
+}
+
 std::shared_ptr<Pool> pool_of_size(int threads) {
-  static std::mutex mu;
-  static auto* current = new std::shared_ptr<Pool>();  // leaked: workers may outlive static teardown
-  std::lock_guard<std::mutex> lock(mu);
-  if (!*current || (*current)->size() != threads) *current = std::make_shared<Pool>(threads);
-  return *current;
+  static const int registered = pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+  (void)registered;
+  std::lock_guard<std::mutex> lock(g_pool_mu);
+  if (g_pool == nullptr) g_pool = new std::shared_ptr<Pool>();
+  if (!*g_pool || (*g_pool)->size() != threads) *g_pool = std::make_shared<Pool>(threads);
+  return *g_pool;
 }
 
 }  // namespace

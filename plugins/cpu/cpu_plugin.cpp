@@ -101,7 +101,7 @@ const porta_plugin_api kApi = {
     porta::host::find_host_kernel,
     nullptr,  // copy_between_devices: one device only
     nullptr,  // alloc_pinned_host: host memory is already host memory
-    nullptr,
+    nullptr,    PORTA_PLUGIN_CAP_FORK_SAFE,  // host memory; the shared thread pool is re-created in a forked child
 };
 
 }  // namespace

@@ -277,6 +277,7 @@ const porta_plugin_api kApi = {
     copy_between_devices,
     alloc_pinned_host,
     free_pinned_host,
+    0,  // capabilities: CUDA does not survive fork()
 };
 
 }  // namespace

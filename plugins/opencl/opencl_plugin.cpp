@@ -145,6 +145,7 @@ const porta_plugin_api kApi = {
     nullptr,  // copy_between_devices: one context per device, so the core stages through the host
     nullptr,  // alloc_pinned_host
     nullptr,
+    0,  // capabilities: OpenCL drivers (PoCL included) do not survive fork()
 };
 
 }  // namespace

@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+
+#include <pthread.h>
 #include <unordered_map>
 #include <utility>
 
@@ -48,7 +50,17 @@ std::atomic<size_t> g_capacity{kDefaultCapacity};
 
 bool valid_device(int32_t d) { return d >= 0 && d < kDevices; }
 
+// A fork() must not leave the child a device lock another thread held (the
+// plugin declares PORTA_PLUGIN_CAP_FORK_SAFE).
+void lock_devices() {
+  for (Device& d : g_devices) d.mu.lock();
+}
+void unlock_devices() {
+  for (Device& d : g_devices) d.mu.unlock();
+}
+
 porta_status initialize(const porta_host_api* host) {
+  pthread_atfork(lock_devices, unlock_devices, unlock_devices);
   porta::host::set_host_api(host);
   porta::host::load_blas(porta::host::num_threads());
   if (const char* cap = std::getenv("PORTA_MOCK_MEMORY")) g_capacity = std::strtoull(cap, nullptr, 10);
@@ -199,7 +211,7 @@ const porta_plugin_api kApi = {
     find_kernel,
     copy_between_devices,
     nullptr,
-    nullptr,
+    nullptr,    PORTA_PLUGIN_CAP_FORK_SAFE,  // host memory; the shared thread pool is re-created in a forked child
 };
 
 }  // namespace

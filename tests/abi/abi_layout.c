@@ -16,7 +16,7 @@ AT(porta_host_api, log, 24);
 AT(porta_host_api, num_threads, 32);
 _Static_assert(sizeof(porta_host_api) == 40, "porta_host_api grew without a new field's assert");
 
-/* plugin ABI: the plugin table (1.0 up to find_kernel, then the 1.1 slots) */
+/* plugin ABI: the plugin table (1.0 up to find_kernel, then the 1.1 slots, capabilities since 1.2) */
 AT(porta_plugin_api, struct_size, 0);
 AT(porta_plugin_api, name, 16);
 AT(porta_plugin_api, device_type, 24);
@@ -25,6 +25,7 @@ AT(porta_plugin_api, find_kernel, 120);
 AT(porta_plugin_api, copy_between_devices, 128);
 AT(porta_plugin_api, alloc_pinned_host, 136);
 AT(porta_plugin_api, free_pinned_host, 144);
+AT(porta_plugin_api, capabilities, 152);
 _Static_assert(PORTA_PLUGIN_API_SIZE_1_0 == 128, "the 1.0 table size changed");
 
 /* user ABI: the plugin attempt record */

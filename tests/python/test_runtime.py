@@ -92,3 +92,40 @@ def test_num_threads_like_torch():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                        env=dict(env, OMP_NUM_THREADS="3", **({"PYTHONPATH": _PACKAGE} if _PACKAGE else {})))
     assert r.stdout.strip() == "3", r.stderr
+
+
+def test_forked_workers_keep_computing_on_the_cpu():
+    out = run_python("""
+import multiprocessing as mp
+import porta
+porta.set_num_threads(2)
+porta.ones(1 << 20).sum().item()   # the parent's thread pool exists now
+
+def work(i):
+    return porta.ones(1 << 20).mul(i).sum().item()
+
+with mp.get_context('fork').Pool(2) as pool:
+    print(pool.map(work, [1, 2, 3]))
+""")
+    assert out.strip() == "[1048576.0, 2097152.0, 3145728.0]"
+
+
+def test_a_gpu_like_backend_in_a_forked_child_raises_instead_of_hanging():
+    if porta.device_count("opencl") == 0:
+        pytest.skip("no opencl device (the backend that does not survive fork here)")
+    out = run_python("""
+import multiprocessing as mp
+import porta
+porta.ones(4, device='opencl:0').sum().item()
+
+def work(_):
+    try:
+        porta.ones(4, device='opencl:0')
+    except porta.BackendError as e:
+        return str(e)
+    return 'no error'
+
+with mp.get_context('fork').Pool(1) as pool:
+    print(pool.map(work, [0])[0])
+""")
+    assert out.startswith("opencl:0 cannot be used in this process: it was forked"), out
