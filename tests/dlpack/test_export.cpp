@@ -277,3 +277,30 @@ TEST(DlpackExportArguments, NullArgumentsAreRefusedAndOutputsUntouched) {
 
 }  // namespace
 }  // namespace dlpack_test
+
+namespace dlpack_test {
+namespace {
+
+// A consumer that breaks the contract and calls the deleter twice (as
+// PyTorch does, in effect, when it refuses a device and leaves the capsule
+// unrenamed): the second call finds NULL and does nothing; the storage went
+// with the first. Under ASan a second free would be reported here.
+TEST_P(DlpackExport, ACarelessConsumerDeletingTwiceIsHarmless) {
+  Tensor t = arange_f32({64}, dev());
+  DLManagedTensorVersioned* v = nullptr;
+  CHECK_OK(porta_to_dlpack_versioned(t, 0, &v));
+  auto* deleter = v->deleter;
+  deleter(v);
+  EXPECT_EQ(v->deleter, nullptr) << "a capsule destructor reading the field must see that it ran";
+  EXPECT_EQ(v->manager_ctx, nullptr);
+  deleter(v);
+  DLManagedTensor* l = nullptr;
+  CHECK_OK(porta_to_dlpack(t, &l));
+  auto* legacy = l->deleter;
+  legacy(l);
+  legacy(l);
+  EXPECT_EQ(l->deleter, nullptr);
+}
+
+}  // namespace
+}  // namespace dlpack_test

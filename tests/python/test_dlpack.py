@@ -2,6 +2,9 @@
 exchange with NumPy and PyTorch in both directions."""
 import ctypes
 import gc
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -337,3 +340,27 @@ def test_cuda_non_blocking_copy_from_pinned_batch():
         got += (batch.to("cuda:0", non_blocking=True) + 1).cpu().tolist()
         assert batch.cuda(0, non_blocking=True).device == porta.device("cuda:0")
     assert got == [float(i + 1) for i in range(64)]
+
+
+def test_a_consumer_that_calls_the_deleter_without_renaming_the_capsule():
+    """PyTorch, refusing a device it does not know, calls the deleter and leaves the capsule as it was
+    (pytorch#56789); the capsule's destructor must then not delete again (a crash at exit before)."""
+    code = """
+import ctypes, gc, porta
+api = ctypes.pythonapi
+api.PyCapsule_GetPointer.restype = ctypes.c_void_p
+api.PyCapsule_GetPointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+for device in [d for d in ('cpu', 'mock:0') if d == 'cpu' or porta.device_count('mock')]:
+    capsule = porta.arange(1000.0, device=device).__dlpack__(max_version=(1, 0))
+    managed = api.PyCapsule_GetPointer(capsule, b'dltensor_versioned')
+    deleter = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(ctypes.c_void_p.from_address(managed + 16).value)
+    deleter(managed)          # the careless consumer: deleted, capsule not renamed
+    del capsule
+    gc.collect()
+print('ok')
+"""
+    env = dict(os.environ)
+    if os.environ.get("PORTA_TEST_INSTALLED") != "1":
+        env["PYTHONPATH"] = os.path.join(os.path.dirname(__file__), "..", "..", "bindings", "python")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert (r.returncode, r.stdout.strip()) == (0, "ok"), r.stderr

@@ -1,10 +1,19 @@
 // DLPack export: one heap block holds the DLManagedTensor(Versioned) handed
 // to the consumer, the shape and strides it points at, and a view that keeps
 // the tensor's storage alive until the consumer calls the deleter.
+//
+// Consumers do not all keep the contract: PyTorch, refusing a device it does
+// not know, calls the deleter and leaves the capsule unrenamed, so the
+// capsule's destructor then deletes again (pytorch#56789). So the deleter
+// frees the view at once but not the block: it clears manager_ctx and
+// deleter, and the block waits in a quarantine of the last 4096 exports. A
+// second call, or a capsule destructor that reads the deleter field, finds
+// NULL in memory that is still valid and does nothing.
 #include <array>
 #include <memory>
 
 #include "../c_api.hpp"
+#include "../handle_quarantine.hpp"
 #include "data_pointer.hpp"
 
 using namespace porta;
@@ -20,13 +29,22 @@ struct Export {
   std::array<int64_t, PORTA_MAX_DIMS> shape{}, strides{};
 };
 
-// The deleter the consumer calls exactly once; it frees `self` too.
+template <typename Managed>
+HandleQuarantine<Export<Managed>>& deleted_exports() {
+  static auto* q = new HandleQuarantine<Export<Managed>>();  // never destroyed: consumers delete at exit too
+  return *q;
+}
+
+// The deleter the consumer should call once; calling it again (or after the
+// capsule's own destructor did) does nothing while the block is quarantined.
 template <typename Managed>
 void delete_export(Managed* self) {
   if (self == nullptr || self->manager_ctx == nullptr) return;
   auto* ctx = static_cast<Export<Managed>*>(self->manager_ctx);
-  self->manager_ctx = nullptr;  // a (contract-breaking) second call sees NULL while the memory lasts
-  delete ctx;
+  self->manager_ctx = nullptr;
+  self->deleter = nullptr;
+  ctx->view = TensorPtr();  // the storage goes now
+  deleted_exports<Managed>().retire(ctx);
 }
 
 template <typename Managed>
