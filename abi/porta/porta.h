@@ -181,6 +181,7 @@ typedef struct porta_memory_stats {
   uint64_t device_frees;        /**< blocks given back to the plugin */
   uint64_t bytes_to_device;     /**< bytes copied into this device from the host or another device */
   uint64_t bytes_from_device;   /**< bytes copied out of this device to the host or another device */
+  uint64_t peak_reserved_bytes; /**< high-water mark of reserved_bytes. Since 1.1 */
 } porta_memory_stats;
 
 /** Reads the allocator and transfer counters of `device`. */

@@ -50,6 +50,7 @@ Block CachingAllocator::allocate(size_t bytes) {
   ++device_allocations_;
   allocated_ += size;
   peak_ = std::max(peak_, allocated_);
+  peak_reserved_ = std::max(peak_reserved_, allocated_ + cached_);
   return Block{handle, size};
 }
 
@@ -59,16 +60,25 @@ void CachingAllocator::deallocate(Block block) noexcept {
   allocated_ -= block.size;
   cached_ += block.size;
   cache_.emplace(block.size, block.handle);
+  trim_cache_locked();
+}
+
+void CachingAllocator::free_block_locked(std::multimap<size_t, void*>::iterator it) noexcept {
+  api_->free(device_, it->second);
+  ++device_frees_;
+  cached_ -= it->first;
+  cache_.erase(it);
+}
+
+void CachingAllocator::trim_cache_locked() noexcept {
+  if (lost_to_fork_->load(std::memory_order_relaxed)) return;  // the parent's memory: not ours to free
+  const uint64_t bound = std::max(peak_, kCacheFloor);
+  while (cached_ > bound && !cache_.empty()) free_block_locked(cache_.begin());
 }
 
 void CachingAllocator::release_cache_locked() noexcept {
   if (lost_to_fork_->load(std::memory_order_relaxed)) return;  // the parent's memory: not ours to free
-  for (auto& [size, handle] : cache_) {
-    api_->free(device_, handle);
-    ++device_frees_;
-  }
-  cache_.clear();
-  cached_ = 0;
+  while (!cache_.empty()) free_block_locked(cache_.begin());
 }
 
 void CachingAllocator::empty_cache() noexcept {
@@ -81,6 +91,7 @@ void CachingAllocator::fill_stats(porta_memory_stats* out) {
   out->allocated_bytes = allocated_;
   out->reserved_bytes = allocated_ + cached_;
   out->peak_allocated_bytes = peak_;
+  out->peak_reserved_bytes = peak_reserved_;
   out->allocations = allocations_;
   out->cache_hits = cache_hits_;
   out->device_allocations = device_allocations_;

@@ -75,3 +75,27 @@ TEST(CachingAllocator, ShapesWhoseByteCountOverflowAreRefused) {
   EXPECT_NE(error().find("size_t"), std::string::npos) << error();
   EXPECT_EQ(out, nullptr);
 }
+
+// Requests growing from 1 to 64 MiB, each freed before the next: without a
+// bound the cache kept every size (2 GiB reserved for a 64 MiB peak).
+TEST(CachingAllocator, TheCacheIsBoundedByThePeakOnAGrowingPattern) {
+  PORTA_ASSERT_OK(porta_device_empty_cache(device("mock:1")));
+  const porta_memory_stats s0 = stats("mock:1");
+  uint64_t peak_allocated = 0, peak_reserved = 0;
+  for (int64_t mib = 1; mib <= 64; ++mib) {
+    Tensor t = zeros({mib << 18}, "mock:1");  // float32: mib MiB
+    const porta_memory_stats s = stats("mock:1");
+    peak_allocated = std::max(peak_allocated, s.allocated_bytes - s0.allocated_bytes);
+    peak_reserved = std::max(peak_reserved, s.reserved_bytes - s0.allocated_bytes);
+  }
+  EXPECT_EQ(peak_allocated, uint64_t{64} << 20);
+  EXPECT_LE(peak_reserved, 2 * peak_allocated) << "reserved " << (peak_reserved >> 20) << " MiB for a "
+                                               << (peak_allocated >> 20) << " MiB peak";
+  EXPECT_GE(stats("mock:1").peak_reserved_bytes, peak_reserved);
+  // A repeating working set still never reaches the plugin.
+  const uint64_t allocations = stats("mock:1").device_allocations;
+  for (int step = 0; step < 5; ++step) {
+    Tensor a = zeros({16 << 18}, "mock:1"), b = zeros({32 << 18}, "mock:1"), c = zeros({64 << 18}, "mock:1");
+  }
+  EXPECT_LE(stats("mock:1").device_allocations - allocations, 3u) << "the steady state reallocates";
+}

@@ -30,7 +30,8 @@ from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full
                          initial_seed)
 from ._dlpack import from_dlpack
 from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode
-from ._memory import memory_stats, memory_allocated, memory_reserved, empty_cache
+from ._memory import (memory_stats, memory_allocated, memory_reserved, max_memory_allocated, max_memory_reserved,
+                      empty_cache)
 from ._serialization import save, load
 from . import cuda, nn, optim, utils, datasets, transforms  # noqa: F401
 

@@ -125,7 +125,7 @@ class MemoryStats(Structure):
     """porta_memory_stats."""
     _fields_ = [("struct_size", c_size_t)] + [(n, c_uint64) for n in (
         "allocated_bytes", "reserved_bytes", "peak_allocated_bytes", "allocations", "cache_hits",
-        "device_allocations", "device_frees", "bytes_to_device", "bytes_from_device")]
+        "device_allocations", "device_frees", "bytes_to_device", "bytes_from_device", "peak_reserved_bytes")]
 
 
 class Conv2dOptions(Structure):

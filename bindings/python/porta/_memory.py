@@ -25,6 +25,16 @@ def memory_reserved(device=None):
     return memory_stats(device)["reserved_bytes"]
 
 
+def max_memory_allocated(device=None):
+    """The most bytes live tensors have held on `device` at once."""
+    return memory_stats(device)["peak_allocated_bytes"]
+
+
+def max_memory_reserved(device=None):
+    """The most bytes the caching allocator has held on `device` at once (tensors plus cache)."""
+    return memory_stats(device)["peak_reserved_bytes"]
+
+
 def empty_cache(device=None):
     """Returns every cached, unused block of `device` to its plugin."""
     check(fn.porta_device_empty_cache(_device.resolve(device)))
