@@ -94,3 +94,25 @@ TEST_F(FactoriesOnMock, EveryFactoryTakesADevice) {
   porta::manual_seed(7);
   EXPECT_EQ(on_mock.to_vector<float>(), Tensor::rand({16}).to_vector<float>()) << "same seed, same numbers anywhere";
 }
+
+TEST(Item, RefusesValuesTheTypeCannotHoldAndKeepsEveryIntegerBit) {
+  using porta::Tensor;
+  EXPECT_THROW(Tensor::full({}, 1e10).item<int32_t>(), porta::Error);
+  EXPECT_THROW(Tensor::full({}, 300, {}, porta::kInt64).item<uint8_t>(), porta::Error);
+  EXPECT_THROW(Tensor::full({}, std::nan(""), {}, porta::kFloat64).item<int64_t>(), porta::Error);
+  EXPECT_THROW(Tensor::full({}, 1e300, {}, porta::kFloat64).item<float>(), porta::Error);
+  EXPECT_THROW(Tensor::full({}, -1, {}, porta::kInt32).item<uint8_t>(), porta::Error);
+  try {
+    Tensor::full({}, 1e10).item<int32_t>();
+  } catch (const porta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("[item] the value 1e+10 cannot be converted to int32 without overflow"),
+              std::string::npos)
+        << e.what();
+  }
+  const int64_t big = (int64_t{1} << 53) + 1;
+  EXPECT_EQ(Tensor::from_vector(std::vector<int64_t>{big}).item<int64_t>(), big);
+  EXPECT_EQ(Tensor::full({}, -3.7).item<int32_t>(), -3);
+  EXPECT_EQ(Tensor::full({}, 255, {}, porta::kInt64).item<uint8_t>(), 255);
+  EXPECT_TRUE(std::isinf(Tensor::full({}, INFINITY).item<double>()));
+  EXPECT_EQ(Tensor::full({}, 2, {}, porta::kInt32).item<bool>(), true);
+}

@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 #include <porta/porta.hpp>
 
+// Porta's dtype comparison lives in its namespace; EXPECT_EQ on dtypes finds it here.
+using porta::operator==;
+
 class MockDeviceTest : public ::testing::Test {
  protected:
   void SetUp() override {

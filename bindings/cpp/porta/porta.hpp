@@ -28,14 +28,17 @@
 #include <utility>
 #include <vector>
 
-// DLPack types live in the global namespace, so ADL finds their operators
-// only there.
-/// Whether two DLPack dtypes are the same (code, bits and lanes).
+namespace porta {
+
+/// Whether two DLPack dtypes are the same (code, bits and lanes). In Porta's
+/// namespace, not the global one, so it cannot collide with another
+/// library's operator for DLPack's struct (tvm-ffi's dtype.h has one):
+/// Porta's own code finds it, and so does yours with `using porta::operator==;`.
 constexpr bool operator==(DLDataType a, DLDataType b) noexcept {
   return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes;
 }
-
-namespace porta {
+/// Whether two DLPack dtypes are the same, callable from anywhere.
+constexpr bool same_dtype(DLDataType a, DLDataType b) noexcept { return a == b; }
 
 // ================================ errors ================================
 
@@ -150,6 +153,36 @@ decltype(auto) with_element_type(DLDataType dtype, F&& f) {
   if (dtype == kUInt8) return f.template operator()<uint8_t>();
   if (dtype == kBool) return f.template operator()<bool>();
   throw Error(PORTA_ERROR_UNSUPPORTED_DTYPE, cat("[tensor] no C++ element type for ", dtype_name(dtype)));
+}
+
+/// `value` (read exactly from a tensor: double for floating dtypes, int64 for
+/// the others) as T, or porta::Error when T cannot hold it, as libtorch's
+/// item<T>() refuses: NaN or an infinity to an integer, a value outside T's
+/// range (1e10 to int32_t, 300 to uint8_t, 1e300 to float). Integers keep
+/// every bit; a float to an integer drops its fraction, as C++ does.
+template <class T, class V>
+T checked_convert(V value, const char* op) {
+  static_assert(std::is_arithmetic_v<V>);
+  auto refuse = [&] {
+    return Error(PORTA_ERROR_INVALID_ARGUMENT, cat("[", op, "] the value ", value, " cannot be converted to ",
+                                                   dtype_name(dtype_of<T>()), " without overflow"));
+  };
+  if constexpr (std::is_same_v<T, bool>) {
+    return value != V(0);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (std::is_floating_point_v<V>)
+      if (std::isfinite(value) && std::fabs(value) > static_cast<V>(std::numeric_limits<T>::max())) throw refuse();
+    return static_cast<T>(value);
+  } else if constexpr (std::is_floating_point_v<V>) {
+    // [min, max + 1) holds every double that truncates into T's range.
+    if (!(value >= static_cast<V>(std::numeric_limits<T>::min()) &&
+          value < static_cast<V>(std::numeric_limits<T>::max()) + V(1)))
+      throw refuse();
+    return static_cast<T>(value);
+  } else {
+    if (!std::in_range<T>(value)) throw refuse();
+    return static_cast<T>(value);
+  }
 }
 
 }  // namespace detail
@@ -440,13 +473,17 @@ class Tensor {
     if constexpr (std::is_same_v<T, bool>) return std::vector<bool>(host.begin(), host.end());
     else return host;
   }
-  /// The single element of a one-element tensor, converted to T.
+  /// The single element of a one-element tensor, converted to T; throws when
+  /// T cannot hold it (1e10 to int32_t, 300 to uint8_t, NaN to int64_t), as libtorch does.
   template <class T>
   T item() const {
     if (numel() != 1)
       throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[item] needs exactly one element, the tensor has shape ",
                                                             detail::join(shape(), "[", "]")));
-    return cast(dtype_of<T>()).template to_vector<T>()[0];
+    // Read exactly in a dtype that holds every value of ours, then convert checked.
+    const DLDataType dt = dtype();
+    if (dt.code == kDLFloat) return detail::checked_convert<T>(cast(kFloat64).template to_vector<double>()[0], "item");
+    return detail::checked_convert<T>(cast(kInt64).template to_vector<int64_t>()[0], "item");
   }
 
   // ------------------------------ transfers ------------------------------
