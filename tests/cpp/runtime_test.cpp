@@ -1,7 +1,10 @@
 // Plugins, logging and threads from C++: load_plugin throws with the reason,
-// a log handler receives the core's lines, set/get_num_threads round-trip.
+// a log handler receives the core's lines, set/get_num_threads round-trip;
+// parameters of a module used twice are listed once.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <porta/nn.hpp>
+#include <porta/optim.hpp>
 #include <porta/porta.hpp>
 
 #include <string>
@@ -44,4 +47,22 @@ TEST(Runtime, NumThreadsRoundTrips) {
   EXPECT_EQ(porta::Tensor::ones({1000, 100}).sum().item<float>(), 100000.0f);
   EXPECT_THROW(porta::set_num_threads(0), porta::Error);
   porta::set_num_threads(before);
+}
+
+TEST(Parameters, AModuleUsedTwiceIsListedOnceAndOptimizersRefuseDuplicates) {
+  auto lin = std::make_shared<porta::nn::Linear>(3, 3);
+  porta::nn::Sequential model{lin, std::make_shared<porta::nn::ReLU>(), lin};
+  EXPECT_EQ(model.parameters().size(), 2u) << "weight and bias, once each";
+  EXPECT_EQ(model.state_dict().size(), 4u) << "state_dict keeps both names, as PyTorch's";
+  model.load_state_dict(model.state_dict());
+  porta::optim::SGD ok(model.parameters(), {.lr = 0.1});
+  std::vector<porta::Tensor> twice = lin->parameters();
+  twice.push_back(twice[0]);
+  try {
+    porta::optim::SGD bad(twice, {.lr = 0.1});
+    FAIL() << "a parameter listed twice was accepted";
+  } catch (const porta::Error& e) {
+    EXPECT_THAT(e.what(), testing::HasSubstr("parameter 2 is parameter 0 again"));
+  }
+  EXPECT_THROW(porta::optim::Adam(std::vector<porta::Tensor>{}), porta::Error);
 }

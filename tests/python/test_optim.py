@@ -90,3 +90,13 @@ def test_training_reduces_loss(device):
         opt.step()
         losses.append(loss.item())
     assert losses[-1] < 0.7 * losses[0]
+
+
+def test_duplicate_parameters_are_refused():
+    lin = nn.Linear(2, 2)
+    with pytest.raises(porta.InvalidArgumentError, match="parameter 1 is parameter 0 again"):
+        porta.optim.SGD([lin.weight, lin.weight], lr=0.1)
+    with pytest.raises(ValueError, match="more than one parameter group"):
+        porta.optim.SGD([{"params": [lin.weight]}, {"params": [lin.weight, lin.bias]}], lr=0.1)
+    tied = nn.Sequential(lin, nn.ReLU(), lin)
+    assert len(list(tied.parameters())) == 2

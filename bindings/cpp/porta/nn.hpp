@@ -74,10 +74,17 @@ class Module : public std::enable_shared_from_this<Module> {
   /// "Linear(in_features=10, out_features=1)".
   virtual std::string describe() const = 0;
 
-  /// Parameters of this module and its children, prefixed by their path.
+  /// Parameters of this module and its children, prefixed by their path;
+  /// each tensor once, under its first name (a module used twice, or a tied
+  /// weight, is not listed twice), as PyTorch's named_parameters().
   StateDict named_parameters() const {
-    StateDict out;
-    collect("", out);
+    StateDict all, out;
+    collect("", all);
+    for (auto& entry : all) {
+      bool seen = false;
+      for (auto& [name, t] : out) seen = seen || t.handle() == entry.second.handle();
+      if (!seen) out.push_back(std::move(entry));
+    }
     return out;
   }
   /// The parameters, in registration order (what optimizers take).
@@ -107,12 +114,18 @@ class Module : public std::enable_shared_from_this<Module> {
     auto p = named_parameters();
     return p.empty() ? Device() : p.front().second.device();
   }
-  /// The parameters by name (Porta modules have no buffers).
-  StateDict state_dict() const { return named_parameters(); }
+  /// The parameters by name (Porta modules have no buffers), a tied one under
+  /// each of its names, as PyTorch's state_dict().
+  StateDict state_dict() const {
+    StateDict all;
+    collect("", all);
+    return all;
+  }
   /// Copies values from `dict` (any device) into the parameters; every name
   /// must match and shapes must agree.
   void load_state_dict(const StateDict& dict) {
-    StateDict mine = named_parameters();
+    StateDict mine;
+    collect("", mine);  // every name, as state_dict() writes them
     for (auto& [name, t] : mine) {
       const Tensor* src = nullptr;
       for (auto& [n, v] : dict)

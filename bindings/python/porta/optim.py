@@ -44,6 +44,9 @@ class Optimizer:
                 raise TypeError(f"optimizer can only optimize Tensors, but one of the params is {type(p).__name__}")
             if not p.is_leaf:
                 raise ValueError("can't optimize a non-leaf Tensor")
+        taken = {q._h.value for g in self.param_groups for q in g["params"]}
+        if any(p._h.value in taken for p in params):
+            raise ValueError("some parameters appear in more than one parameter group")
         group["params"] = params
         for k, v in self.defaults.items():
             group.setdefault(k, v)

@@ -11,10 +11,17 @@ namespace {
 
 std::vector<TensorPtr> checked_params(porta_tensor* const* params, int32_t n, const char* who) {
   if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter count ", n, " is negative");
-  if (n > 0) require(params, "params");
+  if (n == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": got an empty parameter list (as PyTorch, an optimizer needs "
+                   "at least one parameter)");
+  require(params, "params");
   std::vector<TensorPtr> out;
   for (int32_t i = 0; i < n; ++i) {
     check_handle(params[i], "params[i]");
+    for (int32_t j = 0; j < i; ++j)
+      if (params[j] == params[i])
+        fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is parameter ", j, " again, which would be "
+             "updated twice per step (a module used twice lists its parameters twice; Module.parameters() "
+             "gives each once)");
     TensorPtr p = TensorPtr::borrow(params[i]);
     if (!is_floating(p->dtype))
       fail(PORTA_ERROR_UNSUPPORTED_DTYPE, who, ": parameter ", i, " is ", dtype_name(p->dtype), "; parameters must be float");
