@@ -104,3 +104,15 @@ TEST_F(PrintOnMock, SuffixesWrapPastTheLineWidth) {
             "tensor([ 0.,  1.,  2.,  3.,  4.,  5.,  6.,  7.,  8.,  9., 10., 11., 12., 13.],\n"
             "       device='mock:0')");
 }
+
+TEST_F(PrintOnMock, ASummaryReadsOnlyTheEdgesFromTheDevice) {
+  const Tensor big = Tensor::ones({1024, 1024}, "mock:0");  // 4 MiB
+  auto bytes_read = [] {
+    return porta::detail::get<porta_memory_stats>(porta_device_memory_stats, porta::Device("mock:0").dl())
+        .bytes_from_device;
+  };
+  const uint64_t before = bytes_read();
+  const std::string text = str(big);
+  EXPECT_LE(bytes_read() - before, uint64_t{6 * 6 * 4}) << "printing copied more than the 6 x 6 edges";
+  EXPECT_EQ(text.substr(0, 26), "tensor([[1., 1., 1.,  ...,");
+}

@@ -265,3 +265,13 @@ def test_pickle_round_trip(device):
     x = porta.tensor([[1, 2]], dtype=porta.int32, device=device)
     y = pickle.loads(pickle.dumps(x))
     assert y.tolist() == [[1, 2]] and y.dtype is porta.int32 and y.device == x.device
+
+
+def test_printing_a_large_tensor_reads_only_its_edges():
+    if porta.device_count("mock") == 0:
+        pytest.skip("the mock plugin is not loaded")
+    big = porta.ones(1024, 1024, device="mock:0")
+    before = porta.memory_stats("mock:0")["bytes_from_device"]
+    text = repr(big)
+    assert porta.memory_stats("mock:0")["bytes_from_device"] - before <= 6 * 6 * 4
+    assert text.startswith("tensor([[1., 1., 1.,  ..., 1., 1., 1.],")

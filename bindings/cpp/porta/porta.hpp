@@ -826,32 +826,44 @@ inline std::vector<std::string> element_strings(const Tensor& t) {
   return cells;
 }
 
-/// Indices shown along a dimension of `size`: all, or the edges around a -1 ("...").
-inline std::vector<int64_t> shown_indices(int64_t size, bool summarize) {
-  std::vector<int64_t> shown;
-  const int64_t edge = PrintOptions::kEdgeItems;
-  const bool elide = summarize && size > 2 * edge;
-  for (int64_t i = 0; i < size; ++i) {
-    if (elide && i == edge) {
-      shown.push_back(-1);
-      i = size - edge;
-    }
-    shown.push_back(i);
+/// Only what a summary shows: the first and last kEdgeItems along every
+/// dimension longer than twice that, gathered on the tensor's device, so
+/// printing a 64 MB tensor copies and formats a few dozen elements.
+inline Tensor edges(const Tensor& t) {
+  constexpr int64_t edge = PrintOptions::kEdgeItems;
+  NoGradGuard no_grad;
+  Tensor cur = t;
+  for (size_t d = 0; d < cur.shape().size(); ++d) {
+    Shape shape = cur.shape();
+    const int64_t size = shape[d];
+    if (size <= 2 * edge) continue;
+    shape[d] = 2 * edge;
+    Tensor both = Tensor::empty(shape, cur.device(), cur.dtype());
+    both.slice(static_cast<int>(d), 0, edge).copy_(cur.slice(static_cast<int>(d), 0, edge));
+    both.slice(static_cast<int>(d), edge, 2 * edge).copy_(cur.slice(static_cast<int>(d), size - edge, size));
+    cur = both;
   }
-  return shown;
+  return cur;
 }
 
 /// The bracketed text of dims [dim, ndim) starting at cell `first`, laid out
 /// as PyTorch does: rows wrapped at the line width, sub-tensors separated by
-/// one newline per remaining dimension.
-inline std::string nest(const std::vector<std::string>& cells, const Shape& shape, size_t dim, int64_t first,
-                        size_t indent, bool summarize) {
+/// one newline per remaining dimension. `shape` is the cells' (edges only
+/// when summarized), `full` the tensor's.
+inline std::string nest(const std::vector<std::string>& cells, const Shape& shape, const Shape& full, size_t dim,
+                        int64_t first, size_t indent, bool summarize) {
+  constexpr int64_t edge = PrintOptions::kEdgeItems;
   int64_t stride = 1;
   for (size_t d = dim + 1; d < shape.size(); ++d) stride *= shape[d];
+  std::vector<int64_t> shown;  // -1: "..."
+  for (int64_t i = 0; i < shape[dim]; ++i) {
+    if (summarize && full[dim] > 2 * edge && i == edge) shown.push_back(-1);
+    shown.push_back(i);
+  }
   std::vector<std::string> parts;
-  for (int64_t i : shown_indices(shape[dim], summarize)) {
+  for (int64_t i : shown) {
     if (dim + 1 == shape.size()) parts.push_back(i < 0 ? " ..." : cells[first + i]);
-    else parts.push_back(i < 0 ? "..." : nest(cells, shape, dim + 1, first + i * stride, indent + 1, summarize));
+    else parts.push_back(i < 0 ? "..." : nest(cells, shape, full, dim + 1, first + i * stride, indent + 1, summarize));
   }
   std::string out = "[";
   if (dim + 1 == shape.size()) {
@@ -898,10 +910,10 @@ inline std::ostream& operator<<(std::ostream& os, const Tensor& t) {
     show_dtype = !(dt == kFloat32);  // an empty tensor has no values to infer int64 or bool from
     body = "[]";
   } else {
-    const std::vector<std::string> cells = detail::element_strings(t);
-    body = shape.empty() ? cells[0]
-                         : detail::nest(cells, shape, 0, 0, prefix.size(),
-                                        t.numel() > detail::PrintOptions::kThreshold);
+    const bool summarize = t.numel() > detail::PrintOptions::kThreshold;
+    const Tensor shown = summarize ? detail::edges(t) : t;
+    const std::vector<std::string> cells = detail::element_strings(shown);
+    body = shape.empty() ? cells[0] : detail::nest(cells, shown.shape(), shape, 0, 0, prefix.size(), summarize);
   }
   if (show_dtype) suffixes.push_back("dtype=" + dtype_name(dt));
   return os << detail::add_suffixes(prefix + body, suffixes, prefix.size());

@@ -8,8 +8,6 @@ unless PyTorch would infer it.
 """
 import math
 
-import numpy as np
-
 from . import _dtype
 from ._convert import host_array
 from ._tensor import Tensor
@@ -46,13 +44,21 @@ def _cells(arr, dt):
     return [c.rjust(width) for c in cells]
 
 
-def _edges(arr, shape):
-    """Only the edge items of each long dimension (what a summary shows)."""
-    for d, size in enumerate(shape):
+def _edges(t):
+    """Only what a summary shows: the first and last EDGE_ITEMS along every long
+    dimension, gathered on the tensor's device, so printing a 64 MB tensor copies
+    and formats a few dozen elements."""
+    from ._factories import empty
+    cur = t.detach()
+    for d, size in enumerate(cur.shape):
         if size > 2 * EDGE_ITEMS:
-            arr = np.concatenate([arr.take(range(EDGE_ITEMS), axis=d),
-                                  arr.take(range(size - EDGE_ITEMS, size), axis=d)], axis=d)
-    return arr
+            shape = list(cur.shape)
+            shape[d] = 2 * EDGE_ITEMS
+            both = empty(*shape, dtype=cur.dtype, device=cur.device)
+            both.narrow(d, 0, EDGE_ITEMS).copy_(cur.narrow(d, 0, EDGE_ITEMS))
+            both.narrow(d, EDGE_ITEMS, EDGE_ITEMS).copy_(cur.narrow(d, size - EDGE_ITEMS, EDGE_ITEMS))
+            cur = both
+    return cur
 
 
 def _nest(cells, shape, full_shape, dim, first, indent, summarize):
@@ -113,9 +119,7 @@ def format_tensor(t):
         body = "[]"
     else:
         summarize = numel > THRESHOLD
-        arr = host_array(t)
-        if summarize:
-            arr = _edges(arr, shape)
+        arr = host_array(_edges(t) if summarize else t)
         cells = _cells(arr, dt)
         body = cells[0] if not shape else _nest(cells, arr.shape, shape, 0, 0, len(prefix), summarize)
     if show_dtype:
