@@ -308,6 +308,50 @@ class _Functions:
 
 
 fn = _Functions()
+# ctypes converts a Python int to a C integer by wrapping it silently
+# (zeros(2**64 + 3) became zeros(3)). Every function taking integers is
+# declared through one guard that refuses a value its C parameter cannot hold.
+_INT_RANGES = {c_int32: (-2**31, 2**31 - 1, "int32"), c_int64: (-2**63, 2**63 - 1, "int64"),
+               c_uint32: (0, 2**32 - 1, "uint32"), c_uint64: (0, 2**64 - 1, "uint64"),
+               c_size_t: (0, 2**(8 * ctypes.sizeof(c_size_t)) - 1, "size_t")}
+
+
+def int_out_of_range(value, ctype):
+    """An OverflowError when `value` does not fit C type `ctype`, else None."""
+    lo, hi, name = _INT_RANGES[ctype]
+    if lo <= value <= hi:
+        return None
+    return OverflowError(f"{value} is out of range for {name} [{lo}, {hi}]")
+
+
+def _guard_ints(f, name, argtypes):
+    checked = [(i, t) for i, t in enumerate(argtypes) if t in _INT_RANGES]
+    if not checked:
+        return f
+
+    def call(*args):
+        for i, t in checked:
+            v = args[i]
+            if isinstance(v, int):
+                e = int_out_of_range(v, t)
+                if e is not None:
+                    raise OverflowError(f"{name}: argument {i + 1}: {e}")
+        return f(*args)
+
+    call.__name__ = name
+    return call
+
+
+def int_array(ctype, values, what):
+    """A C array of `values` (ints), refusing any its C type cannot hold; `what` names them in the error."""
+    values = list(values)
+    for v in values:
+        e = int_out_of_range(v, ctype) if isinstance(v, int) else None
+        if e is not None:
+            raise OverflowError(f"{what}: {e}")
+    return (ctype * len(values))(*values)
+
+
 for _name, (_restype, _argtypes) in _SIGNATURES.items():
     try:
         _f = getattr(lib, _name)
@@ -316,7 +360,7 @@ for _name, (_restype, _argtypes) in _SIGNATURES.items():
         continue
     _f.restype = _restype
     _f.argtypes = list(_argtypes)
-    setattr(fn, _name, _f)
+    setattr(fn, _name, _guard_ints(_f, _name, _argtypes))
 
 
 _lib_holding_gil = ctypes.PyDLL(path)

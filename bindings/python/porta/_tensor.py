@@ -10,7 +10,7 @@ from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
 
 from . import _device, _dtype
 from ._errors import InvalidArgumentError, NoSuchDeviceError, check, error
-from ._lib import DLDataType, DLDevice, fn, raw
+from ._lib import DLDataType, DLDevice, fn, int_array, raw
 
 _new = object.__new__
 _release = raw("porta_tensor_release", hold_gil=True)  # never blocks: dropping a reference
@@ -56,10 +56,9 @@ def call(f, *args):
     return t
 
 
-def shape_array(shape):
-    """A C int64 array of `shape` (and its length) for the C API."""
-    n = len(shape)
-    return (c_int64 * n)(*shape), n
+def shape_array(shape, what="size"):
+    """A C int64 array of `shape` (and its length) for the C API; a size beyond int64 raises."""
+    return int_array(c_int64, shape, what), len(shape)
 
 
 def normalize_shape(args, what="size"):

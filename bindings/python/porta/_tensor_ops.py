@@ -15,7 +15,7 @@ from ctypes import byref, c_double, c_int32, c_void_p
 
 from . import _dtype, _ops
 from ._errors import error
-from ._lib import fn, raw
+from ._lib import fn, int_array, raw
 from ._tensor import Tensor, call
 
 _new = object.__new__
@@ -89,10 +89,8 @@ def _make_unary(name):
 def _dims_array(dim):
     if dim is None:
         return None, 0
-    if isinstance(dim, int):
-        return (c_int32 * 1)(dim), 1
-    dims = tuple(dim)
-    return (c_int32 * len(dims))(*dims), len(dims)
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    return int_array(c_int32, dims, "dim"), len(dims)
 
 
 def _make_reduce(name):

@@ -4,7 +4,7 @@ split/chunk/unbind."""
 from ctypes import c_int32
 
 from . import _tensor_ops
-from ._lib import fn
+from ._lib import fn, int_array
 from ._tensor import Tensor, call, normalize_shape, shape_array
 
 
@@ -23,7 +23,7 @@ def reshape(self, *shape):
 def permute(self, *dims):
     """Dimensions reordered: output dim i is input dim dims[i]."""
     dims = normalize_shape(dims, "permute")
-    return call(fn.porta_permute, self._h, (c_int32 * len(dims))(*dims), len(dims))
+    return call(fn.porta_permute, self._h, int_array(c_int32, dims, "permute"), len(dims))
 
 
 def transpose(self, dim0, dim1):

@@ -1,17 +1,21 @@
 """porta.nn.functional: the layers as functions (differentiable), as torch.nn.functional."""
+from ctypes import c_int32
+
 from .. import _tensor_ops
-from .._lib import Conv2dOptions, Pool2dOptions, fn, sized
+from .._lib import Conv2dOptions, Pool2dOptions, fn, int_out_of_range, sized
 from .._tensor import call
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
 def _pair(v, name):
-    if isinstance(v, int):
-        return (v, v)
-    v = tuple(int(x) for x in v)
+    v = (v, v) if isinstance(v, int) else tuple(int(x) for x in v)
     if len(v) != 2:
         raise ValueError(f"{name} must be an int or a pair of ints, got {v}")
+    for x in v:
+        e = int_out_of_range(x, c_int32)  # the option structs hold int32
+        if e is not None:
+            raise OverflowError(f"{name}: {e}")
     return v
 
 

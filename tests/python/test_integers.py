@@ -1,0 +1,33 @@
+"""Python integers reach the C API only when its parameter can hold them:
+sizes, dims, indices, slice steps and padding beyond int64 (or int32) raise
+OverflowError instead of wrapping (zeros(2**64 + 3) used to have shape [3])."""
+import pytest
+
+import porta
+import porta.nn.functional as F
+
+
+@pytest.mark.parametrize("make", [
+    lambda x: porta.zeros(2**64 + 3),
+    lambda x: porta.zeros(2**63),
+    lambda x: porta.ones(3, 2**64),
+    lambda x: x.view(2**64 + 6),
+    lambda x: x.reshape(-1, 2**70),
+    lambda x: x.sum(dim=2**32 + 1),
+    lambda x: x.permute(2**33, 0),
+    lambda x: x[:, ::2**64],
+    lambda x: x.narrow(1, 2**64, 1),
+    lambda x: F.conv2d(porta.ones(1, 1, 3, 3), porta.ones(1, 1, 1, 1), padding=2**40),
+    lambda x: F.max_pool2d(porta.ones(1, 1, 4, 4), 2**31),
+], ids=["zeros", "zeros_2_63", "ones", "view", "reshape", "sum_dim", "permute", "slice_step", "narrow",
+        "conv_padding", "pool_kernel"])
+def test_out_of_range_integers_raise(make):
+    with pytest.raises(OverflowError, match="out of range for int(32|64)"):
+        make(porta.ones(2, 3))
+
+
+def test_in_range_integers_still_work():
+    x = porta.arange(6.0).view(2, 3)
+    assert x[:, ::2].tolist() == [[0.0, 2.0], [3.0, 5.0]]
+    assert x.sum(dim=-1).tolist() == [3.0, 12.0]
+    assert porta.zeros(0, 2**62).shape == (0, 2**62)
