@@ -82,9 +82,17 @@ def expand(self, *sizes):
 
 
 def narrow(self, dim, start, length):
-    """Elements start .. start+length-1 along `dim`."""
+    """Elements start .. start+length-1 along `dim`; out-of-range bounds raise, as in torch (no clamping)."""
+    size = self.shape[self._wrap_dim(dim, "narrow")]
+    if not -size <= start <= size:
+        raise IndexError(f"narrow(): start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
     if start < 0:
-        start += self.shape[self._wrap_dim(dim, "narrow")]
+        start += size
+    if length < 0:
+        raise RuntimeError(f"narrow(): length must be non-negative, got {length}")
+    if start + length > size:
+        raise RuntimeError(f"narrow(): start ({start}) + length ({length}) exceeds dimension size ({size})")
     return call(fn.porta_slice, self._h, dim, start, start + length, 1)
 
 

@@ -33,4 +33,4 @@ class CrossEntropyLoss(_Loss):
         self.ignore_index = ignore_index
 
     def forward(self, input, target):  # noqa: A002
-        return F.cross_entropy(input, target, reduction=self.reduction)
+        return F.cross_entropy(input, target, ignore_index=self.ignore_index, reduction=self.reduction)
