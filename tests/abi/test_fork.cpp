@@ -18,9 +18,6 @@ namespace {
 
 using porta_test::in_fresh_process;
 
-#define REQUIRE(cond, what) \
-  if (!(cond)) return std::string(what)
-
 // Sums 2^20 ones on `dev`: "" when the answer is right, else what happened.
 std::string parallel_sum(DLDevice dev) {
   const int64_t shape[1] = {1 << 20};
@@ -52,11 +49,11 @@ std::string in_forked_child(Body body) {
 TEST(Fork, AForkedChildKeepsUsingTheCpuWhileAnotherThreadWasInPorta) {
   EXPECT_EQ(in_fresh_process([] {
               setenv("PORTA_PLUGIN_PATH", PORTA_TEST_MOCK_PLUGIN_DIR, 1);
-              REQUIRE(porta_set_num_threads(2) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_set_num_threads(2) == PORTA_OK, porta_last_error());
               const DLDevice cpu{kDLCPU, 0};
               DLDevice mock{};
-              REQUIRE(porta_device_parse("mock:0", &mock) == PORTA_OK, porta_last_error());
-              REQUIRE(parallel_sum(cpu).empty(), parallel_sum(cpu));  // the pool's workers exist now
+              CHILD_REQUIRE(porta_device_parse("mock:0", &mock) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(parallel_sum(cpu).empty(), parallel_sum(cpu));  // the pool's workers exist now
               std::atomic<bool> stop{false};
               std::thread busy([&] {  // allocating, launching and freeing while the main thread forks
                 while (!stop) {
@@ -78,10 +75,10 @@ TEST(Fork, ABackendThatDoesNotSurviveForkFailsClearlyInTheChild) {
   EXPECT_EQ(in_fresh_process([] {
               setenv("PORTA_PLUGIN_PATH", PORTA_TEST_ABI_PLUGIN_DIR "/libporta_plugin_old_minor.so", 1);
               DLDevice d{};
-              REQUIRE(porta_device_parse("old_minor:0", &d) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_device_parse("old_minor:0", &d) == PORTA_OK, porta_last_error());
               const int64_t shape[1] = {4};
               porta_tensor* t = nullptr;
-              REQUIRE(porta_full(shape, 1, 1.0, porta_float32, d, &t) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_full(shape, 1, 1.0, porta_float32, d, &t) == PORTA_OK, porta_last_error());
               return in_forked_child([&] {
                 porta_tensor* u = nullptr;
                 const bool refused = porta_full(shape, 1, 1.0, porta_float32, d, &u) == PORTA_ERROR_BACKEND;

@@ -15,9 +15,6 @@ namespace {
 
 using porta_test::in_fresh_process;
 
-#define REQUIRE(cond, what) \
-  if (!(cond)) return std::string(what)
-
 std::string plugin(const std::string& name) { return PORTA_TEST_HOSTILE_PLUGIN_DIR "/libporta_plugin_" + name + ".so"; }
 
 bool contains(const std::string& haystack, const std::string& needle) {
@@ -72,12 +69,12 @@ TEST(HostilePlugins, AnAllocWithoutAHandleIsNamedAsSuch) {
   EXPECT_EQ(in_fresh_process([] {
               setenv("PORTA_PLUGIN_PATH", plugin("null_alloc").c_str(), 1);
               DLDevice d{};
-              REQUIRE(porta_device_parse("null_alloc:0", &d) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_device_parse("null_alloc:0", &d) == PORTA_OK, porta_last_error());
               const int64_t shape[1] = {8};
               porta_tensor* t = nullptr;
-              REQUIRE(porta_full(shape, 1, 1.0, porta_float32, d, &t) == PORTA_ERROR_BACKEND, "full succeeded");
+              CHILD_REQUIRE(porta_full(shape, 1, 1.0, porta_float32, d, &t) == PORTA_ERROR_BACKEND, "full succeeded");
               const std::string e = porta_last_error();
-              REQUIRE(contains(e, "the plugin's alloc returned PORTA_OK but no handle") && !contains(e, "out of memory"),
+              CHILD_REQUIRE(contains(e, "the plugin's alloc returned PORTA_OK but no handle") && !contains(e, "out of memory"),
                       "message: " + e);
               return std::string();
             }),

@@ -50,17 +50,14 @@ std::string cpu_op() {
   return "";
 }
 
-#define REQUIRE(cond, what) \
-  if (!(cond)) return std::string(what)
-
 TEST(LazyLoading, ACpuOpOpensOnlyTheCpuPlugin) {
   EXPECT_EQ(in_fresh_process([] {
               setenv("PORTA_PLUGIN_PATH", PORTA_TEST_MOCK_PLUGIN_DIR ":" PORTA_TEST_ABI_PLUGIN_DIR, 1);
-              REQUIRE(cpu_op().empty(), "cpu op failed: " + cpu_op());
-              REQUIRE(mapped("libporta_plugin_cpu.so"), "the cpu plugin was not loaded");
+              CHILD_REQUIRE(cpu_op().empty(), "cpu op failed: " + cpu_op());
+              CHILD_REQUIRE(mapped("libporta_plugin_cpu.so"), "the cpu plugin was not loaded");
               for (const char* other : {"libporta_plugin_mock.so", "libporta_plugin_cuda.so", "libporta_plugin_opencl.so",
                                         "libporta_plugin_init_fails.so", "libcublas", "libpocl", "libOpenCL"})
-                REQUIRE(!mapped(other), std::string(other) + " was mapped by a cpu-only program");
+                CHILD_REQUIRE(!mapped(other), std::string(other) + " was mapped by a cpu-only program");
               return std::string();
             }),
             "");
@@ -70,12 +67,12 @@ TEST(LazyLoading, ADeviceStringOpensItsPluginAndIntrospectionOpensAll) {
   EXPECT_EQ(in_fresh_process([] {
               setenv("PORTA_PLUGIN_PATH", PORTA_TEST_MOCK_PLUGIN_DIR ":" PORTA_TEST_ABI_PLUGIN_DIR, 1);
               DLDevice d{};
-              REQUIRE(porta_device_parse("mock:1", &d) == PORTA_OK, porta_last_error());
-              REQUIRE(mapped("libporta_plugin_mock.so"), "mock:1 did not load the mock plugin");
-              REQUIRE(!mapped("libporta_plugin_zero_devices.so"), "an unrelated plugin was loaded");
-              REQUIRE(attempt("libporta_plugin_zero_devices.so").state == PORTA_PLUGIN_NO_DEVICES,
+              CHILD_REQUIRE(porta_device_parse("mock:1", &d) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(mapped("libporta_plugin_mock.so"), "mock:1 did not load the mock plugin");
+              CHILD_REQUIRE(!mapped("libporta_plugin_zero_devices.so"), "an unrelated plugin was loaded");
+              CHILD_REQUIRE(attempt("libporta_plugin_zero_devices.so").state == PORTA_PLUGIN_NO_DEVICES,
                       "porta_plugin_count did not load every plugin");
-              REQUIRE(attempt("libporta_plugin_cpu.so").state == PORTA_PLUGIN_LOADED, "cpu missing from the list");
+              CHILD_REQUIRE(attempt("libporta_plugin_cpu.so").state == PORTA_PLUGIN_LOADED, "cpu missing from the list");
               return std::string();
             }),
             "");
@@ -85,21 +82,21 @@ TEST(LazyLoading, PortaDevicesExcludesTheOthers) {
   EXPECT_EQ(in_fresh_process([] {
               setenv("PORTA_PLUGIN_PATH", PORTA_TEST_MOCK_PLUGIN_DIR, 1);
               setenv("PORTA_DEVICES", " cpu ", 1);
-              REQUIRE(cpu_op().empty(), "cpu op failed: " + cpu_op());
+              CHILD_REQUIRE(cpu_op().empty(), "cpu op failed: " + cpu_op());
               DLDevice d{};
-              REQUIRE(porta_device_parse("mock:0", &d) == PORTA_ERROR_NO_SUCH_DEVICE, "mock:0 parsed");
+              CHILD_REQUIRE(porta_device_parse("mock:0", &d) == PORTA_ERROR_NO_SUCH_DEVICE, "mock:0 parsed");
               const std::string e = porta_last_error();
-              REQUIRE(contains(e, "device type 'mock' is unavailable") && contains(e, "PORTA_DEVICES= cpu "),
+              CHILD_REQUIRE(contains(e, "device type 'mock' is unavailable") && contains(e, "PORTA_DEVICES= cpu "),
                       "unexpected message: " + e);
-              REQUIRE(!mapped("libporta_plugin_mock.so"), "an excluded plugin was loaded");
+              CHILD_REQUIRE(!mapped("libporta_plugin_mock.so"), "an excluded plugin was loaded");
               const porta_plugin_info mock = attempt("libporta_plugin_mock.so");
-              REQUIRE(mock.state == PORTA_PLUGIN_EXCLUDED, "mock is not listed as excluded");
-              REQUIRE(contains(mock.reason, "PORTA_DEVICES"), std::string("reason: ") + mock.reason);
-              REQUIRE(!mapped("libporta_plugin_mock.so"), "listing loaded an excluded plugin");
+              CHILD_REQUIRE(mock.state == PORTA_PLUGIN_EXCLUDED, "mock is not listed as excluded");
+              CHILD_REQUIRE(contains(mock.reason, "PORTA_DEVICES"), std::string("reason: ") + mock.reason);
+              CHILD_REQUIRE(!mapped("libporta_plugin_mock.so"), "listing loaded an excluded plugin");
               // An explicit load is the user's choice and is not restricted.
-              REQUIRE(porta_load_plugin(PORTA_TEST_MOCK_PLUGIN_DIR "/libporta_plugin_mock.so") == PORTA_OK,
+              CHILD_REQUIRE(porta_load_plugin(PORTA_TEST_MOCK_PLUGIN_DIR "/libporta_plugin_mock.so") == PORTA_OK,
                       porta_last_error());
-              REQUIRE(porta_device_parse("mock:0", &d) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_device_parse("mock:0", &d) == PORTA_OK, porta_last_error());
               return std::string();
             }),
             "");
@@ -108,23 +105,23 @@ TEST(LazyLoading, PortaDevicesExcludesTheOthers) {
 TEST(LoadFailures, TheReasonIsInTheErrorOfTheDeviceType) {
   EXPECT_EQ(in_fresh_process([] {
               char dir[] = "/tmp/porta-broken-XXXXXX";
-              REQUIRE(mkdtemp(dir) != nullptr, "mkdtemp failed");
+              CHILD_REQUIRE(mkdtemp(dir) != nullptr, "mkdtemp failed");
               std::ofstream(std::string(dir) + "/libporta_plugin_acme.so") << "not an ELF file";
               setenv("PORTA_PLUGIN_PATH", (std::string(dir) + ":" PORTA_TEST_ABI_PLUGIN_DIR).c_str(), 1);
               DLDevice d{};
               std::string e;
-              REQUIRE(porta_device_parse("acme:0", &d) == PORTA_ERROR_NO_SUCH_DEVICE, "acme parsed");
+              CHILD_REQUIRE(porta_device_parse("acme:0", &d) == PORTA_ERROR_NO_SUCH_DEVICE, "acme parsed");
               e = porta_last_error();
-              REQUIRE(contains(e, "device type 'acme' is unavailable: plugin ") && contains(e, "libporta_plugin_acme.so") &&
+              CHILD_REQUIRE(contains(e, "device type 'acme' is unavailable: plugin ") && contains(e, "libporta_plugin_acme.so") &&
                           contains(e, "failed to load: dlopen failed"),
                       "unexpected message: " + e);
               int n = 0;
-              REQUIRE(porta_device_count("init_fails", &n) == PORTA_ERROR_NO_SUCH_DEVICE, "init_fails counted");
+              CHILD_REQUIRE(porta_device_count("init_fails", &n) == PORTA_ERROR_NO_SUCH_DEVICE, "init_fails counted");
               e = porta_last_error();
-              REQUIRE(contains(e, "simulated driver failure"), "unexpected message: " + e);
-              REQUIRE(porta_device_parse("xpu", &d) == PORTA_ERROR_NO_SUCH_DEVICE, "xpu parsed");
+              CHILD_REQUIRE(contains(e, "simulated driver failure"), "unexpected message: " + e);
+              CHILD_REQUIRE(porta_device_parse("xpu", &d) == PORTA_ERROR_NO_SUCH_DEVICE, "xpu parsed");
               e = porta_last_error();
-              REQUIRE(contains(e, "unknown device type 'xpu' (available: "), "unexpected message: " + e);
+              CHILD_REQUIRE(contains(e, "unknown device type 'xpu' (available: "), "unexpected message: " + e);
               unlink((std::string(dir) + "/libporta_plugin_acme.so").c_str());
               rmdir(dir);
               return std::string();
@@ -135,7 +132,7 @@ TEST(LoadFailures, TheReasonIsInTheErrorOfTheDeviceType) {
 TEST(LoadFailures, FilesNamedOtherwiseAreSkippedAndSaidSoAtDebug) {
   EXPECT_EQ(in_fresh_process([] {
               char dir[] = "/tmp/porta-named-XXXXXX";
-              REQUIRE(mkdtemp(dir) != nullptr, "mkdtemp failed");
+              CHILD_REQUIRE(mkdtemp(dir) != nullptr, "mkdtemp failed");
               const std::string odd = std::string(dir) + "/porta_plugin_mock.so";
               std::ofstream(odd) << "x";
               setenv("PORTA_PLUGIN_PATH", dir, 1);
@@ -147,7 +144,7 @@ TEST(LoadFailures, FilesNamedOtherwiseAreSkippedAndSaidSoAtDebug) {
               porta_plugin_count(&n);
               unlink(odd.c_str());
               rmdir(dir);
-              REQUIRE(contains(lines, "0skipping " + odd + ": not a plugin file name"), "log was:\n" + lines);
+              CHILD_REQUIRE(contains(lines, "0skipping " + odd + ": not a plugin file name"), "log was:\n" + lines);
               return std::string();
             }),
             "");

@@ -12,14 +12,11 @@ namespace {
 
 using porta_test::in_fresh_process;
 
-#define REQUIRE(cond, what) \
-  if (!(cond)) return std::string(what)
-
 std::string level_with_env(const char* value) {
   return in_fresh_process([value] {
     setenv("PORTA_LOG", value, 1);
     int32_t level = -1;
-    REQUIRE(porta_get_log_level(&level) == PORTA_OK, porta_last_error());
+    CHILD_REQUIRE(porta_get_log_level(&level) == PORTA_OK, porta_last_error());
     return std::to_string(level);
   });
 }
@@ -52,23 +49,23 @@ TEST(Logging, TheCallbackReceivesWhatPassesTheThreshold) {
                 calls += *static_cast<int*>(user);
               };
               static int one = 1;
-              REQUIRE(porta_set_log_callback(sink, &one) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_set_log_callback(sink, &one) == PORTA_OK, porta_last_error());
               provoke_warning();
-              REQUIRE(calls == 1 && lines.find("2:") == 0 && lines.find("dead handle") != std::string::npos,
+              CHILD_REQUIRE(calls == 1 && lines.find("2:") == 0 && lines.find("dead handle") != std::string::npos,
                       "after one warning the callback saw: " + lines);
-              REQUIRE(porta_set_log_level(PORTA_LOG_ERROR) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_set_log_level(PORTA_LOG_ERROR) == PORTA_OK, porta_last_error());
               provoke_warning();
-              REQUIRE(calls == 1, "a warning passed the error threshold: " + lines);
-              REQUIRE(porta_set_log_level(PORTA_LOG_DEBUG) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(calls == 1, "a warning passed the error threshold: " + lines);
+              CHILD_REQUIRE(porta_set_log_level(PORTA_LOG_DEBUG) == PORTA_OK, porta_last_error());
               DLDevice d{};
               porta_device_parse("mock:0", &d);  // loading a plugin logs at debug
-              REQUIRE(lines.find("0:trying plugin ") != std::string::npos, "no debug line: " + lines);
-              REQUIRE(porta_set_log_level(5) == PORTA_ERROR_INVALID_ARGUMENT, "level 5 accepted");
-              REQUIRE(porta_set_log_level(-1) == PORTA_ERROR_INVALID_ARGUMENT, "level -1 accepted");
-              REQUIRE(porta_set_log_callback(nullptr, nullptr) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(lines.find("0:trying plugin ") != std::string::npos, "no debug line: " + lines);
+              CHILD_REQUIRE(porta_set_log_level(5) == PORTA_ERROR_INVALID_ARGUMENT, "level 5 accepted");
+              CHILD_REQUIRE(porta_set_log_level(-1) == PORTA_ERROR_INVALID_ARGUMENT, "level -1 accepted");
+              CHILD_REQUIRE(porta_set_log_callback(nullptr, nullptr) == PORTA_OK, porta_last_error());
               const int before = calls;
               provoke_warning();
-              REQUIRE(calls == before, "the callback was called after it was removed");
+              CHILD_REQUIRE(calls == before, "the callback was called after it was removed");
               return std::string();
             }),
             "");

@@ -15,15 +15,12 @@ namespace {
 
 using porta_test::in_fresh_process;
 
-#define REQUIRE(cond, what) \
-  if (!(cond)) return std::string(what)
-
 std::string threads_with_env(const char* porta, const char* omp) {
   return in_fresh_process([=] {
     porta ? setenv("PORTA_NUM_THREADS", porta, 1) : unsetenv("PORTA_NUM_THREADS");
     omp ? setenv("OMP_NUM_THREADS", omp, 1) : unsetenv("OMP_NUM_THREADS");
     int32_t n = -1;
-    REQUIRE(porta_get_num_threads(&n) == PORTA_OK, porta_last_error());
+    CHILD_REQUIRE(porta_get_num_threads(&n) == PORTA_OK, porta_last_error());
     return std::to_string(n);
   });
 }
@@ -60,23 +57,23 @@ std::string parallel_sum() {
 
 TEST(Threads, ASettingReachesTheCpuPlugin) {
   EXPECT_EQ(in_fresh_process([] {
-              REQUIRE(porta_set_num_threads(1) == PORTA_OK, porta_last_error());
-              REQUIRE(parallel_sum().empty(), parallel_sum());
+              CHILD_REQUIRE(porta_set_num_threads(1) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(parallel_sum().empty(), parallel_sum());
               const int single = process_threads();
-              REQUIRE(porta_set_num_threads(4) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_set_num_threads(4) == PORTA_OK, porta_last_error());
               int32_t n = 0;
               porta_get_num_threads(&n);
-              REQUIRE(n == 4, "get_num_threads gave " + std::to_string(n));
-              REQUIRE(parallel_sum().empty(), parallel_sum());
+              CHILD_REQUIRE(n == 4, "get_num_threads gave " + std::to_string(n));
+              CHILD_REQUIRE(parallel_sum().empty(), parallel_sum());
               const int four = process_threads();
-              REQUIRE(four >= single + 3, "threads: " + std::to_string(single) + " with 1, " + std::to_string(four) +
+              CHILD_REQUIRE(four >= single + 3, "threads: " + std::to_string(single) + " with 1, " + std::to_string(four) +
                                               " with 4 (the pool did not grow)");
               porta_device_info info{};
               info.struct_size = sizeof info;
-              REQUIRE(porta_device_get_info(DLDevice{kDLCPU, 0}, &info) == PORTA_OK, porta_last_error());
-              REQUIRE(info.compute_units == 4, "cpu compute_units " + std::to_string(info.compute_units));
-              REQUIRE(porta_set_num_threads(0) == PORTA_ERROR_INVALID_ARGUMENT, "0 threads accepted");
-              REQUIRE(porta_set_num_threads(-3) == PORTA_ERROR_INVALID_ARGUMENT, "-3 threads accepted");
+              CHILD_REQUIRE(porta_device_get_info(DLDevice{kDLCPU, 0}, &info) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(info.compute_units == 4, "cpu compute_units " + std::to_string(info.compute_units));
+              CHILD_REQUIRE(porta_set_num_threads(0) == PORTA_ERROR_INVALID_ARGUMENT, "0 threads accepted");
+              CHILD_REQUIRE(porta_set_num_threads(-3) == PORTA_ERROR_INVALID_ARGUMENT, "-3 threads accepted");
               return std::string();
             }),
             "");

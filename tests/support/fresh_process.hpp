@@ -12,6 +12,10 @@
 #include <functional>
 #include <string>
 
+// In a body run by in_fresh_process: returns `what` (the failure) unless `cond`.
+#define CHILD_REQUIRE(cond, what) \
+  if (!(cond)) return std::string(what)
+
 namespace porta_test {
 
 inline std::string in_fresh_process(const std::function<std::string()>& body, bool capture_stderr = false) {
