@@ -69,6 +69,16 @@ std::string conventional_name(int32_t type) {
   }
 }
 
+// Calls `fn` with each `separator`-separated entry of `list`, empty ones included.
+template <typename Fn>
+void for_each_entry(const std::string& list, char separator, Fn fn) {
+  for (size_t start = 0; start <= list.size();) {
+    const size_t end = std::min(list.find(separator, start), list.size());
+    fn(list.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
 }  // namespace
 
 // "cuda" for "libporta_plugin_cuda.so"; "" when the name does not follow the pattern.
@@ -101,29 +111,18 @@ void Registry::discover() {
   if (const char* env = std::getenv("PORTA_DEVICES"); env && *env) {
     allowed_spec_ = env;
     std::set<std::string> types;
-    size_t start = 0;
-    while (start <= allowed_spec_.size()) {
-      size_t end = std::min(allowed_spec_.find(',', start), allowed_spec_.size());
-      std::string t = allowed_spec_.substr(start, end - start);
+    for_each_entry(allowed_spec_, ',', [&](std::string t) {
       t.erase(0, t.find_first_not_of(" \t"));
       t.erase(t.find_last_not_of(" \t") + 1);
       if (valid_device_type_name(t.c_str()))
         types.insert(t);
       else if (!t.empty())
         log_line(PORTA_LOG_WARN, cat("PORTA_DEVICES entry '", t, "' ignored: not a device type name"));
-      start = end + 1;
-    }
+    });
     allowed_types_ = std::move(types);
   }
-  if (const char* env = std::getenv("PORTA_PLUGIN_PATH")) {
-    const std::string list = env;
-    size_t start = 0;
-    while (start <= list.size()) {
-      const size_t end = std::min(list.find(':', start), list.size());
-      add_entry_locked(list.substr(start, end - start), candidates_);
-      start = end + 1;
-    }
-  }
+  if (const char* env = std::getenv("PORTA_PLUGIN_PATH"))
+    for_each_entry(env, ':', [&](const std::string& entry) { add_entry_locked(entry, candidates_); });
   for (const std::string& p : added_paths_) add_entry_locked(p, candidates_);
   const std::string dir = default_plugin_dir();
   log_line(PORTA_LOG_DEBUG, cat("searching default plugin directory ", dir.empty() ? "(unknown)" : dir));
