@@ -65,6 +65,8 @@ std::optional<Dims> view_strides(const porta_tensor& t, const Dims& shape) {
 
 }  // namespace
 
+// The Python package turns this message into an IndexError (DimensionError in
+// bindings/python/porta/_errors.py, as PyTorch's "Dimension out of range"): keep its phrase.
 int32_t wrap_dim(const char* op, int32_t dim, int32_t ndim) {
   const int32_t lo = -std::max(ndim, 1), hi = std::max(ndim, 1) - 1;
   if (dim < lo || dim > hi)

@@ -10,7 +10,7 @@ README.md in this directory for how the library is found.
 # isort: skip_file  (the order matters: later modules extend Tensor)
 import builtins
 
-from ._errors import (PortaError, InvalidArgumentError, DeviceMismatchError, ShapeError, DtypeError,
+from ._errors import (PortaError, InvalidArgumentError, DimensionError, DeviceMismatchError, ShapeError, DtypeError,
                       NoSuchDeviceError, NotImplementedByBackendError, OutOfMemoryError, BackendError,
                       InvalidHandleError, PortaIOError, InternalError)
 from ._lib import path as library_path

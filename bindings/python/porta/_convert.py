@@ -92,7 +92,7 @@ def _item(self):
     for s in shape:
         n *= s
     if n != 1:
-        raise ValueError(f"a Tensor with {n} elements cannot be converted to Scalar (item() needs exactly one "
+        raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar (item() needs exactly one "
                          f"element; the shape is {list(shape)})")
     v = _ITEM_TYPES[self.dtype]()
     status = fn.porta_tensor_to_host(self._h, byref(v), ctypes.sizeof(v))

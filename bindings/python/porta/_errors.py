@@ -24,6 +24,16 @@ class InvalidArgumentError(PortaError, ValueError):
     status = 1
 
 
+class DimensionError(InvalidArgumentError, IndexError):
+    """A dimension out of range (PORTA_ERROR_INVALID_ARGUMENT from the core's wrap_dim): an IndexError,
+    as PyTorch's "Dimension out of range" is."""
+
+
+# The phrase wrap_dim in core/src/views.cpp writes, the one source of that error.
+_DIMENSION_OUT_OF_RANGE = ": dimension "
+_DIMENSION_OUT_OF_RANGE_TAIL = " is out of range for a tensor of "
+
+
 class DeviceMismatchError(PortaError):
     """PORTA_ERROR_DEVICE_MISMATCH: tensors given to one op live on different devices."""
     status = 2
@@ -69,6 +79,10 @@ class PortaIOError(PortaError, OSError):
     status = 10
 
 
+class PortaFileNotFoundError(PortaIOError, FileNotFoundError):
+    """A file to read does not exist: a FileNotFoundError, as torch.load's."""
+
+
 class InternalError(PortaError):
     """PORTA_ERROR_INTERNAL: a bug in Porta; please report it with the message."""
     status = 11
@@ -90,6 +104,8 @@ def error(status, context=None):
     if context:
         message = f"{context}: {message}"
     cls = _BY_STATUS.get(status)
+    if cls is InvalidArgumentError and _DIMENSION_OUT_OF_RANGE in message and _DIMENSION_OUT_OF_RANGE_TAIL in message:
+        cls = DimensionError
     if cls is None:
         e = PortaError(message)
         e.status = status

@@ -97,6 +97,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
     """`steps` values evenly spaced from start to end inclusive."""
+    if not isinstance(steps, int) or steps < 0:
+        raise RuntimeError(f"linspace(): number of steps must be a non-negative int, got {steps!r}")
+    if steps == 0:
+        return _finish(empty(0, dtype=_dt(dtype), device=device), requires_grad)
     if steps == 1:
         t = full((1,), start, dtype=_dt(dtype), device=device)
     else:

@@ -1,11 +1,12 @@
 """porta.save / porta.load: tensors and state dicts as safetensors files
 (porta_safetensors_save / porta_safetensors_load), loadable onto any device."""
+import errno
 import os
 from collections import OrderedDict
 from ctypes import byref, c_char_p, c_int32, c_void_p
 
 from . import _device
-from ._errors import check
+from ._errors import PortaFileNotFoundError, check
 from ._lib import fn
 from ._tensor import Tensor, wrap
 
@@ -46,8 +47,11 @@ def load(f, map_location=None, weights_only=True):
     an OrderedDict of name -> tensor, or the tensor when one was saved."""
     if callable(map_location) or isinstance(map_location, dict):
         raise TypeError("porta.load: map_location must be a device or a device string")
+    path = _path(f, "load")
+    if not os.path.exists(path):
+        raise PortaFileNotFoundError(errno.ENOENT, "porta.load: no such file", os.fsdecode(path))
     lst = c_void_p()
-    check(fn.porta_safetensors_load(_path(f, "load"), _device.resolve(map_location), byref(lst)))
+    check(fn.porta_safetensors_load(path, _device.resolve(map_location), byref(lst)))
     try:
         n = c_int32()
         check(fn.porta_tensor_list_size(lst, byref(n)))

@@ -64,7 +64,7 @@ def _make_binary(name):
         t._h = out
         return t
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"porta_{name}: elementwise, with broadcasting (a tensor or a scalar operand)."
     return op
 
@@ -81,7 +81,7 @@ def _make_unary(name):
         t._h = out
         return t
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"porta_{name}, elementwise."
     return op
 
@@ -93,15 +93,27 @@ def _dims_array(dim):
     return int_array(c_int32, dims, "dim"), len(dims)
 
 
+def _numpy_names(name, dim, keepdim, axis, keepdims):
+    """PyTorch takes NumPy's names too: axis= for dim=, keepdims= for keepdim=."""
+    if axis is not None:
+        if dim is not None:
+            raise TypeError(f"{name}() got both dim and axis (they are the same argument)")
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    return dim, keepdim
+
+
 def _make_reduce(name):
     c = getattr(fn, "porta_" + name)
 
-    def op(self, dim=None, keepdim=False, *, dtype=None):
+    def op(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
         t = self if dtype is None else self.to(_dtype.resolve(dtype))
         dims, n = _dims_array(dim)
         return call(c, t._h, dims, n, 1 if keepdim else 0)
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"porta_{name} over `dim` (an int, a sequence or None for all), keeping reduced dims if keepdim."
     return op
 
@@ -109,10 +121,11 @@ def _make_reduce(name):
 def _make_argreduce(name):
     c = getattr(fn, "porta_" + name)
 
-    def op(self, dim=None, keepdim=False):
+    def op(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
         return call(c, self._h, _ALL_DIMS if dim is None else dim, 1 if keepdim else 0)
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = f"porta_{name}: int64 index along `dim` (None: into the flattened tensor)."
     return op
 
@@ -127,7 +140,7 @@ def _make_matmul(name):
             other = _other_tensor(other, self)
         return call(c, self._h, other._h)
 
-    op.__name__ = name
+    op.__name__ = op.__qualname__ = name
     op.__doc__ = "porta_matmul: matrix product with NumPy's rules."
     return op
 
@@ -173,7 +186,7 @@ def _make_extreme(reduce, arg, pairwise):
         if dim is None:
             return reduce(self)
         return values_indices(reduce(self, dim, keepdim), arg(self, dim, keepdim))
-    op.__name__ = reduce.__name__
+    op.__name__ = op.__qualname__ = reduce.__name__
     op.__doc__ = (f"{reduce.__name__}() over all elements; {reduce.__name__}(dim) -> (values, indices); "
                   f"{reduce.__name__}(other) elementwise.")
     return op

@@ -107,7 +107,10 @@ def split(self, split_size_or_sections, dim=0):
     size = self.shape[d]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        sizes = [min(step, size - s) for s in range(0, size, step)] or [0]
+        if step < 0 or (step == 0 and size != 0):
+            raise RuntimeError(f"split(): split_size can only be 0 if dimension size is 0, and never negative, but "
+                               f"got split_size={step} and dimension size {size}")
+        sizes = [min(step, size - s) for s in range(0, size, step)] if step else [0]
     else:
         sizes = list(split_size_or_sections)
         if sum(sizes) != size:
@@ -122,6 +125,8 @@ def split(self, split_size_or_sections, dim=0):
 
 def chunk(self, chunks, dim=0):
     """At most `chunks` views of (nearly) equal size along `dim`."""
+    if not isinstance(chunks, int) or chunks <= 0:
+        raise RuntimeError(f"chunk(): chunks must be greater than 0, got {chunks}")
     size = self.shape[self._wrap_dim(dim, "chunk")]
     return split(self, max(1, -(-size // chunks)), dim)
 
