@@ -173,3 +173,17 @@ def test_functional_conv_options():
     assert F.max_pool2d(x, 3, stride=2, padding=1).shape == (1, 2, 4, 4)
     with pytest.raises(NotImplementedError, match="groups"):
         F.conv2d(x, w, groups=2)
+
+
+def test_non_persistent_buffers_are_not_saved():
+    class WithBuffers(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("kept", porta.ones(2))
+            self.register_buffer("scratch", porta.zeros(3), persistent=False)
+
+    m = WithBuffers()
+    assert list(m.state_dict()) == ["kept"]
+    assert [name for name, _ in m.named_buffers()] == ["kept", "scratch"]
+    m.load_state_dict({"kept": porta.full((2,), 5.0)})
+    assert m.kept.tolist() == [5.0, 5.0]

@@ -23,6 +23,7 @@ class Module:
         d = self.__dict__
         d["_parameters"] = OrderedDict()
         d["_buffers"] = OrderedDict()
+        d["_non_persistent_buffers"] = set()  # buffers state_dict leaves out
         d["_modules"] = OrderedDict()
         d["training"] = True
         d["_path"] = ""
@@ -65,6 +66,7 @@ class Module:
         d.pop(name, None)
         for reg in ("_parameters", "_buffers", "_modules"):
             d.get(reg, {}).pop(name, None)
+        d.get("_non_persistent_buffers", set()).discard(name)
 
     def __getattr__(self, name):
         d = self.__dict__
@@ -96,9 +98,12 @@ class Module:
             self.__setattr__(name, param if isinstance(param, Parameter) else Parameter(param))
 
     def register_buffer(self, name, tensor, persistent=True):
-        """Registers a tensor that is state but not a parameter (moved by to(), saved in state_dict)."""
+        """Registers a tensor that is state but not a parameter: moved by to(), and saved in
+        state_dict unless persistent=False."""
         self._forget(name)
         self._registry("_buffers")[name] = tensor
+        if not persistent:
+            self.__dict__["_non_persistent_buffers"].add(name)
 
     def add_module(self, name, module):
         """Registers a child module under `name`."""
@@ -260,7 +265,7 @@ class Module:
         for mod_prefix, m in self.named_modules(prefix=prefix.rstrip(".")):
             for reg in ("_parameters", "_buffers"):
                 for name, t in getattr(m, reg).items():
-                    if t is not None:
+                    if t is not None and not (reg == "_buffers" and name in m._non_persistent_buffers):
                         out[f"{mod_prefix}.{name}" if mod_prefix else name] = t if keep_vars else t.detach()
         return out
 
