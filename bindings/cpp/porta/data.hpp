@@ -6,6 +6,8 @@
 #pragma once
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -68,9 +70,23 @@ class ImageDataset : public Dataset {
   ImageDataset(std::vector<uint8_t> pixels, std::vector<int64_t> labels, Shape sample_shape, Normalize norm = {})
       : pixels_(std::move(pixels)), labels_(std::move(labels)), sample_(std::move(sample_shape)), norm_(std::move(norm)) {
     sample_size_ = 1;
-    for (int64_t d : sample_) sample_size_ *= d;
-    if (sample_size_ * int64_t(labels_.size()) != int64_t(pixels_.size()))
+    for (int64_t d : sample_) {
+      if (d < 0 || (d > 0 && sample_size_ > INT64_MAX / d))
+        throw Error(PORTA_ERROR_INVALID_ARGUMENT, "ImageDataset: the sample shape " + porta::detail::join(sample_, "[", "]") +
+                                                      " is negative or its element count overflows int64");
+      sample_size_ *= d;
+    }
+    if ((sample_size_ != 0 && int64_t(labels_.size()) > INT64_MAX / sample_size_) ||
+        sample_size_ * int64_t(labels_.size()) != int64_t(pixels_.size()))
       throw Error(PORTA_ERROR_INVALID_ARGUMENT, "ImageDataset: pixel count does not match labels x sample shape");
+    // Normalize divides by std and indexes mean/std per channel: neither may be empty, std never 0.
+    if (norm_.mean.empty() || norm_.std.empty())
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "ImageDataset: Normalize needs at least one mean and one std "
+                                                "(one value applies to every channel)");
+    for (float sd : norm_.std)
+      if (!(sd > 0.0f) || !std::isfinite(sd))
+        throw Error(PORTA_ERROR_INVALID_ARGUMENT, "ImageDataset: Normalize std values must be positive and finite, got " +
+                                                      std::to_string(sd));
   }
   int64_t size() const override { return int64_t(labels_.size()); }
   /// The shape of one sample, e.g. {1, 28, 28}.
@@ -222,8 +238,8 @@ class DataLoader {
   }
   /// Batches per epoch.
   int64_t size() const {
-    const int64_t n = dataset_->size();
-    return o_.drop_last ? n / o_.batch_size : (n + o_.batch_size - 1) / o_.batch_size;
+    const int64_t n = dataset_->size(), b = o_.batch_size;
+    return o_.drop_last ? n / b : n / b + (n % b != 0);  // not (n + b - 1) / b: that overflows for a huge b
   }
 
   /// One epoch in progress: yields batches in order, prefetched by workers.
