@@ -64,6 +64,10 @@ TensorPtr unary(porta_op op, const TensorPtr& a) {
 TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   const char* name = op_name(op);
   check_same_device(name, {a.get(), b.get()});
+  // PyTorch's rule, whatever the operand order or the other operand's dtype.
+  if (op == PORTA_OP_SUB && (a->dtype == Dtype::Bool || b->dtype == Dtype::Bool))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "sub: subtraction with a bool tensor is not supported (as in PyTorch); to invert a "
+         "mask compare it with 0 (porta_eq_scalar; ~mask in Python), else cast to a numeric dtype first");
   Dtype dt = promote(a->dtype, b->dtype);
   const bool is_compare = op_kind(op) == PORTA_OP_KIND_COMPARE;
   if (!is_compare) {

@@ -103,6 +103,7 @@ DLDataType binary_result_dtype(porta_op op, DLDataType a, DLDataType b) {
 bool unary_supported(porta_op op, DLDataType a) { return produces_float(op) || !is_bool(a); }
 
 bool binary_supported(porta_op op, DLDataType a, DLDataType b) {
+  if (op == PORTA_OP_SUB && (is_bool(a) || is_bool(b))) return false;  // PyTorch refuses subtraction with bool
   return is_compare(op) || produces_float(op) || !is_bool(promote(a, b));
 }
 

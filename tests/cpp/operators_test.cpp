@@ -74,3 +74,10 @@ TEST_F(OperatorsOnMock, ResultsStayOnTheOperandsDevice) {
     EXPECT_EQ(t.device(), porta::Device("mock:1"));
   EXPECT_EQ((2 / a).to_vector<float>(), (F{2, 1}));
 }
+
+TEST(Operators, BoolSubtractionIsRefusedInEitherOrder) {
+  const porta::Tensor b = porta::Tensor::from_vector(std::vector<bool>{true, false});
+  EXPECT_THROW(b - 1, porta::Error);
+  EXPECT_THROW(1 - b, porta::Error);
+  EXPECT_EQ((b + 1).sum().item<int64_t>(), 3);
+}

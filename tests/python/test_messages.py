@@ -39,3 +39,11 @@ def test_numpy_names_for_dim_and_keepdim():
     assert x.argmax(axis=1, keepdims=True).tolist() == [[2], [2]]
     assert porta.linspace(0, 1, 0).shape == (0,)
     assert x.split(3, dim=1)[0].shape == (2, 3)
+
+
+def test_bool_subtraction_is_refused_in_either_order():
+    b = porta.tensor([True, False])
+    for f in (lambda: b - 1, lambda: 1 - b, lambda: b - b, lambda: b - 2.5):
+        with pytest.raises(porta.DtypeError, match="subtraction with a bool tensor is not supported"):
+            f()
+    assert (b + 1).tolist() == [2, 1] and (~b).tolist() == [False, True]
