@@ -85,7 +85,13 @@ typedef enum porta_op_kind {
   /** No inputs; fills the output (any strides). Kernel dtype: output's. */
   PORTA_OP_KIND_FACTORY = 0,
   /** in -> out, same shape, both with arbitrary strides. COPY: same dtype.
-   *  CAST: kernel looked up by the OUTPUT dtype, input of any Porta dtype. */
+   *  CAST: kernel looked up by the OUTPUT dtype, input of any Porta dtype.
+   *  Every device converts alike: to bool, "nonzero" (NaN is true); between
+   *  integers, two's complement truncation (int64 300 -> uint8 44); float to
+   *  int32/int64, toward zero, with NaN giving 0 and values beyond the range
+   *  (infinities included) its minimum or maximum; float to uint8, as float
+   *  to int64 and then truncated (300.7 -> 44, -1.5 -> 255, as PyTorch on
+   *  the CPU for in-range values); float to float, rounded to nearest. */
   PORTA_OP_KIND_COPY = 1,
   /** out = f(in); same shape and dtype; in strided, out any strides. */
   PORTA_OP_KIND_UNARY = 2,

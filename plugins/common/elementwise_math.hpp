@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "host_device.hpp"
@@ -72,14 +73,28 @@ struct Ge { template <class T> PORTA_HD uint8_t operator()(T a, T b) const { ret
 // WHERE: cond (bool, stored as uint8_t) ? a : b.
 struct Where { template <class T> PORTA_HD T operator()(uint8_t cond, T a, T b) const { return cond ? a : b; } };
 
-// Conversion with Porta's rules: to bool is "nonzero"; float to uint8
-// wraps through int64 like PyTorch instead of being undefined.
+// A float toward zero into integer type I, NaN giving 0 and values beyond I's
+// range its minimum or maximum (a plain static_cast is undefined there).
+template <class I, class F>
+PORTA_HD I saturating_float_to_int(F x) {
+  if (x != x) return I(0);
+  const F hi_bound = static_cast<F>(std::numeric_limits<I>::max()) + F(1);  // 2^31, 2^63: exact in float and double
+  if (x >= hi_bound) return std::numeric_limits<I>::max();
+  if (x < static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  return static_cast<I>(x);
+}
+
+// Conversion with Porta's rules (ops.h, PORTA_OP_KIND_COPY): to bool is
+// "nonzero"; float to int32/int64 saturates with NaN as 0; float to uint8
+// goes through int64, as PyTorch does; integers truncate.
 template <class To, bool ToBool>
 struct Convert {
   template <class From> PORTA_HD To operator()(From x) const {
     if constexpr (ToBool) return static_cast<To>(x != From(0));
-    else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>)
-      return static_cast<To>(static_cast<int64_t>(x));
+    else if constexpr (std::is_floating_point_v<From> && std::is_same_v<To, uint8_t>)
+      return static_cast<To>(saturating_float_to_int<int64_t>(x));
+    else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>)
+      return saturating_float_to_int<To>(x);
     else return static_cast<To>(x);
   }
 };

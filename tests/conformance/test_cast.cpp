@@ -83,3 +83,38 @@ TEST_P(Cast, ZeroDimAndEmpty) {
 
 }  // namespace
 }  // namespace conformance
+
+namespace conformance {
+namespace {
+
+// What ops.h defines for values a float cannot keep in an integer: NaN is 0,
+// beyond the range (infinities too) the minimum or maximum, uint8 through
+// int64. The same answer on every device, where C++ would be undefined.
+TEST_P(Cast, FloatsBeyondTheIntegerRangeSaturateAndNaNIsZero) {
+  const double nan = std::nan(""), inf = INFINITY;
+  const double i32max = 2147483647.0, i32min = -2147483648.0;
+  const double i64max = 9223372036854775807.0, i64min = -9223372036854775808.0;
+  struct Expect {
+    DLDataType to;
+    std::vector<double> in, out;
+  };
+  const std::vector<Expect> cases = {
+      {porta_int32, {nan, inf, -inf, 3e9, -3e9, 1e20, -2.5, 2147483520.0},
+       {0, i32max, i32min, i32max, i32min, i32max, -2, 2147483520.0}},
+      {porta_int64, {nan, inf, -inf, 1e19, -1e19, -2.5}, {0, i64max, i64min, i64max, i64min, -2}},
+      {porta_uint8, {nan, 300.7, -1.5, 255.9, 1e30, -1e30}, {0, 44, 255, 255, 255, 0}},
+      {porta_bool, {nan, 0.0, -0.0, inf}, {1, 0, 0, 1}},
+  };
+  for (DLDataType from : {porta_float32, porta_float64})
+    for (const Expect& e : cases)
+      op_case("cast", e.to, [&] {
+        SCOPED_TRACE(std::string("cast ") + dtype_name(from) + " -> " + dtype_name(e.to));
+        const HostTensor src = make_host(from, {static_cast<int64_t>(e.in.size())}, e.in);
+        Tensor t = upload(src, dev()), out;
+        CHECK_OK(porta_cast(t, e.to, out.out()));
+        expect_close(download(out), make_host(e.to, src.shape, e.out), kExact, "cast");
+      });
+}
+
+}  // namespace
+}  // namespace conformance
