@@ -88,7 +88,9 @@ template <class T>
 __global__ void __launch_bounds__(kThreads) max_pool_kernel(const T* x, T* y, int64_t* idx, Pool s, int64_t total) {
   for (int64_t e = thread_index(); e < total; e += thread_count()) {
     const int64_t plane = e / (int64_t(s.oh) * s.ow);
-    const int32_t o = int32_t(e % (int64_t(s.oh) * s.ow)), oh = o / s.ow, ow = o % s.ow;
+    // The index within a plane is 64-bit: oh * ow passes 2^31 for planes over 46341 x 46341.
+    const int64_t o = e % (int64_t(s.oh) * s.ow);
+    const int32_t oh = int32_t(o / s.ow), ow = int32_t(o % s.ow);
     const T* in = x + plane * s.h * s.w;
     const int32_t hoff = oh * s.sh - s.ph, woff = ow * s.sw - s.pw;
     T best = -INFINITY;
@@ -147,7 +149,9 @@ template <class T>
 __global__ void __launch_bounds__(kThreads) avg_pool_kernel(const T* x, T* y, Pool s, int64_t total) {
   for (int64_t e = thread_index(); e < total; e += thread_count()) {
     const int64_t plane = e / (int64_t(s.oh) * s.ow);
-    const int32_t o = int32_t(e % (int64_t(s.oh) * s.ow)), oh = o / s.ow, ow = o % s.ow;
+    // The index within a plane is 64-bit: oh * ow passes 2^31 for planes over 46341 x 46341.
+    const int64_t o = e % (int64_t(s.oh) * s.ow);
+    const int32_t oh = int32_t(o / s.ow), ow = int32_t(o % s.ow);
     const T* in = x + plane * s.h * s.w;
     if (s.is_2x2_stride_2()) {
       const T *r0 = in + int64_t(2 * oh) * s.w + 2 * ow, *r1 = r0 + s.w;
