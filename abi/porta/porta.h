@@ -22,6 +22,7 @@
 #ifndef PORTA_PORTA_H_
 #define PORTA_PORTA_H_
 
+#include "porta/ops.h"
 #include "porta/types.h"
 
 #ifdef __cplusplus
@@ -31,7 +32,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. */
-#define PORTA_ABI_MINOR 1
+#define PORTA_ABI_MINOR 2
 
 /** An n-dimensional array on one device; opaque, reference counted. */
 typedef struct porta_tensor porta_tensor;
@@ -197,7 +198,9 @@ PORTA_EXPORT porta_status porta_device_empty_cache(DLDevice device);
 PORTA_EXPORT void porta_tensor_retain(porta_tensor* t);
 
 /** Drops a reference to `t`; storage is freed with the last view. NULL:
- *  no-op. Never fails.
+ *  no-op. Never fails. Porta holds references of its own: a view holds the
+ *  tensor it views (as PyTorch's `_base`), a graph its leaves, an optimizer
+ *  its parameters; a handle dies with the last of them.
  *  Released handles are detected: after the last reference is dropped, the
  *  handle's contents (storage, gradient, graph) are freed at once, but its
  *  small shell stays tagged dead until at least 4096 further tensors have
@@ -243,8 +246,9 @@ PORTA_EXPORT porta_status porta_tensor_to(porta_tensor* t, DLDevice device, port
 PORTA_EXPORT porta_status porta_tensor_to_non_blocking(porta_tensor* t, DLDevice device,
                                                        porta_tensor** out);
 
-/** Copies `src` into `dst` (in place): src is broadcast to dst's shape and
- *  cast to dst's dtype; the two may be on different devices. */
+/** Copies `src` into `dst` (in place, PyTorch's copy_): src is broadcast to
+ *  dst's shape and cast to dst's dtype; the two may be on different devices.
+ *  Recorded by autograd like every in-place write (see porta_unary_inplace). */
 PORTA_EXPORT porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src);
 
 /** Element type of `t`. */
@@ -411,6 +415,30 @@ PORTA_EXPORT porta_status porta_ge_scalar(porta_tensor* a, double s, porta_tenso
 /** cond ? a : b, elementwise; cond is bool; all three broadcast. */
 PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta_tensor* b,
                                       porta_tensor** out);
+
+/* In-place forms (PyTorch's relu_, add_, mul_, ...): `t` is overwritten
+ * with op(t[, other]) and keeps its shape and dtype. `op` is a
+ * PORTA_OP_KIND_UNARY op for porta_unary_inplace, a BINARY or COMPARE op
+ * for the other two (porta/ops.h). Refused: a result whose type cannot be
+ * cast to t's (a float result into an integer tensor, a number into bool),
+ * an `other` that broadcasts t to a larger shape, a read-only tensor, an
+ * expanded view (several elements in one memory location).
+ *
+ * Autograd: the write is recorded as PyTorch records it. t's history is
+ * rebased onto the op (for a view, its base's history, so the base's
+ * gradient flows around the written window); a leaf that requires grad, or
+ * a view of one, is refused while grad mode is on. Every write into a
+ * tensor's memory (these, porta_copy_into, porta_tensor_from_host_into, an
+ * optimizer step, a write through a view or a detached handle) bumps the
+ * memory's version; backward refuses to use a tensor an op saved if its
+ * version moved since, naming the op ("modified by an in-place
+ * operation"). */
+/** t = op(t) */
+PORTA_EXPORT porta_status porta_unary_inplace(porta_op op, porta_tensor* t);
+/** t = op(t, other) */
+PORTA_EXPORT porta_status porta_binary_inplace(porta_op op, porta_tensor* t, porta_tensor* other);
+/** t = op(t, s), the scalar typed as for the scalar forms above */
+PORTA_EXPORT porta_status porta_binary_scalar_inplace(porta_op op, porta_tensor* t, double s);
 
 /* ============================ reductions ============================ */
 

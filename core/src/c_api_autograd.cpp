@@ -92,6 +92,7 @@ PORTA_API porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device) {
     x->strides = moved->strides;
     x->byte_offset = moved->byte_offset;
     x->device = &dev;
+    release_handle(std::exchange(x->view_base, nullptr));  // it no longer shares the base's memory
     autograd::set_grad(*x, std::move(grad));
   });
 }

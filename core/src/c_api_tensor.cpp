@@ -40,19 +40,17 @@ PORTA_API porta_status porta_tensor_to_host(const porta_tensor* t, void* dst, si
   return guard([&] { ops::to_host(check_handle(t, "t"), dst, dst_bytes); });
 }
 
-// In-place writes must not silently change a tensor autograd tracks, nor
-// memory a DLPack producer lent read-only.
-static TensorPtr writable(porta_tensor* t, const char* op) {
-  TensorPtr x = arg(t, op[0] == 'c' ? "dst" : "t");
-  require_writable(*x, op);
-  if (x->requires_grad && autograd::grad_enabled())
-    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": the tensor requires grad, so writing it in place would corrupt "
-         "gradients; wrap the write in no-grad mode (porta_set_grad_enabled(0)) or detach it first");
-  return x;
-}
-
+// In-place writes from the host are recorded by autograd as a copy from a
+// tensor that needs no gradient (what PyTorch's x.copy_(from_numpy(a)) does).
 PORTA_API porta_status porta_tensor_from_host_into(porta_tensor* t, const void* src, size_t src_bytes) {
-  return guard([&] { ops::from_host_into(writable(t, "from_host_into"), src, src_bytes); });
+  return guard([&] {
+    TensorPtr x = arg(t, "t");
+    require_writable(*x, "from_host_into");
+    if (!autograd::records_write(*x)) return ops::from_host_into(x, src, src_bytes);
+    TensorPtr staged = empty(*x->device, x->dtype, x->shape);
+    ops::from_host_into(staged, src, src_bytes);
+    autograd::assign(x, staged, "from_host_into", false);
+  });
 }
 
 PORTA_API porta_status porta_tensor_to(porta_tensor* t, DLDevice device, porta_tensor** out) {
@@ -64,7 +62,11 @@ PORTA_API porta_status porta_tensor_to_non_blocking(porta_tensor* t, DLDevice de
 }
 
 PORTA_API porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src) {
-  return guard([&] { ops::copy_into(writable(dst, "copy_into"), arg(src, "src")); });
+  return guard([&] {
+    TensorPtr d = arg(dst, "dst");
+    require_writable(*d, "copy_into");
+    ag::copy_(d, arg(src, "src"));
+  });
 }
 
 // ---- metadata

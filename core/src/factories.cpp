@@ -66,6 +66,7 @@ TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype 
 void random_into(porta_op op, const TensorPtr& t, double a, double b) {
   if (!is_floating(t->dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(t->dtype));
+  begin_write(*t, op_name(op));
   if (t->numel() == 0) return;
   porta_random_params p{sizeof(p), 0, 0, a, b};
   p.offset = reserve_counters(static_cast<uint64_t>(t->numel()), &p.seed);

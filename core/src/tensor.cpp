@@ -103,6 +103,7 @@ void release_handle(porta_tensor* t) noexcept {
   t->grad_fn.reset();
   t->grad_accumulator.reset();
   release_handle(std::exchange(t->grad, nullptr));
+  release_handle(std::exchange(t->view_base, nullptr));
   g_released_tensors.retire(t);
 }
 
@@ -110,6 +111,20 @@ void require_writable(const porta_tensor& t, const char* op) {
   if (t.storage->read_only)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": the tensor is read-only (imported through DLPack with the read-only "
          "flag); clone it first (porta_clone) and write into the clone");
+}
+
+void begin_write(const porta_tensor& t, const char* op) {
+  check_writable_memory(t, op);
+  t.storage->version.fetch_add(1, std::memory_order_acq_rel);
+}
+
+void check_writable_memory(const porta_tensor& t, const char* op) {
+  require_writable(t, op);
+  for (int32_t i = 0; i < t.ndim(); ++i)
+    if (t.strides[i] == 0 && t.shape[i] > 1)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": unsupported operation: more than one element of the written-to "
+           "tensor refers to a single memory location (dimension ", i, " of shape ", t.shape.str(),
+           " has stride 0, as after expand()); clone() the tensor before writing into it");
 }
 
 TensorPtr empty(DeviceState& dev, Dtype dtype, const Dims& shape) {

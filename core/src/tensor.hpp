@@ -50,6 +50,11 @@ struct Storage {
   void* release_context = nullptr;
   bool pinned = false;
   bool read_only = false;  // imported with DLPACK_FLAG_BITMASK_READ_ONLY: in-place writes are refused
+  // The version counter autograd checks: bumped by every in-place write into
+  // this memory, so it is shared by a tensor, its views and detach()ed
+  // handles (PyTorch shares it the same way, but not with .data: Porta's
+  // `.data` shares the storage, so a write through it is caught too).
+  std::atomic<uint64_t> version{0};
   ~Storage();
 };
 
@@ -76,6 +81,16 @@ struct porta_tensor {
   porta_tensor* grad = nullptr;  // owned reference (or NULL)
   std::shared_ptr<porta::autograd::Node> grad_fn;
   std::weak_ptr<porta::autograd::Node> grad_accumulator;  // leaves only, shared by all uses
+
+  // Differentiable views: the tensor whose memory this one views (owned
+  // reference; never itself a view), set by the view ops of autograd/ag.hpp.
+  // An in-place write into a view rebases the history of `view_base`
+  // (autograd/inplace.cpp). `history` counts such rebases of a base;
+  // `base_history_seen` is the count this view's grad_fn was made against,
+  // so a view made before a rebase is re-derived from its base on next use.
+  porta_tensor* view_base = nullptr;
+  std::atomic<uint64_t> history{0};
+  uint64_t base_history_seen = 0;
 
   porta_tensor() = default;
   porta_tensor(const porta_tensor&) = delete;
@@ -119,8 +134,16 @@ const porta_tensor& check_handle(const porta_tensor* t, const char* what);
 void release_handle(porta_tensor* t) noexcept;
 
 // Throws INVALID_ARGUMENT naming `op` when `t` is read-only (imported through
-// DLPack with the read-only flag). Every in-place writer calls this.
+// DLPack with the read-only flag).
 void require_writable(const porta_tensor& t, const char* op);
+// Every in-place write into a tensor's memory starts here: refuses a
+// read-only tensor and one whose elements overlap (an expanded view: several
+// elements in one memory location, as PyTorch refuses), then bumps the
+// storage's version counter so backward can tell saved tensors were changed.
+void begin_write(const porta_tensor& t, const char* op);
+// begin_write's checks alone (read-only, overlapping elements), for an
+// in-place op to refuse before it computes anything.
+void check_writable_memory(const porta_tensor& t, const char* op);
 
 // A new contiguous tensor with uninitialized contents.
 TensorPtr empty(DeviceState& dev, Dtype dtype, const Dims& shape);

@@ -102,6 +102,7 @@ void from_host_into(const TensorPtr& t, const void* src, size_t src_bytes) {
     copy_into(t, from_host(src, t->dtype, t->shape, dev));
     return;
   }
+  begin_write(*t, "from_host_into");
   check_plugin(dev.backend->api.copy_to_device(dev.index, t->storage->block.handle, t->byte_offset, src, bytes, 0),
                *dev.backend, cat("copy from host to ", dev.name));
   dev.bytes_in.fetch_add(bytes, std::memory_order_relaxed);
@@ -120,6 +121,7 @@ void copy_into(const TensorPtr& dst, const TensorPtr& src) {
   if (shape != dst->shape)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "copy_into: source of shape ", src->shape.str(),
          " cannot be broadcast to the destination's shape ", dst->shape.str());
+  begin_write(*dst, "copy_into");
   TensorPtr s = to(src, *dst->device);
   if (s->storage == dst->storage) s = clone(s);  // the source may overlap the destination
   if (dst->numel() == 0) return;

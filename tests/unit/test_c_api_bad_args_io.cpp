@@ -285,6 +285,8 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "read-only", porta_init_uniform_(ro, 0, 1));
        const float zeros[6] = {};
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "read-only", porta_tensor_from_host_into(ro, zeros, sizeof zeros));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "read-only", porta_unary_inplace(PORTA_OP_RELU, ro));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "read-only", porta_binary_scalar_inplace(PORTA_OP_ADD, ro, 1.0));
        EXPECT_EQ(g_data[0], 1.0f) << "a refused write changed read-only memory";
      }},
     {"porta_from_dlpack_versioned",

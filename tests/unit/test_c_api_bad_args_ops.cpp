@@ -130,6 +130,69 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_where(m, f, x.other.get(), out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_where(m, f, x.f4.get(), out.p()));
      }},
+    {"porta_unary_inplace",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_unary_inplace(PORTA_OP_RELU, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_unary_inplace(PORTA_OP_RELU, Fixture::released()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live", porta_unary_inplace(PORTA_OP_RELU, Fixture::foreign()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "op -1 is not a porta_op",
+               porta_unary_inplace(static_cast<porta_op>(-1), x.f.get()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is not a porta_op", porta_unary_inplace(PORTA_OP_COUNT, x.f.get()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "sum has no in-place form", porta_unary_inplace(PORTA_OP_SUM, x.f.get()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "result type float32 can't be cast to the desired output type int64",
+               porta_unary_inplace(PORTA_OP_EXP, x.labels.get()));
+       Tensor leaf = x.leaf();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "leaf tensor that requires grad", porta_unary_inplace(PORTA_OP_RELU, leaf.get()));
+       EXPECT_EQ(porta_test::values(x.f.get()), (std::vector<float>{1, 2, 3, 4, 5, 6})) << "a refused write changed the tensor";
+     }},
+    {"porta_binary_inplace",
+     [](Fixture& x) {
+       porta_tensor* f = x.f.get();
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_binary_inplace(PORTA_OP_ADD, nullptr, f));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "other is NULL", porta_binary_inplace(PORTA_OP_ADD, f, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_binary_inplace(PORTA_OP_ADD, f, Fixture::released()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "relu has no in-place form", porta_binary_inplace(PORTA_OP_RELU, f, f));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_binary_inplace(PORTA_OP_ADD, f, x.other.get()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_binary_inplace(PORTA_OP_ADD, f, x.f4.get()));
+       const int64_t wide[3] = {4, 2, 3};
+       porta_tensor* big = nullptr;
+       ASSERT_EQ(porta_ones(wide, 3, porta_float32, x.cpu, &big), PORTA_OK) << porta_last_error();
+       Tensor owned(big);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "doesn't match the broadcast shape [4, 2, 3]",
+               porta_binary_inplace(PORTA_OP_MUL, f, big));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "can't be cast to the desired output type int64",
+               porta_binary_inplace(PORTA_OP_DIV, x.labels.get(), x.labels.get()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_binary_inplace(PORTA_OP_ADD, x.mask.get(), x.mask.get()));
+       // An expanded view: one memory location behind several elements.
+       const int64_t row[1] = {3}, grid[2] = {2, 3};
+       porta_tensor *vec = nullptr, *expanded = nullptr;
+       ASSERT_EQ(porta_ones(row, 1, porta_float32, x.cpu, &vec), PORTA_OK);
+       Tensor owned_vec(vec);
+       ASSERT_EQ(porta_expand(vec, grid, 2, &expanded), PORTA_OK) << porta_last_error();
+       Tensor owned_expanded(expanded);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "more than one element of the written-to tensor refers to a single memory",
+               porta_binary_inplace(PORTA_OP_ADD, expanded, f));
+       EXPECT_EQ(porta_test::values(vec), (std::vector<float>{1, 1, 1}));
+       EXPECT_EQ(porta_test::values(f), (std::vector<float>{1, 2, 3, 4, 5, 6})) << "a refused write changed the tensor";
+     }},
+    {"porta_binary_scalar_inplace",
+     [](Fixture& x) {
+       porta_tensor* f = x.f.get();
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_binary_scalar_inplace(PORTA_OP_ADD, nullptr, 1.0));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_binary_scalar_inplace(PORTA_OP_ADD, Fixture::released(), 1.0));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is not a porta_op",
+               porta_binary_scalar_inplace(static_cast<porta_op>(1000), f, 1.0));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "exp has no in-place form", porta_binary_scalar_inplace(PORTA_OP_EXP, f, 1.0));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "result type float32 can't be cast to the desired output type int64",
+               porta_binary_scalar_inplace(PORTA_OP_ADD, x.labels.get(), 1.5));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be stored in int64",
+               porta_binary_scalar_inplace(PORTA_OP_ADD, x.labels.get(), 1e300));
+       Tensor leaf = x.leaf();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "leaf tensor that requires grad",
+               porta_binary_scalar_inplace(PORTA_OP_MUL, leaf.get(), 2.0));
+       EXPECT_EQ(porta_test::values(f), (std::vector<float>{1, 2, 3, 4, 5, 6})) << "a refused write changed the tensor";
+     }},
 
     // ---- reductions
     {"porta_sum", [](Fixture& x) { check_reduce(x, porta_sum); }},

@@ -600,33 +600,49 @@ class Tensor {
   Tensor log_softmax(int dim) const { return make(porta_log_softmax, t_, dim); }
 
   // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
-  //   UNARY      t.exp()
-  //   BINARY     t.add(u), t.add(2.0)        (compare ops too: t.lt(u), t.lt(0.5))
+  //   UNARY      t.exp(), in place t.exp_()
+  //   BINARY     t.add(u), t.add(2.0), in place t.add_(u), t.add_(2.0)
+  //              (compare ops too: t.lt(u), t.lt(0.5))
   //   WHERE      t.where(cond, other)        (cond ? t : other)
   //   REDUCE     t.sum(), t.sum({0, -1}, /*keepdim=*/true)
   //   ARGREDUCE  t.argmax(), t.argmax(1, /*keepdim=*/true)
   //   MATMUL     a.matmul(b)
   // Each op's meaning is documented on its C function (porta_exp, porta_add,
   // ...) in porta/porta.h.
-#define PORTA_CPP_METHOD_NONE(name)
-#define PORTA_CPP_METHOD_UNARY(name) \
-  Tensor name() const { return make(porta_##name, t_); }
-#define PORTA_CPP_METHOD_BINARY(name)                                                 \
+#define PORTA_CPP_METHOD_NONE(NAME, name)
+#define PORTA_CPP_METHOD_UNARY(NAME, name)                    \
+  Tensor name() const { return make(porta_##name, t_); }     \
+  /** In place (porta_unary_inplace): recorded by autograd. */ \
+  const Tensor& name##_() const {                             \
+    detail::check(porta_unary_inplace(PORTA_OP_##NAME, t_));  \
+    return *this;                                             \
+  }
+#define PORTA_CPP_METHOD_BINARY(NAME, name)                                           \
   Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); } \
-  Tensor name(double scalar) const { return make(porta_##name##_scalar, t_, scalar); }
-#define PORTA_CPP_METHOD_WHERE(name) \
+  Tensor name(double scalar) const { return make(porta_##name##_scalar, t_, scalar); } \
+  /** In place (porta_binary_inplace): recorded by autograd. */                        \
+  const Tensor& name##_(const Tensor& other) const {                                   \
+    detail::check(porta_binary_inplace(PORTA_OP_##NAME, t_, other.t_));                \
+    return *this;                                                                      \
+  }                                                                                    \
+  const Tensor& name##_(double scalar) const {                                         \
+    detail::check(porta_binary_scalar_inplace(PORTA_OP_##NAME, t_, scalar));           \
+    return *this;                                                                      \
+  }
+#define PORTA_CPP_METHOD_WHERE(NAME, name) \
   Tensor name(const Tensor& cond, const Tensor& other) const { return make(porta_##name, cond.t_, t_, other.t_); }
-#define PORTA_CPP_METHOD_REDUCE(name)                                               \
+#define PORTA_CPP_METHOD_REDUCE(NAME, name)                                         \
   Tensor name(const Dims& dims = {}, bool keepdim = false) const {                  \
     return make(porta_##name, t_, dims.data(), detail::count(dims), int{keepdim}); \
   }
-#define PORTA_CPP_METHOD_ARGREDUCE(name)                                                \
+#define PORTA_CPP_METHOD_ARGREDUCE(NAME, name)                                          \
   Tensor name(std::optional<int32_t> dim = std::nullopt, bool keepdim = false) const { \
     return make(porta_##name, t_, dim.value_or(PORTA_ALL_DIMS), int{keepdim});         \
   }
-#define PORTA_CPP_METHOD_MATMUL(name) \
+#define PORTA_CPP_METHOD_MATMUL(NAME, name) \
   Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); }
-#define PORTA_CPP_METHOD(NAME, name, id, kind, inputs) PORTA_CPP_PASTE(PORTA_CPP_METHOD_, PORTA_CPP_SHAPE_##kind)(name)
+#define PORTA_CPP_METHOD(NAME, name, id, kind, inputs) \
+  PORTA_CPP_PASTE(PORTA_CPP_METHOD_, PORTA_CPP_SHAPE_##kind)(NAME, name)
   PORTA_OP_LIST(PORTA_CPP_METHOD)
 #undef PORTA_CPP_METHOD
 #undef PORTA_CPP_METHOD_NONE
@@ -769,6 +785,16 @@ PORTA_CPP_OPERATOR(>, gt, a.lt(s))
 /// a >= b (bool tensor)
 PORTA_CPP_OPERATOR(>=, ge, a.le(s))
 #undef PORTA_CPP_OPERATOR
+
+// Compound assignment writes in place, as in libtorch (a.add_(b), recorded by autograd).
+#define PORTA_CPP_COMPOUND(op, method)                                                         \
+  inline const Tensor& operator op(const Tensor& a, const Tensor& b) { return a.method(b); } \
+  inline const Tensor& operator op(const Tensor& a, double s) { return a.method(s); }
+PORTA_CPP_COMPOUND(+=, add_)
+PORTA_CPP_COMPOUND(-=, sub_)
+PORTA_CPP_COMPOUND(*=, mul_)
+PORTA_CPP_COMPOUND(/=, div_)
+#undef PORTA_CPP_COMPOUND
 
 // =============================== printing ===============================
 

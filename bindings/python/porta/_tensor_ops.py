@@ -86,6 +86,45 @@ def _make_unary(name):
     return op
 
 
+def _make_unary_inplace(op_id, name):
+    c = fn.porta_unary_inplace
+
+    def op(self):
+        status = c(op_id, self._h)
+        if status:
+            raise error(status)
+        return self
+
+    op.__name__ = op.__qualname__ = name + "_"
+    op.__doc__ = f"In place: self = {name}(self) (porta_unary_inplace, recorded by autograd); returns self."
+    return op
+
+
+def _make_binary_inplace(op_id, name):
+    tensor_fn, scalar_fn = fn.porta_binary_inplace, fn.porta_binary_scalar_inplace
+
+    def op(self, other):
+        if isinstance(other, Tensor):
+            status = tensor_fn(op_id, self._h, other._h)
+        else:
+            s = _scalar(other)
+            if s is not None:
+                status = scalar_fn(op_id, self._h, c_double(s))
+            elif hasattr(other, "__array__") or isinstance(other, (list, tuple)):
+                other = _other_tensor(other, self)
+                status = tensor_fn(op_id, self._h, other._h)
+            else:
+                return NotImplemented
+        if status:
+            raise error(status)
+        return self
+
+    op.__name__ = op.__qualname__ = name + "_"
+    op.__doc__ = (f"In place: self = {name}(self, other) (porta_binary_inplace, recorded by autograd); "
+                  "returns self.")
+    return op
+
+
 def _dims_array(dim):
     if dim is None:
         return None, 0
@@ -172,6 +211,10 @@ for _op in _ops.of_kind(*_ops.USER_KINDS):
     _method = _MAKERS[_op.kind](_op.name)
     setattr(Tensor, _op.name, _method)
     namespace[_op.name] = _method
+    if _op.kind == "UNARY":
+        setattr(Tensor, _op.name + "_", _make_unary_inplace(_op.id, _op.name))
+    elif _op.kind in ("BINARY", "COMPARE"):
+        setattr(Tensor, _op.name + "_", _make_binary_inplace(_op.id, _op.name))
 
 # ------------------------------------------------------------ max/min like torch
 
@@ -222,22 +265,6 @@ def _reflected(name):
     return op
 
 
-def _inplace(name):
-    forward = getattr(Tensor, name)
-
-    def op(self, other):
-        result = forward(self, other)
-        if result is NotImplemented:
-            return result
-        if result.dtype is not self.dtype and result.dtype.is_floating_point and not self.dtype.is_floating_point:
-            raise TypeError(f"{name}_: result type {result.dtype.name} can't be cast to the desired output type "
-                            f"{self.dtype.name} (an in-place op keeps the tensor's dtype)")
-        if self.requires_grad and not self.is_leaf and _grad_enabled():
-            return result  # Porta cannot record an in-place write: rebind (x = x op y) instead
-        return self.copy_(result)
-    return op
-
-
 def _grad_enabled():
     from .autograd import is_grad_enabled
     return is_grad_enabled()
@@ -255,8 +282,8 @@ T.__eq__, T.__ne__, T.__lt__, T.__le__, T.__gt__, T.__ge__ = T.eq, T.ne, T.lt, T
 T.__neg__ = T.neg
 T.__abs__ = T.abs
 T.__pos__ = lambda self: self
-T.__iadd__, T.__isub__, T.__imul__, T.__itruediv__ = (_inplace(n) for n in ("add", "sub", "mul", "div"))
-T.add_, T.sub_, T.mul_, T.div_ = T.__iadd__, T.__isub__, T.__imul__, T.__itruediv__
+T.__iadd__, T.__isub__, T.__imul__, T.__itruediv__ = T.add_, T.sub_, T.mul_, T.div_
+T.__ipow__ = T.pow_
 T.true_divide = T.divide = T.div
 T.multiply, T.subtract = T.mul, T.sub
 T.mm = T.matmul
@@ -291,18 +318,37 @@ T.__invert__ = T.logical_not = _invert
 
 
 def _clamp(self, min=None, max=None):  # noqa: A002 - torch's names
-    """Elements limited to [min, max] (either may be None)."""
+    """Elements limited to [min, max] (either may be None; min > max gives max everywhere). The
+    gradient is 1 where min <= x <= max and 0 elsewhere, as PyTorch's; NaN stays NaN."""
+    if min is None and max is None:
+        raise ValueError("clamp: at least one of min and max must not be None")
     out = self
+    bounds = [b for b in (min, max) if b is not None]
+    if not out.dtype.is_floating_point and any(isinstance(b, float) or (isinstance(b, Tensor) and
+                                                b.dtype.is_floating_point) for b in bounds):
+        out = out.float()  # an integer tensor clamped to a float bound is float, as in PyTorch
     if min is not None:
-        out = out.maximum(min)
+        out = _where(out.lt(min), min, out)
     if max is not None:
-        out = out.minimum(max)
+        out = _where(out.gt(max), max, out)
     return out
 
 
+def _clamp_(self, min=None, max=None):  # noqa: A002
+    """In place clamp (recorded by autograd); returns self."""
+    out = _clamp(self, min, max)
+    if out.dtype.is_floating_point and not self.dtype.is_floating_point:
+        raise TypeError(f"clamp_: result type {out.dtype.name} can't be cast to the desired output type "
+                        f"{self.dtype.name} (an in-place op keeps the tensor's dtype)")
+    return self.copy_(out)
+
+
 T.clamp = T.clip = _clamp
-T.clamp_min = lambda self, m: self.maximum(m)
-T.clamp_max = lambda self, m: self.minimum(m)
+T.clamp_ = T.clip_ = _clamp_
+T.clamp_min = lambda self, m: _clamp(self, min=m)
+T.clamp_max = lambda self, m: _clamp(self, max=m)
+T.clamp_min_ = lambda self, m: _clamp_(self, min=m)
+T.clamp_max_ = lambda self, m: _clamp_(self, max=m)
 T.square = lambda self: self.mul(self)
 T.rsqrt = lambda self: self.sqrt().reciprocal()
 T.reciprocal = lambda self: _scalar_like(1.0, self).div(self)

@@ -14,6 +14,12 @@ TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s);
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b);
 TensorPtr cast(const TensorPtr& t, Dtype dtype);
 
+// ---- in place (inplace.cpp): t = op(t[, other]), recorded as PyTorch's add_, relu_, copy_
+void unary_(porta_op op, const TensorPtr& t);
+void binary_(porta_op op, const TensorPtr& t, const TensorPtr& other);
+void binary_scalar_(porta_op op, const TensorPtr& t, double s);
+void copy_(const TensorPtr& dst, const TensorPtr& src);
+
 // ---- reductions and matmul (reduce_grad.cpp)
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);

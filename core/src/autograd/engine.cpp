@@ -1,15 +1,83 @@
 // The backward engine: topological order by dependency counts, gradients
 // summed per node, saved tensors released as nodes finish.
+#include <cctype>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "../error.hpp"
+#include "../dispatch.hpp"
 #include "../ops.hpp"
 #include "node.hpp"
 
 namespace porta::autograd {
 namespace {
 thread_local bool t_grad_enabled = true;
+thread_local const Node* t_running = nullptr;  // the node whose apply() runs on this thread
+
+// Marks `node` as running for SavedTensor's message.
+class Running {
+ public:
+  explicit Running(const Node* node) : previous_(std::exchange(t_running, node)) {}
+  ~Running() { t_running = previous_; }
+  Running(const Running&) = delete;
+  Running& operator=(const Running&) = delete;
+
+ private:
+  const Node* previous_;
+};
+}  // namespace
+
+const TensorPtr& SavedTensor::get() const {
+  if (t_) {
+    const uint64_t now = t_->storage->version.load(std::memory_order_acquire);
+    if (t_->storage.get() != storage_ || now != version_)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: one of the tensors needed for gradient computation has been "
+           "modified by an in-place operation: a ", dtype_name(t_->dtype), " ", t_->shape.str(), " tensor saved by ",
+           t_running ? t_running->name() : "a backward node", " is at version ", now, "; expected version ", version_,
+           " instead (", t_->storage.get() != storage_ ? "it was moved to another device in place" :
+           "an in-place op, a write through a view, detach() or .data, or an optimizer step wrote into it after the "
+           "forward pass", "). Make that write out of place, or clone() the tensor before writing into it");
+  }
+  return t_;
+}
+
+Node::~Node() {
+  // Detach the children this node alone keeps alive, then free them one by
+  // one with their own children detached first: no recursion.
+  std::vector<std::shared_ptr<Node>> doomed;
+  auto take = [&doomed](std::vector<std::shared_ptr<Node>>& edges) {
+    for (std::shared_ptr<Node>& e : edges)
+      if (e && e.use_count() == 1) doomed.push_back(std::move(e));
+    edges.clear();
+  };
+  take(next);
+  while (!doomed.empty()) {
+    std::shared_ptr<Node> n = std::move(doomed.back());
+    doomed.pop_back();
+    n->release_saved();  // saved inputs hold their own grad_fn: drop them while their producers are still held
+    take(n->next);
+  }  // n dies here with no edges left
+}
+
+const char* backward_name(porta_op op) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (int i = 0; i < PORTA_OP_COUNT; ++i) {
+      std::string n = op_name(static_cast<porta_op>(i));
+      bool upper = true;
+      std::string camel;
+      for (char c : n) {
+        if (c == '_') { upper = true; continue; }
+        camel += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+        upper = false;
+      }
+      v.push_back(camel + "Backward");
+    }
+    return v;
+  }();
+  const int i = static_cast<int>(op);
+  return i >= 0 && i < PORTA_OP_COUNT ? names[static_cast<size_t>(i)].c_str() : "UnknownBackward";
 }
 
 bool grad_enabled() { return t_grad_enabled; }
@@ -36,12 +104,17 @@ void set_grad(porta_tensor& t, TensorPtr grad) {
 
 bool needs_grad(std::initializer_list<const TensorPtr*> inputs) {
   if (!t_grad_enabled) return false;
-  for (const TensorPtr* t : inputs)
-    if (t && *t && (*t)->requires_grad) return true;
-  return false;
+  bool any = false;
+  for (const TensorPtr* t : inputs) {
+    if (!t || !*t) continue;
+    if ((*t)->view_base) refresh_view(**t);
+    any = any || (*t)->requires_grad;
+  }
+  return any;
 }
 
 std::shared_ptr<Node> gradient_edge(const TensorPtr& t) {
+  if (t->view_base) refresh_view(*t);
   if (!t->requires_grad) return nullptr;
   if (t->grad_fn) return t->grad_fn;
   // Threads may record graphs through the same leaf at once: its one
@@ -96,6 +169,7 @@ TensorPtr sum_to(const TensorPtr& g, const Dims& shape) {
 }
 
 void backward(const TensorPtr& root, TensorPtr grad) {
+  if (root->view_base) refresh_view(*root);
   if (!root->requires_grad)
     fail(PORTA_ERROR_INVALID_ARGUMENT,
          "backward: the tensor does not require grad and has no grad_fn (did every input have requires_grad "
@@ -146,6 +220,7 @@ void backward(const TensorPtr& root, TensorPtr grad) {
       if (auto* leaf = dynamic_cast<AccumulateGrad*>(node.get())) {
         leaf_grads.emplace_back(leaf, std::move(g));
       } else {
+        Running running(node.get());
         grads = node->apply(g);
         node->release_saved();
         node->released = true;

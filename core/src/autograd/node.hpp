@@ -17,11 +17,40 @@
 
 namespace porta::autograd {
 
+struct Node;
+
+// A tensor a node keeps for its backward formula. It remembers the version
+// of the tensor's memory when it was saved; reading it back after an
+// in-place write into that memory (directly, through a view, a detach()ed
+// handle or .data, under no-grad or not) throws PyTorch's error naming the
+// node, instead of computing a gradient from the changed values.
+class SavedTensor {
+ public:
+  SavedTensor() = default;
+  SavedTensor(TensorPtr t)  // NOLINT: saving is assignment
+      : t_(std::move(t)), storage_(t_ ? t_->storage.get() : nullptr),
+        version_(t_ ? t_->storage->version.load(std::memory_order_acquire) : 0) {}
+  // The saved tensor; throws INVALID_ARGUMENT when its memory was written since.
+  const TensorPtr& get() const;
+  operator const TensorPtr&() const { return get(); }  // NOLINT: reads like the TensorPtr it was
+  porta_tensor* operator->() const { return get().get(); }
+  porta_tensor& operator*() const { return *get(); }
+  explicit operator bool() const { return static_cast<bool>(t_); }
+  void reset() { t_.reset(), storage_ = nullptr; }
+
+ private:
+  TensorPtr t_;
+  const Storage* storage_ = nullptr;
+  uint64_t version_ = 0;
+};
+
 // A node must never hold its own output with grad_fn attached (that is a
 // reference cycle: output -> grad_fn -> node -> output); nodes that need
 // their output save ag::detach(output), which shares the storage only.
 struct Node {
-  virtual ~Node() = default;
+  // Releases the graph behind this node without recursion: a chain of a
+  // million nodes is freed in a loop, not a million nested destructors.
+  virtual ~Node();
   // Gradients for each input (an empty TensorPtr where none is needed).
   virtual std::vector<TensorPtr> apply(const TensorPtr& grad_output) = 0;
   // Drops saved tensors once the node has run (the graph is single-use).
@@ -31,6 +60,9 @@ struct Node {
   std::vector<std::shared_ptr<Node>> next;
   bool released = false;
 };
+
+// "AddBackward", "ReluBackward", ...: the node name of an op's backward.
+const char* backward_name(porta_op op);
 
 // Sums incoming gradients into a leaf's .grad.
 struct AccumulateGrad final : Node {
@@ -84,6 +116,21 @@ void record(const TensorPtr& out, std::shared_ptr<N> node, std::initializer_list
   out->grad_fn = std::move(node);
   out->requires_grad = true;
 }
+
+// ---- in-place writes (inplace.cpp)
+// Re-derives a view's grad_fn from its base when the base's history was
+// rebased by an in-place write since the view was made.
+void refresh_view(porta_tensor& t);
+// True when an in-place write into `t` would be recorded (grad mode on and
+// t, or the base it views, requires grad).
+bool records_write(porta_tensor& t);
+// Writes `src` into `dst`'s memory and records the write (op names it in
+// errors): PyTorch's copy_. `src_from_dst`: src was computed from a clone of
+// dst, so dst's old history already reaches it through src.
+void assign(const TensorPtr& dst, const TensorPtr& src, const char* op, bool src_from_dst);
+// Writes an in-place op's out-of-place result into `t`: the result must keep
+// t's shape and be castable to its dtype (PyTorch's rule).
+void write_result(const TensorPtr& t, const TensorPtr& result, const char* op);
 
 // Runs the backward pass from `root` with dL/droot = `grad` (null: ones,
 // root must have one element).

@@ -6,7 +6,9 @@
 namespace porta::ag {
 namespace {
 
+using autograd::backward_name;
 using autograd::Node;
+using autograd::SavedTensor;
 using autograd::sum_to;
 
 // The reduced dims as a mask (num_dims == 0: all).
@@ -19,10 +21,10 @@ std::vector<bool> reduced_mask(const porta_tensor& t, const int32_t* dims, int32
 
 struct ReduceNode final : Node {
   porta_op op;
-  TensorPtr input, output;  // input/output kept only for max/min
+  SavedTensor input, output;  // kept only for max/min
   Dims in_shape, kept_shape;  // kept_shape: output with reduced dims as 1
   int64_t count;
-  const char* name() const override { return "ReduceBackward"; }
+  const char* name() const override { return backward_name(op); }
   void release_saved() override { input.reset(), output.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
     TensorPtr gk = ops::expand(ops::reshape(g, kept_shape), in_shape);
@@ -43,20 +45,27 @@ struct ReduceNode final : Node {
 };
 
 struct MatmulNode final : Node {
-  TensorPtr a, b;
+  SavedTensor a, b;  // each read only for the other's gradient
+  Dims a_shape, b_shape;
   const char* name() const override { return "MatmulBackward"; }
   void release_saved() override { a.reset(), b.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
     // Work with >= 2-D operands; a 1-D operand gained a dim of size 1.
-    const bool a_vec = a->ndim() == 1, b_vec = b->ndim() == 1;
-    TensorPtr A = a_vec ? ops::unsqueeze(a, 0) : a;
-    TensorPtr B = b_vec ? ops::unsqueeze(b, 1) : b;
+    const bool a_vec = a_shape.n == 1, b_vec = b_shape.n == 1;
     TensorPtr G = g;
     if (a_vec) G = ops::unsqueeze(G, G->ndim() - (b_vec ? 0 : 1));
     if (b_vec) G = ops::unsqueeze(G, G->ndim());
     TensorPtr ga, gb;
-    if (a->requires_grad) ga = ops::reshape(sum_to(ops::matmul(G, ops::transpose(B, -1, -2)), A->shape), a->shape);
-    if (b->requires_grad) gb = ops::reshape(sum_to(ops::matmul(ops::transpose(A, -1, -2), G), B->shape), b->shape);
+    if (next[0]) {
+      TensorPtr B = b_vec ? ops::unsqueeze(b, 1) : TensorPtr(b);
+      const Dims A_shape = a_vec ? Dims{1, a_shape[0]} : a_shape;
+      ga = ops::reshape(sum_to(ops::matmul(G, ops::transpose(B, -1, -2)), A_shape), a_shape);
+    }
+    if (next[1]) {
+      TensorPtr A = a_vec ? ops::unsqueeze(a, 0) : TensorPtr(a);
+      const Dims B_shape = b_vec ? Dims{b_shape[0], 1} : b_shape;
+      gb = ops::reshape(sum_to(ops::matmul(ops::transpose(A, -1, -2), G), B_shape), b_shape);
+    }
     return {ga, gb};
   }
 };
@@ -84,8 +93,9 @@ TensorPtr matmul(const TensorPtr& a, const TensorPtr& b) {
   TensorPtr out = ops::matmul(a, b);
   if (autograd::needs_grad({&a, &b})) {
     auto node = std::make_shared<MatmulNode>();
-    node->a = a;
-    node->b = b;
+    if (b->requires_grad) node->a = a;
+    if (a->requires_grad) node->b = b;
+    node->a_shape = a->shape, node->b_shape = b->shape;
     autograd::record(out, node, {&a, &b});
   }
   return out;

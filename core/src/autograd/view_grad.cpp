@@ -61,14 +61,28 @@ struct ToNode final : Node {
   std::vector<TensorPtr> apply(const TensorPtr& g) override { return {ops::to(g, *from)}; }
 };
 
+// A view's link to the tensor whose memory it shares (the first tensor
+// of a chain of views), so that an in-place write into the view rebases
+// that tensor's history (inplace.cpp). Copies (a reshape that had to copy,
+// contiguous() of a strided tensor, clone, to) get none.
+void link_view(const TensorPtr& in, const TensorPtr& out) {
+  if (out.get() == in.get() || out->storage != in->storage) return;
+  porta_tensor* root = in->view_base && in->view_base->storage == in->storage ? in->view_base : in.get();
+  root->refcount.fetch_add(1, std::memory_order_relaxed);
+  release_handle(std::exchange(out->view_base, root));
+  out->base_history_seen = root->history.load(std::memory_order_acquire);
+}
+
 // Records `node` for a view-like op whose output is `out`.
 template <typename N>
 TensorPtr track(const TensorPtr& in, TensorPtr out, std::shared_ptr<N> node) {
+  link_view(in, out);
   if (out.get() != in.get() && autograd::needs_grad({&in})) autograd::record(out, std::move(node), {&in});
   return out;
 }
 
 TensorPtr track_reshape(const TensorPtr& in, TensorPtr out) {
+  link_view(in, out);
   if (out.get() == in.get() || !autograd::needs_grad({&in})) return out;
   autograd::record(out, std::make_shared<ReshapeNode>(in->shape), {&in});
   return out;

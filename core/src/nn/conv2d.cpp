@@ -63,7 +63,7 @@ TensorPtr col2im(const TensorPtr& cols, const Geometry& g) {
 
 struct Conv2dNode final : autograd::Node {
   Geometry g;
-  TensorPtr cols, weight2d;  // [C*KH*KW, N*L] and [F, C*KH*KW]
+  autograd::SavedTensor cols, weight2d;  // [C*KH*KW, N*L] and [F, C*KH*KW]
   Dims weight_shape;
   const char* name() const override { return "Conv2dBackward"; }
   void release_saved() override { cols.reset(), weight2d.reset(); }

@@ -26,11 +26,11 @@ namespace {
 // (a composed matmul-of-transpose would hand back a transposed view that
 // accumulation must copy: 64 MiB per step for the tutorial's fc1).
 struct LinearNode final : autograd::Node {
-  TensorPtr x, weight;
+  autograd::SavedTensor x, weight;  // x read for dW only, the weight for dX only
+  int64_t in = 0, out = 0;
   const char* name() const override { return "LinearBackward"; }
   void release_saved() override { x.reset(), weight.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
-    const int64_t in = weight->shape[1], out = weight->shape[0];
     TensorPtr g2 = ops::reshape(g, Dims{-1, out});
     TensorPtr gx, gw, gb;
     if (next[0]) gx = ops::matmul(g, weight);  // [..., out] @ [out, in]
@@ -66,8 +66,9 @@ TensorPtr linear(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
   if (bias) out = ops::binary(PORTA_OP_ADD, out, bias);
   if (autograd::needs_grad({&x, &weight, &bias})) {
     auto node = std::make_shared<LinearNode>();
-    node->x = x;
-    node->weight = weight;
+    if (weight->requires_grad) node->x = x;
+    if (x->requires_grad) node->weight = weight;
+    node->in = weight->shape[1], node->out = weight->shape[0];
     autograd::record(out, node, {&x, &weight, bias ? &bias : nullptr});
   }
   return out;

@@ -38,7 +38,7 @@ Pool plan(const char* op, const porta_tensor& x, const porta_pool2d_options& o, 
 
 struct MaxPoolNode final : autograd::Node {
   Pool p;
-  TensorPtr indices;
+  autograd::SavedTensor indices;
   const char* name() const override { return "MaxPool2dBackward"; }
   void release_saved() override { indices.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {

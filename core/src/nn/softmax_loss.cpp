@@ -23,7 +23,7 @@ void run_softmax(porta_op op, const TensorPtr& in0, const TensorPtr& in1, const 
 }
 
 struct SoftmaxNode final : autograd::Node {
-  TensorPtr y;
+  autograd::SavedTensor y;
   Dims d3;
   bool log;
   const char* name() const override { return log ? "LogSoftmaxBackward" : "SoftmaxBackward"; }
@@ -36,7 +36,7 @@ struct SoftmaxNode final : autograd::Node {
 };
 
 struct CrossEntropyNode final : autograd::Node {
-  TensorPtr logits, target;
+  autograd::SavedTensor logits, target;
   const char* name() const override { return "CrossEntropyBackward"; }
   void release_saved() override { logits.reset(), target.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {

@@ -124,6 +124,7 @@ static void step_one(porta_optimizer& opt, size_t i) {
     args[n_in++] = KernelArg(*st[1]);
     params = &ap;
   }
+  begin_write(*p, "optimizer step");
   if (p->numel() > 0) launch(dev, op, p->dtype, args, n_in, KernelArg(*p), params);
   opt.state[i] = std::move(st);
   ++opt.steps[i];

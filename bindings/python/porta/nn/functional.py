@@ -82,8 +82,8 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 
 
 def relu(input, inplace=False):  # noqa: A002
-    """max(input, 0)."""
-    return input.relu()
+    """max(input, 0); with inplace=True, written into input (recorded by autograd)."""
+    return input.relu_() if inplace else input.relu()
 
 
 def sigmoid(input):  # noqa: A002
@@ -129,7 +129,8 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     """Zeroes elements with probability p and scales the rest by 1/(1-p) while training."""
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    return call(fn.porta_dropout, input._h, float(p), 1 if training else 0)
+    out = call(fn.porta_dropout, input._h, float(p), 1 if training else 0)
+    return input.copy_(out) if inplace and out._h.value != input._h.value else out
 
 
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002

@@ -165,7 +165,7 @@ class ReLU(_Activation):
     """max(x, 0)."""
 
     def forward(self, input):  # noqa: A002
-        return input.relu()
+        return input.relu_() if self.inplace else input.relu()
 
 
 class Sigmoid(_Activation):
@@ -268,7 +268,7 @@ class Dropout(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):  # noqa: A002
-        return F.dropout(input, self.p, self.training)
+        return F.dropout(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
