@@ -306,9 +306,14 @@ PORTA_EXPORT porta_status porta_clone(porta_tensor* t, porta_tensor** out);
 
 /* ============================ factories ============================ */
 
-/** A tensor filled with `value` (converted to dtype). */
+/** A tensor filled with `value` (converted to dtype; a value outside the
+ *  dtype's range, e.g. 300 for uint8 or 1e39 for float32, is refused as in
+ *  PyTorch). Integers beyond 2^53: porta_full_int64. */
 PORTA_EXPORT porta_status porta_full(const int64_t* shape, int32_t ndim, double value,
                                      DLDataType dtype, DLDevice device, porta_tensor** out);
+/** As porta_full with an exact integer value (every bit of an int64 kept). */
+PORTA_EXPORT porta_status porta_full_int64(const int64_t* shape, int32_t ndim, int64_t value,
+                                           DLDataType dtype, DLDevice device, porta_tensor** out);
 /** A tensor of zeros. */
 PORTA_EXPORT porta_status porta_zeros(const int64_t* shape, int32_t ndim, DLDataType dtype,
                                       DLDevice device, porta_tensor** out);
@@ -318,6 +323,11 @@ PORTA_EXPORT porta_status porta_ones(const int64_t* shape, int32_t ndim, DLDataT
 /** 1-D tensor start, start+step, ... up to but excluding end. */
 PORTA_EXPORT porta_status porta_arange(double start, double end, double step, DLDataType dtype,
                                        DLDevice device, porta_tensor** out);
+/** As porta_arange with exact integers: start + i * step computed in int64
+ *  (values beyond 2^53 keep every bit); values outside the dtype's range are
+ *  refused. */
+PORTA_EXPORT porta_status porta_arange_int64(int64_t start, int64_t end, int64_t step, DLDataType dtype,
+                                             DLDevice device, porta_tensor** out);
 /** Reseeds the global generator and resets its counter. */
 PORTA_EXPORT porta_status porta_manual_seed(uint64_t seed);
 /** Reads the global generator's (seed, offset). */
@@ -419,7 +429,8 @@ PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta
 /* In-place forms (PyTorch's relu_, add_, mul_, ...): `t` is overwritten
  * with op(t[, other]) and keeps its shape and dtype. `op` is a
  * PORTA_OP_KIND_UNARY op for porta_unary_inplace, a BINARY or COMPARE op
- * for the other two (porta/ops.h). Refused: a result whose type cannot be
+ * for the other two: a porta_op id (porta/ops.h), passed as int32_t so
+ * that any value an FFI sends is checked, not undefined. Refused: a result whose type cannot be
  * cast to t's (a float result into an integer tensor, a number into bool),
  * an `other` that broadcasts t to a larger shape, a read-only tensor, an
  * expanded view (several elements in one memory location).
@@ -434,11 +445,11 @@ PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta
  * version moved since, naming the op ("modified by an in-place
  * operation"). */
 /** t = op(t) */
-PORTA_EXPORT porta_status porta_unary_inplace(porta_op op, porta_tensor* t);
+PORTA_EXPORT porta_status porta_unary_inplace(int32_t op, porta_tensor* t);
 /** t = op(t, other) */
-PORTA_EXPORT porta_status porta_binary_inplace(porta_op op, porta_tensor* t, porta_tensor* other);
+PORTA_EXPORT porta_status porta_binary_inplace(int32_t op, porta_tensor* t, porta_tensor* other);
 /** t = op(t, s), the scalar typed as for the scalar forms above */
-PORTA_EXPORT porta_status porta_binary_scalar_inplace(porta_op op, porta_tensor* t, double s);
+PORTA_EXPORT porta_status porta_binary_scalar_inplace(int32_t op, porta_tensor* t, double s);
 
 /* ============================ reductions ============================ */
 

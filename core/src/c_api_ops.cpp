@@ -61,31 +61,31 @@ PORTA_API porta_status porta_cast(porta_tensor* t, DLDataType dtype, porta_tenso
 
 // ---- in place
 
-static porta_op checked_op(porta_op op, std::initializer_list<porta_op_kind> kinds, const char* entry) {
-  const int id = static_cast<int>(op);
+static porta_op checked_op(int32_t id, std::initializer_list<porta_op_kind> kinds, const char* entry) {
   if (id < 0 || id >= PORTA_OP_COUNT)
     fail(PORTA_ERROR_INVALID_ARGUMENT, entry, ": op ", id, " is not a porta_op (0 to ", PORTA_OP_COUNT - 1, ")");
+  const auto op = static_cast<porta_op>(id);
   for (porta_op_kind k : kinds)
     if (op_kind(op) == k) return op;
   fail(PORTA_ERROR_INVALID_ARGUMENT, entry, ": op ", op_name(op), " has no in-place form here (",
        kinds.size() == 1 ? "a unary op is needed" : "a binary or comparison op is needed", ")");
 }
 
-PORTA_API porta_status porta_unary_inplace(porta_op op, porta_tensor* t) {
+PORTA_API porta_status porta_unary_inplace(int32_t op, porta_tensor* t) {
   return guard([&] {
     const porta_op o = checked_op(op, {PORTA_OP_KIND_UNARY}, "porta_unary_inplace");
     ag::unary_(o, arg(t, "t"));
   });
 }
 
-PORTA_API porta_status porta_binary_inplace(porta_op op, porta_tensor* t, porta_tensor* other) {
+PORTA_API porta_status porta_binary_inplace(int32_t op, porta_tensor* t, porta_tensor* other) {
   return guard([&] {
     const porta_op o = checked_op(op, {PORTA_OP_KIND_BINARY, PORTA_OP_KIND_COMPARE}, "porta_binary_inplace");
     ag::binary_(o, arg(t, "t"), arg(other, "other"));
   });
 }
 
-PORTA_API porta_status porta_binary_scalar_inplace(porta_op op, porta_tensor* t, double s) {
+PORTA_API porta_status porta_binary_scalar_inplace(int32_t op, porta_tensor* t, double s) {
   return guard([&] {
     const porta_op o = checked_op(op, {PORTA_OP_KIND_BINARY, PORTA_OP_KIND_COMPARE}, "porta_binary_scalar_inplace");
     ag::binary_scalar_(o, arg(t, "t"), s);

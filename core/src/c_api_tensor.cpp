@@ -147,7 +147,15 @@ PORTA_API porta_status porta_clone(porta_tensor* t, porta_tensor** out) {
 PORTA_API porta_status porta_full(const int64_t* shape, int32_t ndim, double value, DLDataType dtype, DLDevice device,
                                   porta_tensor** out) {
   return produce(out, [&] {
-    return ops::full(device_of(device), Dims::from(shape, ndim, "shape"), value, checked_dtype(dtype));
+    const Dtype dt = checked_dtype(dtype);
+    ops::check_fill_value("full", value, dt);
+    return ops::full(device_of(device), Dims::from(shape, ndim, "shape"), value, dt);
+  });
+}
+PORTA_API porta_status porta_full_int64(const int64_t* shape, int32_t ndim, int64_t value, DLDataType dtype,
+                                        DLDevice device, porta_tensor** out) {
+  return produce(out, [&] {
+    return ops::full_int(device_of(device), Dims::from(shape, ndim, "shape"), value, checked_dtype(dtype));
   });
 }
 PORTA_API porta_status porta_zeros(const int64_t* shape, int32_t ndim, DLDataType dtype, DLDevice device,
@@ -161,6 +169,10 @@ PORTA_API porta_status porta_ones(const int64_t* shape, int32_t ndim, DLDataType
 PORTA_API porta_status porta_arange(double start, double end, double step, DLDataType dtype, DLDevice device,
                                     porta_tensor** out) {
   return produce(out, [&] { return ops::arange(device_of(device), start, end, step, checked_dtype(dtype)); });
+}
+PORTA_API porta_status porta_arange_int64(int64_t start, int64_t end, int64_t step, DLDataType dtype, DLDevice device,
+                                          porta_tensor** out) {
+  return produce(out, [&] { return ops::arange_int(device_of(device), start, end, step, checked_dtype(dtype)); });
 }
 PORTA_API porta_status porta_manual_seed(uint64_t seed) {
   ops::manual_seed(seed);

@@ -68,7 +68,7 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   if (op == PORTA_OP_SUB && (a->dtype == Dtype::Bool || b->dtype == Dtype::Bool))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "sub: subtraction with a bool tensor is not supported (as in PyTorch); to invert a "
          "mask compare it with 0 (porta_eq_scalar; ~mask in Python), else cast to a numeric dtype first");
-  Dtype dt = promote(a->dtype, b->dtype);
+  Dtype dt = result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0);
   const bool is_compare = op_kind(op) == PORTA_OP_KIND_COMPARE;
   if (!is_compare) {
     if (produces_float(op)) dt = to_floating(dt);
@@ -98,7 +98,7 @@ TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
   if (cond->dtype != Dtype::Bool)
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "where: the condition must be bool, got ", dtype_name(cond->dtype),
          "; build it with a comparison such as porta_gt");
-  const Dtype dt = promote(a->dtype, b->dtype);
+  const Dtype dt = result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0);
   const Dims shape = broadcast_shapes("where", broadcast_shapes("where", cond->shape, a->shape), b->shape);
   TensorPtr x = cast(a, dt), y = cast(b, dt);
   TensorPtr out = empty(*a->device, dt, shape);

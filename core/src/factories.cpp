@@ -1,6 +1,8 @@
 // Factories and the global counter-based random generator.
+#include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <string>
 
 #include "error.hpp"
 #include "ops.hpp"
@@ -61,6 +63,72 @@ TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype 
   KernelArg out(*t);
   launch(dev, PORTA_OP_ARANGE, dtype, nullptr, 0, out, &p);
   return t;
+}
+
+namespace {
+// The range of an integer dtype.
+void int_range(Dtype dtype, int64_t* lo, int64_t* hi) {
+  switch (dtype) {
+    case Dtype::UInt8: *lo = 0, *hi = 255; return;
+    case Dtype::Int32: *lo = INT32_MIN, *hi = INT32_MAX; return;
+    case Dtype::Bool: *lo = INT64_MIN, *hi = INT64_MAX; return;  // any number is true or false
+    default: *lo = INT64_MIN, *hi = INT64_MAX; return;
+  }
+}
+
+[[noreturn]] void overflow(const char* op, const std::string& value, Dtype dtype) {
+  fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": value ", value, " cannot be converted to type ", dtype_name(dtype),
+       " without overflow (as in PyTorch); pick a wider dtype");
+}
+}  // namespace
+
+void check_fill_value(const char* op, double value, Dtype dtype) {
+  if (dtype == Dtype::Float32 && std::isfinite(value) && std::fabs(value) > 3.4028234663852886e38)
+    overflow(op, cat(value), dtype);
+  if (!is_integral(dtype)) return;
+  int64_t lo, hi;
+  int_range(dtype, &lo, &hi);
+  const double t = std::trunc(value);
+  if (!(t >= static_cast<double>(lo) && t <= static_cast<double>(hi)) || !std::isfinite(value))
+    overflow(op, cat(value), dtype);
+}
+
+TensorPtr full_int(DeviceState& dev, const Dims& shape, int64_t value, Dtype dtype) {
+  if (is_floating(dtype)) return full(dev, shape, static_cast<double>(value), dtype);
+  int64_t lo, hi;
+  int_range(dtype, &lo, &hi);
+  if (value < lo || value > hi) overflow("full", cat(value), dtype);
+  TensorPtr t = empty(dev, dtype, shape);
+  if (t->numel() == 0) return t;
+  porta_fill_params p{sizeof(p), static_cast<double>(value), dtype == Dtype::Bool ? int64_t{value != 0} : value};
+  KernelArg out(*t);
+  launch(dev, PORTA_OP_FULL, dtype, nullptr, 0, out, &p);
+  return t;
+}
+
+TensorPtr arange_int(DeviceState& dev, int64_t start, int64_t end, int64_t step, Dtype dtype) {
+  if (step == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "arange: step must be nonzero");
+  if (dtype == Dtype::Bool) fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "arange: bool is not supported");
+  const __int128 span = static_cast<__int128>(end) - start;
+  if ((span > 0 && step < 0) || (span < 0 && step > 0))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "arange: step ", step, " moves away from end (start ", start, ", end ", end, ")");
+  if (span > INT64_MAX || span < INT64_MIN)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "arange: end - start (", end, " - ", start, ") is beyond int64");
+  const __int128 count = span == 0 ? 0 : (span + step + (step > 0 ? -1 : 1)) / step;  // ceil(span / step)
+  if (count > 9'000'000'000'000'000) fail(PORTA_ERROR_INVALID_ARGUMENT, "arange: too many elements");
+  if (is_floating(dtype) || count == 0) {
+    // Floats cannot hold more than 2^53 exactly anyway; the double path is PyTorch's there.
+    return arange(dev, static_cast<double>(start), static_cast<double>(end), static_cast<double>(step), dtype);
+  }
+  const int64_t last = static_cast<int64_t>(start + (count - 1) * step);
+  int64_t lo, hi;
+  int_range(dtype, &lo, &hi);
+  if (std::min(start, last) < lo || std::max(start, last) > hi) overflow("arange", cat(start < lo || start > hi ? start : last), dtype);
+  // start + i * step in int64, exactly (i < 2^53 is exact in the double kernel).
+  TensorPtr i = arange(dev, 0.0, static_cast<double>(count), 1.0, Dtype::Int64);
+  TensorPtr v = binary(PORTA_OP_ADD, binary(PORTA_OP_MUL, i, full_int(dev, Dims{}, step, Dtype::Int64)),
+                       full_int(dev, Dims{}, start, Dtype::Int64));
+  return cast(v, dtype);
 }
 
 void random_into(porta_op op, const TensorPtr& t, double a, double b) {

@@ -67,7 +67,11 @@ TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) {
   if (a_in->ndim() == 0 || b_in->ndim() == 0)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "matmul: both operands need at least 1 dimension (got shapes ",
          a_in->shape.str(), " and ", b_in->shape.str(), ")");
-  const Dtype dt = promote(a_in->dtype, b_in->dtype);
+  if (a_in->dtype != b_in->dtype)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: expected both operands to have the same dtype, but got ",
+         dtype_name(a_in->dtype), " and ", dtype_name(b_in->dtype), " (as PyTorch, matmul does not promote); cast one "
+         "first (porta_cast, .to(dtype))");
+  const Dtype dt = a_in->dtype;
   if (!is_floating(dt))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: supports float32 and float64, got ", dtype_name(a_in->dtype), " and ",
          dtype_name(b_in->dtype), "; cast first (porta_cast)");

@@ -33,6 +33,12 @@ int32_t wrap_dim(const char* op, int32_t dim, int32_t ndim);
 // ---- factories (factories.cpp)
 TensorPtr full(DeviceState& dev, const Dims& shape, double value, Dtype dtype);
 TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype dtype);
+// Throws (PyTorch's "cannot be converted ... without overflow") when `value`
+// lies outside the range of `dtype` (after truncation, for integers).
+void check_fill_value(const char* op, double value, Dtype dtype);
+// Factories with exact int64 values (every bit kept beyond 2^53).
+TensorPtr full_int(DeviceState& dev, const Dims& shape, int64_t value, Dtype dtype);
+TensorPtr arange_int(DeviceState& dev, int64_t start, int64_t end, int64_t step, Dtype dtype);
 TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b);
 // Fills `t` (any strides) in place from the generator.
 void random_into(porta_op op, const TensorPtr& t, double a, double b);

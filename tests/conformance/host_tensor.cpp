@@ -58,6 +58,15 @@ double store_as(DLDataType d, double x) {
 }
 
 DLDataType promote(DLDataType a, DLDataType b) { return rank(a) >= rank(b) ? a : b; }
+DLDataType result_type(const HostTensor& a, const HostTensor& b) {
+  // PyTorch: the dimensioned operand decides, unless the 0-d one is of a
+  // higher category (bool < integer < floating); two of a kind promote.
+  const auto category = [](DLDataType d) { return is_bool(d) ? 0 : is_float(d) ? 2 : 1; };
+  const bool za = a.shape.empty(), zb = b.shape.empty();
+  if (za == zb) return promote(a.dtype, b.dtype);
+  const DLDataType dim = za ? b.dtype : a.dtype, zero = za ? a.dtype : b.dtype;
+  return category(zero) > category(dim) ? promote(dim, zero) : dim;
+}
 DLDataType floating_or_float32(DLDataType d) { return is_float(d) ? d : porta_float32; }
 
 // ---- shapes

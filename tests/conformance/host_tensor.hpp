@@ -36,6 +36,9 @@ size_t elem_size(DLDataType d);
 double store_as(DLDataType d, double x);
 // bool < uint8 < int32 < int64 < float32 < float64.
 DLDataType promote(DLDataType a, DLDataType b);
+// The dtype a binary op computes in: promote(), except that a 0-d operand
+// beside a dimensioned one counts only when of a higher category (PyTorch).
+DLDataType result_type(const HostTensor& a, const HostTensor& b);
 // `d` if floating, else float32 (what "integer inputs give float32" means).
 DLDataType floating_or_float32(DLDataType d);
 

@@ -91,15 +91,6 @@ static bool is_compare(porta_op op) {
 
 DLDataType unary_result_dtype(porta_op op, DLDataType a) { return produces_float(op) ? floating_or_float32(a) : a; }
 
-DLDataType binary_kernel_dtype(porta_op op, DLDataType a, DLDataType b) {
-  const DLDataType p = promote(a, b);
-  return produces_float(op) ? floating_or_float32(p) : p;
-}
-
-DLDataType binary_result_dtype(porta_op op, DLDataType a, DLDataType b) {
-  return is_compare(op) ? porta_bool : binary_kernel_dtype(op, a, b);
-}
-
 bool unary_supported(porta_op op, DLDataType a) { return produces_float(op) || !is_bool(a); }
 
 bool binary_supported(porta_op op, DLDataType a, DLDataType b) {
@@ -125,8 +116,9 @@ HostTensor ref_unary(porta_op op, const HostTensor& a) {
 HostTensor ref_binary(porta_op op, const HostTensor& a, const HostTensor& b) {
   Shape shape;
   if (!broadcast_shape(a.shape, b.shape, &shape)) throw std::logic_error("ref_binary: shapes do not broadcast");
-  const DLDataType kt = binary_kernel_dtype(op, a.dtype, b.dtype);
-  const DLDataType rt = binary_result_dtype(op, a.dtype, b.dtype);
+  const DLDataType p = result_type(a, b);
+  const DLDataType kt = produces_float(op) ? floating_or_float32(p) : p;
+  const DLDataType rt = is_compare(op) ? porta_bool : kt;
   HostTensor r{rt, shape, std::vector<double>(static_cast<size_t>(numel(shape)))};
   const std::vector<int64_t> ia = broadcast_sources(a.shape, shape), ib = broadcast_sources(b.shape, shape);
   for (int64_t i = 0; i < r.numel(); ++i) {
@@ -146,7 +138,7 @@ HostTensor ref_where(const HostTensor& cond, const HostTensor& a, const HostTens
   Shape s1, shape;
   if (!broadcast_shape(cond.shape, a.shape, &s1) || !broadcast_shape(s1, b.shape, &shape))
     throw std::logic_error("ref_where: shapes do not broadcast");
-  const DLDataType dt = promote(a.dtype, b.dtype);
+  const DLDataType dt = result_type(a, b);
   HostTensor r{dt, shape, std::vector<double>(static_cast<size_t>(numel(shape)))};
   const std::vector<int64_t> ic = broadcast_sources(cond.shape, shape), ia = broadcast_sources(a.shape, shape),
                              ib = broadcast_sources(b.shape, shape);

@@ -21,10 +21,8 @@ bool is_transcendental(porta_op op);
 double unary_ref(porta_op op, double x);
 double binary_ref(porta_op op, double a, double b);
 
-// Result dtype of a unary or binary op (comparisons: bool).
+// Result dtype of a unary op.
 DLDataType unary_result_dtype(porta_op op, DLDataType a);
-DLDataType binary_kernel_dtype(porta_op op, DLDataType a, DLDataType b);
-DLDataType binary_result_dtype(porta_op op, DLDataType a, DLDataType b);
 // Whether the op accepts these dtypes (arithmetic on bool operands does not).
 bool unary_supported(porta_op op, DLDataType a);
 bool binary_supported(porta_op op, DLDataType a, DLDataType b);

@@ -136,7 +136,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_unary_inplace(PORTA_OP_RELU, Fixture::released()));
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live", porta_unary_inplace(PORTA_OP_RELU, Fixture::foreign()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "op -1 is not a porta_op",
-               porta_unary_inplace(static_cast<porta_op>(-1), x.f.get()));
+               porta_unary_inplace(-1, x.f.get()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is not a porta_op", porta_unary_inplace(PORTA_OP_COUNT, x.f.get()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "sum has no in-place form", porta_unary_inplace(PORTA_OP_SUM, x.f.get()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "result type float32 can't be cast to the desired output type int64",
@@ -182,7 +182,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
                porta_binary_scalar_inplace(PORTA_OP_ADD, Fixture::released(), 1.0));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is not a porta_op",
-               porta_binary_scalar_inplace(static_cast<porta_op>(1000), f, 1.0));
+               porta_binary_scalar_inplace(1000, f, 1.0));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "exp has no in-place form", porta_binary_scalar_inplace(PORTA_OP_EXP, f, 1.0));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "result type float32 can't be cast to the desired output type int64",
                porta_binary_scalar_inplace(PORTA_OP_ADD, x.labels.get(), 1.5));

@@ -478,9 +478,27 @@ const Case kCases[] = {
        });
        Untouched<porta_tensor*> out;
        const int64_t shape[1] = {2};
-       for (double v : {double(NAN), double(INFINITY), 1e300, -1e19})
-         REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be stored in int32",
+       for (double v : {double(NAN), double(INFINITY), 1e300, -1e19, 3e9, -2147483649.0})
+         REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be converted to type int32 without overflow",
                  porta_full(shape, 1, v, porta_int32, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value 300 cannot be converted to type uint8",
+               porta_full(shape, 1, 300, porta_uint8, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value -1 cannot be converted to type uint8",
+               porta_full(shape, 1, -1, porta_uint8, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be converted to type float32",
+               porta_full(shape, 1, 1e39, porta_float32, x.cpu, out.p()));
+     }},
+    {"porta_full_int64",
+     [](Fixture& x) {
+       expect_factory_checked(x, [](const int64_t* s, int32_t n, DLDataType dt, DLDevice d, porta_tensor** o) {
+         return porta_full_int64(s, n, 3, dt, d, o);
+       });
+       Untouched<porta_tensor*> out;
+       const int64_t shape[1] = {2};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value 2147483648 cannot be converted to type int32",
+               porta_full_int64(shape, 1, INT64_C(2147483648), porta_int32, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value 256 cannot be converted to type uint8",
+               porta_full_int64(shape, 1, 256, porta_uint8, x.cpu, out.p()));
      }},
     {"porta_zeros", [](Fixture& x) { expect_factory_checked(x, porta_zeros); }},
     {"porta_ones", [](Fixture& x) { expect_factory_checked(x, porta_ones); }},
@@ -500,6 +518,23 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_arange(0, 4, 1, porta_bool, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_OUT_OF_MEMORY, "out of memory on mock:1",
                porta_arange(0, 1e15, 1, porta_float32, x.mock, out.p()));
+     }},
+    {"porta_arange_int64",
+     [](Fixture& x) {
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
+               porta_arange_int64(0, 4, 1, porta_int64, x.cpu, nullptr));
+       expect_bad_dtypes_refused([&](DLDataType dt) { return porta_arange_int64(0, 4, 1, dt, x.cpu, out.p()); });
+       expect_bad_devices_refused([&](DLDevice d) { return porta_arange_int64(0, 4, 1, porta_int64, d, out.p()); });
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "step must be nonzero", porta_arange_int64(0, 4, 0, porta_int64, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "moves away from end",
+               porta_arange_int64(0, 4, -1, porta_int64, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "beyond int64",
+               porta_arange_int64(INT64_MIN, INT64_MAX, INT64_MAX, porta_int64, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "too many", porta_arange_int64(0, INT64_MAX, 1, porta_int64, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be converted to type uint8",
+               porta_arange_int64(250, 260, 1, porta_uint8, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_arange_int64(0, 4, 1, porta_bool, x.cpu, out.p()));
      }},
     {"porta_manual_seed",
      [](Fixture&) {

@@ -124,3 +124,30 @@ TEST(TensorApi, VersionIsReported) {
   EXPECT_GE(major, 0);
   EXPECT_STREQ(porta_status_name(PORTA_ERROR_DEVICE_MISMATCH), "PORTA_ERROR_DEVICE_MISMATCH");
 }
+
+// Integers beyond 2^53 keep every bit through the int64 factories, and a
+// dimensioned operand decides the dtype beside a 0-d one of its category.
+TEST(TensorApi, ExactIntegersAndZeroDimPromotion) {
+  const DLDevice cpu{kDLCPU, 0};
+  const int64_t two = 2, big = (INT64_C(1) << 53) + 1;
+  porta_tensor *f = nullptr, *r = nullptr;
+  PORTA_ASSERT_OK(porta_full_int64(&two, 1, big, porta_int64, cpu, &f));
+  PORTA_ASSERT_OK(porta_arange_int64(big, big + 6, 3, porta_int64, cpu, &r));
+  Tensor owned_f(f), owned_r(r);
+  int64_t fv[2] = {}, rv[2] = {};
+  PORTA_ASSERT_OK(porta_tensor_to_host(f, fv, sizeof fv));
+  PORTA_ASSERT_OK(porta_tensor_to_host(r, rv, sizeof rv));
+  EXPECT_EQ(fv[0], big);
+  EXPECT_EQ(rv[0], big);
+  EXPECT_EQ(rv[1], big + 3);
+
+  porta_tensor *x = nullptr, *s = nullptr, *p = nullptr;
+  PORTA_ASSERT_OK(porta_ones(&two, 1, porta_float32, cpu, &x));
+  PORTA_ASSERT_OK(porta_full(nullptr, 0, 2.0, porta_float64, cpu, &s));
+  Tensor owned_x(x), owned_s(s);
+  PORTA_ASSERT_OK(porta_mul(x, s, &p));
+  Tensor owned_p(p);
+  DLDataType dt{};
+  PORTA_ASSERT_OK(porta_tensor_dtype(p, &dt));
+  EXPECT_EQ(dt.bits, 32) << "float32 [2] x float64 [] is float32, as in PyTorch";
+}

@@ -24,9 +24,26 @@ def numpy_dtype(dt):
     return np.dtype(dt.numpy_name)
 
 
-def _python_array(data):
-    """A NumPy array of Python data, typed as torch.tensor would type it."""
+def _int_overflow(arr):
+    """OverflowError for Python integers no int64 holds (NumPy made them uint64 or objects)."""
+    if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 2**63:
+        return OverflowError(f"porta.tensor(): {int(arr.max())} is out of range for int64 (Porta's and PyTorch's "
+                             "widest integer)")
+    if arr.dtype == object and all(isinstance(v, int) for v in arr.flat):
+        return OverflowError("porta.tensor(): an integer is out of range for int64 (Porta's and PyTorch's widest "
+                             "integer)")
+    return None
+
+
+def _python_array(data, dtype=None):
+    """A NumPy array of Python data, typed as torch.tensor would type it; with `dtype` (a porta dtype),
+    converted straight to it (float64 data is not rounded through float32 first)."""
     arr = np.asarray(data)
+    overflow = _int_overflow(arr)
+    if overflow is not None:
+        raise overflow
+    if dtype is not None and arr.dtype != object:
+        return arr.astype(numpy_dtype(dtype))
     if arr.dtype == np.float64:
         arr = arr.astype(np.float32)
     elif arr.dtype.kind in "iu" and arr.dtype != np.uint8:
@@ -37,15 +54,16 @@ def _python_array(data):
     return arr
 
 
-def as_array(data):
-    """`data` as a NumPy array with a Porta dtype (no copy when already one)."""
+def as_array(data, dtype=None):
+    """`data` as a NumPy array with a Porta dtype (no copy when already one); Python data goes
+    straight to `dtype` when one is given."""
     if isinstance(data, np.ndarray):
         return data
     if isinstance(data, np.generic):
         return np.asarray(data)
     if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
         data = [x.tolist() if isinstance(x, Tensor) else x for x in data]
-    return _python_array(data)
+    return _python_array(data, dtype)
 
 
 def upload(arr, dt, dev):
@@ -65,8 +83,9 @@ def from_data(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         t = data.detach().clone()
         return t.to(device=device, dtype=dtype) if (device is not None or dtype is not None) else t
-    arr = as_array(data)
-    dt = _dtype.resolve(dtype) if dtype is not None else _dtype.from_numpy(arr.dtype)
+    dt = _dtype.resolve(dtype) if dtype is not None else None
+    arr = as_array(data, dt)
+    dt = dt if dt is not None else _dtype.from_numpy(arr.dtype)
     return upload(arr, dt, device)
 
 

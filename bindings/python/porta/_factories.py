@@ -73,13 +73,18 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
 
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
-    """A new tensor filled with `fill_value` (dtype inferred from it as in PyTorch)."""
+    """A new tensor filled with `fill_value` (dtype inferred from it as in PyTorch). A value outside the
+    dtype's range raises (as PyTorch's); an integer keeps every bit, beyond 2**53 too."""
+    if hasattr(fill_value, "item") and not isinstance(fill_value, (int, float)):
+        fill_value = fill_value.item()
     if dtype is None:
         dtype = _dtype.bool_ if isinstance(fill_value, bool) else \
             _dtype.int64 if isinstance(fill_value, int) else _dtype.float32
+    dt = _dt(dtype)
     shape, n = shape_array(normalize_shape((size,)))
-    return _finish(call(fn.porta_full, shape, n, float(fill_value), _dt(dtype).dl, _device.resolve(device)),
-                   requires_grad)
+    if isinstance(fill_value, int) and not isinstance(fill_value, bool) and not dt.is_floating_point:
+        return _finish(call(fn.porta_full_int64, shape, n, fill_value, dt.dl, _device.resolve(device)), requires_grad)
+    return _finish(call(fn.porta_full, shape, n, float(fill_value), dt.dl, _device.resolve(device)), requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
@@ -91,7 +96,11 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
         dtype = _dtype.int64 if ints else _dtype.float32
     if step == 0:
         raise InvalidArgumentError("arange(): step must be nonzero")
-    return _finish(call(fn.porta_arange, float(start), float(end), float(step), _dt(dtype).dl,
+    dt = _dt(dtype)
+    if all(isinstance(v, int) for v in (start, end, step)) and not dt.is_floating_point:
+        # Exact integers: every bit of an int64 kept (a double holds only 53).
+        return _finish(call(fn.porta_arange_int64, start, end, step, dt.dl, _device.resolve(device)), requires_grad)
+    return _finish(call(fn.porta_arange, float(start), float(end), float(step), dt.dl,
                         _device.resolve(device)), requires_grad)
 
 
@@ -148,38 +157,61 @@ empty_like, zeros_like, ones_like, rand_like, randn_like, full_like = map(
     _like, (empty, zeros, ones, rand, randn, full))
 
 
-def stack(tensors, dim=0):
-    """Tensors of one shape joined along a new dimension `dim` (a copy; not recorded by autograd)."""
+def _joined(tensors, name):
     tensors = list(tensors)
     if not tensors:
-        raise InvalidArgumentError("stack expects a non-empty list of tensors")
+        raise InvalidArgumentError(f"{name}() expects a non-empty list of tensors")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{name}(): expected a sequence of Tensors, but item {i} is {type(t).__name__}")
     first = tensors[0]
-    for t in tensors:
+    for i, t in enumerate(tensors):
+        if t.device != first.device:
+            raise RuntimeError(f"{name}(): expected all tensors to be on the same device, but tensor 0 is on "
+                               f"{first.device} and tensor {i} on {t.device}; move them first (.to(device))")
+    return tensors
+
+
+def _promoted(tensors):
+    """PyTorch's result type of a list of tensors (bool < uint8 < int32 < int64 < float32 < float64)."""
+    order = (_dtype.bool_, _dtype.uint8, _dtype.int32, _dtype.int64, _dtype.float32, _dtype.float64)
+    return max((t.dtype for t in tensors), key=order.index)
+
+
+def stack(tensors, dim=0):
+    """Tensors of one shape joined along a new dimension `dim` (dtypes promote; recorded by autograd)."""
+    tensors = _joined(tensors, "stack")
+    first = tensors[0]
+    for i, t in enumerate(tensors):
         if t.shape != first.shape:
-            raise InvalidArgumentError(f"stack expects each tensor to be equal size, but got {list(first.shape)} "
-                                       f"and {list(t.shape)}")
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first.shape)} at entry 0 "
+                               f"and {list(t.shape)} at entry {i}")
     return cat([t.unsqueeze(dim) for t in tensors], dim)
 
 
 def cat(tensors, dim=0):
-    """Tensors joined along dimension `dim` (a copy; not recorded by autograd)."""
-    from .autograd import is_grad_enabled
-    tensors = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or list(tensors)[:1]
-    if not tensors:
-        raise InvalidArgumentError("cat expects a non-empty list of tensors")
-    first = tensors[0]
-    if is_grad_enabled() and any(t.requires_grad for t in tensors):
-        raise NotImplementedError("cat/stack: Porta does not record concatenation for autograd; detach the inputs "
-                                  "or call it under porta.no_grad()")
+    """Tensors joined along dimension `dim`: the same number of dimensions and the same sizes except in
+    `dim` (1-D empty tensors are skipped, as in PyTorch); dtypes promote; recorded by autograd."""
+    tensors = _joined(tensors, "cat")
+    kept = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
+    first = kept[0]
+    if first.ndim == 0:
+        raise RuntimeError("cat(): zero-dimensional tensor (at position 0) cannot be concatenated")
     d = first._wrap_dim(dim, "cat")
+    for i, t in enumerate(kept):
+        if t.ndim != first.ndim:
+            raise RuntimeError(f"cat(): tensors must have same number of dimensions: got {first.ndim} and {t.ndim}")
+        for k in range(first.ndim):
+            if k != d and t.shape[k] != first.shape[k]:
+                raise RuntimeError(f"cat(): sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{first.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list")
     shape = list(first.shape)
-    shape[d] = sum(t.shape[d] for t in tensors)
-    out = empty(*shape, dtype=first.dtype, device=first.device)
+    shape[d] = sum(t.shape[d] for t in kept)
+    out = empty(*shape, dtype=_promoted(tensors), device=first.device)
     offset = 0
-    for t in tensors:
+    for t in kept:
         n = t.shape[d]
-        part = out.narrow(d, offset, n)  # a name keeps the view alive during the call
-        check(fn.porta_copy_into(part._h, t._h))
+        out.narrow(d, offset, n).copy_(t)  # an in-place write autograd records (the view rebases `out`)
         offset += n
     return out
 

@@ -455,7 +455,25 @@ class Tensor:
     __hash__ = object.__hash__
 
     def __reduce__(self):
-        return (_rebuild, (self.tolist(), self.dtype.name, str(self.device)))
+        if self.requires_grad and not self.is_leaf:
+            raise RuntimeError("Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd "
+                               "does not support crossing process boundaries. If you just want to transfer the "
+                               "data, call detach() on the tensor before serializing (as PyTorch says)")
+        return (_rebuild, (self.tolist(), self.dtype.name, str(self.device), self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        if self.requires_grad and not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                               "protocol at the moment; detach() first (as PyTorch says)")
+        if id(self) in memo:
+            return memo[id(self)]
+        out = self.detach().clone()
+        if self.requires_grad:
+            out.requires_grad_(True)
+        memo[id(self)] = out
+        if self.grad is not None:
+            out.grad = self.grad.detach().clone()
+        return out
 
 
 class _GradFnMarker:
@@ -471,9 +489,9 @@ class _GradFnMarker:
 _GRAD_FN = _GradFnMarker()
 
 
-def _rebuild(data, dtype_name, device_str):
+def _rebuild(data, dtype_name, device_str, requires_grad=False):
     from ._factories import tensor
-    return tensor(data, dtype=_dtype.resolve(dtype_name), device=device_str)
+    return tensor(data, dtype=_dtype.resolve(dtype_name), device=device_str, requires_grad=requires_grad)
 
 
 def _parse_to_args(args, kwargs, op):

@@ -39,6 +39,23 @@ def _scalar(value):
     return None
 
 
+_EXACT = 2**53  # integers a double holds exactly
+
+
+def _scalar_operand(self, s):
+    """A 0-d tensor for scalar `s` when the C scalar form (a double) would change its meaning: a Python
+    float beside an integer tensor (a float, even when integral: int_tensor * 2.0 is float32) or an
+    integer beyond 2**53 (every bit kept). None when the double form is exact."""
+    cls = s.__class__
+    if cls is int and not -2**63 <= s < 2**63:
+        raise OverflowError(f"the scalar {s} is out of range for int64 (Porta's and PyTorch's widest integer)")
+    if cls is float:
+        return None if self.dtype.is_floating_point else _scalar_like(s, self)
+    if cls is int and not -_EXACT <= s <= _EXACT and not self.dtype.is_floating_point:
+        return _scalar_like(s, self)
+    return None
+
+
 def _make_binary(name):
     tensor_fn = raw("porta_" + name)
     scalar_fn = raw("porta_" + name + "_scalar")
@@ -48,10 +65,15 @@ def _make_binary(name):
         if other.__class__ is Tensor or isinstance(other, Tensor):
             status = tensor_fn(self._h, other._h, byref(out))
         elif other.__class__ is float or other.__class__ is int or other.__class__ is bool:
-            status = scalar_fn(self._h, c_double(other), byref(out))
+            t = _scalar_operand(self, other)
+            status = scalar_fn(self._h, c_double(other), byref(out)) if t is None else \
+                tensor_fn(self._h, t._h, byref(out))
         else:
             s = _scalar(other)
-            if s is not None:
+            t = None if s is None else _scalar_operand(self, s)
+            if t is not None:
+                status = tensor_fn(self._h, t._h, byref(out))
+            elif s is not None:
                 status = scalar_fn(self._h, c_double(s), byref(out))
             elif hasattr(other, "__array__") or isinstance(other, (list, tuple)):
                 other = _other_tensor(other, self)
@@ -108,7 +130,10 @@ def _make_binary_inplace(op_id, name):
             status = tensor_fn(op_id, self._h, other._h)
         else:
             s = _scalar(other)
-            if s is not None:
+            t = None if s is None else _scalar_operand(self, s)
+            if t is not None:
+                status = tensor_fn(op_id, self._h, t._h)
+            elif s is not None:
                 status = scalar_fn(op_id, self._h, c_double(s))
             elif hasattr(other, "__array__") or isinstance(other, (list, tuple)):
                 other = _other_tensor(other, self)
@@ -194,10 +219,24 @@ def _where(condition, input, other):  # noqa: A002 - torch's names
             return v
         return full((), v, dtype=dtype, device=like.device)
 
-    dt = input.dtype if isinstance(input, Tensor) else other.dtype if isinstance(other, Tensor) else \
-        (_dtype.float32 if isinstance(input, float) or isinstance(other, float) else _dtype.int64)
-    a, b = as_tensor(input, dt), as_tensor(other, dt)  # names keep temporaries alive during the call
+    tensor_dt = input.dtype if isinstance(input, Tensor) else other.dtype if isinstance(other, Tensor) else None
+    a = input if isinstance(input, Tensor) else as_tensor(input, _where_scalar_dtype(input, tensor_dt, other))
+    b = other if isinstance(other, Tensor) else as_tensor(other, _where_scalar_dtype(other, tensor_dt, input))
+    # names keep temporaries alive during the call
     return call(fn.porta_where, condition._h, a._h, b._h)
+
+
+def _where_scalar_dtype(s, tensor_dt, peer):
+    """where()'s dtype for a scalar branch: as beside the tensor branch; two scalars promote as
+    PyTorch's Python numbers do (bool < int64 < float32)."""
+    if tensor_dt is not None:
+        return _scalar_dtype(s, tensor_dt)
+    kinds = (s, peer)
+    if any(isinstance(v, float) for v in kinds):
+        return _dtype.float32
+    if all(isinstance(v, bool) for v in kinds):
+        return _dtype.bool_
+    return _dtype.int64
 
 
 _MAKERS = {"UNARY": _make_unary, "BINARY": _make_binary, "COMPARE": _make_binary,
@@ -244,12 +283,38 @@ namespace["amax"], namespace["amin"] = _reduce_max, _reduce_min
 # ------------------------------------------------------------ operators
 
 
+def _scalar_dtype(s, dt):
+    """The dtype a Python scalar takes beside a tensor of dtype dt (the C scalar ops' rule, PyTorch's):
+    the tensor's when it is floating; float32 for a non-integral scalar; int64 for a number beside bool."""
+    if dt.is_floating_point:
+        return dt
+    if isinstance(s, bool):
+        return dt
+    if isinstance(s, float) and not (math.isfinite(s) and s == math.trunc(s)):
+        return _dtype.float32
+    if isinstance(s, float):
+        return _dtype.float32  # a Python float is a float, even when integral (2.0 * int tensor is float)
+    return _dtype.int64 if dt is _dtype.bool_ else dt
+
+
+_INT_BITS = {"uint8": (8, False), "int32": (32, True), "int64": (64, True)}
+
+
+def _wrapped(s, dt):
+    """Integer s stored into integer dtype dt as PyTorch's scalar operands are: two's complement
+    (uint8_tensor + 300 adds 44)."""
+    bits, signed = _INT_BITS[dt.name]
+    s &= (1 << bits) - 1
+    return s - (1 << bits) if signed and s >= 1 << (bits - 1) else s
+
+
 def _scalar_like(s, t):
-    """Scalar s as a 0-d tensor beside t, typed as the C scalar ops type it."""
+    """Scalar s as a 0-d tensor beside t, typed by _scalar_dtype (integers exactly, wrapped into the dtype)."""
     from ._factories import full
-    dt = t.dtype
-    keeps = dt.is_floating_point or (isinstance(s, (int, float)) and float(s) == math.trunc(float(s)))
-    return full((), s, dtype=dt if keeps else _dtype.float32, device=t.device)
+    dt = _scalar_dtype(s, t.dtype)
+    if s.__class__ is int and dt.name in _INT_BITS:
+        s = _wrapped(s, dt)
+    return full((), s, dtype=dt, device=t.device)
 
 
 def _reflected(name):

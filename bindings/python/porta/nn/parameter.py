@@ -31,3 +31,12 @@ class Parameter(Tensor):
 
     def __reduce__(self):
         return (Parameter, (self.detach(), self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        out = Parameter(self.detach().clone(), self.requires_grad)
+        memo[id(self)] = out
+        if self.grad is not None:
+            out.grad = self.grad.detach().clone()
+        return out
