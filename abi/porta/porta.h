@@ -562,9 +562,16 @@ PORTA_EXPORT porta_status porta_avg_pool2d(porta_tensor* x, const porta_pool2d_o
 PORTA_EXPORT porta_status porta_softmax(porta_tensor* x, int32_t dim, porta_tensor** out);
 /** log(softmax) along `dim`, computed stably. */
 PORTA_EXPORT porta_status porta_log_softmax(porta_tensor* x, int32_t dim, porta_tensor** out);
-/** Cross entropy of logits [N, C] against int64 class indices target [N]. */
+/** Cross entropy of logits [N, C] against integer class indices target [N].
+ *  As PyTorch's default, samples whose target is -100 are left out (loss
+ *  0, no gradient; a mean is over the others). */
 PORTA_EXPORT porta_status porta_cross_entropy(porta_tensor* logits, porta_tensor* target,
                                               porta_reduction reduction, porta_tensor** out);
+/** As porta_cross_entropy, leaving out the samples whose target is
+ *  `ignore_index` (PyTorch's ignore_index; padding in a batch). */
+PORTA_EXPORT porta_status porta_cross_entropy_ignore(porta_tensor* logits, porta_tensor* target,
+                                                     porta_reduction reduction, int64_t ignore_index,
+                                                     porta_tensor** out);
 /** Mean squared error; input and target of one shape. */
 PORTA_EXPORT porta_status porta_mse_loss(porta_tensor* input, porta_tensor* target,
                                          porta_reduction reduction, porta_tensor** out);

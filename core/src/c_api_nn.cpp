@@ -46,6 +46,13 @@ PORTA_API porta_status porta_cross_entropy(porta_tensor* logits, porta_tensor* t
   return produce(out, [&] { return nn::cross_entropy(arg(logits, "logits"), arg(target, "target"), reduction); });
 }
 
+PORTA_API porta_status porta_cross_entropy_ignore(porta_tensor* logits, porta_tensor* target, porta_reduction reduction,
+                                                  int64_t ignore_index, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::cross_entropy(arg(logits, "logits"), arg(target, "target"), reduction, ignore_index);
+  });
+}
+
 PORTA_API porta_status porta_mse_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
                                       porta_tensor** out) {
   return produce(out, [&] { return nn::mse_loss(arg(input, "input"), arg(target, "target"), reduction); });

@@ -1,6 +1,8 @@
 """Python integers reach the C API only when its parameter can hold them:
 sizes, dims, indices, slice steps and padding beyond int64 (or int32) raise
 OverflowError instead of wrapping (zeros(2**64 + 3) used to have shape [3])."""
+import math
+
 import pytest
 
 import porta
@@ -43,8 +45,18 @@ def test_narrow_refuses_bounds_outside_the_dimension():
         x.narrow(0, 7, 0)
 
 
-def test_an_ignore_index_porta_cannot_honour_is_refused():
-    loss = porta.nn.CrossEntropyLoss(ignore_index=0)
-    with pytest.raises(NotImplementedError, match="ignore_index=0 is not supported"):
-        loss(porta.zeros(2, 3), porta.tensor([0, 1]))
+def test_ignore_index_leaves_samples_out(device):
+    # PyTorch 2.15's numbers for the same logits: the -100 (default) and ignore_index=1 samples count for nothing.
+    logits = porta.tensor([[1.0, 2.0, 0.5], [0.1, 0.2, 3.0], [0.3, 0.3, 0.3]], device=device, requires_grad=True)
+    loss = porta.nn.CrossEntropyLoss()(logits, porta.tensor([1, -100, 2], device=device))
+    loss.backward()
+    assert loss.item() == pytest.approx((0.4643688 + 1.0986123) / 2, 1e-6)
+    assert logits.grad[1].tolist() == [0, 0, 0]
+    assert logits.grad[0].tolist() == pytest.approx([0.1156119, -0.1857341, 0.0701222], abs=1e-6)
+    assert porta.nn.CrossEntropyLoss(ignore_index=1)(logits.detach()[:2], porta.tensor([1, 2], device=device)).item() \
+        == pytest.approx(0.1096015, 1e-6)
+    assert math.isnan(porta.nn.CrossEntropyLoss()(logits.detach()[:1], porta.tensor([-100], device=device)).item())
+    per_sample = porta.nn.CrossEntropyLoss(reduction="none", ignore_index=2)(logits.detach(),
+                                                                           porta.tensor([1, 0, 2], device=device))
+    assert per_sample.tolist()[2] == 0 and per_sample.tolist()[0] == pytest.approx(0.4643688, 1e-6)
     assert porta.nn.CrossEntropyLoss()(porta.zeros(2, 3), porta.tensor([0, 1])).item() == pytest.approx(1.0986, 1e-4)

@@ -172,6 +172,25 @@ const Case kCases[] = {
                porta_cross_entropy(logits, target, static_cast<porta_reduction>(3), out.p()));
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_cross_entropy(x.other.get(), target, mean, out.p()));
      }},
+    {"porta_cross_entropy_ignore",
+     [](Fixture& x) {
+       porta_tensor *logits = x.f.get(), *target = x.labels.get();
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+         return porta_cross_entropy_ignore(t, target, PORTA_REDUCTION_MEAN, 0, o);
+       });
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+         return porta_cross_entropy_ignore(logits, t, PORTA_REDUCTION_MEAN, 0, o);
+       });
+       Untouched<porta_tensor*> out;
+       Tensor one_class = make({2, 1}, x.cpu);
+       // Ignoring class 0 leaves target[1] = 1, outside one class.
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "target[1] = 1 is outside [0, 1)",
+               porta_cross_entropy_ignore(one_class.get(), target, PORTA_REDUCTION_SUM, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown reduction 3",
+               porta_cross_entropy_ignore(logits, target, static_cast<porta_reduction>(3), 0, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1",
+               porta_cross_entropy_ignore(x.other.get(), target, PORTA_REDUCTION_MEAN, 0, out.p()));
+     }},
     {"porta_mse_loss",
      [](Fixture& x) {
        porta_tensor* f = x.f.get();

@@ -45,8 +45,10 @@ inline Tensor softmax(const Tensor& x, int dim) { return detail::call(porta_soft
 /// log_softmax along dim.
 inline Tensor log_softmax(const Tensor& x, int dim) { return detail::call(porta_log_softmax, x.handle(), int32_t(dim)); }
 /// Cross entropy of logits [N, C] against class indices [N].
-inline Tensor cross_entropy(const Tensor& logits, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN) {
-  return detail::call(porta_cross_entropy, logits.handle(), target.handle(), r);
+/// Samples whose target is `ignore_index` (PyTorch's default -100) are left out.
+inline Tensor cross_entropy(const Tensor& logits, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN,
+                            int64_t ignore_index = -100) {
+  return detail::call(porta_cross_entropy_ignore, logits.handle(), target.handle(), r, ignore_index);
 }
 /// Mean squared error.
 inline Tensor mse_loss(const Tensor& input, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN) {
@@ -371,14 +373,16 @@ class MSELoss : public Loss<MSELoss> {
 /// Cross-entropy loss on logits and class indices.
 class CrossEntropyLoss : public Loss<CrossEntropyLoss> {
  public:
-  explicit CrossEntropyLoss(porta_reduction reduction = PORTA_REDUCTION_MEAN) : r_(reduction) {}
-  /// The loss of `logits` [N, C] against `target` [N].
+  explicit CrossEntropyLoss(porta_reduction reduction = PORTA_REDUCTION_MEAN, int64_t ignore_index = -100)
+      : r_(reduction), ignore_(ignore_index) {}
+  /// The loss of `logits` [N, C] against `target` [N], leaving out targets equal to ignore_index.
   Tensor operator()(const Tensor& logits, const Tensor& target) const {
-    return functional::cross_entropy(logits, target, r_);
+    return functional::cross_entropy(logits, target, r_, ignore_);
   }
 
  private:
   porta_reduction r_;
+  int64_t ignore_;
 };
 
 }  // namespace porta::nn

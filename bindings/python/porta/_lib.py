@@ -256,6 +256,7 @@ _SIGNATURES = {
     "porta_softmax": (STATUS, (T, I32, OUT)),
     "porta_log_softmax": (STATUS, (T, I32, OUT)),
     "porta_cross_entropy": (STATUS, (T, T, INT, OUT)),
+    "porta_cross_entropy_ignore": (STATUS, (T, T, INT, I64, OUT)),
     "porta_mse_loss": (STATUS, (T, T, INT, OUT)),
     "porta_dropout": (STATUS, (T, D, INT, OUT)),
     "porta_flatten": (STATUS, (T, I32, I32, OUT)),

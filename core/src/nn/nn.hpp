@@ -14,7 +14,9 @@ TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
 TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr avg_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log);
-TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target, porta_reduction reduction);
+// Samples whose target is ignore_index are left out (PyTorch's default: -100).
+TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target, porta_reduction reduction,
+                        int64_t ignore_index = -100);
 TensorPtr mse_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction);
 TensorPtr dropout(const TensorPtr& x, double p, bool training);
 

@@ -69,7 +69,10 @@ TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log) {
   return y;
 }
 
-TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, porta_reduction reduction) {
+TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, porta_reduction reduction,
+                        int64_t ignore_index) {
+  if (reduction != PORTA_REDUCTION_NONE && reduction != PORTA_REDUCTION_MEAN && reduction != PORTA_REDUCTION_SUM)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "cross_entropy: unknown reduction ", int(reduction), " (use NONE, MEAN or SUM)");
   check_float("cross_entropy", "input (logits)", *logits);
   check_same_device("cross_entropy", {logits.get(), target_in.get()});
   if (logits->ndim() != 2)
@@ -83,20 +86,33 @@ TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, por
          ") to match target batch size (", target_in->shape[0], "); input has shape ", logits->shape.str(),
          ". A view(-1, features) with the wrong number of features changes the batch size: check the flatten "
          "before the classifier");
-  TensorPtr x = ops::contiguous(logits);
-  TensorPtr target = ops::contiguous(ops::cast(target_in, Dtype::Int64));
-  TensorPtr loss = empty(*x->device, x->dtype, Dims{x->shape[0]});
+  DeviceState& dev = *logits->device;
+  // Samples whose target is ignore_index (PyTorch's default -100) count for
+  // nothing: their target becomes class 0 and their logits zeros (so that a
+  // row of infinities cannot turn the gradient NaN), then their loss is 0
+  // and a mean divides by the number of the others (0/0 = NaN when every
+  // sample is ignored, as in PyTorch).
+  TensorPtr target64 = ops::cast(target_in, Dtype::Int64);
+  TensorPtr keep = ops::binary(PORTA_OP_NE, target64, ops::full_int(dev, Dims{}, ignore_index, Dtype::Int64));
+  TensorPtr target = ops::contiguous(ops::where(keep, target64, ops::full_int(dev, Dims{}, 0, Dtype::Int64)));
+  TensorPtr zero = ops::full(dev, Dims{}, 0.0, logits->dtype);
+  TensorPtr kept_logits = ag::where(ops::unsqueeze(keep, 1), logits, zero);
+  TensorPtr x = ops::contiguous(kept_logits);
+  TensorPtr loss = empty(dev, x->dtype, Dims{x->shape[0]});
   if (loss->numel() > 0) {
     KernelArg ins[2] = {KernelArg(*x), KernelArg(*target)};
-    launch(*x->device, PORTA_OP_CROSS_ENTROPY, x->dtype, ins, 2, KernelArg(*loss), nullptr);
+    launch(dev, PORTA_OP_CROSS_ENTROPY, x->dtype, ins, 2, KernelArg(*loss), nullptr);
   }
-  if (autograd::needs_grad({&logits})) {
+  if (autograd::needs_grad({&kept_logits})) {
     auto node = std::make_shared<CrossEntropyNode>();
     node->logits = x;
     node->target = target;
-    autograd::record(loss, node, {&logits, nullptr});
+    autograd::record(loss, node, {&kept_logits, nullptr});
   }
-  return apply_reduction(loss, reduction, "cross_entropy");
+  loss = ag::where(keep, loss, zero);
+  if (reduction != PORTA_REDUCTION_MEAN) return apply_reduction(loss, reduction, "cross_entropy");
+  TensorPtr count = ops::reduce(PORTA_OP_SUM, ops::cast(keep, x->dtype), nullptr, 0, false);
+  return ag::binary(PORTA_OP_DIV, ag::reduce(PORTA_OP_SUM, loss, nullptr, 0, false), count);
 }
 
 TensorPtr mse_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction) {

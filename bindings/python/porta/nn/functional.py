@@ -113,11 +113,8 @@ def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean
     """Cross entropy of logits [N, C] against int64 class indices [N]."""
     if weight is not None or label_smoothing:
         raise NotImplementedError("cross_entropy: weight and label_smoothing are not supported by Porta")
-    if ignore_index != -100:
-        raise NotImplementedError(f"cross_entropy: ignore_index={ignore_index} is not supported by Porta yet (only "
-                                  "the default -100, a class index no target may hold); leave the ignored samples "
-                                  "out of the batch instead")
-    return call(fn.porta_cross_entropy, input._h, target._h, _reduction(reduction, "cross_entropy"))
+    return call(fn.porta_cross_entropy_ignore, input._h, target._h, _reduction(reduction, "cross_entropy"),
+                int(ignore_index))
 
 
 def mse_loss(input, target, reduction="mean"):  # noqa: A002
