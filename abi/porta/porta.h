@@ -516,6 +516,12 @@ PORTA_EXPORT porta_status porta_is_grad_enabled(int* out);
  *  optimizers and modules keep pointing at it), its storage and gradient
  *  move. Views taken of `t` earlier keep the old storage. */
 PORTA_EXPORT porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device);
+/** PyTorch's `t.data = src`: leaf `t` takes src's memory, shape, strides,
+ *  dtype and device (shared with src, version counter included) and keeps
+ *  its handle, requires_grad and gradient (dropped if it no longer matches
+ *  t's shape, dtype or device). An optimizer holding `t` refuses to step
+ *  if t's shape changed under state it already has. */
+PORTA_EXPORT porta_status porta_tensor_set_data(porta_tensor* t, porta_tensor* src);
 
 /* ======================== neural-network ops ======================== */
 
@@ -642,6 +648,23 @@ PORTA_EXPORT porta_status porta_optimizer_zero_grad(porta_optimizer* opt);
 PORTA_EXPORT porta_status porta_optimizer_set_lr(porta_optimizer* opt, double lr);
 /** Reads the learning rate. */
 PORTA_EXPORT porta_status porta_optimizer_get_lr(const porta_optimizer* opt, double* out);
+/** How many state tensors each parameter has: SGD 1 with momentum (the
+ *  momentum buffer) else 0; Adam and AdamW 2 (exp_avg, exp_avg_sq). */
+PORTA_EXPORT porta_status porta_optimizer_state_slots(const porta_optimizer* opt, int32_t* out);
+/** A copy of state `slot` of parameter `param` (its index in the list the
+ *  optimizer was created with), on the parameter's device; *out is NULL
+ *  before the parameter's first step. For checkpoints (state_dict). */
+PORTA_EXPORT porta_status porta_optimizer_get_state(const porta_optimizer* opt, int32_t param, int32_t slot,
+                                                    porta_tensor** out);
+/** Replaces state `slot` of parameter `param` with a copy of `state` (the
+ *  parameter's shape, any float dtype and device: cast and moved to the
+ *  parameter's). Adam's other moment, if not yet set, starts at zero. */
+PORTA_EXPORT porta_status porta_optimizer_set_state(porta_optimizer* opt, int32_t param, int32_t slot,
+                                                    porta_tensor* state);
+/** The number of steps parameter `param` has taken (Adam's bias correction uses it). */
+PORTA_EXPORT porta_status porta_optimizer_get_step(const porta_optimizer* opt, int32_t param, int64_t* out);
+/** Sets it (>= 0), e.g. when restoring a checkpoint. */
+PORTA_EXPORT porta_status porta_optimizer_set_step(porta_optimizer* opt, int32_t param, int64_t step);
 /** Frees the optimizer and its state (the parameters live on). NULL: no-op. */
 PORTA_EXPORT void porta_optimizer_release(porta_optimizer* opt);
 

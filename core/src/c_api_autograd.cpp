@@ -97,6 +97,30 @@ PORTA_API porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device) {
   });
 }
 
+PORTA_API porta_status porta_tensor_set_data(porta_tensor* t, porta_tensor* src) {
+  return guard([&] {
+    TensorPtr x = arg(t, "t");
+    TensorPtr s = arg(src, "src");
+    if (x->grad_fn)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "set_data: only a leaf's data can be replaced; this tensor was computed by ",
+           x->grad_fn->name(), " (detach() it first)");
+    if (x->requires_grad && !is_floating(s->dtype))
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "set_data: the tensor requires grad, so its data must be float, got ",
+           dtype_name(s->dtype));
+    if (x.get() == s.get()) return;
+    TensorPtr grad = autograd::grad_of(*x);
+    const bool grad_fits = grad && grad->shape == s->shape && grad->dtype == s->dtype && grad->device == s->device;
+    x->storage = s->storage;
+    x->dtype = s->dtype;
+    x->shape = s->shape;
+    x->strides = s->strides;
+    x->byte_offset = s->byte_offset;
+    x->device = s->device;
+    release_handle(std::exchange(x->view_base, nullptr));  // it no longer views its old base
+    if (grad && !grad_fits) autograd::set_grad(*x, TensorPtr());
+  });
+}
+
 namespace {
 void free_pinned(void* api, void* handle) { static_cast<const porta_plugin_api*>(api)->free_pinned_host(handle); }
 }  // namespace

@@ -2,6 +2,8 @@
 // tensor-level nn ops and initializers.
 #include <cmath>
 
+#include <porta/optim.hpp>
+
 #include "mock_device.hpp"
 
 using porta::Tensor;
@@ -91,4 +93,28 @@ TEST_F(AutogradOnMock, MoveToKeepsTheHandle) {
   (w * w).sum().backward();
   EXPECT_EQ(w.grad().device(), porta::Device("mock:0"));
   EXPECT_EQ(w.grad().to_vector<float>(), (F{2, 4}));
+}
+
+TEST(Optim, StateRoundTripsAndOptimizersMove) {
+  const Tensor w = Tensor::from_vector(F{1, -2, 3}).requires_grad_();
+  porta::optim::Adam adam({w}, {.lr = 0.1});
+  EXPECT_EQ(adam.state_slots(), 2);
+  EXPECT_FALSE(adam.state(0, 0).defined()) << "no state before the first step";
+  (w * w).sum().backward();
+  adam.step();
+  EXPECT_EQ(adam.step_count(0), 1);
+  const Tensor m = adam.state(0, 0);
+  ASSERT_TRUE(m.defined());
+  // exp_avg after one step is (1 - beta1) * grad = 0.1 * 2w.
+  const std::vector<float> got = m.to_vector<float>();
+  EXPECT_NEAR(got[0], 0.2, 1e-6);
+  EXPECT_NEAR(got[1], -0.4, 1e-6);
+  const Tensor w2 = Tensor::from_vector(F{1, -2, 3}).requires_grad_();
+  porta::optim::Adam restored({w2}, {.lr = 0.1});
+  restored.set_state(0, 0, m);
+  restored.set_state(0, 1, adam.state(0, 1));
+  restored.set_step_count(0, 1);
+  porta::optim::Adam moved = std::move(restored);
+  EXPECT_EQ(moved.step_count(0), 1);
+  EXPECT_EQ(moved.state(0, 0).to_vector<float>(), got);
 }

@@ -1,4 +1,6 @@
 """porta.optim: SGD, Adam, AdamW against their PyTorch formulas (in NumPy)."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -100,3 +102,70 @@ def test_duplicate_parameters_are_refused():
         porta.optim.SGD([{"params": [lin.weight]}, {"params": [lin.weight, lin.bias]}], lr=0.1)
     tied = nn.Sequential(lin, nn.ReLU(), lin)
     assert len(list(tied.parameters())) == 2
+
+
+@pytest.mark.parametrize("make", [lambda p: porta.optim.Adam([p], lr=0.1), lambda p: porta.optim.AdamW([p], lr=0.1),
+                                  lambda p: porta.optim.SGD([p], lr=0.1, momentum=0.9)])
+def test_state_dict_holds_the_state_and_load_state_dict_restores_it(make):
+    def loss(p):
+        return (p * p * porta.tensor([1.0, 2.0, 3.0])).sum()
+    w = porta.nn.Parameter(porta.tensor([1.0, -2.0, 3.0]))
+    opt = make(w)
+    for _ in range(3):
+        opt.zero_grad()
+        loss(w).backward()
+        opt.step()
+    sd = opt.state_dict()
+    assert set(sd["state"]) == {0} and sd["param_groups"][0]["params"] == [0]
+    entry = sd["state"][0]
+    assert set(entry) in ({"exp_avg", "exp_avg_sq", "step"}, {"momentum_buffer"})
+    if "step" in entry:
+        assert entry["step"].item() == 3.0
+    # A new model and optimizer restored from the checkpoint take the same next step.
+    w2 = porta.nn.Parameter(w.detach().clone())
+    opt2 = make(w2)
+    opt2.load_state_dict(copy.deepcopy(sd))
+    for o, p in ((opt, w), (opt2, w2)):
+        o.zero_grad()
+        loss(p).backward()
+        o.step()
+    assert w2.tolist() == w.tolist()
+
+
+def test_adam_state_values_match_pytorch():
+    # torch 2.15: Adam(lr=0.1) on sum(w^2 * [1, 2, 3]) from [1, -2, 3], three steps.
+    w = porta.nn.Parameter(porta.tensor([1.0, -2.0, 3.0]))
+    opt = porta.optim.Adam([w], lr=0.1)
+    for _ in range(3):
+        opt.zero_grad()
+        (w * w * porta.tensor([1.0, 2.0, 3.0])).sum().backward()
+        opt.step()
+    s = opt.state_dict()["state"][0]
+    assert s["exp_avg"].tolist() == pytest.approx([0.4840825, -2.0520666, 4.7040620], rel=1e-5)
+    assert s["exp_avg_sq"].tolist() == pytest.approx([0.0097914, 0.1734239, 0.9080704], rel=1e-5)
+
+
+def test_load_state_dict_refuses_what_it_cannot_restore():
+    w = porta.nn.Parameter(porta.ones(2))
+    sd = porta.optim.Adam([w], lr=0.1, eps=1e-6).state_dict()
+    with pytest.raises(porta.InvalidArgumentError, match="eps=1e-06 but this optimizer 1e-08"):
+        porta.optim.Adam([w], lr=0.1).load_state_dict(sd)
+    with pytest.raises(ValueError, match="different number of parameter groups"):
+        porta.optim.Adam([w]).load_state_dict({"state": {}, "param_groups": []})
+    opt = porta.optim.Adam([w], lr=0.1, eps=1e-6)
+    opt.load_state_dict(sd | {"param_groups": [sd["param_groups"][0] | {"lr": 0.5}]})
+    assert opt.param_groups[0]["lr"] == 0.5
+
+
+def test_assigning_data_shares_storage():
+    p = porta.nn.Parameter(porta.ones(2))
+    q = porta.zeros(3)
+    p.data = q.data
+    q.add_(1)
+    assert p.tolist() == [1, 1, 1] and p.shape == (3,) and p.requires_grad and p.is_leaf
+    w = porta.nn.Parameter(porta.ones(2))
+    opt = porta.optim.SGD([w], lr=0.1)
+    w.data = w.data - 0.5  # the tutorials' manual update: a new tensor, shared
+    (w * 2).sum().backward()
+    opt.step()
+    assert w.tolist() == pytest.approx([0.3, 0.3])

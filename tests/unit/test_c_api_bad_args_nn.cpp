@@ -351,6 +351,61 @@ const Case kCases[] = {
        Optimizers o(x);
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_optimizer_get_lr(o.live, nullptr));
      }},
+    {"porta_optimizer_state_slots",
+     [](Fixture& x) {
+       Untouched<int32_t> n;
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_state_slots(o, n.p()); });
+       Optimizers o(x);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_optimizer_state_slots(o.live, nullptr));
+     }},
+    {"porta_optimizer_get_state",
+     [](Fixture& x) {
+       Untouched<porta_tensor*> out;
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_get_state(o, 0, 0, out.p()); });
+       Optimizers o(x);  // SGD without momentum: no state slots
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_optimizer_get_state(o.live, 0, 0, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "parameter 1 is out of range", porta_optimizer_get_state(o.live, 1, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "state slot 0 is out of range (this optimizer keeps 0",
+               porta_optimizer_get_state(o.live, 0, 0, out.p()));
+     }},
+    {"porta_optimizer_set_state",
+     [](Fixture& x) {
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_state(o, 0, 0, x.f.get()); });
+       Tensor param = x.leaf();
+       porta_tensor* p = param.get();
+       const porta_adam_options ao{sizeof ao, 1e-3, 0.9, 0.999, 1e-8, 0};
+       porta_optimizer* adam = nullptr;
+       ASSERT_EQ(porta_adam_create(&p, 1, &ao, &adam), PORTA_OK) << porta_last_error();
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "state is NULL", porta_optimizer_set_state(adam, 0, 0, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "parameter -1 is out of range", porta_optimizer_set_state(adam, -1, 0, x.f.get()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "state slot 2 is out of range", porta_optimizer_set_state(adam, 0, 2, x.f.get()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "state of shape [4] for parameter 0 of shape [2, 3]",
+               porta_optimizer_set_state(adam, 0, 0, x.f4.get()));
+       Tensor ints = make({2, 3}, x.cpu, porta_int64);
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "must be float", porta_optimizer_set_state(adam, 0, 1, ints.get()));
+       porta_tensor* st = nullptr;
+       EXPECT_EQ(porta_optimizer_get_state(adam, 0, 0, &st), PORTA_OK);
+       EXPECT_EQ(st, nullptr) << "a refused set_state created state";
+       porta_optimizer_release(adam);
+     }},
+    {"porta_optimizer_get_step",
+     [](Fixture& x) {
+       Untouched<int64_t> n;
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_get_step(o, 0, n.p()); });
+       Optimizers o(x);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_optimizer_get_step(o.live, 0, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "parameter 5 is out of range", porta_optimizer_get_step(o.live, 5, n.p()));
+     }},
+    {"porta_optimizer_set_step",
+     [](Fixture& x) {
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_step(o, 0, 1); });
+       Optimizers o(x);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "step -1 is negative", porta_optimizer_set_step(o.live, 0, -1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "parameter 1 is out of range", porta_optimizer_set_step(o.live, 1, 1));
+       int64_t steps = -1;
+       EXPECT_EQ(porta_optimizer_get_step(o.live, 0, &steps), PORTA_OK);
+       EXPECT_EQ(steps, 0) << "a refused set_step changed the count";
+     }},
     {"porta_optimizer_release",
      [](Fixture& x) {
        porta_optimizer_release(nullptr);  // documented no-op

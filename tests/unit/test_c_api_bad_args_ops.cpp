@@ -306,6 +306,19 @@ const Case kCases[] = {
        Tensor owned(y);
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "only leaf tensors move", porta_tensor_move_to(y, x.mock));
      }},
+    {"porta_tensor_set_data",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_set_data(nullptr, x.f.get()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "src is NULL", porta_tensor_set_data(x.f.get(), nullptr));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_set_data(x.f.get(), Fixture::released()));
+       Tensor p = x.leaf();
+       porta_tensor* y = nullptr;
+       ASSERT_EQ(porta_mul_scalar(p.get(), 2, &y), PORTA_OK);
+       Tensor owned(y);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "only a leaf's data can be replaced", porta_tensor_set_data(y, x.f.get()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "its data must be float", porta_tensor_set_data(p.get(), x.labels.get()));
+       EXPECT_EQ(porta_test::values(p.get()), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+     }},
 };
 
 }  // namespace

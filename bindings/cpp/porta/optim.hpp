@@ -13,6 +13,8 @@ namespace porta::optim {
 class Optimizer {
  public:
   virtual ~Optimizer() = default;
+  Optimizer(Optimizer&&) noexcept = default;             ///< an optimizer moves (its state with it)
+  Optimizer& operator=(Optimizer&&) noexcept = default;  ///< and is never copied (it owns its state)
   /// One update of every parameter that has a gradient.
   void step() { detail::check(porta_optimizer_step(opt_.get())); }
   /// Clears the gradients (set to none, as PyTorch does by default).
@@ -26,7 +28,35 @@ class Optimizer {
   /// Changes the learning rate.
   void set_lr(double lr) { detail::check(porta_optimizer_set_lr(opt_.get(), lr)); }
 
+  // ---- state, for checkpoints (porta_optimizer_get_state and friends)
+  /// State tensors per parameter: SGD 1 with momentum else 0; Adam/AdamW 2 (exp_avg, exp_avg_sq).
+  int32_t state_slots() const {
+    int32_t n = 0;
+    detail::check(porta_optimizer_state_slots(opt_.get(), &n));
+    return n;
+  }
+  /// A copy of state `slot` of parameter `param` (its index in the list given at creation);
+  /// undefined before the parameter's first step.
+  Tensor state(int32_t param, int32_t slot) const {
+    porta_tensor* out = nullptr;
+    detail::check(porta_optimizer_get_state(opt_.get(), param, slot, &out));
+    return Tensor::adopt(out);
+  }
+  /// Replaces state `slot` of parameter `param` with a copy of `value`.
+  void set_state(int32_t param, int32_t slot, const Tensor& value) {
+    detail::check(porta_optimizer_set_state(opt_.get(), param, slot, value.handle()));
+  }
+  /// Steps parameter `param` has taken (Adam's bias correction).
+  int64_t step_count(int32_t param) const {
+    int64_t n = 0;
+    detail::check(porta_optimizer_get_step(opt_.get(), param, &n));
+    return n;
+  }
+  /// Sets it, when restoring a checkpoint.
+  void set_step_count(int32_t param, int64_t n) { detail::check(porta_optimizer_set_step(opt_.get(), param, n)); }
+
  protected:
+  Optimizer() = default;
   template <class Options, class F>
   void create(F f, const std::vector<Tensor>& params, const Options& o) {
     std::vector<porta_tensor*> handles;

@@ -528,6 +528,11 @@ class Tensor {
     detail::check(porta_tensor_move_to(t_, device.dl()));
     return *this;
   }
+  /// PyTorch's `t.data = src` (porta_tensor_set_data): this leaf takes src's memory, shape and dtype.
+  const Tensor& set_data(const Tensor& src) const {
+    detail::check(porta_tensor_set_data(t_, src.t_));
+    return *this;
+  }
 
   // ------------------------------ autograd ------------------------------
 

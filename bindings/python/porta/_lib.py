@@ -248,6 +248,7 @@ _SIGNATURES = {
     "porta_set_grad_enabled": (STATUS, (INT,)),
     "porta_is_grad_enabled": (STATUS, (P_INT,)),
     "porta_tensor_move_to": (STATUS, (T, DEV)),
+    "porta_tensor_set_data": (STATUS, (T, T)),
     # nn
     "porta_linear": (STATUS, (T, T, T, OUT)),
     "porta_conv2d": (STATUS, (T, T, T, POINTER(Conv2dOptions), OUT)),
@@ -271,6 +272,11 @@ _SIGNATURES = {
     "porta_optimizer_step": (STATUS, (c_void_p,)),
     "porta_optimizer_zero_grad": (STATUS, (c_void_p,)),
     "porta_optimizer_set_lr": (STATUS, (c_void_p, D)),
+    "porta_optimizer_state_slots": (STATUS, (c_void_p, P_I32)),
+    "porta_optimizer_get_state": (STATUS, (c_void_p, I32, I32, OUT)),
+    "porta_optimizer_set_state": (STATUS, (c_void_p, I32, I32, T)),
+    "porta_optimizer_get_step": (STATUS, (c_void_p, I32, P_I64)),
+    "porta_optimizer_set_step": (STATUS, (c_void_p, I32, I64)),
     "porta_optimizer_get_lr": (STATUS, (c_void_p, POINTER(c_double))),
     "porta_optimizer_release": (None, (c_void_p,)),
     # files and datasets

@@ -354,13 +354,11 @@ class Tensor:
 
     @data.setter
     def data(self, value):
-        from .autograd import no_grad
-        if not isinstance(value, Tensor) or value.shape != self.shape:
-            raise InvalidArgumentError(
-                ".data = value: Porta can only overwrite values in place, so value must be a tensor of shape "
-                f"{list(self.shape)}; got {getattr(value, 'shape', type(value).__name__)}")
-        with no_grad():
-            check(fn.porta_copy_into(self._h, value._h))
+        """t.data = value: t takes value's storage, shape and dtype (shared, as PyTorch's), keeping its identity,
+        requires_grad and (when it still fits) its gradient."""
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
+        check(fn.porta_tensor_set_data(self._h, value._h))
 
     # ------------------------------------------------------------ autograd
 

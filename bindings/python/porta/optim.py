@@ -4,11 +4,11 @@ Each parameter group becomes one porta_optimizer. Its state lives on each
 parameter's device and follows the parameter when it moves, so an optimizer
 has no .to(). Changing group["lr"] takes effect at the next step().
 """
-from ctypes import byref, c_void_p
+from ctypes import byref, c_int32, c_int64, c_void_p
 
 from ._errors import InvalidArgumentError, check
 from ._lib import AdamOptions, SgdOptions, fn, sized
-from ._tensor import Tensor
+from ._tensor import Tensor, wrap
 from .autograd import enable_grad, no_grad
 
 _release = fn.porta_optimizer_release
@@ -103,11 +103,77 @@ class Optimizer:
             "created on each parameter's device at the first step and follows the parameter when it moves, "
             "so move the model (model.to(device)) and drop the optimizer's .to(...)")
 
+    # Names of the state tensors per parameter, in the C API's slot order, and whether
+    # PyTorch's state_dict carries a "step" (Adam's bias correction needs it; SGD's does not).
+    _STATE_NAMES = ()
+    _HAS_STEP = False
+
+    def _state_names(self, handle):
+        n = c_int32()
+        check(fn.porta_optimizer_state_slots(handle, byref(n)))
+        return self._STATE_NAMES[:n.value]
+
     def state_dict(self):
-        """The hyperparameters of each group (Porta keeps the moment buffers internally)."""
-        return {"state": {}, "param_groups": [{k: v for k, v in g.items() if k != "params"} |
-                                              {"params": list(range(len(g["params"])))}
-                                              for g in self.param_groups]}
+        """PyTorch's layout: {"state": {index: {"step", "exp_avg", "exp_avg_sq"} or {"momentum_buffer"}},
+        "param_groups": [options and "params": indices]}, parameters numbered across groups. The state
+        tensors are copies; parameters without a step yet have no entry."""
+        from ._factories import tensor
+        state, groups, index = {}, [], 0
+        for group, handle in zip(self.param_groups, self._handles):
+            names = self._state_names(handle)
+            ids = []
+            for i in range(len(group["params"])):
+                entry = {}
+                for slot, name in enumerate(names):
+                    out = c_void_p()
+                    check(fn.porta_optimizer_get_state(handle, i, slot, byref(out)))
+                    if out.value:
+                        entry[name] = wrap(out)
+                steps = c_int64()
+                check(fn.porta_optimizer_get_step(handle, i, byref(steps)))
+                if self._HAS_STEP and steps.value:
+                    entry["step"] = tensor(float(steps.value))
+                if entry:
+                    state[index] = entry
+                ids.append(index)
+                index += 1
+            groups.append({k: v for k, v in group.items() if k != "params"} | {"params": ids})
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Restores what state_dict() saved: each group's options (only "lr" may differ from this
+        optimizer's: Porta fixes the others at creation) and every parameter's state and step count."""
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        for saved, group in zip(saved_groups, self.param_groups):
+            if len(saved["params"]) != len(group["params"]):
+                raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                                 "optimizer's group")
+            for k, v in saved.items():
+                if k in ("params", "lr"):
+                    continue
+                if k not in group or (tuple(group[k]) if isinstance(group[k], (list, tuple)) else group[k]) != \
+                        (tuple(v) if isinstance(v, (list, tuple)) else v):
+                    raise InvalidArgumentError(
+                        f"load_state_dict: the saved group has {k}={v!r} but this optimizer {group.get(k)!r}; Porta "
+                        "fixes every option but lr at creation: create the optimizer with the saved options")
+        saved_state = state_dict.get("state", {})
+        for saved, group, handle in zip(saved_groups, self.param_groups, self._handles):
+            group["lr"] = saved.get("lr", group["lr"])
+            names = self._state_names(handle)
+            for i, index in enumerate(saved["params"]):
+                entry = saved_state.get(index, {})
+                unknown = set(entry) - set(names) - {"step"}
+                if unknown:
+                    raise InvalidArgumentError(f"load_state_dict: parameter {index} has state {sorted(unknown)} "
+                                               f"this {type(self).__name__} does not keep")
+                for slot, name in enumerate(names):
+                    if entry.get(name) is not None:
+                        check(fn.porta_optimizer_set_state(handle, i, slot, entry[name]._h))
+                step = entry.get("step", 0)
+                check(fn.porta_optimizer_set_step(handle, i, int(step.item() if isinstance(step, Tensor) else step)))
+        self._sync()
 
     def __del__(self, _release=_release):
         for handle in self.__dict__.get("_handles", ()):
@@ -124,6 +190,8 @@ class Optimizer:
 
 class SGD(Optimizer):
     """torch.optim.SGD: momentum, dampening, Nesterov and weight decay."""
+
+    _STATE_NAMES = ("momentum_buffer",)
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
@@ -150,6 +218,8 @@ class Adam(Optimizer):
     """torch.optim.Adam (L2 weight decay added to the gradient)."""
 
     _decoupled = False
+    _STATE_NAMES = ("exp_avg", "exp_avg_sq")
+    _HAS_STEP = True
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):

@@ -97,6 +97,11 @@ static void step_one(porta_optimizer& opt, size_t i) {
   TensorPtr g = ops::contiguous(ops::cast(grad, p->dtype));
   if (g->device != &dev) g = ops::to(g, dev);
   follow(opt.state[i], dev);
+  for (const TensorPtr& st : opt.state[i])
+    if (st->shape != p->shape || st->dtype != p->dtype)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "optimizer step: parameter ", i, " is now ", dtype_name(p->dtype), " ",
+           p->shape.str(), " but its optimizer state is ", dtype_name(st->dtype), " ", st->shape.str(),
+           " (its data was replaced after a step); make a new optimizer");
   // New state is committed only after the kernel ran, so a failed step
   // leaves (parameter, state, step count) as they were before it.
   std::vector<TensorPtr> st = opt.state[i];
