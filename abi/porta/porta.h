@@ -341,6 +341,15 @@ PORTA_EXPORT porta_status porta_rand(const int64_t* shape, int32_t ndim, DLDataT
 /** Standard normal samples (float dtypes), device-independent like porta_rand. */
 PORTA_EXPORT porta_status porta_randn(const int64_t* shape, int32_t ndim, DLDataType dtype,
                                       DLDevice device, porta_tensor** out);
+/** A random permutation of 0..n-1 (int64 [n]) from the global generator,
+ *  which it advances by n: two shuffles in a row differ, and a seed gives
+ *  the same permutation on every device and in every binding. */
+PORTA_EXPORT porta_status porta_randperm(int64_t n, DLDevice device, porta_tensor** out);
+/** As porta_randperm, from an explicit generator state (seed, offset) that
+ *  the caller owns and advances by n after each draw (a torch.Generator).
+ *  The global generator is untouched. */
+PORTA_EXPORT porta_status porta_randperm_at(int64_t n, uint64_t seed, uint64_t offset, DLDevice device,
+                                            porta_tensor** out);
 
 /* ======================== elementwise ops ======================== */
 

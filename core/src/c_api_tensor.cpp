@@ -174,6 +174,13 @@ PORTA_API porta_status porta_arange_int64(int64_t start, int64_t end, int64_t st
                                           porta_tensor** out) {
   return produce(out, [&] { return ops::arange_int(device_of(device), start, end, step, checked_dtype(dtype)); });
 }
+PORTA_API porta_status porta_randperm(int64_t n, DLDevice device, porta_tensor** out) {
+  return produce(out, [&] { return ops::randperm(device_of(device), n); });
+}
+PORTA_API porta_status porta_randperm_at(int64_t n, uint64_t seed, uint64_t offset, DLDevice device,
+                                         porta_tensor** out) {
+  return produce(out, [&] { return ops::randperm_at(device_of(device), n, seed, offset); });
+}
 PORTA_API porta_status porta_manual_seed(uint64_t seed) {
   ops::manual_seed(seed);
   return PORTA_OK;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "error.hpp"
 #include "ops.hpp"
@@ -148,6 +149,35 @@ TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, 
   TensorPtr t = empty(dev, dtype, shape);
   random_into(op, t, a, b);
   return t;
+}
+
+TensorPtr randperm_at(DeviceState& dev, int64_t n, uint64_t seed, uint64_t offset) {
+  if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "randperm: n must be >= 0, got ", n);
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
+  if (n > 1) {
+    // Fisher-Yates over n uniforms of the counter-based generator at (seed,
+    // offset), drawn on the cpu: one permutation per state on every device.
+    DeviceState& cpu = Registry::get().device(DLDevice{kDLCPU, 0});
+    TensorPtr u = empty(cpu, Dtype::Float64, Dims{n});
+    porta_random_params p{sizeof(p), seed, offset, 0.0, 1.0};
+    KernelArg out(*u);
+    launch(cpu, PORTA_OP_RAND_UNIFORM, Dtype::Float64, nullptr, 0, out, &p);
+    std::vector<double> host(static_cast<size_t>(n));
+    to_host(*u, host.data(), host.size() * sizeof(double));
+    for (int64_t i = n - 1; i > 0; --i) {
+      const int64_t j = std::min<int64_t>(i, static_cast<int64_t>(host[static_cast<size_t>(i)] * static_cast<double>(i + 1)));
+      std::swap(order[static_cast<size_t>(i)], order[static_cast<size_t>(j)]);
+    }
+  }
+  return from_host(order.data(), Dtype::Int64, Dims{n}, dev);
+}
+
+TensorPtr randperm(DeviceState& dev, int64_t n) {
+  if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "randperm: n must be >= 0, got ", n);
+  uint64_t seed = 0;
+  const uint64_t offset = reserve_counters(static_cast<uint64_t>(n), &seed);
+  return randperm_at(dev, n, seed, offset);
 }
 
 void manual_seed(uint64_t seed) {

@@ -39,6 +39,12 @@ void check_fill_value(const char* op, double value, Dtype dtype);
 // Factories with exact int64 values (every bit kept beyond 2^53).
 TensorPtr full_int(DeviceState& dev, const Dims& shape, int64_t value, Dtype dtype);
 TensorPtr arange_int(DeviceState& dev, int64_t start, int64_t end, int64_t step, Dtype dtype);
+// A random permutation of 0..n-1 (int64) from the global generator (it
+// takes n counters), or from an explicit generator state (seed, offset),
+// which it does not advance. The same state gives the same permutation on
+// every device: C++ and Python loaders shuffle alike.
+TensorPtr randperm(DeviceState& dev, int64_t n);
+TensorPtr randperm_at(DeviceState& dev, int64_t n, uint64_t seed, uint64_t offset);
 TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b);
 // Fills `t` (any strides) in place from the generator.
 void random_into(porta_op op, const TensorPtr& t, double a, double b);

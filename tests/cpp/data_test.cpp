@@ -28,3 +28,44 @@ TEST(Data, AHugeBatchSizeCountsOneBatch) {
   EXPECT_EQ(DataLoader(dataset, {.batch_size = INT64_MAX, .drop_last = true}).size(), 0);
   EXPECT_EQ(DataLoader(dataset, {.batch_size = 3}).size(), 4);
 }
+
+namespace {
+// The sample order of one epoch: datasets whose label is the sample's index.
+std::vector<int64_t> epoch_order(DataLoader& loader) {
+  std::vector<int64_t> order;
+  for (auto& batch : loader)
+    for (int64_t v : batch.target.to_vector<int64_t>()) order.push_back(v);
+  return order;
+}
+
+std::vector<int64_t> randperm_at(int64_t n, uint64_t seed, uint64_t offset) {
+  porta_tensor* p = nullptr;
+  porta::detail::check(porta_randperm_at(n, seed, offset, DLDevice{kDLCPU, 0}, &p));
+  return porta::Tensor::adopt(p).to_vector<int64_t>();
+}
+}  // namespace
+
+// Shuffling draws from Porta's generator, as Python's loader does: with a
+// seed, epoch e is the permutation at generator state (seed, e * n), so
+// seed 5's epoch 1 is not seed 6's epoch 0; without one, from the global
+// generator, so two loaders made at one state still differ.
+TEST(Data, ShufflingDrawsFromPortasGenerator) {
+  const int64_t n = 12;
+  std::vector<int64_t> labels(n);
+  for (int64_t i = 0; i < n; ++i) labels[size_t(i)] = i;
+  auto dataset = std::make_shared<ImageDataset>(std::vector<uint8_t>(size_t(n), 1), labels, porta::Shape{1});
+  DataLoader seeded(dataset, {.batch_size = 5, .shuffle = true, .seed = 5});
+  const std::vector<int64_t> e0 = epoch_order(seeded), e1 = epoch_order(seeded);
+  EXPECT_EQ(e0, randperm_at(n, 5, 0));
+  EXPECT_EQ(e1, randperm_at(n, 5, uint64_t(n)));
+  EXPECT_NE(e0, e1);
+  DataLoader six(dataset, {.batch_size = 5, .shuffle = true, .seed = 6});
+  EXPECT_NE(epoch_order(six), e1);
+
+  porta::manual_seed(0);
+  DataLoader a(dataset, {.batch_size = 5, .shuffle = true}), b(dataset, {.batch_size = 5, .shuffle = true});
+  const std::vector<int64_t> first = epoch_order(a), second = epoch_order(b);
+  EXPECT_EQ(first, randperm_at(n, 0, 0)) << "the global generator after manual_seed(0)";
+  EXPECT_EQ(second, randperm_at(n, 0, uint64_t(n)));
+  EXPECT_NE(first, second);
+}

@@ -104,3 +104,32 @@ def test_missing_dataset_files(tmp_path):
         porta.datasets.CIFAR10(root=str(tmp_path), train=True, download=True)
     with pytest.raises(RuntimeError, match="data_batch_1.bin"):
         porta.datasets.CIFAR10(root=str(tmp_path))
+
+
+def test_shuffling_draws_from_portas_generator():
+    from porta.utils.data import random_split
+    n = 12
+    ds = list(range(n))
+
+    def order(loader):
+        return [int(x) for x in loader]
+    porta.manual_seed(0)
+    first, second = order(DataLoader(ds, shuffle=True)), order(DataLoader(ds, shuffle=True))
+    assert first != second  # the global generator moved on, as PyTorch's does
+    # The same permutations the C++ loader gives after porta::manual_seed(0) (tests/cpp/data_test.cpp).
+    assert first == porta.randperm(n, generator=porta.Generator().set_state((0, 0))).tolist()
+    assert second == porta.randperm(n, generator=porta.Generator().set_state((0, n))).tolist()
+    # generator= is honoured: epoch e of seed s is the C++ loader's {.seed = s} epoch e.
+    loader = DataLoader(ds, shuffle=True, generator=porta.Generator().manual_seed(5))
+    e0, e1 = order(loader), order(loader)
+    assert e0 == porta.randperm(n, generator=porta.Generator().manual_seed(5)).tolist()
+    assert e1 == porta.randperm(n, generator=porta.Generator().set_state((5, n))).tolist() and e0 != e1
+    assert order(DataLoader(ds, shuffle=True, generator=porta.Generator().manual_seed(6))) != e1
+    assert sorted(e0) == ds
+    parts = random_split(ds, [4, 8], generator=porta.Generator().manual_seed(1))
+    assert sorted(list(parts[0]) + list(parts[1])) == ds
+    assert list(parts[0]) == porta.randperm(n, generator=porta.Generator().manual_seed(1)).tolist()[:4]
+    with pytest.raises(TypeError, match="porta.Generator"):
+        DataLoader(ds, shuffle=True, generator=42)
+    with pytest.raises(NotImplementedError, match="timeout"):
+        DataLoader(ds, timeout=5)

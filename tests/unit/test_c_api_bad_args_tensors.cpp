@@ -571,6 +571,20 @@ const Case kCases[] = {
        const int64_t shape[1] = {2};
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "float32 or float64", porta_randn(shape, 1, porta_bool, x.cpu, out.p()));
      }},
+    {"porta_randperm",
+     [](Fixture& x) {
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_randperm(3, x.cpu, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "n must be >= 0, got -1", porta_randperm(-1, x.cpu, out.p()));
+       expect_bad_devices_refused([&](DLDevice d) { return porta_randperm(3, d, out.p()); });
+     }},
+    {"porta_randperm_at",
+     [](Fixture& x) {
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_randperm_at(3, 1, 0, x.cpu, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "n must be >= 0", porta_randperm_at(-5, 1, 0, x.cpu, out.p()));
+       expect_bad_devices_refused([&](DLDevice d) { return porta_randperm_at(3, 1, 0, d, out.p()); });
+     }},
 };
 
 }  // namespace

@@ -17,7 +17,6 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -220,7 +219,10 @@ inline std::shared_ptr<ImageDataset> CIFAR10(const std::string& root, bool train
 struct LoaderOptions {
   int64_t batch_size = 1;        ///< samples per batch
   bool shuffle = false;          ///< a new permutation every epoch
-  uint64_t seed = 0;             ///< shuffling seed (epoch e uses seed + e)
+  /// Shuffling: unset, each epoch draws a permutation from Porta's global generator (porta::manual_seed
+  /// makes it reproducible, as PyTorch's DataLoader); set, epoch e uses the generator state
+  /// (seed, e * size), the order Python's DataLoader(generator=porta.Generator().manual_seed(seed)) gives.
+  std::optional<uint64_t> seed{};
   bool drop_last = false;        ///< drop a final, partial batch
   int num_workers = 0;           ///< background threads assembling batches (0: in the caller)
   int prefetch = 2;              ///< batches each worker keeps ready
@@ -246,9 +248,16 @@ class DataLoader {
   class Epoch {
    public:
     Epoch(const DataLoader& loader, uint64_t epoch) : loader_(loader) {
-      order_.resize(size_t(loader.dataset_->size()));
+      const int64_t n = loader.dataset_->size();
+      order_.resize(size_t(n));
       std::iota(order_.begin(), order_.end(), 0);
-      if (loader.o_.shuffle) std::shuffle(order_.begin(), order_.end(), std::mt19937_64(loader.o_.seed + epoch));
+      if (loader.o_.shuffle) {
+        const DLDevice cpu{kDLCPU, 0};
+        porta_tensor* perm = nullptr;
+        porta::detail::check(loader.o_.seed ? porta_randperm_at(n, *loader.o_.seed, epoch * uint64_t(n), cpu, &perm)
+                                     : porta_randperm(n, cpu, &perm));
+        order_ = Tensor::adopt(perm).to_vector<int64_t>();
+      }
       total_ = loader.size();
       for (int w = 0; w < loader.o_.num_workers; ++w) workers_.emplace_back([this] { work(); });
     }

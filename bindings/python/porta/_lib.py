@@ -232,6 +232,8 @@ _SIGNATURES = {
     "porta_ones": (STATUS, (P_I64, I32, DT, DEV, OUT)),
     "porta_arange": (STATUS, (D, D, D, DT, DEV, OUT)),
     "porta_manual_seed": (STATUS, (U64,)),
+    "porta_randperm": (STATUS, (I64, DEV, OUT)),
+    "porta_randperm_at": (STATUS, (I64, U64, U64, DEV, OUT)),
     "porta_generator_get_state": (STATUS, (POINTER(c_uint64), POINTER(c_uint64))),
     "porta_generator_set_state": (STATUS, (U64, U64)),
     "porta_rand": (STATUS, (P_I64, I32, DT, DEV, OUT)),

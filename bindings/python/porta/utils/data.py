@@ -2,13 +2,13 @@
 as torch.utils.data. Workers are threads that assemble batches ahead, in
 order; pin_memory puts batches in page-locked memory for the accelerator."""
 import collections.abc
-import random
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
 from .. import _device, _dtype, _factories
+from .._generator import Generator, randperm
 from .._tensor import Tensor
 
 
@@ -55,7 +55,8 @@ class Subset(Dataset):
 
 
 def random_split(dataset, lengths, generator=None):
-    """Subsets of the given lengths (or fractions) over a random permutation."""
+    """Subsets of the given lengths (or fractions) over a random permutation drawn from `generator`
+    (a porta.Generator) or the global generator."""
     n = len(dataset)
     if all(isinstance(x, float) for x in lengths) and abs(sum(lengths) - 1) < 1e-6:
         counts = [int(n * f) for f in lengths]
@@ -64,18 +65,12 @@ def random_split(dataset, lengths, generator=None):
         lengths = counts
     if sum(lengths) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = _permutation(n, 0)
+    order = randperm(n, generator=generator).tolist()
     out, start = [], 0
     for k in lengths:
         out.append(Subset(dataset, order[start:start + k]))
         start += k
     return out
-
-
-def _permutation(n, epoch):
-    """A permutation drawn from Porta's seed, so porta.manual_seed makes shuffling reproducible."""
-    seed, offset = _factories.get_rng_state()
-    return random.Random(hash((seed, offset, epoch))).sample(range(n), n)
 
 
 def _stack(samples, pin_for):
@@ -128,6 +123,12 @@ class DataLoader:
                              "multiprocessing.")
         if batch_sampler is not None:
             raise NotImplementedError("DataLoader: batch_sampler is not supported by Porta")
+        if timeout:
+            raise NotImplementedError("DataLoader: timeout is not supported by Porta (its workers are threads of "
+                                      "this process); leave it at 0")
+        if generator is not None and not isinstance(generator, Generator):
+            raise TypeError(f"DataLoader: generator must be a porta.Generator, got {type(generator).__name__}")
+        self.generator = generator
         self.dataset, self.batch_size, self.shuffle = dataset, batch_size, shuffle
         self.sampler, self.num_workers, self.drop_last = sampler, num_workers, drop_last
         self.collate_fn = collate_fn
@@ -135,7 +136,6 @@ class DataLoader:
         self.prefetch_factor = prefetch_factor or 2
         self.worker_init_fn = worker_init_fn
         self._pin_device = pin_memory_device or None
-        self._epoch = 0
 
     def __len__(self):
         n = len(self.sampler) if self.sampler is not None else len(self.dataset)
@@ -146,11 +146,10 @@ class DataLoader:
     def _order(self):
         if self.sampler is not None:
             return list(self.sampler)
-        if self.shuffle:
-            order = _permutation(len(self.dataset), self._epoch)
+        if self.shuffle:  # a new permutation per epoch, from the loader's generator or the global one
+            order = randperm(len(self.dataset), generator=self.generator).tolist()
         else:
             order = list(range(len(self.dataset)))
-        self._epoch += 1
         return order
 
     def _batches(self):

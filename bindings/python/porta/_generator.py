@@ -1,0 +1,71 @@
+"""porta.Generator and randperm: explicit states of Porta's counter-based generator.
+
+Porta's random numbers are Philox draws addressed by (seed, offset): the global generator
+(porta.manual_seed) is one such state, shared by every device. A Generator is another, owned by
+the caller: each draw reads n counters from its offset and moves the offset past them, so the
+same seed gives the same numbers in every binding (the C++ DataLoader's `seed` option is one).
+get_state() returns the (seed, offset) pair (PyTorch returns a ByteTensor)."""
+import os
+from ctypes import c_void_p
+
+from . import _device, _dtype
+from ._errors import check
+from ._lib import fn
+from ._tensor import wrap
+
+_DEFAULT_SEED = 67280421310721  # PyTorch's default seed, as the global generator's
+
+
+class Generator:
+    """torch.Generator: manual_seed(), seed(), initial_seed(), get_state(), set_state()."""
+
+    def __init__(self, device="cpu"):
+        self.device = _device.device(device)
+        self._seed, self._offset = _DEFAULT_SEED, 0
+
+    def manual_seed(self, seed):
+        """Reseeds (and rewinds) this generator; returns it."""
+        self._seed, self._offset = int(seed) & 0xFFFFFFFFFFFFFFFF, 0
+        return self
+
+    def seed(self):
+        """Reseeds from the operating system's entropy; returns the new seed."""
+        self.manual_seed(int.from_bytes(os.urandom(8), "little"))
+        return self._seed
+
+    def initial_seed(self):
+        """The seed last set."""
+        return self._seed
+
+    def get_state(self):
+        """(seed, offset), for set_state."""
+        return (self._seed, self._offset)
+
+    def set_state(self, state):
+        """Restores a state read with get_state; returns self."""
+        self._seed, self._offset = int(state[0]), int(state[1])
+        return self
+
+    def _take(self, n):
+        """The state for a draw of n counters, advancing past them."""
+        at = (self._seed, self._offset)
+        self._offset += n
+        return at
+
+
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
+    """A random permutation of 0..n-1 (int64), from `generator` or the global generator."""
+    from ._factories import _finish
+    if generator is not None and not isinstance(generator, Generator):
+        raise TypeError(f"randperm(): generator must be a porta.Generator, got {type(generator).__name__}")
+    out = c_void_p()
+    dev = _device.resolve(device)
+    if generator is None:
+        check(fn.porta_randperm(n, dev, out))
+    else:
+        seed, offset = generator._take(n)
+        check(fn.porta_randperm_at(n, seed, offset, dev, out))
+    t = wrap(out)
+    if dtype is not None and _dtype.resolve(dtype) is not _dtype.int64:
+        t = t.to(_dtype.resolve(dtype))
+    return _finish(t, requires_grad)
