@@ -94,3 +94,29 @@ TEST(AutogradGraph, ABackwardAfterAnInPlaceWriteIntoASavedTensorFails) {
   EXPECT_EQ(porta_backward(loss, nullptr), PORTA_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(error().find("ExpBackward is at version 1; expected version 0"), std::string::npos) << error();
 }
+
+// An in-place op whose operand is a view of the tensor it writes (h.mul_(h[0]))
+// makes the graph hold that view, and the view holds its base: saved tensors
+// keep data only (no history, no base), so dropping the graph without
+// backward frees everything.
+TEST(AutogradGraph, AnInPlaceOpOnAViewOfItselfLeaksNothing) {
+  const DLDevice cpu{kDLCPU, 0};
+  porta_memory_stats before{};
+  before.struct_size = sizeof before;
+  PORTA_ASSERT_OK(porta_device_memory_stats(cpu, &before));
+  {
+    Tensor x = from({1, 2, 3}, {3}, cpu);
+    PORTA_ASSERT_OK(porta_tensor_set_requires_grad(x.get(), 1));
+    porta_tensor *h = nullptr, *first = nullptr;
+    PORTA_ASSERT_OK(porta_mul_scalar(x.get(), 2.0, &h));
+    Tensor owned_h(h);
+    PORTA_ASSERT_OK(porta_select(h, 0, 0, &first));
+    Tensor owned_first(first);
+    PORTA_ASSERT_OK(porta_binary_inplace(PORTA_OP_MUL, h, first));
+    EXPECT_EQ(values(h), (std::vector<float>{4, 8, 12}));
+  }
+  porta_memory_stats after{};
+  after.struct_size = sizeof after;
+  PORTA_ASSERT_OK(porta_device_memory_stats(cpu, &after));
+  EXPECT_EQ(after.allocated_bytes, before.allocated_bytes) << "the graph kept tensors alive after its last handle";
+}

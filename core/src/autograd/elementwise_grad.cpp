@@ -79,7 +79,7 @@ struct BinaryNode final : Node {
   BinaryNode(porta_op o, const TensorPtr& a_, const TensorPtr& b_, const TensorPtr& out_)
       : op(o), a_shape(a_->shape), b_shape(b_->shape), a_dtype(a_->dtype), b_dtype(b_->dtype) {
     if (binary_saves_operands(o)) a = a_, b = b_;
-    if (binary_saves_output(o)) out = detach(out_);
+    if (binary_saves_output(o)) out = out_;  // SavedTensor keeps the data only: no cycle through out's grad_fn
   }
   const char* name() const override { return backward_name(op); }
   void release_saved() override { a.reset(), b.reset(), out.reset(); }
@@ -142,7 +142,7 @@ TensorPtr unary(porta_op op, const TensorPtr& a) {
   TensorPtr out = ops::unary(op, a);
   if (autograd::needs_grad({&a})) {
     const Needs needs = unary_needs(op);
-    TensorPtr saved = needs == Needs::Input ? a : needs == Needs::Output ? detach(out) : TensorPtr();
+    TensorPtr saved = needs == Needs::Input ? a : needs == Needs::Output ? out : TensorPtr();
     autograd::record(out, std::make_shared<UnaryNode>(op, std::move(saved)), {&a});
   }
   return out;

@@ -31,13 +31,12 @@ class Running {
 const TensorPtr& SavedTensor::get() const {
   if (t_) {
     const uint64_t now = t_->storage->version.load(std::memory_order_acquire);
-    if (t_->storage.get() != storage_ || now != version_)
+    if (now != version_)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: one of the tensors needed for gradient computation has been "
            "modified by an in-place operation: a ", dtype_name(t_->dtype), " ", t_->shape.str(), " tensor saved by ",
            t_running ? t_running->name() : "a backward node", " is at version ", now, "; expected version ", version_,
-           " instead (", t_->storage.get() != storage_ ? "it was moved to another device in place" :
-           "an in-place op, a write through a view, detach() or .data, or an optimizer step wrote into it after the "
-           "forward pass", "). Make that write out of place, or clone() the tensor before writing into it");
+           " instead (an in-place op, a write through a view, detach() or .data, or an optimizer step wrote into it "
+           "after the forward pass). Make that write out of place, or clone() the tensor before writing into it");
   }
   return t_;
 }

@@ -19,16 +19,19 @@ namespace porta::autograd {
 
 struct Node;
 
-// A tensor a node keeps for its backward formula. It remembers the version
-// of the tensor's memory when it was saved; reading it back after an
-// in-place write into that memory (directly, through a view, a detach()ed
-// handle or .data, under no-grad or not) throws PyTorch's error naming the
-// node, instead of computing a gradient from the changed values.
+// A tensor a node keeps for its backward formula. It keeps the data only: a
+// fresh handle on the same memory, without the tensor's history or the base
+// it views (so a graph never holds itself: h.mul_(h[0]) saves a view of h,
+// whose base is h, whose grad_fn is this node). It remembers the version of
+// that memory; reading it back after an in-place write into it (directly,
+// through a view, a detach()ed handle or .data, under no-grad or not) throws
+// PyTorch's error naming the node, instead of computing a gradient from the
+// changed values.
 class SavedTensor {
  public:
   SavedTensor() = default;
-  SavedTensor(TensorPtr t)  // NOLINT: saving is assignment
-      : t_(std::move(t)), storage_(t_ ? t_->storage.get() : nullptr),
+  SavedTensor(const TensorPtr& t)  // NOLINT: saving is assignment
+      : t_(t ? make_view(*t, t->shape, t->strides, t->byte_offset) : TensorPtr()),
         version_(t_ ? t_->storage->version.load(std::memory_order_acquire) : 0) {}
   // The saved tensor; throws INVALID_ARGUMENT when its memory was written since.
   const TensorPtr& get() const;
@@ -36,17 +39,16 @@ class SavedTensor {
   porta_tensor* operator->() const { return get().get(); }
   porta_tensor& operator*() const { return *get(); }
   explicit operator bool() const { return static_cast<bool>(t_); }
-  void reset() { t_.reset(), storage_ = nullptr; }
+  void reset() { t_.reset(); }
 
  private:
-  TensorPtr t_;
-  const Storage* storage_ = nullptr;
+  TensorPtr t_;  // a handle of its own on the saved memory
   uint64_t version_ = 0;
 };
 
 // A node must never hold its own output with grad_fn attached (that is a
-// reference cycle: output -> grad_fn -> node -> output); nodes that need
-// their output save ag::detach(output), which shares the storage only.
+// reference cycle: output -> grad_fn -> node -> output); tensors a node
+// needs are SavedTensors, which hold the data only.
 struct Node {
   // Releases the graph behind this node without recursion: a chain of a
   // million nodes is freed in a loop, not a million nested destructors.

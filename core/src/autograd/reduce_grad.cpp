@@ -84,7 +84,7 @@ TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t n
     node->kept_shape.push_back(mask[static_cast<size_t>(i)] ? 1 : t->shape[i]);
     if (mask[static_cast<size_t>(i)]) node->count *= t->shape[i];
   }
-  if (op == PORTA_OP_MAX || op == PORTA_OP_MIN) node->input = t, node->output = detach(out);
+  if (op == PORTA_OP_MAX || op == PORTA_OP_MIN) node->input = t, node->output = out;
   autograd::record(out, node, {&t});
   return out;
 }

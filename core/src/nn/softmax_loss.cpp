@@ -61,7 +61,7 @@ TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log) {
   run_softmax(log ? PORTA_OP_LOG_SOFTMAX : PORTA_OP_SOFTMAX, xc, TensorPtr(), y, d3);
   if (autograd::needs_grad({&x})) {
     auto node = std::make_shared<SoftmaxNode>();
-    node->y = ag::detach(y);
+    node->y = y;
     node->d3 = d3;
     node->log = log;
     autograd::record(y, node, {&x});
