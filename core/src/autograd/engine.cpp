@@ -54,7 +54,7 @@ Node::~Node() {
   while (!doomed.empty()) {
     std::shared_ptr<Node> n = std::move(doomed.back());
     doomed.pop_back();
-    n->release_saved();  // saved inputs hold their own grad_fn: drop them while their producers are still held
+    n->release_saved();  // its saved data goes first, while the nodes it came from are still held
     take(n->next);
   }  // n dies here with no edges left
 }
