@@ -78,6 +78,18 @@ PORTA_API porta_status porta_is_grad_enabled(int* out) {
   });
 }
 
+// Leaf `x` takes `src`'s memory and geometry, keeping its handle, grad and
+// requires_grad (move_to, set_data); it no longer views its old base.
+static void take_memory_of(porta_tensor& x, const porta_tensor& src) {
+  x.storage = src.storage;
+  x.dtype = src.dtype;
+  x.shape = src.shape;
+  x.strides = src.strides;
+  x.byte_offset = src.byte_offset;
+  x.device = src.device;
+  release_handle(std::exchange(x.view_base, nullptr));
+}
+
 PORTA_API porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device) {
   return guard([&] {
     TensorPtr x = arg(t, "t");
@@ -88,11 +100,7 @@ PORTA_API porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device) {
     TensorPtr moved = ops::to(x, dev);
     TensorPtr grad = autograd::grad_of(*x);
     if (grad) grad = ops::to(grad, dev);
-    x->storage = moved->storage;
-    x->strides = moved->strides;
-    x->byte_offset = moved->byte_offset;
-    x->device = &dev;
-    release_handle(std::exchange(x->view_base, nullptr));  // it no longer shares the base's memory
+    take_memory_of(*x, *moved);
     autograd::set_grad(*x, std::move(grad));
   });
 }
@@ -110,13 +118,7 @@ PORTA_API porta_status porta_tensor_set_data(porta_tensor* t, porta_tensor* src)
     if (x.get() == s.get()) return;
     TensorPtr grad = autograd::grad_of(*x);
     const bool grad_fits = grad && grad->shape == s->shape && grad->dtype == s->dtype && grad->device == s->device;
-    x->storage = s->storage;
-    x->dtype = s->dtype;
-    x->shape = s->shape;
-    x->strides = s->strides;
-    x->byte_offset = s->byte_offset;
-    x->device = s->device;
-    release_handle(std::exchange(x->view_base, nullptr));  // it no longer views its old base
+    take_memory_of(*x, *s);
     if (grad && !grad_fits) autograd::set_grad(*x, TensorPtr());
   });
 }

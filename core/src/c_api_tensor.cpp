@@ -64,8 +64,7 @@ PORTA_API porta_status porta_tensor_to_non_blocking(porta_tensor* t, DLDevice de
 PORTA_API porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src) {
   return guard([&] {
     TensorPtr d = arg(dst, "dst");
-    require_writable(*d, "copy_into");
-    ag::copy_(d, arg(src, "src"));
+    ag::copy_(d, arg(src, "src"), "copy_into");
   });
 }
 

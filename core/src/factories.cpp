@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,19 @@ uint64_t reserve_counters(uint64_t n, uint64_t* seed) {
   return first;
 }
 
+// Runs the FULL kernel over `t` (which has elements).
+void launch_fill(const porta_tensor& t, const porta_fill_params& p) {
+  KernelArg out(t);
+  launch(*t.device, PORTA_OP_FULL, t.dtype, nullptr, 0, out, &p);
+}
+
+// Runs a RAND_* kernel over `t` (which has elements) from generator state (seed, offset).
+void launch_random(porta_op op, const porta_tensor& t, double a, double b, uint64_t seed, uint64_t offset) {
+  porta_random_params p{sizeof(p), seed, offset, a, b};
+  KernelArg out(t);
+  launch(*t.device, op, t.dtype, nullptr, 0, out, &p);
+}
+
 }  // namespace
 
 TensorPtr full(DeviceState& dev, const Dims& shape, double value, Dtype dtype) {
@@ -44,8 +58,7 @@ TensorPtr full(DeviceState& dev, const Dims& shape, double value, Dtype dtype) {
            " (integer values must lie within the range of int64)");
     p.int_value = dtype == Dtype::Bool ? (value != 0) : static_cast<int64_t>(value);
   }
-  KernelArg out(*t);
-  launch(dev, PORTA_OP_FULL, dtype, nullptr, 0, out, &p);
+  launch_fill(*t, p);
   return t;
 }
 
@@ -72,8 +85,7 @@ void int_range(Dtype dtype, int64_t* lo, int64_t* hi) {
   switch (dtype) {
     case Dtype::UInt8: *lo = 0, *hi = 255; return;
     case Dtype::Int32: *lo = INT32_MIN, *hi = INT32_MAX; return;
-    case Dtype::Bool: *lo = INT64_MIN, *hi = INT64_MAX; return;  // any number is true or false
-    default: *lo = INT64_MIN, *hi = INT64_MAX; return;
+    default: *lo = INT64_MIN, *hi = INT64_MAX; return;  // int64, and bool (any number is true or false)
   }
 }
 
@@ -101,9 +113,8 @@ TensorPtr full_int(DeviceState& dev, const Dims& shape, int64_t value, Dtype dty
   if (value < lo || value > hi) overflow("full", cat(value), dtype);
   TensorPtr t = empty(dev, dtype, shape);
   if (t->numel() == 0) return t;
-  porta_fill_params p{sizeof(p), static_cast<double>(value), dtype == Dtype::Bool ? int64_t{value != 0} : value};
-  KernelArg out(*t);
-  launch(dev, PORTA_OP_FULL, dtype, nullptr, 0, out, &p);
+  launch_fill(*t, porta_fill_params{sizeof(porta_fill_params), static_cast<double>(value),
+                                    dtype == Dtype::Bool ? int64_t{value != 0} : value});
   return t;
 }
 
@@ -137,10 +148,9 @@ void random_into(porta_op op, const TensorPtr& t, double a, double b) {
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(t->dtype));
   begin_write(*t, op_name(op));
   if (t->numel() == 0) return;
-  porta_random_params p{sizeof(p), 0, 0, a, b};
-  p.offset = reserve_counters(static_cast<uint64_t>(t->numel()), &p.seed);
-  KernelArg out(*t);
-  launch(*t->device, op, t->dtype, nullptr, 0, out, &p);
+  uint64_t seed = 0;
+  const uint64_t offset = reserve_counters(static_cast<uint64_t>(t->numel()), &seed);
+  launch_random(op, *t, a, b, seed, offset);
 }
 
 TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b) {
@@ -154,15 +164,12 @@ TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, 
 TensorPtr randperm_at(DeviceState& dev, int64_t n, uint64_t seed, uint64_t offset) {
   if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "randperm: n must be >= 0, got ", n);
   std::vector<int64_t> order(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) order[static_cast<size_t>(i)] = i;
+  std::iota(order.begin(), order.end(), int64_t{0});
   if (n > 1) {
     // Fisher-Yates over n uniforms of the counter-based generator at (seed,
     // offset), drawn on the cpu: one permutation per state on every device.
-    DeviceState& cpu = Registry::get().device(DLDevice{kDLCPU, 0});
-    TensorPtr u = empty(cpu, Dtype::Float64, Dims{n});
-    porta_random_params p{sizeof(p), seed, offset, 0.0, 1.0};
-    KernelArg out(*u);
-    launch(cpu, PORTA_OP_RAND_UNIFORM, Dtype::Float64, nullptr, 0, out, &p);
+    TensorPtr u = empty(Registry::get().device(DLDevice{kDLCPU, 0}), Dtype::Float64, Dims{n});
+    launch_random(PORTA_OP_RAND_UNIFORM, *u, 0.0, 1.0, seed, offset);
     std::vector<double> host(static_cast<size_t>(n));
     to_host(*u, host.data(), host.size() * sizeof(double));
     for (int64_t i = n - 1; i > 0; --i) {

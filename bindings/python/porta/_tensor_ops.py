@@ -9,7 +9,6 @@ plus Python's arithmetic, comparison and matmul operators.
   MATMUL     a.matmul(b), a @ b
 Each op's meaning is documented on its C function in porta/porta.h.
 """
-import math
 from collections import namedtuple
 from ctypes import byref, c_double, c_int32, c_void_p
 
@@ -284,16 +283,13 @@ namespace["amax"], namespace["amin"] = _reduce_max, _reduce_min
 
 
 def _scalar_dtype(s, dt):
-    """The dtype a Python scalar takes beside a tensor of dtype dt (the C scalar ops' rule, PyTorch's):
-    the tensor's when it is floating; float32 for a non-integral scalar; int64 for a number beside bool."""
-    if dt.is_floating_point:
+    """The dtype a Python scalar takes beside a tensor of dtype dt (PyTorch's rule): the tensor's when it
+    is floating or the scalar a bool; float32 for a float (even an integral one: 2.0 * int tensor is
+    float); int64 for an int beside bool."""
+    if dt.is_floating_point or isinstance(s, bool):
         return dt
-    if isinstance(s, bool):
-        return dt
-    if isinstance(s, float) and not (math.isfinite(s) and s == math.trunc(s)):
-        return _dtype.float32
     if isinstance(s, float):
-        return _dtype.float32  # a Python float is a float, even when integral (2.0 * int tensor is float)
+        return _dtype.float32
     return _dtype.int64 if dt is _dtype.bool_ else dt
 
 

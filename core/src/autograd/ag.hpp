@@ -18,7 +18,8 @@ TensorPtr cast(const TensorPtr& t, Dtype dtype);
 void unary_(porta_op op, const TensorPtr& t);
 void binary_(porta_op op, const TensorPtr& t, const TensorPtr& other);
 void binary_scalar_(porta_op op, const TensorPtr& t, double s);
-void copy_(const TensorPtr& dst, const TensorPtr& src);
+// `op` names the caller in errors.
+void copy_(const TensorPtr& dst, const TensorPtr& src, const char* op);
 
 // ---- reductions and matmul (reduce_grad.cpp)
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);

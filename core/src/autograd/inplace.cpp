@@ -88,17 +88,6 @@ struct AsStridedNode final : Node {
   }
 };
 
-// The base whose memory `t` views, or null (dropping a link the base broke
-// by moving to another device in place).
-porta_tensor* base_of(porta_tensor& t) {
-  porta_tensor* b = t.view_base;
-  if (b && b->storage != t.storage) {
-    release_handle(std::exchange(t.view_base, nullptr));
-    return nullptr;
-  }
-  return b;
-}
-
 void rebase_view_on(porta_tensor& view, porta_tensor& base, const Window& w) {
   auto node = std::make_shared<AsStridedNode>(w);
   node->next.push_back(gradient_edge(TensorPtr::borrow(&base)));
@@ -117,10 +106,19 @@ bool can_cast(Dtype from, Dtype to) {
 
 }  // namespace
 
-bool records_write(porta_tensor& t) {
+porta_tensor* base_of(porta_tensor& t) {
+  porta_tensor* b = t.view_base;
+  if (b && b->storage != t.storage) {
+    release_handle(std::exchange(t.view_base, nullptr));
+    return nullptr;
+  }
+  return b;
+}
+
+bool records_write(porta_tensor& t, const porta_tensor* src) {
   if (!grad_enabled()) return false;
   porta_tensor* base = base_of(t);
-  return t.requires_grad || (base && base->requires_grad);
+  return t.requires_grad || (base && base->requires_grad) || (src && src->requires_grad);
 }
 
 void refresh_view(porta_tensor& t) {
@@ -136,8 +134,7 @@ void assign(const TensorPtr& dst, const TensorPtr& src, const char* op, bool src
   porta_tensor& d = *dst;
   refresh_view(d);
   porta_tensor* base = base_of(d);
-  const bool recording = grad_enabled() && is_floating(d.dtype) &&
-                         (src->requires_grad || d.requires_grad || (base && base->requires_grad));
+  const bool recording = is_floating(d.dtype) && records_write(d, src.get());
   if (recording) {
     if (d.requires_grad && !d.grad_fn)
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": a leaf tensor that requires grad is being used in an in-place "
@@ -186,38 +183,33 @@ void write_result(const TensorPtr& t, const TensorPtr& result, const char* op) {
 namespace porta::ag {
 
 namespace {
-std::string inplace_name(porta_op op) { return cat(op_name(op), "_"); }
-
-// The operand an in-place op computes from: a clone while autograd records
-// the write, so the op's node keeps the values from before it.
-TensorPtr operand(const TensorPtr& t, const TensorPtr* other) {
-  const bool recording = autograd::records_write(*t) ||
-                         (autograd::grad_enabled() && other && (*other)->requires_grad);
-  return recording ? clone(t) : t;
+// t = compute(x) for an in-place op, x being t itself or, while autograd
+// records the write, a clone of it (so the op's node keeps the values from
+// before the write).
+template <typename Compute>
+void write_inplace(porta_op op, const TensorPtr& t, const TensorPtr* other, Compute&& compute) {
+  const std::string name = cat(op_name(op), "_");
+  check_writable_memory(*t, name.c_str());
+  const TensorPtr x = autograd::records_write(*t, other ? other->get() : nullptr) ? clone(t) : t;
+  autograd::write_result(t, compute(x), name.c_str());
 }
 }  // namespace
 
 void unary_(porta_op op, const TensorPtr& t) {
-  const std::string name = inplace_name(op);
-  check_writable_memory(*t, name.c_str());
-  autograd::write_result(t, unary(op, operand(t, nullptr)), name.c_str());
+  write_inplace(op, t, nullptr, [&](const TensorPtr& x) { return unary(op, x); });
 }
 
 void binary_(porta_op op, const TensorPtr& t, const TensorPtr& other) {
-  const std::string name = inplace_name(op);
-  check_writable_memory(*t, name.c_str());
-  autograd::write_result(t, binary(op, operand(t, &other), other), name.c_str());
+  write_inplace(op, t, &other, [&](const TensorPtr& x) { return binary(op, x, other); });
 }
 
 void binary_scalar_(porta_op op, const TensorPtr& t, double s) {
-  const std::string name = inplace_name(op);
-  check_writable_memory(*t, name.c_str());
-  autograd::write_result(t, binary_scalar(op, operand(t, nullptr), s), name.c_str());
+  write_inplace(op, t, nullptr, [&](const TensorPtr& x) { return binary_scalar(op, x, s); });
 }
 
-void copy_(const TensorPtr& dst, const TensorPtr& src) {
-  check_writable_memory(*dst, "copy_");
-  autograd::assign(dst, src, "copy_", false);
+void copy_(const TensorPtr& dst, const TensorPtr& src, const char* op) {
+  check_writable_memory(*dst, op);
+  autograd::assign(dst, src, op, false);
 }
 
 }  // namespace porta::ag

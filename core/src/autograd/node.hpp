@@ -123,9 +123,12 @@ void record(const TensorPtr& out, std::shared_ptr<N> node, std::initializer_list
 // Re-derives a view's grad_fn from its base when the base's history was
 // rebased by an in-place write since the view was made.
 void refresh_view(porta_tensor& t);
-// True when an in-place write into `t` would be recorded (grad mode on and
-// t, or the base it views, requires grad).
-bool records_write(porta_tensor& t);
+// The tensor whose memory `t` views (its view_base), or null; drops a link
+// the base broke by moving to another device in place.
+porta_tensor* base_of(porta_tensor& t);
+// True when an in-place write into `t` (from `src`, if any) would be
+// recorded: grad mode on and t, the base it views, or src requires grad.
+bool records_write(porta_tensor& t, const porta_tensor* src = nullptr);
 // Writes `src` into `dst`'s memory and records the write (op names it in
 // errors): PyTorch's copy_. `src_from_dst`: src was computed from a clone of
 // dst, so dst's old history already reaches it through src.

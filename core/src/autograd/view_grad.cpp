@@ -67,7 +67,8 @@ struct ToNode final : Node {
 // contiguous() of a strided tensor, clone, to) get none.
 void link_view(const TensorPtr& in, const TensorPtr& out) {
   if (out.get() == in.get() || out->storage != in->storage) return;
-  porta_tensor* root = in->view_base && in->view_base->storage == in->storage ? in->view_base : in.get();
+  porta_tensor* base = autograd::base_of(*in);
+  porta_tensor* root = base ? base : in.get();
   root->refcount.fetch_add(1, std::memory_order_relaxed);
   release_handle(std::exchange(out->view_base, root));
   out->base_history_seen = root->history.load(std::memory_order_acquire);

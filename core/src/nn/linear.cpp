@@ -11,13 +11,15 @@ void check_float(const char* op, const char* what, const porta_tensor& t) {
          "; cast it first");
 }
 
+void check_reduction(porta_reduction reduction, const char* op) {
+  if (reduction != PORTA_REDUCTION_NONE && reduction != PORTA_REDUCTION_MEAN && reduction != PORTA_REDUCTION_SUM)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": unknown reduction ", int(reduction), " (use NONE, MEAN or SUM)");
+}
+
 TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, const char* op) {
-  switch (reduction) {
-    case PORTA_REDUCTION_NONE: return per_item;
-    case PORTA_REDUCTION_MEAN: return ag::reduce(PORTA_OP_MEAN, per_item, nullptr, 0, false);
-    case PORTA_REDUCTION_SUM: return ag::reduce(PORTA_OP_SUM, per_item, nullptr, 0, false);
-  }
-  fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": unknown reduction ", int(reduction), " (use NONE, MEAN or SUM)");
+  check_reduction(reduction, op);
+  if (reduction == PORTA_REDUCTION_NONE) return per_item;
+  return ag::reduce(reduction == PORTA_REDUCTION_MEAN ? PORTA_OP_MEAN : PORTA_OP_SUM, per_item, nullptr, 0, false);
 }
 
 namespace {

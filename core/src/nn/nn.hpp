@@ -28,6 +28,8 @@ void init_kaiming_uniform(const TensorPtr& t, double a);
 
 // Shared argument checks: float dtype, one device, and the op's name in the message.
 void check_float(const char* op, const char* what, const porta_tensor& t);
+// Throws INVALID_ARGUMENT naming `op` unless `reduction` is NONE, MEAN or SUM.
+void check_reduction(porta_reduction reduction, const char* op);
 TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, const char* op);
 
 // Positions of a sliding window, (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1,

@@ -71,8 +71,7 @@ TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log) {
 
 TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, porta_reduction reduction,
                         int64_t ignore_index) {
-  if (reduction != PORTA_REDUCTION_NONE && reduction != PORTA_REDUCTION_MEAN && reduction != PORTA_REDUCTION_SUM)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "cross_entropy: unknown reduction ", int(reduction), " (use NONE, MEAN or SUM)");
+  check_reduction(reduction, "cross_entropy");
   check_float("cross_entropy", "input (logits)", *logits);
   check_same_device("cross_entropy", {logits.get(), target_in.get()});
   if (logits->ndim() != 2)
