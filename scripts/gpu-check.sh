@@ -8,27 +8,45 @@
 # Fashion-MNIST). The folder is git-ignored, so the device tool must be told
 # to carry it:  run(command="scripts/gpu-check.sh $OUT", carry=["scripts/.gpu-deps"])
 #
-# Steps (each with a time limit; the whole stays under 8 minutes):
+# Steps (each with its own time limit, cut to what is left of the whole budget):
 #   environment   nvidia-smi -L, nvcc, cmake, python/torch/numpy, deps used
 #   configure     build-gpu-check/: -DPORTA_CUDA=ON -DPORTA_OPENCL=OFF, GoogleTest
 #                 and dlpack.h from .gpu-deps, zlib headers from there if needed
-#   build         -j16
+#   build         -j16, only the targets the steps below run (BUILD_TARGETS: the
+#                 library, the cpu, mock and cuda plugins, porta-smi, the four test
+#                 binaries, the examples, the GPU benchmarks); a rerun resumes it
 #   tests         porta_cuda_tests; conformance, gradcheck and training tests on
 #                 cuda:0 (and cuda:1 when there are two GPUs)
+#   sanitizer     compute-sanitizer memcheck, then racecheck, over a conformance
+#                 subset on cuda:0 (SANITIZER_TESTS; racecheck leaves out matmul,
+#                 whose kernels are cuBLAS's); skipped, not failed, when the
+#                 tool is absent
 #   examples      both seed examples (seed 2 on a synthetic CIFAR-10), the demo on
 #                 Fashion-MNIST
 #   benchmarks    sgemm 4096 vs cuBLAS, add vs copy bandwidth, SimpleCNN step vs
 #                 PyTorch, DLPack with torch.cuda (tests/bench/gpu)
-# Writes OUTDIR/gpu-check.log (everything) and OUTDIR/results.md (a table of
-# the steps and one of the benchmarks). Exit status 0 when every step passed.
+# Writes OUTDIR/gpu-check.log (everything), OUTDIR/steps/NN-<step>.txt (each
+# step's output) and OUTDIR/results.md (a table of the steps and one of the
+# benchmarks). Exit status 0 when every step passed. A step passes when it
+# exits 0 and did more than skip: a gtest run whose tests all skipped (or, on
+# a GPU machine, any of whose tests skipped with "no CUDA device:"), or a
+# program that printed only that it skipped (a line starting "skipped", a JSON
+# object with a "skipped" key), is **SKIPPED-ONLY**, which fails the check.
+#
+# Budget: everything fits in PORTA_GPU_CHECK_DEADLINE seconds from the start
+# (450: the device tool's callers give about 9 minutes). Each step's limit is
+# cut to what is left of it, less 15 s kept for results.md (and timeout's 5 s
+# grace to kill); results.md notes each limit so cut. A step with under 5 s
+# left is not started: **SKIPPED** (past the deadline), which fails the check.
 #
 # PORTA_GPU_CHECK_ALLOW_NO_GPU=1: run where there is no GPU, to test this
 #   script: the same configure and build, then the steps that need no GPU
-#   (examples on cpu, shortened); the rest are reported as skipped.
+#   (examples on cpu, shortened); the rest are reported as skipped, and a
+#   step that only skipped is expected there, so it does not fail.
 # PORTA_GPU_CHECK_BUILD_DIR (build-gpu-check), PORTA_GPU_CHECK_JOBS (16),
-# PORTA_GPU_CHECK_BUILD_LIMIT (seconds, 420),
-# PORTA_GPU_CHECK_DEADLINE (seconds, 450): steps that would start after the
-#   deadline are skipped, so results.md is written before a caller's limit.
+# PORTA_GPU_CHECK_BUILD_LIMIT (seconds, 420, cut to the deadline like any other),
+# PORTA_GPU_CHECK_DEADLINE (seconds, 450): the whole budget, above.
+# PORTA_GPU_CHECK_SANITIZER_TESTS: a gtest filter replacing SANITIZER_TESTS.
 set -uo pipefail
 
 if [ $# -ne 1 ]; then
@@ -48,15 +66,21 @@ BUILD=${PORTA_GPU_CHECK_BUILD_DIR:-$ROOT/build-gpu-check}
 JOBS=${PORTA_GPU_CHECK_JOBS:-16}
 DEADLINE=${PORTA_GPU_CHECK_DEADLINE:-450}
 NO_GPU_OK=${PORTA_GPU_CHECK_ALLOW_NO_GPU:-0}
+RESERVE=15     # seconds of the deadline kept for writing results.md
+KILL_GRACE=5   # timeout's wait between TERM and KILL, also within the deadline
+MIN_STEP=5     # a step with less than this left of the deadline is not started
 LOG=$OUT/gpu-check.log
 BENCH=$OUT/bench.jsonl
+STEP_DIR=$OUT/steps
 : > "$LOG"
 : > "$BENCH"
+rm -rf "$STEP_DIR" && mkdir -p "$STEP_DIR"
 exec > >(tee -a "$LOG") 2>&1
 
 STEPS=()  # "name|status|seconds|note"
 FAILED=0
-record() { STEPS+=("$1|$2|$3|${4:-}"); }
+STEP_NO=0
+record() { local note=${4:-}; STEPS+=("$1|$2|$3|${note//|//}"); }
 
 write_results() {
   {
@@ -64,7 +88,8 @@ write_results() {
     echo
     echo "$(date -u +%Y-%m-%dT%H:%M:%SZ), $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')" \
          "$(git -C "$ROOT" status --porcelain 2>/dev/null | grep -q . && echo '(with local changes)')," \
-         "${GPUS:-no GPU}, ${SECONDS} s in all."
+         "${GPUS:-no GPU}, ${SECONDS} s in all (deadline ${DEADLINE} s)."
+    echo "Each step's output is in steps/ beside this file."
     echo
     echo "| step | status | seconds | note |"
     echo "|---|---|---|---|"
@@ -84,34 +109,89 @@ write_results() {
 }
 trap write_results EXIT
 
-# step NAME LIMIT_SECONDS COMMAND...: runs COMMAND with a time limit, records
-# pass / FAIL / TIMEOUT and the time it took.
+# time_left: seconds a step may still take and leave results.md its time
+time_left() { echo $((DEADLINE - SECONDS - RESERVE - KILL_GRACE)); }
+
+# slug NAME: NAME as a file name (letters, digits, . _ -)
+slug() {
+  local s
+  s=$(printf '%s' "$1" | tr -c 'A-Za-z0-9._-' '-' | tr -s '-')
+  s=${s#-}
+  s=${s%-}
+  printf '%s' "${s:0:60}"
+}
+
+# skipped_only FILE: when the output in FILE shows nothing but skips, prints
+# why (and nothing when the step did real work). gtest (brief or not) ends with
+# "[  PASSED  ] N tests." and "[  SKIPPED ] M tests." lines: no test passed
+# means nothing was checked; on a GPU machine a test skipped for "no CUDA
+# device:" (tests/cuda's skip when the plugin sees no GPU) means the GPU went
+# unseen. Other programs say they skipped with a line starting "skipped" or a
+# JSON object with a "skipped" key (tests/bench/gpu/dlpack_torch.py).
+skipped_only() {
+  awk -v ngpu="$NGPU" '
+    /^\[  PASSED  \] [0-9]+ tests?\./ { gtest = 1; passed += $4 }
+    /^\[  SKIPPED \] [0-9]+ tests?[.,]/ { skipped += $4 }
+    /^no CUDA device: / { nodev++ }
+    said == "" && (/^\{.*"skipped"[ \t]*:/ || tolower($0) ~ /^[ \t]*skipped([^a-z]|$)/) { said = $0 }
+    END {
+      if (gtest) {
+        if (passed == 0) printf "no test passed, %d skipped\n", skipped
+        else if (ngpu > 0 && nodev > 0) printf "%d passed, but %d skipped for \"no CUDA device\" with %d GPU(s) here\n", passed, nodev, ngpu
+      } else if (said != "") {
+        printf "it printed: %s\n", substr(said, 1, 120)
+      }
+    }' "$1"
+}
+
+# step NAME LIMIT_SECONDS COMMAND...: runs COMMAND with a time limit (cut to
+# what is left of the deadline), its output to the log and to
+# steps/NN-NAME.txt; records pass / FAIL / TIMEOUT / SKIPPED-ONLY and the time
+# it took. Returns 0 when the step passed (or, with ..._ALLOW_NO_GPU=1, only skipped).
 step() {
-  local name=$1 limit=$2
+  local name=$1 limit=$2 left note=""
   shift 2
-  if [ "$SECONDS" -ge "$DEADLINE" ]; then
-    echo "=== $name: skipped (past the ${DEADLINE} s deadline)"
-    record "$name" skipped 0 "past the ${DEADLINE} s deadline"
+  left=$(time_left)
+  if [ "$left" -lt "$MIN_STEP" ]; then
+    echo "=== $name: skipped (past the ${DEADLINE} s deadline, ${SECONDS} s gone)"
+    record "$name" "**SKIPPED**" 0 "past the ${DEADLINE} s deadline"
     FAILED=1
     return 1
   fi
+  if [ "$limit" -gt "$left" ]; then
+    note="limit cut from ${limit} s to ${left} s by the ${DEADLINE} s deadline"
+    limit=$left
+  fi
+  STEP_NO=$((STEP_NO + 1))
+  local file
+  file=steps/$(printf '%02d' "$STEP_NO")-$(slug "$name").txt
   echo
-  echo "=== $name ($(date -u +%H:%M:%S), limit ${limit} s): $*"
-  local start=$SECONDS rc
-  timeout --kill-after=10 "$limit" "$@"
-  rc=$?
+  echo "=== $name ($(date -u +%H:%M:%S), limit ${limit} s${note:+, cut by the deadline}, output in $file): $*"
+  local start=$SECONDS rc ret why=""
+  timeout --kill-after="$KILL_GRACE" "$limit" "$@" 2>&1 | tee "$OUT/$file"
+  rc=${PIPESTATUS[0]}
+  ret=$rc
   local took=$((SECONDS - start))
-  if [ $rc -eq 0 ]; then
-    record "$name" pass "$took"
-  elif [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-    record "$name" "**TIMEOUT**" "$took" "limit ${limit} s"
+  if [ "$rc" -eq 0 ]; then
+    why=$(skipped_only "$OUT/$file")
+    if [ -z "$why" ]; then
+      record "$name" pass "$took" "$note"
+    elif [ "$NO_GPU_OK" = 1 ]; then
+      record "$name" skipped "$took" "only skipped, as expected without a GPU: $why${note:+; $note}"
+    else
+      record "$name" "**SKIPPED-ONLY**" "$took" "$why, see $file${note:+; $note}"
+      FAILED=1
+      ret=3
+    fi
+  elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    record "$name" "**TIMEOUT**" "$took" "limit ${limit} s${note:+ ($note)}, see $file"
     FAILED=1
   else
-    record "$name" "**FAIL**" "$took" "exit $rc, see gpu-check.log"
+    record "$name" "**FAIL**" "$took" "exit $rc, see $file${note:+; $note}"
     FAILED=1
   fi
-  echo "=== $name: exit $rc after ${took} s"
-  return "$rc"
+  echo "=== $name: exit $rc after ${took} s${why:+: SKIPPED-ONLY, $why}"
+  return "$ret"
 }
 
 skip() {
@@ -123,18 +203,18 @@ skip() {
 echo "=== environment"
 GPUS=""
 NGPU=0
-if command -v nvidia-smi > /dev/null && nvidia-smi -L > "$OUT/nvidia-smi.txt" 2>&1; then
+if command -v nvidia-smi > /dev/null && timeout 30 nvidia-smi -L > "$OUT/nvidia-smi.txt" 2>&1; then
   cat "$OUT/nvidia-smi.txt"
   NGPU=$(grep -c '^GPU ' "$OUT/nvidia-smi.txt" || true)
   GPUS="$NGPU x $(sed -n 's/^GPU 0: \(.*\) (UUID.*/\1/p' "$OUT/nvidia-smi.txt")"
-  nvidia-smi --query-gpu=driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>/dev/null || true
+  timeout 30 nvidia-smi --query-gpu=driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>/dev/null || true
 else
   echo "nvidia-smi: not available or no GPU"
 fi
 NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 "$NVCC" --version 2>&1 | tail -2 || echo "nvcc: not found"
 cmake --version | head -1
-python3 - <<'PY' 2>&1 || true
+timeout 60 python3 - <<'PY' 2>&1 | tee "$OUT/python.txt" || true
 import sys
 print("python", sys.version.split()[0], sys.executable)
 for name in ("torch", "numpy"):
@@ -145,6 +225,9 @@ for name in ("torch", "numpy"):
     except Exception as e:  # noqa: BLE001
         print(f"{name}: not importable ({e})")
 PY
+# The PyTorch steps need torch with a GPU it can use (the line above says so).
+TORCH_CUDA=0
+grep -q '^torch .*GPU available: True' "$OUT/python.txt" && TORCH_CUDA=1
 echo "CPU cores: $(nproc), build jobs: $JOBS, deadline: ${DEADLINE} s"
 if [ ! -d "$DEPS" ]; then
   echo "gpu-check: $DEPS is missing: run scripts/prepare-gpu-deps.sh where there is network," \
@@ -189,11 +272,27 @@ if [ ! -f /usr/include/zlib.h ]; then
   CMAKE_ARGS+=(-DZLIB_INCLUDE_DIR="$DEPS/zlib-include" -DZLIB_LIBRARY="${LIBZ:-libz.so.1}")
 fi
 
+# What the steps below run and load, and nothing else (every other suite,
+# tool and benchmark would cost build time the check has not got). The
+# Python package of the DLPack step is ctypes over libporta.so: no extension.
+BUILD_TARGETS=(
+  porta porta_plugin_cpu porta_plugin_cuda porta_plugin_mock porta-smi         # library, plugins, porta-smi
+  porta_cuda_tests porta_conformance porta_gradcheck porta_training_tests      # tests, sanitizer
+  seed1_linear_regression_c seed1_linear_regression seed2_cifar_cnn porta-demo # examples
+  porta_bench_gpu_sgemm porta_bench_gpu_add porta_bench_gpu_training           # benchmarks
+)
+
 if ! step configure 180 cmake "${CMAKE_ARGS[@]}"; then exit 1; fi
-if ! step build "${PORTA_GPU_CHECK_BUILD_LIMIT:-420}" cmake --build "$BUILD" -j "$JOBS"; then exit 1; fi
+if ! step build "${PORTA_GPU_CHECK_BUILD_LIMIT:-420}" cmake --build "$BUILD" -j "$JOBS" --target "${BUILD_TARGETS[@]}"; then
+  exit 1
+fi
 BIN=$BUILD/bin
 echo
-"$BIN/porta-smi" | tee "$OUT/porta-smi.txt"
+smi_limit=$(time_left)
+[ "$smi_limit" -gt 30 ] && smi_limit=30
+if [ "$smi_limit" -ge "$MIN_STEP" ]; then
+  timeout --kill-after="$KILL_GRACE" "$smi_limit" "$BIN/porta-smi" 2>&1 | tee "$OUT/porta-smi.txt"
+fi
 
 # ---------------------------------------------------------------------- tests
 DEVICES=()
@@ -204,19 +303,62 @@ if [ ${#DEVICES[@]} -eq 0 ]; then
   skip gradcheck "no GPU"
   skip training "no GPU"
 fi
-run_gtest() {  # BINARY FILTER: runs the matching tests, failing when none matches
-  local n
-  n=$("$1" --gtest_list_tests --gtest_filter="$2" | grep -c '^  ')
-  echo "$n tests match $2"
-  [ "$n" -gt 0 ] && "$1" --gtest_brief=1 --gtest_filter="$2"
+# run_gtest BINARY FILTER [WRAPPER...]: runs the matching tests (under WRAPPER,
+# e.g. compute-sanitizer, when given), failing when none matches
+run_gtest() {
+  local bin=$1 filter=$2 n
+  shift 2
+  n=$("$bin" --gtest_list_tests --gtest_filter="$filter" | grep -c '^  ')
+  echo "$n tests match $filter"
+  [ "$n" -gt 0 ] && "$@" "$bin" --gtest_brief=1 --gtest_filter="$filter"
 }
+RUN_GTEST="$(declare -f run_gtest); run_gtest \"\$@\""  # bash -c "$RUN_GTEST" _ BINARY FILTER [WRAPPER...]
 for dev in "${DEVICES[@]}"; do
   filter="*/${dev/:/_}"  # parameterized tests end in /cuda_0
   for t in conformance:porta_conformance:300 gradcheck:porta_gradcheck:240 training:porta_training_tests:240; do
     IFS=: read -r name binary limit <<< "$t"
-    step "$name $dev" "$limit" bash -c "$(declare -f run_gtest); run_gtest '$BIN/$binary' '$filter'"
+    step "$name $dev" "$limit" bash -c "$RUN_GTEST" _ "$BIN/$binary" "$filter"
   done
 done
+
+# ---------------------------------------------------------- compute-sanitizer
+# One small test of each kernel family the plugin has (binary, unary, copy and
+# cast, reduce, softmax, conv, pool, loss, optimizer; matmul is cuBLAS called
+# with Porta's strides): tens of milliseconds of work on the cpu device, small
+# shapes, as compute-sanitizer slows every launch by one to two orders.
+SANITIZER_TESTS=(
+  Binary.ExpandedOperands Unary.ExpandedInput Copy.CopyIntoBroadcastsAndCasts
+  Cast.FloatsBeyondTheIntegerRangeSaturateAndNaNIsZero
+  Reduce.SizeOneDims Reduce.LongReductionsAreExactOnIntegerValues
+  NN.SoftmaxForwardAndBackward NN.Conv2dForward NN.MaxPool2dForwardAndBackward
+  NN.CrossEntropyForwardAndBackward Optimizers.AdamAndAdamW
+  Matmul.ShapesAndDtypes  # memcheck only: racecheck sees shared memory, and cuBLAS's is not Porta's to fix
+)
+sanitizer_filter() {  # TOOL: the gtest filter of SANITIZER_TESTS on cuda:0 for TOOL
+  [ -n "${PORTA_GPU_CHECK_SANITIZER_TESTS:-}" ] && { echo "$PORTA_GPU_CHECK_SANITIZER_TESTS"; return; }
+  local t f=""
+  for t in "${SANITIZER_TESTS[@]}"; do
+    [ "$1" = racecheck ] && [ "${t%%.*}" = Matmul ] && continue
+    f+="${f:+:}Devices/$t/cuda_0"
+  done
+  echo "$f"
+}
+SANITIZER=""
+for c in "$(command -v compute-sanitizer || true)" "$(dirname "$NVCC")/compute-sanitizer" \
+         /usr/local/cuda/bin/compute-sanitizer /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
+  if [ -n "$c" ] && [ -x "$c" ]; then SANITIZER=$c && break; fi
+done
+if [ ${#DEVICES[@]} -eq 0 ]; then
+  skip "sanitizer" "no GPU"
+elif [ -z "$SANITIZER" ]; then
+  skip "sanitizer" "compute-sanitizer not found (PATH, $(dirname "$NVCC"), /usr/local/cuda)"
+else
+  timeout 20 "$SANITIZER" --version 2>&1 | tail -1
+  for tool in memcheck racecheck; do
+    step "$tool cuda:0" 90 bash -c "$RUN_GTEST" _ "$BIN/porta_conformance" "$(sanitizer_filter "$tool")" \
+      "$SANITIZER" --tool "$tool" --error-exitcode 1
+  done
+fi
 
 # ------------------------------------------------------------------- examples
 EX_DEV=${DEVICES[0]:-cpu}
@@ -265,7 +407,7 @@ if [ ${#DEVICES[@]} -gt 0 ]; then
   step "bench add 256M" 120 bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json '$BIN/porta_bench_gpu_add' cuda:0"
   step "bench SimpleCNN (Porta)" 150 \
     bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json '$BIN/porta_bench_gpu_training' cuda:0"
-  if python3 -c "import torch; assert torch.cuda.is_available()" 2> /dev/null; then
+  if [ "$TORCH_CUDA" = 1 ]; then
     step "bench SimpleCNN (PyTorch)" 150 bash -c \
       "$(declare -f bench_json); BENCH='$BENCH' bench_json python3 '$ROOT/tests/bench/gpu/bench_training_torch_gpu.py' cuda:0"
   else
@@ -274,11 +416,15 @@ if [ ${#DEVICES[@]} -gt 0 ]; then
 else
   skip "GPU benchmarks" "no GPU"
 fi
-if [ -d "$ROOT/bindings/python/porta" ]; then
+# With torch.cuda working, a "skipped" from dlpack_torch.py means Porta saw no
+# GPU: SKIPPED-ONLY, a failure.
+if [ ! -d "$ROOT/bindings/python/porta" ]; then
+  skip "DLPack with torch.cuda" "no Python package in bindings/python"
+elif [ "$TORCH_CUDA" != 1 ]; then
+  skip "DLPack with torch.cuda" "no PyTorch with CUDA"
+else
   step "DLPack with torch.cuda" 120 env PYTHONPATH="$ROOT/bindings/python" PORTA_LIBRARY="$BUILD/lib/libporta.so" \
     bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json python3 '$ROOT/tests/bench/gpu/dlpack_torch.py' cuda:0"
-else
-  skip "DLPack with torch.cuda" "no Python package in bindings/python"
 fi
 
 echo

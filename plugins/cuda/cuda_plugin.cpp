@@ -9,10 +9,12 @@
 #include <mutex>
 #include <vector>
 
+#include "current_context.hpp"
 #include "devices.hpp"
 #include "plugin_support.hpp"
 #include "errors.hpp"
 #include "kernels.hpp"
+#include "pinned_cache.hpp"
 
 namespace porta::cuda {
 namespace {
@@ -110,14 +112,6 @@ porta_status synchronize(int32_t device) {
   return check(cudaStreamSynchronize(default_stream()), "synchronize (cudaStreamSynchronize)");
 }
 
-// An event recorded now on `device`'s default stream.
-porta_status record_event(int32_t device, cudaEvent_t* out) {
-  if (porta_status st = use_device(device); st != PORTA_OK) return st;
-  if (porta_status st = check(cudaEventCreateWithFlags(out, cudaEventDisableTiming), "cudaEventCreate"); st != PORTA_OK)
-    return st;
-  return check(cudaEventRecord(*out, default_stream()), "cudaEventRecord");
-}
-
 // Makes `device`'s default stream wait for `event`, then destroys the event
 // (the runtime keeps it until it completes).
 porta_status wait_event(int32_t device, cudaEvent_t event) {
@@ -192,69 +186,10 @@ porta_status copy_between_devices(int32_t dst_device, void* dst, size_t dst_offs
   return finish_copy(flags, "copy between devices (cudaStreamSynchronize)");
 }
 
-// Pinned memory released by the core while copies from it
-// (PORTA_COPY_NONBLOCKING) may still be queued: freed once an event
-// recorded at the release on every used device has completed, so releasing
-// a batch right after its non-blocking copy does not wait for the device.
-struct PendingFree {
-  void* ptr;
-  std::vector<cudaEvent_t> events;
-};
-std::mutex g_pending_mutex;
-// Never destroyed: blocks still pending at exit stay with the driver, which
-// reclaims them (and static destructors must not call into CUDA).
-std::vector<PendingFree>& g_pending = *new std::vector<PendingFree>;
-
-// Frees the pending blocks whose copies are done (all of them, waiting, when `wait`).
-void reap_pinned(bool wait) {
-  std::lock_guard<std::mutex> lock(g_pending_mutex);
-  auto done = [&](PendingFree& f) {
-    for (cudaEvent_t e : f.events) {
-      const cudaError_t err = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
-      if (err == cudaErrorNotReady) return false;
-      if (err != cudaSuccess) (void)cudaGetLastError();  // a failed device: its copies will not run
-    }
-    for (cudaEvent_t e : f.events) cudaEventDestroy(e);
-    if (cudaFreeHost(f.ptr) != cudaSuccess) (void)cudaGetLastError();
-    return true;
-  };
-  g_pending.erase(std::remove_if(g_pending.begin(), g_pending.end(), done), g_pending.end());
-}
-
-porta_status alloc_pinned_host(size_t bytes, void** out) {
-  reap_pinned(false);
-  void* p = nullptr;
-  // Portable: usable for fast copies to every device, not only the current one.
-  cudaError_t err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
-  if (err == cudaErrorMemoryAllocation) {  // blocks waiting to be freed may be enough
-    (void)cudaGetLastError();
-    reap_pinned(true);
-    err = cudaHostAlloc(&p, bytes, cudaHostAllocPortable);
-  }
-  if (porta_status st = check(err, "cudaHostAlloc"); st != PORTA_OK) return st;
-  *out = p;
-  return PORTA_OK;
-}
-
-void free_pinned_host(void* ptr) {
-  PendingFree f{ptr, {}};
-  for (int32_t d = 0; d < device_count(); ++d) {
-    if (!device_was_used(d)) continue;
-    cudaEvent_t e = nullptr;
-    if (record_event(d, &e) != PORTA_OK) {  // cannot tell when its copies end: wait for them now
-      if (e) cudaEventDestroy(e);
-      if (use_device(d) == PORTA_OK && cudaStreamSynchronize(default_stream()) != cudaSuccess)
-        (void)cudaGetLastError();
-      continue;
-    }
-    f.events.push_back(e);
-  }
-  {
-    std::lock_guard<std::mutex> lock(g_pending_mutex);
-    g_pending.push_back(std::move(f));
-  }
-  reap_pinned(false);
-}
+// Every entry point that may touch a device puts the caller's CUDA context
+// back when it returns (current_context.hpp); kernels do so through Launch.
+template <auto F>
+constexpr auto keep = &KeepCallerContext<F>::call;
 
 const porta_plugin_api kApi = {
     sizeof(porta_plugin_api),
@@ -263,20 +198,20 @@ const porta_plugin_api kApi = {
     "cuda",
     kDLCUDA,
     "0.1.0",
-    initialize,
+    keep<initialize>,
     count,
     unavailable_reason,
-    device_props,
-    alloc,
-    release,
-    copy_to_device,
-    copy_to_host,
-    copy_on_device,
-    synchronize,
+    keep<device_props>,
+    keep<alloc>,
+    keep<release>,
+    keep<copy_to_device>,
+    keep<copy_to_host>,
+    keep<copy_on_device>,
+    keep<synchronize>,
     find_cuda_kernel,
-    copy_between_devices,
-    alloc_pinned_host,
-    free_pinned_host,
+    keep<copy_between_devices>,
+    keep<alloc_pinned_host>,
+    keep<free_pinned_host>,
     0,  // capabilities: CUDA does not survive fork()
 };
 

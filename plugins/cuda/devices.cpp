@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "current_context.hpp"
 #include "errors.hpp"
 
 namespace porta::cuda {
@@ -32,6 +33,7 @@ void count_devices() {
   } else if (n == 0) {
     g_reason = "cudaGetDeviceCount found no CUDA device";
   }
+  if (n > 0) find_driver_entry_points();
   g_count = n;
   g_devices = std::make_unique<Device[]>(static_cast<size_t>(n > 0 ? n : 0));
   for (int32_t i = 0; i < n; ++i) g_devices[i].index = i;
@@ -44,12 +46,15 @@ const char* unavailable_reason() { return g_count > 0 ? nullptr : g_reason.c_str
 porta_status use_device(int32_t device, Device** out) {
   if (device < 0 || device >= g_count)
     return reportf(PORTA_ERROR_NO_SUCH_DEVICE, "cuda:%d does not exist (%d CUDA devices)", device, g_count);
-  int current = -1;
-  if (cudaGetDevice(&current) != cudaSuccess || current != device) {
-    if (porta_status st = check(cudaSetDevice(device), "cudaSetDevice"); st != PORTA_OK) return st;
-  }
   Device& d = g_devices[device];
   std::call_once(d.init_once, [&] {
+    if (have_driver_entry_points()) {
+      d.primary = retain_primary_context(device);
+      d.init_status = d.primary ? PORTA_OK : PORTA_ERROR_BACKEND;
+    } else {
+      d.init_status = check(cudaSetDevice(device), "cudaSetDevice");
+    }
+    if (d.init_status != PORTA_OK) return;
     int sms = 0;
     d.init_status = check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
                           "cudaDeviceGetAttribute(multiProcessorCount)");
@@ -57,8 +62,23 @@ porta_status use_device(int32_t device, Device** out) {
     d.used.store(true, std::memory_order_release);
   });
   if (d.init_status != PORTA_OK) return report(d.init_status, "cuda: the device failed to initialize");
+  if (d.primary) {
+    if (porta_status st = make_current(d.primary); st != PORTA_OK) return st;
+  } else {
+    int current = -1;
+    if (cudaGetDevice(&current) != cudaSuccess || current != device) {
+      if (porta_status st = check(cudaSetDevice(device), "cudaSetDevice"); st != PORTA_OK) return st;
+    }
+  }
   if (out) *out = &d;
   return PORTA_OK;
+}
+
+porta_status record_event(int32_t device, cudaEvent_t* out) {
+  if (porta_status st = use_device(device); st != PORTA_OK) return st;
+  if (porta_status st = check(cudaEventCreateWithFlags(out, cudaEventDisableTiming), "cudaEventCreate"); st != PORTA_OK)
+    return st;
+  return check(cudaEventRecord(*out, default_stream()), "cudaEventRecord");
 }
 
 bool device_was_used(int32_t device) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cublas_v2.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 #include <porta/plugin.h>
 
@@ -39,6 +40,7 @@ struct Device {
   int32_t index = 0;
   int32_t sm_count = 1;           // multiprocessors, for grid sizes
   std::atomic<bool> used{false};  // its context exists
+  CUcontext primary = nullptr;    // its primary context (set once; nullptr in the cudaSetDevice fallback)
   std::once_flag init_once;
   porta_status init_status = PORTA_OK;
 
@@ -50,9 +52,14 @@ struct Device {
   size_t scratch_bytes = 0;
 };
 
-// Makes `device` current on the calling thread (its primary context is
-// created on first use) and returns its state. NO_SUCH_DEVICE for a bad index.
+// Makes `device`'s primary context current on the calling thread (created
+// on first use) and returns its state. NO_SUCH_DEVICE for a bad index. The
+// caller's context comes back at the end of the entry point
+// (current_context.hpp).
 porta_status use_device(int32_t device, Device** out = nullptr);
+
+// An event recorded now on `device`'s default stream (made current).
+porta_status record_event(int32_t device, cudaEvent_t* out);
 
 // Whether the device has been used (its context exists), without using it.
 bool device_was_used(int32_t device);

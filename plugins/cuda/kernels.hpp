@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "current_context.hpp"
 #include "devices.hpp"
 #include "errors.hpp"
 #include "plugin_support.hpp"
@@ -39,6 +40,7 @@ inline constexpr int kThreads = 256;
 
 // A kernel call's device (made current) and stream.
 struct Launch {
+  CallerContext keep;  // the caller's context comes back when the kernel call returns
   Device* device = nullptr;
   cudaStream_t stream = nullptr;
   // Blocks for a grid-stride loop over `items` with `threads` per block:

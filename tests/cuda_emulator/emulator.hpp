@@ -31,6 +31,14 @@ cudaError_t fail_with(cudaError_t error);
 // The device current on the calling thread, its context created.
 int current_device();
 
+// The device whose primary context is current on the calling thread (-1:
+// none), set by cudaSetDevice, by a runtime call with none current, and by
+// the emulated driver's cuCtxSetCurrent (driver.cpp); create_context makes a
+// device's primary context exist (false for a bad index).
+int context_device();
+void set_context_device(int device);
+bool create_context(int device);
+
 // Appends `task` to `device`'s stream.
 void enqueue(int device, Task task);
 

@@ -49,6 +49,7 @@ struct Emulator {
   int sms;
   size_t memory;
   bool peer;
+  long host_allocs = 0, host_frees = 0;  // cudaHostAlloc / cudaFreeHost calls
   std::vector<DeviceState> devices;
   std::map<uintptr_t, Allocation> allocations;  // by start address
   std::multiset<uintptr_t> pending_pinned;        // pinned memory that queued copies still touch
@@ -74,7 +75,10 @@ Emulator& emu() {
   return *e;
 }
 
+// The runtime's device of the thread (cudaSetDevice's), and the device whose
+// primary context is current on it (-1: none; the driver's current context).
 thread_local int t_device = 0;
+thread_local int t_context = -1;
 thread_local cudaError_t t_last_error = cudaSuccess;
 
 using Lock = std::lock_guard<std::recursive_mutex>;
@@ -179,9 +183,22 @@ cudaError_t fail_with(cudaError_t error) {
 
 int current_device() {
   Lock lock(emu().mutex);
-  if (!valid_device(t_device)) misuse("no device is current (%d devices)", emu().count);
-  emu().devices[static_cast<size_t>(t_device)].context = true;
-  return t_device;
+  // With no context current, the runtime makes its device's primary context current.
+  if (t_context < 0) t_context = t_device;
+  if (!valid_device(t_context)) misuse("no device is current (%d devices)", emu().count);
+  emu().devices[static_cast<size_t>(t_context)].context = true;
+  return t_context;
+}
+
+int context_device() { return t_context; }
+
+void set_context_device(int device) { t_context = device; }
+
+bool create_context(int device) {
+  Lock lock(emu().mutex);
+  if (!valid_device(device)) return false;
+  emu().devices[static_cast<size_t>(device)].context = true;
+  return true;
 }
 
 void enqueue(int device, Task task) {
@@ -246,7 +263,7 @@ cudaError_t cudaGetDeviceCount(int* count) {
 
 cudaError_t cudaGetDevice(int* device) {
   if (!device) return fail_with(cudaErrorInvalidValue);
-  *device = t_device;
+  *device = t_context >= 0 ? t_context : t_device;
   return cudaSuccess;
 }
 
@@ -254,6 +271,7 @@ cudaError_t cudaSetDevice(int device) {
   Lock lock(emu().mutex);
   if (!valid_device(device)) return fail_with(cudaErrorInvalidDevice);
   t_device = device;
+  t_context = device;
   emu().devices[static_cast<size_t>(device)].context = true;  // CUDA 12: the primary context is made here
   return cudaSuccess;
 }
@@ -329,6 +347,7 @@ cudaError_t cudaHostAlloc(void** ptr, size_t bytes, unsigned flags) {
   void* p = allocate(bytes, 4096);
   if (!p) return fail_with(cudaErrorMemoryAllocation);
   emu().allocations[reinterpret_cast<uintptr_t>(p)] = {bytes, -1};
+  ++emu().host_allocs;
   *ptr = p;
   return cudaSuccess;
 }
@@ -344,6 +363,8 @@ cudaError_t cudaFreeHost(void* ptr) {
   auto pending = emu().pending_pinned.lower_bound(start);
   if (pending != emu().pending_pinned.end() && *pending < end)
     misuse("cudaFreeHost(%p) while a queued copy still uses it (synchronize the device before freeing)", ptr);
+  drain_all();  // as the driver, which synchronizes the device here
+  ++emu().host_frees;
   emu().allocations.erase(it);
   std::free(ptr);
   return cudaSuccess;
@@ -501,6 +522,12 @@ __attribute__((visibility("default"))) int porta_cuda_emulator_context_created(i
 __attribute__((visibility("default"))) int porta_cuda_emulator_pending_work(int device) {
   Lock lock(emu().mutex);
   return valid_device(device) ? static_cast<int>(emu().devices[static_cast<size_t>(device)].queue.size()) : -1;
+}
+
+// Test hooks: how many times cudaHostAlloc (`which` 0) and cudaFreeHost (1) were called.
+__attribute__((visibility("default"))) int porta_cuda_emulator_host_calls(int which) {
+  Lock lock(emu().mutex);
+  return static_cast<int>(which == 0 ? emu().host_allocs : emu().host_frees);
 }
 
 }  // extern "C"

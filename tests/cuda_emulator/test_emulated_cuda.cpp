@@ -158,6 +158,86 @@ TEST(EmulatedCuda, OnlyReadingOnTheHostSynchronizes) {
   for (porta_tensor* t : {x, on_gpu, b, s}) porta_tensor_release(t);
 }
 
+// Calls of every kind on cuda:0: allocation, copies both ways, a kernel,
+// device properties, pinned memory and a non-blocking copy from it.
+void use_cuda0_in_every_way() {
+  porta_tensor* x = ramp(256, /*pinned=*/false);
+  porta_tensor *on_gpu = nullptr, *doubled = nullptr, *moved = nullptr;
+  EXPECT_EQ(porta_tensor_to(x, cuda(0), &on_gpu), PORTA_OK) << porta_last_error();
+  EXPECT_EQ(porta_mul_scalar(on_gpu, 2.0, &doubled), PORTA_OK) << porta_last_error();
+  std::vector<float> back(256);
+  EXPECT_EQ(porta_tensor_to_host(doubled, back.data(), back.size() * sizeof(float)), PORTA_OK) << porta_last_error();
+  EXPECT_EQ(back[255], 510.0f);
+  porta_device_info info{};
+  info.struct_size = sizeof(info);
+  EXPECT_EQ(porta_device_get_info(cuda(0), &info), PORTA_OK) << porta_last_error();
+  porta_tensor* pinned = ramp(256, /*pinned=*/true);
+  EXPECT_EQ(porta_tensor_to_non_blocking(pinned, cuda(0), &moved), PORTA_OK) << porta_last_error();
+  porta_tensor_release(pinned);
+  EXPECT_EQ(porta_synchronize(cuda(0)), PORTA_OK) << porta_last_error();
+  for (porta_tensor* t : {x, on_gpu, doubled, moved}) porta_tensor_release(t);
+}
+
+// The caller's own CUDA code on this thread (cudaSetDevice(1), PyTorch on
+// cuda:1) must find its device current after Porta worked on cuda:0.
+TEST(EmulatedCuda, TheCallersCurrentContextIsKept) {
+  int count = 0;
+  PORTA_OK_OR_FAIL(porta_device_count("cuda", &count));  // loads the plugin
+  ASSERT_EQ(count, 2);
+  const int current_context = call_hook("porta_cuda_emulator_current_context", 0);
+  ASSERT_EQ(current_context, -1) << "a fresh thread has no context";
+  ASSERT_EQ(call_hook("porta_cuda_emulator_make_current", 1), 0);
+  use_cuda0_in_every_way();
+  EXPECT_EQ(call_hook("porta_cuda_emulator_current_context", 0), 1) << "Porta left cuda:0 current on the caller's thread";
+
+  const char* driver = std::getenv("PORTA_CUDA_EMULATOR_DRIVER");
+  if (driver && std::strcmp(driver, "0") == 0) return;  // the fallback cannot restore "no context"
+  ASSERT_EQ(call_hook("porta_cuda_emulator_make_current", -1), 0);
+  use_cuda0_in_every_way();
+  EXPECT_EQ(call_hook("porta_cuda_emulator_current_context", 0), -1)
+      << "a caller with no current context must have none after a Porta call";
+}
+
+// A training loop's pinned batches: released right after their non-blocking
+// copy, the step read back on the host. cudaFreeHost, which synchronizes the
+// device, must not run per batch: the block is cached and reused.
+TEST(EmulatedCuda, PinnedBlocksAreCachedNotFreed) {
+  auto step = [] {
+    porta_tensor* batch = ramp(4096, /*pinned=*/true);
+    porta_tensor *on_gpu = nullptr, *loss = nullptr;
+    EXPECT_EQ(porta_tensor_to_non_blocking(batch, cuda(0), &on_gpu), PORTA_OK) << porta_last_error();
+    porta_tensor_release(batch);
+    EXPECT_GT(pending_work(0), 0) << "the copy should still be queued";
+    EXPECT_EQ(porta_sum(on_gpu, nullptr, 0, 0, &loss), PORTA_OK) << porta_last_error();
+    float total = 0;
+    EXPECT_EQ(porta_tensor_to_host(loss, &total, sizeof total), PORTA_OK) << porta_last_error();
+    EXPECT_EQ(total, 4096.0f * 4095.0f / 2.0f);
+    porta_tensor_release(on_gpu);
+    porta_tensor_release(loss);
+  };
+  step();
+  const int allocs = call_hook("porta_cuda_emulator_host_calls", 0);
+  const int frees = call_hook("porta_cuda_emulator_host_calls", 1);
+  for (int i = 0; i < 5; ++i) step();
+  EXPECT_EQ(call_hook("porta_cuda_emulator_host_calls", 0), allocs) << "later batches reuse the cached block";
+  EXPECT_EQ(call_hook("porta_cuda_emulator_host_calls", 1), frees) << "no cudaFreeHost in a training loop";
+
+  // A block whose copy is still queued is not reused: a second batch gets its own.
+  porta_tensor* first = ramp(4096, /*pinned=*/true);
+  porta_tensor* moved = nullptr;
+  PORTA_OK_OR_FAIL(porta_tensor_to_non_blocking(first, cuda(0), &moved));
+  porta_tensor_release(first);
+  porta_tensor* second = ramp(4096, /*pinned=*/true);
+  EXPECT_GT(pending_work(0), 0) << "allocating pinned memory must not wait for the device";
+  const std::vector<float> other(4096, -1.0f);
+  PORTA_OK_OR_FAIL(porta_tensor_from_host_into(second, other.data(), other.size() * sizeof(float)));
+  std::vector<float> back(4096);
+  PORTA_OK_OR_FAIL(porta_tensor_to_host(moved, back.data(), back.size() * sizeof(float)));
+  EXPECT_EQ(back[4095], 4095.0f) << "the first batch's copy read the first batch's values";
+  porta_tensor_release(second);
+  porta_tensor_release(moved);
+}
+
 TEST(EmulatedCudaWithoutDevices, PluginLoadsAndSaysWhy) {
   expect_environment("PORTA_CUDA_EMULATOR_DEVICES", "0");
   const porta_plugin_info info = emulated_plugin();

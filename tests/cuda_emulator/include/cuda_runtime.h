@@ -88,6 +88,13 @@ enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
 #define cudaHostAllocPortable 0x01
 #define cudaEventDisableTiming 0x02
 
+enum cudaDriverEntryPointQueryResult {
+  cudaDriverEntryPointSuccess = 0,
+  cudaDriverEntryPointSymbolNotFound = 1,
+  cudaDriverEntryPointVersionNotSufficent = 2,
+};
+#define cudaEnableDefault 0x0
+
 struct cudaDeviceProp {
   char name[256];
   size_t totalGlobalMem;
@@ -124,6 +131,9 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventQuery(cudaEvent_t event);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags);
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsigned cuda_version,
+                                             unsigned long long flags, cudaDriverEntryPointQueryResult* result);
 
 cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
