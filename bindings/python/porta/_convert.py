@@ -140,6 +140,9 @@ def _array(self, dtype=None, copy=None):
                         "tensor to host memory first.")
     arr = self.detach().numpy()
     if dtype is not None and arr.dtype != dtype:
+        if copy is False:  # NumPy's protocol: copy=False forbids a copy, and a dtype change is one
+            raise ValueError(f"Unable to avoid copy while creating an array as requested: the tensor is "
+                             f"{self.dtype.name}, the array asked for is {np.dtype(dtype)}")
         return arr.astype(dtype)
     return arr.copy() if copy else arr
 

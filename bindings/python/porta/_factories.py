@@ -131,9 +131,12 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
 
 
 def randint(low, high=None, size=(), *, dtype=None, device=None):
-    """Integers uniform in [low, high) (int64 by default)."""
+    """Integers uniform in [low, high) (int64 by default): randint(high, size) or randint(low, high, size),
+    as PyTorch."""
     if high is None:
         low, high = 0, low
+    elif size == () and isinstance(high, (tuple, list)):  # randint(high, size)
+        low, high, size = 0, low, high
     u = rand(*normalize_shape((size,)), dtype=_dtype.float64, device=device)
     return (u * (high - low)).to(_dt(dtype, _dtype.int64)) + low
 

@@ -250,11 +250,15 @@ class Tensor:
         to(device, dtype), to(other) or to(device=..., dtype=...). Returns self
         when nothing changes; moving data between devices is a copy.
         non_blocking=True: a copy from pinned memory to an accelerator may
-        return before it completes (ordered before later work there)."""
-        dev, dt = _parse_to_args(args, kwargs, "to")
+        return before it completes (ordered before later work there).
+        copy=True (or the second positional flag, as PyTorch's) always copies.
+        memory_format= and unknown keywords are refused."""
+        dev, dt = _parse_to_args(args, kwargs, "to", ("non_blocking", "copy"))
         flags = [a for a in args if isinstance(a, bool)]  # to(dev, non_blocking, copy), as PyTorch
+        if len(flags) > 2:
+            raise TypeError(f"to(): at most two positional flags (non_blocking, copy), got {len(flags)}")
         non_blocking = kwargs.get("non_blocking", flags[0] if flags else False)
-        if kwargs.get("copy"):
+        if kwargs.get("copy", flags[1] if len(flags) > 1 else False):
             t = self.clone()
         else:
             t = self
@@ -331,11 +335,14 @@ class Tensor:
     # ------------------------------------------------------------ copies and views
 
     def clone(self, memory_format=None):
-        """A contiguous copy sharing nothing with this tensor."""
+        """A contiguous copy sharing nothing with this tensor (Porta has no memory formats: memory_format= is
+        refused)."""
+        _refuse_memory_format(memory_format, "clone")
         return call(fn.porta_clone, self._h)
 
     def contiguous(self, memory_format=None):
-        """Self if contiguous, else a contiguous copy."""
+        """Self if contiguous, else a contiguous copy (row-major; memory_format= is refused)."""
+        _refuse_memory_format(memory_format, "contiguous")
         out = c_void_p()
         check(fn.porta_contiguous(self._h, byref(out)))
         if out.value == self._h.value:
@@ -406,6 +413,9 @@ class Tensor:
         `gradient` is d(loss)/d(self); None means 1 (then self must have one element)."""
         if create_graph or inputs is not None:
             raise NotImplementedError("backward(): create_graph and inputs are not supported by Porta")
+        if retain_graph:
+            raise NotImplementedError("backward(): retain_graph=True is not supported by Porta: backward frees the "
+                                      "graph's saved tensors; recompute the forward pass for another backward")
         if gradient is not None and not isinstance(gradient, Tensor):
             from ._factories import tensor
             gradient = tensor(gradient, dtype=self.dtype, device=self.device)
@@ -492,8 +502,19 @@ def _rebuild(data, dtype_name, device_str, requires_grad=False):
     return tensor(data, dtype=_dtype.resolve(dtype_name), device=device_str, requires_grad=requires_grad)
 
 
-def _parse_to_args(args, kwargs, op):
-    """(device or None, dtype or None) from the forms Tensor.to/Module.to accept."""
+def _refuse_memory_format(memory_format, op):
+    if memory_format is not None:
+        raise NotImplementedError(f"{op}(): memory_format= is not supported by Porta (its tensors are strided, and "
+                                  "its copies row-major contiguous); leave it out")
+
+
+def _parse_to_args(args, kwargs, op, flags=("non_blocking",)):
+    """(device or None, dtype or None) from the forms Tensor.to/Module.to accept; a keyword other than
+    device, dtype, memory_format and `flags` raises, as does memory_format (Porta has none)."""
+    for k in kwargs:
+        if k not in ("device", "dtype", "memory_format") + flags:
+            raise TypeError(f"{op}() got an unexpected keyword argument '{k}'")
+    _refuse_memory_format(kwargs.get("memory_format"), op)
     dev = kwargs.get("device")
     dt = kwargs.get("dtype")
     for a in args:

@@ -265,6 +265,10 @@ def _make_extreme(reduce, arg, pairwise):
         if isinstance(dim, Tensor):
             return pairwise(self, dim)
         if dim is None:
+            if keepdim:
+                raise TypeError(f"{reduce.__name__}(): keepdim=True needs dim= (PyTorch's {reduce.__name__} "
+                                f"takes keepdim only with dim); use a{reduce.__name__}(keepdim=True) or "
+                                f"{reduce.__name__}(dim, keepdim=True)")
             return reduce(self)
         return values_indices(reduce(self, dim, keepdim), arg(self, dim, keepdim))
     op.__name__ = op.__qualname__ = reduce.__name__

@@ -56,7 +56,34 @@ class enable_grad(_GradMode):
     enabled = True
 
 
-inference_mode = no_grad
+class inference_mode(_GradMode):
+    """torch.inference_mode(mode=True), as no_grad in Porta (which has no inference tensors):
+    ``with porta.inference_mode():``, ``@porta.inference_mode`` or ``@porta.inference_mode()``;
+    inference_mode(False) leaves grad mode as it is, as PyTorch's does."""
+
+    def __new__(cls, mode=True):
+        if isinstance(mode, bool):
+            self = object.__new__(cls)
+            self.mode = mode
+            return self
+        if callable(mode):  # used bare: @porta.inference_mode
+            return cls(True)(mode)
+        raise TypeError(f"inference_mode(): mode must be a bool or a function, got {type(mode).__name__}")
+
+    def __enter__(self):
+        self._prev = is_grad_enabled()
+        if self.mode:
+            check(_set(0))
+        return self
+
+    def __call__(self, func):
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+        return wrapper
 
 
 class set_grad_enabled(_GradMode):

@@ -50,6 +50,10 @@ class Optimizer:
         group["params"] = params
         for k, v in self.defaults.items():
             group.setdefault(k, v)
+        for k, supported in self._FIXED.items():  # options PyTorch honours per group that Porta's kernels lack
+            if k in group and bool(group[k]) != supported:
+                raise NotImplementedError(f"{type(self).__name__}: {k}={group[k]!r} is not supported by Porta "
+                                          f"(in a parameter group); leave it out or set it to {supported}")
         handle = c_void_p()
         handles = (c_void_p * len(params))(*[p._h.value for p in params])
         check(self._create(handles, len(params), group, byref(handle)), type(self).__name__)
@@ -102,6 +106,9 @@ class Optimizer:
             f"'{type(self).__name__}' object has no attribute 'to': an optimizer has no device. Its state is "
             "created on each parameter's device at the first step and follows the parameter when it moves, "
             "so move the model (model.to(device)) and drop the optimizer's .to(...)")
+
+    # Options PyTorch reads from each parameter group that Porta supports at one value only.
+    _FIXED = {"maximize": False, "differentiable": False}
 
     # Names of the state tensors per parameter, in the C API's slot order, and whether
     # PyTorch's state_dict carries a "step" (Adam's bias correction needs it; SGD's does not).
@@ -189,7 +196,9 @@ class Optimizer:
 
 
 class SGD(Optimizer):
-    """torch.optim.SGD: momentum, dampening, Nesterov and weight decay."""
+    """torch.optim.SGD: momentum, dampening, Nesterov and weight decay. foreach= and fused= are accepted
+    (implementation choices with the same numbers: Porta always runs its fused kernel); maximize=True and
+    differentiable=True are refused."""
 
     _STATE_NAMES = ("momentum_buffer",)
 
@@ -205,6 +214,9 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         if maximize:
             raise NotImplementedError("SGD: maximize=True is not supported by Porta")
+        if differentiable:
+            raise NotImplementedError("SGD: differentiable=True is not supported by Porta (its steps are not "
+                                      "recorded by autograd)")
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
                                       nesterov=nesterov))
 
@@ -215,9 +227,12 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    """torch.optim.Adam (L2 weight decay added to the gradient)."""
+    """torch.optim.Adam (L2 weight decay added to the gradient). foreach=, capturable= and fused= are
+    accepted (the same numbers: Porta always runs its fused kernel); amsgrad=True, maximize=True and
+    differentiable=True are refused."""
 
     _decoupled = False
+    _FIXED = dict(Optimizer._FIXED, amsgrad=False, decoupled_weight_decay=False)
     _STATE_NAMES = ("exp_avg", "exp_avg_sq")
     _HAS_STEP = True
 
@@ -229,6 +244,9 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid beta parameters: {betas}")
         if amsgrad or maximize:
             raise NotImplementedError(f"{type(self).__name__}: amsgrad and maximize are not supported by Porta")
+        if differentiable:
+            raise NotImplementedError(f"{type(self).__name__}: differentiable=True is not supported by Porta (its "
+                                      "steps are not recorded by autograd)")
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay))
 
     def _create(self, handles, n, g, out):
@@ -242,6 +260,7 @@ class AdamW(Adam):
     """torch.optim.AdamW (decoupled weight decay, default 1e-2)."""
 
     _decoupled = True
+    _FIXED = dict(Adam._FIXED, decoupled_weight_decay=True)
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, **kwargs):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, **kwargs)

@@ -1,4 +1,5 @@
 """porta.nn.functional: the layers as functions (differentiable), as torch.nn.functional."""
+import warnings
 from ctypes import c_int32
 
 from .. import _tensor_ops
@@ -96,29 +97,51 @@ def tanh(input):  # noqa: A002
     return input.tanh()
 
 
-def softmax(input, dim, dtype=None):  # noqa: A002
-    """softmax along `dim`."""
+def _softmax_dim(name, ndim, stacklevel):
+    """PyTorch's implicit dim for softmax(dim=None), with its deprecation warning: 0 for 0-, 1- and 3-d
+    inputs, else 1."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
+                  "as an argument.", stacklevel=stacklevel)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002 - torch's signature
+    """softmax along `dim` (None: PyTorch's deprecated implicit choice, with its warning)."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     x = input if dtype is None else input.to(dtype)
     return call(fn.porta_softmax, x._h, dim)
 
 
-def log_softmax(input, dim, dtype=None):  # noqa: A002
-    """log(softmax) along `dim`, computed stably."""
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
+    """log(softmax) along `dim`, computed stably (dim=None as softmax)."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
     x = input if dtype is None else input.to(dtype)
     return call(fn.porta_log_softmax, x._h, dim)
 
 
-def cross_entropy(input, target, weight=None, ignore_index=-100, reduction="mean",  # noqa: A002
-                  label_smoothing=0.0):
-    """Cross entropy of logits [N, C] against int64 class indices [N]."""
+def _refuse_legacy_reduction(size_average, reduce, op):
+    if size_average is not None or reduce is not None:
+        raise NotImplementedError(f"{op}: size_average and reduce are deprecated in PyTorch and not supported by "
+                                  "Porta; use reduction='mean', 'sum' or 'none'")
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+                  reduction="mean", label_smoothing=0.0):
+    """Cross entropy of logits [N, C] against int64 class indices [N] (PyTorch's argument order)."""
+    _refuse_legacy_reduction(size_average, reduce, "cross_entropy")
     if weight is not None or label_smoothing:
         raise NotImplementedError("cross_entropy: weight and label_smoothing are not supported by Porta")
     return call(fn.porta_cross_entropy_ignore, input._h, target._h, _reduction(reduction, "cross_entropy"),
                 int(ignore_index))
 
 
-def mse_loss(input, target, reduction="mean"):  # noqa: A002
-    """Mean squared error."""
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
+    """Mean squared error (PyTorch's argument order)."""
+    _refuse_legacy_reduction(size_average, reduce, "mse_loss")
+    if weight is not None:
+        raise NotImplementedError("mse_loss: weight is not supported by Porta")
     return call(fn.porta_mse_loss, input._h, target._h, _reduction(reduction, "mse_loss"))
 
 

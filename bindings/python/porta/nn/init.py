@@ -31,6 +31,16 @@ def _fans(tensor):
     return shape[1] * receptive, shape[0] * receptive
 
 
+def _fan(tensor, mode):
+    """fan_in or fan_out of tensor, as PyTorch's _calculate_correct_fan (mode is case-insensitive)."""
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _fans(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
 def uniform_(tensor, a=0.0, b=1.0):
     """Fills from U(a, b)."""
     check(fn.porta_init_uniform_(tensor._h, float(a), float(b)))
@@ -61,20 +71,17 @@ def ones_(tensor):
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     """He-uniform: U(-b, b), b = gain * sqrt(3 / fan)."""
-    if mode == "fan_in" and nonlinearity == "leaky_relu":
+    fan = _fan(tensor, mode)
+    if mode.lower() == "fan_in" and nonlinearity == "leaky_relu":
         check(fn.porta_init_kaiming_uniform_(tensor._h, float(a)))
         return tensor
-    fan_in, fan_out = _fans(tensor)
-    fan = fan_in if mode == "fan_in" else fan_out
     bound = calculate_gain(nonlinearity, a) * math.sqrt(3.0 / fan)
     return uniform_(tensor, -bound, bound)
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     """He-normal: N(0, (gain / sqrt(fan))^2)."""
-    fan_in, fan_out = _fans(tensor)
-    fan = fan_in if mode == "fan_in" else fan_out
-    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(fan))
+    return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)))
 
 
 def xavier_uniform_(tensor, gain=1.0):

@@ -155,28 +155,29 @@ class Conv2d(Module):
         return s
 
 
-class _Activation(Module):
+class ReLU(Module):
+    """max(x, 0); with inplace=True, written into the input (recorded by autograd)."""
+
     def __init__(self, inplace=False):
         super().__init__()
         self.inplace = inplace
 
-
-class ReLU(_Activation):
-    """max(x, 0)."""
-
     def forward(self, input):  # noqa: A002
         return input.relu_() if self.inplace else input.relu()
 
+    def extra_repr(self):
+        return "inplace=True" if self.inplace else ""
 
-class Sigmoid(_Activation):
-    """1 / (1 + e^-x)."""
+
+class Sigmoid(Module):
+    """1 / (1 + e^-x). Takes no arguments, as torch.nn.Sigmoid."""
 
     def forward(self, input):  # noqa: A002
         return input.sigmoid()
 
 
-class Tanh(_Activation):
-    """tanh(x)."""
+class Tanh(Module):
+    """tanh(x). Takes no arguments, as torch.nn.Tanh."""
 
     def forward(self, input):  # noqa: A002
         return input.tanh()
@@ -190,7 +191,8 @@ class Softmax(Module):
         self.dim = dim
 
     def forward(self, input):  # noqa: A002
-        return F.softmax(input, -1 if self.dim is None else self.dim)
+        # dim=None: PyTorch's deprecated implicit choice (0 for 0-, 1- and 3-d inputs, else 1), with its warning
+        return F.softmax(input, self.dim, _stacklevel=5)
 
     def extra_repr(self):
         return f"dim={self.dim}"
@@ -200,7 +202,7 @@ class LogSoftmax(Softmax):
     """log(softmax) along dim."""
 
     def forward(self, input):  # noqa: A002
-        return F.log_softmax(input, -1 if self.dim is None else self.dim)
+        return F.log_softmax(input, self.dim, _stacklevel=5)
 
 
 class _Pool(Module):

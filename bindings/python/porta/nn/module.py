@@ -207,7 +207,8 @@ class Module:
 
     def to(self, *args, **kwargs):
         """Moves every parameter and buffer to a device in place (each keeps its identity, so
-        optimizers built earlier still hold them); returns self."""
+        optimizers built earlier still hold them); returns self. The moves are synchronous, which
+        non_blocking=True (a hint) allows; memory_format= and other keywords are refused."""
         dev, dt = _parse_to_args(args, kwargs, "Module.to")
         tensors = list(self.parameters()) + list(self.buffers())
         if dt is not None:
@@ -260,18 +261,23 @@ class Module:
     # ------------------------------------------------------------ state
 
     def state_dict(self, destination=None, prefix="", keep_vars=False):
-        """OrderedDict of dotted name -> tensor (detached views of parameters and buffers)."""
+        """OrderedDict of dotted name -> tensor (detached views of parameters and buffers, or the tensors
+        themselves with keep_vars); each key is `prefix` + the dotted name, as in PyTorch (prefix="model."
+        gives "model.0.weight")."""
         out = OrderedDict() if destination is None else destination
-        for mod_prefix, m in self.named_modules(prefix=prefix.rstrip(".")):
+        for mod_prefix, m in self.named_modules():
             for reg in ("_parameters", "_buffers"):
                 for name, t in getattr(m, reg).items():
                     if t is not None and not (reg == "_buffers" and name in m._non_persistent_buffers):
-                        out[f"{mod_prefix}.{name}" if mod_prefix else name] = t if keep_vars else t.detach()
+                        key = f"{mod_prefix}.{name}" if mod_prefix else name
+                        out[prefix + key] = t if keep_vars else t.detach()
         return out
 
     def load_state_dict(self, state_dict, strict=True, assign=False):
         """Copies values (from any device) into the parameters and buffers; with strict, every
-        name must match. Shapes must agree."""
+        name must match. Shapes must agree. assign=True makes each parameter and buffer take the state
+        dict tensor's storage, device and dtype instead of copying (as PyTorch's assign; here each keeps
+        its identity and requires_grad, so an optimizer built earlier still holds it)."""
         mine = self.state_dict(keep_vars=True)
         missing = [k for k in mine if k not in state_dict]
         unexpected = [k for k in state_dict if k not in mine]
@@ -294,7 +300,10 @@ class Module:
                 if src.shape != t.shape:
                     raise ShapeError(f"load_state_dict: '{name}' has shape {list(src.shape)} in the state dict "
                                      f"but {list(t.shape)} in the model")
-                t.copy_(src)
+                if assign:
+                    t.data = src  # shares src's storage (porta_tensor_set_data)
+                else:
+                    t.copy_(src)
         return IncompatibleKeys(missing, unexpected)
 
     # ------------------------------------------------------------ printing

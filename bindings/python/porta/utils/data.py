@@ -110,8 +110,11 @@ def default_collate(batch, pin_for=None):
 
 
 class DataLoader:
-    """Iterates a dataset in batches: DataLoader(dataset, batch_size=1, shuffle=False,
-    num_workers=0, drop_last=False, pin_memory=False, collate_fn=None)."""
+    """Iterates a dataset in batches: DataLoader(dataset, batch_size=1, shuffle=False, sampler=None,
+    num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, worker_init_fn=None, generator=None,
+    prefetch_factor=None, persistent_workers=False, pin_memory_device=""). Workers are threads of this
+    process; with persistent_workers=True they live as long as the loader (worker_init_fn runs once per
+    worker, not once per epoch). The combinations PyTorch refuses are refused with its messages."""
 
     def __init__(self, dataset, batch_size=1, shuffle=False, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
@@ -126,6 +129,17 @@ class DataLoader:
         if timeout:
             raise NotImplementedError("DataLoader: timeout is not supported by Porta (its workers are threads of "
                                       "this process); leave it at 0")
+        if num_workers == 0 and prefetch_factor is not None:
+            raise ValueError("prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 "
+                             "to enable multiprocessing, otherwise set prefetch_factor to None.")
+        if prefetch_factor is not None and prefetch_factor < 0:
+            raise ValueError("prefetch_factor option should be non-negative")
+        if persistent_workers and num_workers == 0:
+            raise ValueError("persistent_workers option needs num_workers > 0")
+        if sampler is not None and shuffle:
+            raise ValueError("sampler option is mutually exclusive with shuffle")
+        if batch_size is None and drop_last:
+            raise ValueError("batch_size=None option disables auto-batching and is mutually exclusive with drop_last")
         if generator is not None and not isinstance(generator, Generator):
             raise TypeError(f"DataLoader: generator must be a porta.Generator, got {type(generator).__name__}")
         self.generator = generator
@@ -133,8 +147,10 @@ class DataLoader:
         self.sampler, self.num_workers, self.drop_last = sampler, num_workers, drop_last
         self.collate_fn = collate_fn
         self.pin_memory = pin_memory
-        self.prefetch_factor = prefetch_factor or 2
+        self.prefetch_factor = prefetch_factor if prefetch_factor is not None or num_workers == 0 else 2
         self.worker_init_fn = worker_init_fn
+        self.persistent_workers = persistent_workers
+        self._workers = None  # the persistent workers' pool, made at the first epoch
         self._pin_device = pin_memory_device or None
 
     def __len__(self):
@@ -170,8 +186,8 @@ class DataLoader:
 
     def _make(self, indices, pin_for):
         samples = [self.dataset[i] for i in indices]
-        if self.batch_size is None:
-            return samples[0]
+        if self.batch_size is None:  # no batching: collate_fn, when given, gets each sample (as in PyTorch)
+            return samples[0] if self.collate_fn is None else self.collate_fn(samples[0])
         if self.collate_fn is not None:
             return self.collate_fn(samples)
         return default_collate(samples, pin_for)
@@ -182,8 +198,8 @@ class DataLoader:
             return (self._make(b, pin_for) for b in batches)
         return self._threaded(batches, pin_for)
 
-    def _threaded(self, batches, pin_for):
-        ahead = self.num_workers * self.prefetch_factor
+    def _new_pool(self):
+        """num_workers threads, each running worker_init_fn(worker id) once when it starts."""
         init = self.worker_init_fn
         ids = iter(range(self.num_workers))
         lock = threading.Lock()
@@ -193,17 +209,31 @@ class DataLoader:
                 with lock:
                     init(next(ids))
 
-        with ThreadPoolExecutor(self.num_workers, initializer=initializer,
-                                thread_name_prefix="porta-dataloader") as pool:
-            pending = collections.deque()
-            it = iter(batches)
-            try:
-                for b in it:
-                    pending.append(pool.submit(self._make, b, pin_for))
-                    if len(pending) >= ahead:
-                        yield pending.popleft().result()
-                while pending:
+        return ThreadPoolExecutor(self.num_workers, initializer=initializer, thread_name_prefix="porta-dataloader")
+
+    def _threaded(self, batches, pin_for):
+        ahead = max(1, self.num_workers * self.prefetch_factor)
+        if self.persistent_workers:
+            if self._workers is None:
+                self._workers = self._new_pool()
+            pool, owned = self._workers, False
+        else:
+            pool, owned = self._new_pool(), True
+        pending = collections.deque()
+        try:
+            for b in batches:
+                pending.append(pool.submit(self._make, b, pin_for))
+                if len(pending) >= ahead:
                     yield pending.popleft().result()
-            finally:
-                for f in pending:
-                    f.cancel()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for f in pending:
+                f.cancel()
+            if owned:
+                pool.shutdown(wait=True)
+
+    def __del__(self):
+        workers = self.__dict__.get("_workers")
+        if workers is not None:
+            workers.shutdown(wait=False)
