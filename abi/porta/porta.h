@@ -19,6 +19,108 @@
  *  - Elementwise ops broadcast like NumPy and promote dtypes like PyTorch
  *    (bool < uint8 < int32 < int64 < float32 < float64); see docs/api.md.
  */
+
+/*
+ * For other languages (FFI)
+ *
+ * What a binding that cannot read this header (ctypes, Rust `extern "C"`,
+ * ...) must restate, with every value. tests/unit/test_ffi_values.cpp reads
+ * each `NAME = value` of this section and compares it with the headers'
+ * own enums, macros and layouts (tests/abi/abi_layout.c fixes the enums
+ * and layouts at compile time), so the numbers cannot drift. A worked example
+ * with Python's ctypes alone: tests/abi/ffi_ctypes_example.py.
+ *
+ * Platform: Linux, LP64 (x86-64, aarch64). C `int` and every enum are 32
+ * bits; `size_t`, `int64_t` and pointers are 64. Structs are laid out in
+ * declaration order with natural alignment (no packing), as C does.
+ *
+ * Types of arguments and results:
+ *  - porta_status (what every fallible call returns), porta_reduction (an
+ *    argument of the losses) and the other enums are C enums: pass and
+ *    receive them as int32. `int` flags (keepdim, requires_grad, training)
+ *    and `int*` outs are int32, 0 meaning false.
+ *  - porta_tensor*, porta_optimizer* and porta_tensor_list* are opaque
+ *    pointers; release functions return nothing.
+ *  - porta_log_callback is void (*)(int32_t level, const char* message,
+ *    void* user_data), called from any thread.
+ *  - Strings are NUL-terminated bytes; those returned are owned by Porta.
+ *
+ * Values libporta.so exports as data (read them with dlsym, ctypes
+ * `in_dll`, or a Rust `extern "C" { static ... }`), since 1.2: the dtypes
+ * porta_dtype_float32, porta_dtype_float64, porta_dtype_int32,
+ * porta_dtype_int64, porta_dtype_uint8, porta_dtype_bool (DLDataType),
+ * also found by name with porta_dtype_by_name; porta_max_dims and
+ * porta_all_dims (int32). porta_version() returns the ABI version.
+ *
+ * Versions and limits (macros):
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 2 (porta_version's abi_major, abi_minor)
+ *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
+ *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
+ *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
+ *
+ * porta_status (0 is success; porta_status_name gives the name):
+ *   PORTA_OK = 0, PORTA_ERROR_INVALID_ARGUMENT = 1, PORTA_ERROR_DEVICE_MISMATCH = 2,
+ *   PORTA_ERROR_SHAPE_MISMATCH = 3, PORTA_ERROR_UNSUPPORTED_DTYPE = 4,
+ *   PORTA_ERROR_NO_SUCH_DEVICE = 5, PORTA_ERROR_NOT_IMPLEMENTED = 6,
+ *   PORTA_ERROR_OUT_OF_MEMORY = 7, PORTA_ERROR_BACKEND = 8,
+ *   PORTA_ERROR_INVALID_HANDLE = 9, PORTA_ERROR_IO = 10, PORTA_ERROR_INTERNAL = 11
+ *
+ * porta_device_kind (porta_device_info.kind):
+ *   PORTA_DEVICE_KIND_CPU = 0, PORTA_DEVICE_KIND_GPU = 1,
+ *   PORTA_DEVICE_KIND_ACCELERATOR = 2, PORTA_DEVICE_KIND_VIRTUAL = 3
+ *
+ * porta_log_level (porta_set_log_level, the log callback's level):
+ *   PORTA_LOG_DEBUG = 0, PORTA_LOG_INFO = 1, PORTA_LOG_WARN = 2,
+ *   PORTA_LOG_ERROR = 3, PORTA_LOG_OFF = 4
+ *
+ * porta_plugin_state (porta_plugin_info.state):
+ *   PORTA_PLUGIN_LOADED = 0, PORTA_PLUGIN_NO_DEVICES = 1, PORTA_PLUGIN_FAILED = 2,
+ *   PORTA_PLUGIN_REJECTED = 3, PORTA_PLUGIN_EXCLUDED = 4
+ *
+ * porta_reduction (the losses' `reduction`):
+ *   PORTA_REDUCTION_NONE = 0, PORTA_REDUCTION_MEAN = 1, PORTA_REDUCTION_SUM = 2
+ *
+ * porta_op ids the in-place calls take (porta/ops.h; never renumbered):
+ *   porta_unary_inplace: PORTA_OP_NEG = 6, PORTA_OP_EXP = 7, PORTA_OP_LOG = 8,
+ *     PORTA_OP_SQRT = 9, PORTA_OP_RELU = 10, PORTA_OP_SIGMOID = 11,
+ *     PORTA_OP_TANH = 12, PORTA_OP_ABS = 13
+ *   porta_binary_inplace, porta_binary_scalar_inplace: PORTA_OP_ADD = 14,
+ *     PORTA_OP_SUB = 15, PORTA_OP_MUL = 16, PORTA_OP_DIV = 17, PORTA_OP_POW = 18,
+ *     PORTA_OP_MAXIMUM = 19, PORTA_OP_MINIMUM = 20, PORTA_OP_EQ = 21,
+ *     PORTA_OP_NE = 22, PORTA_OP_LT = 23, PORTA_OP_LE = 24, PORTA_OP_GT = 25,
+ *     PORTA_OP_GE = 26
+ *
+ * DLDevice (dlpack.h), passed by value; porta_device_parse("cuda:1") makes one:
+ *   sizeof(DLDevice) = 8, alignof(DLDevice) = 4,
+ *   offsetof(DLDevice, device_type) = 0 (int32, a DLDeviceType),
+ *   offsetof(DLDevice, device_id) = 4 (int32, the index)
+ * DLDeviceType values of Porta's plugins (others by their DLPack number):
+ *   kDLCPU = 1, kDLCUDA = 2, kDLOpenCL = 4, kDLExtDev = 12 (the test plugin's mock)
+ *
+ * DLDataType (dlpack.h), passed by value:
+ *   sizeof(DLDataType) = 4, alignof(DLDataType) = 2,
+ *   offsetof(DLDataType, code) = 0 (uint8, a DLDataTypeCode),
+ *   offsetof(DLDataType, bits) = 1 (uint8), offsetof(DLDataType, lanes) = 2 (uint16)
+ * DLDataTypeCode values Porta uses:
+ *   kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6
+ * The six dtypes as {code, bits, lanes} (elements of bits / 8 bytes; bool
+ * is one byte, 0 or 1):
+ *   porta_dtype_float32 = {2, 32, 1}, porta_dtype_float64 = {2, 64, 1},
+ *   porta_dtype_int32 = {0, 32, 1}, porta_dtype_int64 = {0, 64, 1},
+ *   porta_dtype_uint8 = {1, 8, 1}, porta_dtype_bool = {6, 8, 1}
+ *
+ * DLPack flags (porta_to_dlpack_versioned's `flags`; dlpack.h):
+ *   DLPACK_FLAG_BITMASK_READ_ONLY = 1, DLPACK_FLAG_BITMASK_IS_COPIED = 2
+ *
+ * Structs that begin with `size_t struct_size`: mirror their fields in
+ * order and set struct_size to the size you declared; these are 1.2's:
+ *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
+ *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 32,
+ *   sizeof(porta_pool2d_options) = 48, sizeof(porta_sgd_options) = 48,
+ *   sizeof(porta_adam_options) = 48
+ * A size that covers fewer fields (an older binding's) is accepted: the core
+ * fills or reads only what it covers.
+ */
 #ifndef PORTA_PORTA_H_
 #define PORTA_PORTA_H_
 
@@ -50,6 +152,34 @@ PORTA_EXPORT const char* porta_status_name(porta_status status);
  *  Any pointer may be NULL to skip that value. */
 PORTA_EXPORT porta_status porta_version(int32_t* major, int32_t* minor, int32_t* patch,
                                         int32_t* abi_major, int32_t* abi_minor);
+
+/* ========================= values for FFIs ========================= */
+/* The constants of porta/types.h and of the macros above as symbols of
+ * libporta.so, for languages that cannot see a header's `static const`
+ * values or macros (see "For other languages (FFI)" at the top). */
+
+/** porta_float32 ({kDLFloat, 32, 1}) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const DLDataType porta_dtype_float32;
+/** porta_float64 ({kDLFloat, 64, 1}) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const DLDataType porta_dtype_float64;
+/** porta_int32 ({kDLInt, 32, 1}) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const DLDataType porta_dtype_int32;
+/** porta_int64 ({kDLInt, 64, 1}) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const DLDataType porta_dtype_int64;
+/** porta_uint8 ({kDLUInt, 8, 1}) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const DLDataType porta_dtype_uint8;
+/** porta_bool ({kDLBool, 8, 1}) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const DLDataType porta_dtype_bool;
+/** PORTA_MAX_DIMS (16) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const int32_t porta_max_dims;
+/** PORTA_ALL_DIMS (INT32_MIN) as a data symbol. Since 1.2. */
+PORTA_EXPORT extern const int32_t porta_all_dims;
+
+/** The dtype called `name`: "float32", "float64", "int32", "int64",
+ *  "uint8" or "bool" (exactly; the names porta_dtype_<name> and PyTorch
+ *  use). Another name is INVALID_ARGUMENT, with the six listed in the
+ *  message. Since 1.2. */
+PORTA_EXPORT porta_status porta_dtype_by_name(const char* name, DLDataType* out);
 
 /* ============================== plugins ============================== */
 

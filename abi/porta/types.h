@@ -78,7 +78,11 @@ typedef enum porta_log_level {
 #define PORTA_MAX_DIMS 16
 
 /* DLPack dtypes Porta supports. `static const` so they are usable from C and
- * C++ as values: `porta_float32`, `porta_int64`, ... */
+ * C++ as values: `porta_float32`, `porta_int64`, ... A header constant has
+ * no symbol, so other languages read the same values from libporta.so:
+ * the data symbols porta_dtype_float32, ... or porta_dtype_by_name (user
+ * ABI 1.2, porta/porta.h, whose "For other languages (FFI)" section lists
+ * every number a binding must restate). */
 /** float32: DLPack {kDLFloat, 32, 1}. */
 static const DLDataType porta_float32 = {kDLFloat, 32, 1};
 /** float64: DLPack {kDLFloat, 64, 1}. */

@@ -1,5 +1,7 @@
-// C API: versions, plugins, logging, threads, devices, memory statistics.
+// C API: versions, values for FFIs, plugins, logging, threads, devices,
+// memory statistics.
 #include "c_api.hpp"
+#include "dtype.hpp"
 #include "log.hpp"
 #include "threads.hpp"
 
@@ -43,6 +45,36 @@ PORTA_API porta_status porta_version(int32_t* major, int32_t* minor, int32_t* pa
   if (abi_major) *abi_major = PORTA_ABI_MAJOR;
   if (abi_minor) *abi_minor = PORTA_ABI_MINOR;
   return PORTA_OK;
+}
+
+// The header's constants as data symbols (literals, so they are constant-
+// initialized: readable before any constructor has run).
+PORTA_API const DLDataType porta_dtype_float32 = {kDLFloat, 32, 1};
+PORTA_API const DLDataType porta_dtype_float64 = {kDLFloat, 64, 1};
+PORTA_API const DLDataType porta_dtype_int32 = {kDLInt, 32, 1};
+PORTA_API const DLDataType porta_dtype_int64 = {kDLInt, 64, 1};
+PORTA_API const DLDataType porta_dtype_uint8 = {kDLUInt, 8, 1};
+PORTA_API const DLDataType porta_dtype_bool = {kDLBool, 8, 1};
+PORTA_API const int32_t porta_max_dims = PORTA_MAX_DIMS;
+PORTA_API const int32_t porta_all_dims = PORTA_ALL_DIMS;
+
+PORTA_API porta_status porta_dtype_by_name(const char* name, DLDataType* out) {
+  return guard([&] {
+    require(name, "name");
+    require(out, "out");
+    std::string known;
+    for (int i = 0; i < kDtypeCount; ++i) {
+      const DLDataType dtype = to_dl(static_cast<Dtype>(i));
+      const std::string candidate = dtype_name(dtype);
+      if (candidate == name) {
+        *out = dtype;
+        return;
+      }
+      known += (i ? ", " : "") + candidate;
+    }
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_dtype_by_name: unknown dtype name '", name, "' (Porta's dtypes: ", known,
+         ")");
+  });
 }
 
 PORTA_API porta_status porta_load_plugin(const char* path) {

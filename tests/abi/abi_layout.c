@@ -44,3 +44,43 @@ AT(porta_plugin_info, abi_minor, 56);
 _Static_assert(PORTA_PLUGIN_REJECTED == 3 && PORTA_PLUGIN_EXCLUDED == 4, "porta_plugin_state values moved");
 _Static_assert(PORTA_LOG_DEBUG == 0 && PORTA_LOG_WARN == 2 && PORTA_LOG_ERROR == 3 && PORTA_LOG_OFF == 4,
                "porta_log_level values moved");
+
+/* What porta.h's "For other languages (FFI)" section tells bindings, fixed here
+ * (tests/unit/test_ffi_values.cpp checks that the section says the same). */
+_Static_assert(PORTA_OK == 0 && PORTA_ERROR_INVALID_ARGUMENT == 1 && PORTA_ERROR_DEVICE_MISMATCH == 2 &&
+                   PORTA_ERROR_SHAPE_MISMATCH == 3 && PORTA_ERROR_UNSUPPORTED_DTYPE == 4 &&
+                   PORTA_ERROR_NO_SUCH_DEVICE == 5 && PORTA_ERROR_NOT_IMPLEMENTED == 6 &&
+                   PORTA_ERROR_OUT_OF_MEMORY == 7 && PORTA_ERROR_BACKEND == 8 && PORTA_ERROR_INVALID_HANDLE == 9 &&
+                   PORTA_ERROR_IO == 10 && PORTA_ERROR_INTERNAL == 11,
+               "porta_status values moved");
+_Static_assert(PORTA_DEVICE_KIND_CPU == 0 && PORTA_DEVICE_KIND_GPU == 1 && PORTA_DEVICE_KIND_ACCELERATOR == 2 &&
+                   PORTA_DEVICE_KIND_VIRTUAL == 3,
+               "porta_device_kind values moved");
+_Static_assert(PORTA_LOG_INFO == 1, "porta_log_level values moved");
+_Static_assert(PORTA_PLUGIN_LOADED == 0 && PORTA_PLUGIN_NO_DEVICES == 1 && PORTA_PLUGIN_FAILED == 2,
+               "porta_plugin_state values moved");
+_Static_assert(PORTA_REDUCTION_NONE == 0 && PORTA_REDUCTION_MEAN == 1 && PORTA_REDUCTION_SUM == 2,
+               "porta_reduction values moved");
+_Static_assert(PORTA_OP_NEG == 6 && PORTA_OP_ABS == 13 && PORTA_OP_ADD == 14 && PORTA_OP_MINIMUM == 20 &&
+                   PORTA_OP_EQ == 21 && PORTA_OP_GE == 26,
+               "the in-place calls' op ids moved");
+_Static_assert(PORTA_ABI_MAJOR == 1 && PORTA_MAX_DIMS == 16 && PORTA_DLPACK_MAX_NDIM == 16 &&
+                   PORTA_ALL_DIMS == -2147483647 - 1,
+               "a documented limit changed");
+_Static_assert(sizeof(porta_status) == 4 && sizeof(porta_reduction) == 4, "enums are not 32-bit");
+_Static_assert(kDLCPU == 1 && kDLCUDA == 2 && kDLOpenCL == 4 && kDLExtDev == 12, "DLDeviceType values moved");
+_Static_assert(kDLInt == 0 && kDLUInt == 1 && kDLFloat == 2 && kDLBool == 6, "DLDataTypeCode values moved");
+_Static_assert(DLPACK_MAJOR_VERSION == 1 && DLPACK_FLAG_BITMASK_READ_ONLY == 1 && DLPACK_FLAG_BITMASK_IS_COPIED == 2,
+               "DLPack's version or flags changed");
+AT(DLDevice, device_type, 0);
+AT(DLDevice, device_id, 4);
+_Static_assert(sizeof(DLDevice) == 8 && _Alignof(DLDevice) == 4, "DLDevice's layout changed");
+AT(DLDataType, code, 0);
+AT(DLDataType, bits, 1);
+AT(DLDataType, lanes, 2);
+_Static_assert(sizeof(DLDataType) == 4 && _Alignof(DLDataType) == 2, "DLDataType's layout changed");
+_Static_assert(sizeof(porta_plugin_info) == 64 && sizeof(porta_device_info) == 168 && sizeof(porta_memory_stats) == 88,
+               "a user ABI struct grew: update porta.h's FFI section");
+_Static_assert(sizeof(porta_conv2d_options) == 32 && sizeof(porta_pool2d_options) == 48 &&
+                   sizeof(porta_sgd_options) == 48 && sizeof(porta_adam_options) == 48,
+               "an options struct grew: update porta.h's FFI section");

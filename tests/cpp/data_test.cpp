@@ -69,3 +69,18 @@ TEST(Data, ShufflingDrawsFromPortasGenerator) {
   EXPECT_EQ(second, randperm_at(n, 0, uint64_t(n)));
   EXPECT_NE(first, second);
 }
+
+// An iterator from a temporary loader outlives it (range-for over a loader
+// returned by value, or begin() kept): the epoch holds the dataset and a copy
+// of the options, not the loader (ASan saw the loader read after its end).
+TEST(Data, AnIteratorOutlivesItsTemporaryLoader) {
+  std::vector<int64_t> labels{0, 1, 2, 3, 4};
+  auto dataset = std::make_shared<ImageDataset>(std::vector<uint8_t>(5, 1), labels, porta::Shape{1});
+  for (int workers : {0, 2}) {
+    auto it = DataLoader(dataset, {.batch_size = 2, .num_workers = workers}).begin();
+    std::vector<int64_t> seen;
+    for (; it != DataLoader::Iterator(); ++it)
+      for (int64_t v : it->target.to_vector<int64_t>()) seen.push_back(v);
+    EXPECT_EQ(seen, labels) << workers << " workers";
+  }
+}

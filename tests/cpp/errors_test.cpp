@@ -1,6 +1,8 @@
 // Failed C calls become porta::Error with the status and the core's message.
 #include <gmock/gmock.h>
 
+#include <porta/nn.hpp>
+
 #include "mock_device.hpp"
 
 using porta::Tensor;
@@ -53,4 +55,32 @@ TEST(Errors, CoreShapeErrorsPropagate) {
   }
   EXPECT_THROW(Tensor::ones({2, 3}).view({4}), porta::Error);
   EXPECT_THROW(Tensor().neg(), porta::Error) << "an undefined tensor is an invalid handle";
+}
+
+// An undefined or moved-from Tensor: the error names the C++ call and the
+// Tensor's state, not the C ABI's parameter ("a is NULL").
+TEST(Errors, AnUndefinedOrMovedFromTensorIsNamedWithTheCall) {
+  auto message = [](auto&& f) -> std::string {
+    try {
+      f();
+    } catch (const porta::Error& e) {
+      EXPECT_EQ(e.status(), PORTA_ERROR_INVALID_HANDLE);
+      return e.what();
+    }
+    ADD_FAILURE() << "no error";
+    return "";
+  };
+  const Tensor undefined;
+  EXPECT_THAT(message([&] { undefined.neg(); }), testing::AllOf(testing::HasSubstr("neg"),
+                                                                 testing::HasSubstr("undefined porta::Tensor")));
+  Tensor a = Tensor::ones({2});
+  const Tensor b = std::move(a);
+  EXPECT_THAT(message([&] { (void)(b + a); }),
+              testing::AllOf(testing::HasSubstr("add"), testing::HasSubstr("moved from")));
+  EXPECT_THAT(message([&] { (void)a.shape(); }), testing::HasSubstr("moved from"));
+  EXPECT_THAT(message([&] { porta::nn::functional::linear(undefined, b, Tensor()); }),
+              testing::AllOf(testing::HasSubstr("linear"), testing::HasSubstr("undefined porta::Tensor")));
+  Tensor c = Tensor::ones({1});
+  porta_tensor_release(c.release());
+  EXPECT_THAT(message([&] { c.relu_(); }), testing::AllOf(testing::HasSubstr("relu_"), testing::HasSubstr("released")));
 }

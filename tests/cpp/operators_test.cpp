@@ -81,3 +81,38 @@ TEST(Operators, BoolSubtractionIsRefusedInEitherOrder) {
   EXPECT_THROW(1 - b, porta::Error);
   EXPECT_EQ((b + 1).sum().item<int64_t>(), 3);
 }
+
+// Integer scalars stay integers (libtorch's Scalar keeps an int64): through a
+// double, 2^53 + 1 became 2^53.
+TEST(Operators, IntegerScalarsKeepEveryBit) {
+  using I = std::vector<int64_t>;
+  const int64_t big = (int64_t{1} << 53) + 1;
+  const Tensor one = Tensor::from_vector(I{1}), bigs = Tensor::from_vector(I{big});
+  EXPECT_EQ((one + big).to_vector<int64_t>(), (I{big + 1}));
+  EXPECT_EQ((big + one).to_vector<int64_t>(), (I{big + 1}));
+  EXPECT_EQ((one - big).to_vector<int64_t>(), (I{1 - big}));
+  EXPECT_EQ((big - one).to_vector<int64_t>(), (I{big - 1}));
+  EXPECT_EQ((one * big).to_vector<int64_t>(), (I{big}));
+  EXPECT_EQ((bigs == big).to_vector<bool>(), (B{true}));
+  EXPECT_EQ((big == bigs).to_vector<bool>(), (B{true}));
+  EXPECT_EQ((bigs > big - 1).to_vector<bool>(), (B{true}));
+  EXPECT_EQ(porta::add(one, big).to_vector<int64_t>(), (I{big + 1}));
+  EXPECT_EQ(one.add(big).dtype(), porta::kInt64);
+  Tensor acc = Tensor::from_vector(I{1});
+  acc += big;
+  acc -= int64_t{1};
+  EXPECT_EQ(acc.to_vector<int64_t>(), (I{big}));
+  EXPECT_EQ(Tensor::full({2}, big, {}, porta::kInt64).to_vector<int64_t>(), (I{big, big}));
+  EXPECT_EQ(Tensor::arange(big, big + 3, int64_t{1}, {}, porta::kInt64).to_vector<int64_t>(),
+            (I{big, big + 1, big + 2}));
+  // Narrower integer dtypes wrap the scalar as PyTorch does; bool promotes to int64.
+  const Tensor i32 = Tensor::from_vector(std::vector<int32_t>{1});
+  EXPECT_EQ((i32 + int64_t{3000000000}).to_vector<int32_t>(), (std::vector<int32_t>{-1294967295}));
+  EXPECT_EQ((i32 + ((int64_t{1} << 60) + 5)).to_vector<int32_t>(), (std::vector<int32_t>{6}));
+  const Tensor u8 = Tensor::from_vector(std::vector<uint8_t>{1});
+  EXPECT_EQ((u8 + 300).to_vector<uint8_t>(), (std::vector<uint8_t>{45}));
+  const Tensor flag = Tensor::from_vector(B{true});
+  EXPECT_EQ((flag + big).dtype(), porta::kInt64);
+  EXPECT_EQ((flag + big).to_vector<int64_t>(), (I{big + 1}));
+  EXPECT_THROW(one + (uint64_t{1} << 63), porta::Error) << "beyond int64";
+}

@@ -47,3 +47,41 @@ def test_bool_subtraction_is_refused_in_either_order():
         with pytest.raises(porta.DtypeError, match="subtraction with a bool tensor is not supported"):
             f()
     assert (b + 1).tolist() == [2, 1] and (~b).tolist() == [False, True]
+
+
+# One bad call per public function family: the message starts with (or, for
+# PyTorch's own wording, ends with) the name the user called, never an
+# internal helper's or a C function's, and the exception type is PyTorch's.
+_NAMED_ERRORS = [
+    (lambda: porta.ones(2) + porta.ones(3), RuntimeError, r"^add: "),
+    (lambda: porta.ones(2, 3) @ porta.ones(2, 3), RuntimeError, r"^matmul: "),
+    (lambda: porta.ones(6).view(4), RuntimeError, r"^view: "),
+    (lambda: porta.ones(6).reshape(4, 2), RuntimeError, r"^reshape: "),
+    (lambda: porta.ones(2).sum(dim=3), IndexError, r"^sum: "),
+    (lambda: porta.cat([porta.ones(2), porta.ones(2, 2)]), RuntimeError, r"^cat\(\): "),
+    (lambda: porta.ones(4).narrow(0, 3, 5), RuntimeError, r"^narrow\(\): "),
+    (lambda: porta.ones(2, 2).permute(0, 0), RuntimeError, r"^permute: "),
+    (lambda: porta.ones(2, 3).expand(4, 4), RuntimeError, r"^expand: "),
+    (lambda: porta.ones(2).squeeze(3), IndexError, r"in squeeze\(\)$"),
+    (lambda: porta.ones(2).softmax(5), IndexError, r"^softmax: "),
+    (lambda: porta.ones(2)[5], IndexError, r"^index 5 is out of bounds"),
+    (lambda: porta.nn.Linear(3, 2)(porta.ones(2, 4)), RuntimeError, r"^linear: "),
+    (lambda: porta.nn.functional.mse_loss(porta.ones(2), porta.ones(3)), RuntimeError, r"^mse_loss: "),
+    (lambda: porta.nn.functional.max_pool2d(porta.ones(1, 1, 2, 2), 3), RuntimeError, r"^max_pool2d: "),
+    (lambda: porta.full((2,), 300, dtype=porta.uint8), RuntimeError, r"^full: "),
+    (lambda: porta.randint(5, 2, (3,)), RuntimeError, r"^randint\(\): "),
+    (lambda: porta.arange(0, 10, 0), RuntimeError, r"^arange\(\): "),
+    (lambda: porta.where(porta.ones(2) > 0, porta.ones(3), porta.ones(2)), RuntimeError, r"^where: "),
+    (lambda: porta.ones(2).unsqueeze(5), IndexError, r"^unsqueeze: "),
+    (lambda: porta.ones(2).backward(), RuntimeError, r"^backward: the tensor does not require grad"),
+    (lambda: porta.stack([]), RuntimeError, r"^stack\(\) "),
+    (lambda: porta.ones(2).argmax(dim=3), IndexError, r"^argmax: "),
+]
+
+
+@pytest.mark.parametrize("call,kind,pattern", _NAMED_ERRORS, ids=[p for _, _, p in _NAMED_ERRORS])
+def test_every_family_names_the_function_called(call, kind, pattern):
+    with pytest.raises(kind, match=pattern) as info:
+        call()
+    message = str(info.value)
+    assert "porta_" not in message.split(":")[0] and "_make_" not in message and "<locals>" not in message

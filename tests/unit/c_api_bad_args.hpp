@@ -49,7 +49,7 @@ struct Case {
 };
 
 // The cases, in porta.h's order, split by the header's sections.
-std::vector<Case> tensor_cases();  // errors, plugins, devices, tensors, views, factories
+std::vector<Case> tensor_cases();  // errors, FFI values, plugins, devices, tensors, views, factories
 std::vector<Case> op_cases();      // elementwise, reductions, linear algebra, autograd
 std::vector<Case> nn_cases();      // nn ops, initializers, optimizers
 std::vector<Case> io_cases();      // files and datasets, pinned memory, DLPack

@@ -1,5 +1,5 @@
-// Bad-argument cases, part 1: errors, plugins, devices, tensors, views and
-// factories (porta.h's first sections, in its order).
+// Bad-argument cases, part 1: errors, values for FFIs, plugins, devices,
+// tensors, views and factories (porta.h's first sections, in its order).
 #include <cmath>
 #include <cstdlib>
 
@@ -104,6 +104,23 @@ const Case kCases[] = {
      [](Fixture&) {
        // Every pointer may be NULL (documented): nothing to refuse.
        EXPECT_EQ(porta_version(nullptr, nullptr, nullptr, nullptr, nullptr), PORTA_OK);
+     }},
+
+    // ---- values for FFIs
+    {"porta_dtype_by_name",
+     [](Fixture&) {
+       Untouched<DLDataType> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "name must not be NULL", porta_dtype_by_name(nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_dtype_by_name("float32", nullptr));
+       // Unknown names, names of dtypes Porta lacks, other spellings and "":
+       // refused, naming the name and the six that exist.
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT,
+               "unknown dtype name 'float16' (Porta's dtypes: bool, uint8, int32, int64, float32, float64)",
+               porta_dtype_by_name("float16", out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name 'banana'", porta_dtype_by_name("banana", out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name 'Float32'", porta_dtype_by_name("Float32", out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name 'float32 '", porta_dtype_by_name("float32 ", out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name ''", porta_dtype_by_name("", out.p()));
      }},
 
     // ---- plugins

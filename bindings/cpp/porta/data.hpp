@@ -245,21 +245,23 @@ class DataLoader {
   }
 
   /// One epoch in progress: yields batches in order, prefetched by workers.
+  /// It holds the dataset and a copy of the options, not the loader, so an
+  /// iterator may outlive the loader it came from (a temporary's begin()).
   class Epoch {
    public:
-    Epoch(const DataLoader& loader, uint64_t epoch) : loader_(loader) {
-      const int64_t n = loader.dataset_->size();
+    Epoch(const DataLoader& loader, uint64_t epoch) : dataset_(loader.dataset_), o_(loader.o_) {
+      const int64_t n = dataset_->size();
       order_.resize(size_t(n));
       std::iota(order_.begin(), order_.end(), 0);
-      if (loader.o_.shuffle) {
+      if (o_.shuffle) {
         const DLDevice cpu{kDLCPU, 0};
         porta_tensor* perm = nullptr;
-        porta::detail::check(loader.o_.seed ? porta_randperm_at(n, *loader.o_.seed, epoch * uint64_t(n), cpu, &perm)
+        porta::detail::check(o_.seed ? porta_randperm_at(n, *o_.seed, epoch * uint64_t(n), cpu, &perm)
                                      : porta_randperm(n, cpu, &perm));
         order_ = Tensor::adopt(perm).to_vector<int64_t>();
       }
       total_ = loader.size();
-      for (int w = 0; w < loader.o_.num_workers; ++w) workers_.emplace_back([this] { work(); });
+      for (int w = 0; w < o_.num_workers; ++w) workers_.emplace_back([this] { work(); });
     }
     ~Epoch() {
       {
@@ -288,12 +290,12 @@ class DataLoader {
 
    private:
     Batch make(int64_t k) const {
-      const int64_t bs = loader_.o_.batch_size, n = int64_t(order_.size());
+      const int64_t bs = o_.batch_size, n = int64_t(order_.size());
       std::vector<int64_t> idx(order_.begin() + k * bs, order_.begin() + std::min(n, (k + 1) * bs));
-      return loader_.dataset_->get_batch(idx, loader_.o_.pin_memory_for);
+      return dataset_->get_batch(idx, o_.pin_memory_for);
     }
     void work() {
-      const int64_t limit = int64_t(loader_.o_.num_workers) * std::max(1, loader_.o_.prefetch);
+      const int64_t limit = int64_t(o_.num_workers) * std::max(1, o_.prefetch);
       for (;;) {
         int64_t k;
         {
@@ -314,7 +316,8 @@ class DataLoader {
       }
     }
 
-    const DataLoader& loader_;
+    std::shared_ptr<const Dataset> dataset_;
+    LoaderOptions o_;
     std::vector<int64_t> order_;
     int64_t total_ = 0, consumed_ = 0, next_ = 0;
     std::vector<std::thread> workers_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -21,53 +22,74 @@ using StateDict = std::vector<std::pair<std::string, Tensor>>;
 namespace functional {
 /// x @ weight^T + bias (bias may be undefined).
 inline Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {}) {
-  return detail::call(porta_linear, x.handle(), weight.handle(), bias.handle());
+  return detail::call(porta_linear, x.checked_handle(), weight.checked_handle(), bias.handle());
 }
 /// 2-D convolution; {stride, padding, dilation} apply to both dims.
 inline Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias = {}, int stride = 1, int padding = 0,
                      int dilation = 1) {
   const porta_conv2d_options o{sizeof(o), {stride, stride}, {padding, padding}, {dilation, dilation}};
-  return detail::call(porta_conv2d, x.handle(), weight.handle(), bias.handle(), &o);
+  return detail::call(porta_conv2d, x.checked_handle(), weight.checked_handle(), bias.handle(), &o);
 }
 /// Max pooling (stride 0 means "= kernel").
 inline Tensor max_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, int dilation = 1) {
   const porta_pool2d_options o{sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {dilation, dilation}, 1};
-  return detail::call(porta_max_pool2d, x.handle(), &o);
+  return detail::call(porta_max_pool2d, x.checked_handle(), &o);
 }
 /// Average pooling (stride 0 means "= kernel").
 inline Tensor avg_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, bool count_include_pad = true) {
   const porta_pool2d_options o{sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {1, 1},
                                int{count_include_pad}};
-  return detail::call(porta_avg_pool2d, x.handle(), &o);
+  return detail::call(porta_avg_pool2d, x.checked_handle(), &o);
 }
 /// softmax along dim.
-inline Tensor softmax(const Tensor& x, int dim) { return detail::call(porta_softmax, x.handle(), int32_t(dim)); }
+inline Tensor softmax(const Tensor& x, int dim) { return detail::call(porta_softmax, x.checked_handle(), int32_t(dim)); }
 /// log_softmax along dim.
-inline Tensor log_softmax(const Tensor& x, int dim) { return detail::call(porta_log_softmax, x.handle(), int32_t(dim)); }
+inline Tensor log_softmax(const Tensor& x, int dim) { return detail::call(porta_log_softmax, x.checked_handle(), int32_t(dim)); }
 /// Cross entropy of logits [N, C] against class indices [N].
 /// Samples whose target is `ignore_index` (PyTorch's default -100) are left out.
 inline Tensor cross_entropy(const Tensor& logits, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN,
                             int64_t ignore_index = -100) {
-  return detail::call(porta_cross_entropy_ignore, logits.handle(), target.handle(), r, ignore_index);
+  return detail::call(porta_cross_entropy_ignore, logits.checked_handle(), target.checked_handle(), r, ignore_index);
 }
 /// Mean squared error.
 inline Tensor mse_loss(const Tensor& input, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN) {
-  return detail::call(porta_mse_loss, input.handle(), target.handle(), r);
+  return detail::call(porta_mse_loss, input.checked_handle(), target.checked_handle(), r);
 }
 /// Dropout with probability p while training.
 inline Tensor dropout(const Tensor& x, double p, bool training) {
-  return detail::call(porta_dropout, x.handle(), p, int{training});
+  return detail::call(porta_dropout, x.checked_handle(), p, int{training});
 }
 /// Merges dims start..end.
 inline Tensor flatten(const Tensor& x, int start = 1, int end = -1) {
-  return detail::call(porta_flatten, x.handle(), int32_t(start), int32_t(end));
+  return detail::call(porta_flatten, x.checked_handle(), int32_t(start), int32_t(end));
 }
 }  // namespace functional
 
+class Module;
+
+/// What one clone() has copied so far, so that a module used twice (or a
+/// tensor tied between two layers) is copied once and stays shared in the
+/// copy, as copy.deepcopy keeps it in PyTorch.
+struct CloneMemo {
+  std::vector<std::pair<const Module*, std::shared_ptr<Module>>> modules;
+  std::vector<std::pair<porta_tensor*, Tensor>> tensors;
+};
+
 /// Base of every layer: parameters and child modules by name, device moves,
 /// train/eval, state dicts.
+///
+/// Copies: a copy of a module is another handle to the same module (as
+/// `b = a` in Python, or a libtorch module holder): parameters, children and
+/// the training flag are shared, so `copy.eval()` puts both in eval mode and
+/// both say so. clone() makes an independent deep copy. A moved-from module
+/// holds nothing: using it throws naming the call.
 class Module : public std::enable_shared_from_this<Module> {
  public:
+  Module() = default;
+  Module(const Module&) = default;
+  Module(Module&&) noexcept = default;
+  Module& operator=(const Module&) = default;
+  Module& operator=(Module&&) noexcept = default;
   virtual ~Module() = default;
   /// The layer's computation; most layers take one input.
   virtual Tensor forward(const Tensor& x) = 0;
@@ -75,6 +97,22 @@ class Module : public std::enable_shared_from_this<Module> {
   Tensor operator()(const Tensor& x) { return forward(x); }
   /// "Linear(in_features=10, out_features=1)".
   virtual std::string describe() const = 0;
+
+  /// An independent deep copy: parameters cloned (values, requires_grad),
+  /// children cloned, the training flag copied; what is shared within this
+  /// module stays shared within the copy. Every Porta layer implements it; a
+  /// module of your own overrides clone_with(CloneMemo&) (see Linear's), else this
+  /// throws naming it.
+  std::shared_ptr<Module> clone() const {
+    CloneMemo memo;
+    return clone_with(memo);
+  }
+  /// clone() within one copy (CloneMemo): what a module overrides.
+  virtual std::shared_ptr<Module> clone_with(CloneMemo&) const {
+    throw Error(PORTA_ERROR_NOT_IMPLEMENTED,
+                detail::cat("[Module::clone] ", describe(), " does not implement clone_with(CloneMemo&): override it, "
+                            "copying the layers it holds with clone_module(memo, layer) (see porta::nn::Linear)"));
+  }
 
   /// Parameters of this module and its children, prefixed by their path;
   /// each tensor once, under its first name (a module used twice, or a tied
@@ -103,14 +141,14 @@ class Module : public std::enable_shared_from_this<Module> {
   }
   /// Training mode (affects Dropout), recursively.
   Module& train(bool on = true) {
-    training_ = on;
-    for (auto& [name, child] : children_) child->train(on);
+    state("train").training = on;
+    for (auto& [name, child] : state("train").children) child->train(on);
     return *this;
   }
   /// Evaluation mode.
   Module& eval() { return train(false); }
   /// True in training mode.
-  bool is_training() const { return training_; }
+  bool is_training() const { return state("is_training").training; }
   /// The device of the first parameter (cpu when there are none).
   Device device() const {
     auto p = named_parameters();
@@ -173,48 +211,121 @@ class Module : public std::enable_shared_from_this<Module> {
   }
 
   /// The dotted path this module was registered under ("" for the root).
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return state("path").path; }
+
+  /// `layer` cloned within `memo`: the copy made earlier in this clone() when
+  /// `layer` was met before (a module used twice stays one module).
+  template <class M>
+  static std::shared_ptr<M> clone_module(CloneMemo& memo, const std::shared_ptr<M>& layer) {
+    if (!layer) return nullptr;
+    for (auto& [from, to] : memo.modules)
+      if (from == layer.get()) return std::static_pointer_cast<M>(to);
+    auto copy = std::dynamic_pointer_cast<M>(layer->clone_with(memo));
+    if (!copy)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  detail::cat("[Module::clone] ", layer->describe(), "'s clone_with() returned another type"));
+    return copy;
+  }
 
  protected:
   /// Registers a parameter (it becomes a leaf that requires grad).
   Tensor register_parameter(const std::string& name, Tensor t) {
     t.requires_grad_(true);
-    params_.emplace_back(name, t);
+    state("register_parameter").params.emplace_back(name, t);
     return t;
   }
   /// Registers a child module under `name`.
   template <class M>
   std::shared_ptr<M> register_module(const std::string& name, std::shared_ptr<M> m) {
-    m->set_path(path_.empty() ? name : path_ + "." + name);
-    children_.emplace_back(name, m);
+    const std::string& p = path();
+    m->set_path(p.empty() ? name : p + "." + name);
+    state("register_module").children.emplace_back(name, m);
     return m;
+  }
+  /// The registered parameter `name` (what a clone re-points its members to).
+  Tensor parameter(const std::string& name) const {
+    for (auto& [n, t] : state("parameter").params)
+      if (n == name) return t;
+    return Tensor();
+  }
+  /// For clone_with(CloneMemo&): a copy of `self` (its members copied as C++
+  /// copies them) with a state of its own: each parameter cloned (values and
+  /// requires_grad, outside autograd), each child cloned within `memo`, the
+  /// training flag and path copied. The caller re-points its members to the
+  /// copies (parameter(name), clone_module).
+  template <class M>
+  static std::shared_ptr<M> copy_of(const M& self, CloneMemo& memo) {
+    if (typeid(self) != typeid(M))  // a subclass that did not override clone_with: copying M would slice it
+      throw Error(PORTA_ERROR_NOT_IMPLEMENTED,
+                  detail::cat("[Module::clone] ", self.describe(), " (", typeid(self).name(), ") derives from a layer "
+                              "but does not override clone_with(CloneMemo&): override it with copy_of(*this, memo)"));
+    auto copy = std::make_shared<M>(self);
+    memo.modules.emplace_back(&self, copy);
+    const State& from = self.state("clone");
+    auto fresh = std::make_shared<State>();
+    fresh->training = from.training;
+    fresh->path = from.path;
+    for (auto& [name, t] : from.params) fresh->params.emplace_back(name, clone_tensor(memo, t));
+    for (auto& [name, child] : from.children) fresh->children.emplace_back(name, clone_module(memo, child));
+    static_cast<Module&>(*copy).state_ = std::move(fresh);
+    return copy;
   }
   /// Fails with DEVICE_MISMATCH naming this layer, both devices and the fix
   /// when `x` is not where the parameters are.
   void check_device(const Tensor& x) const {
-    if (params_.empty()) return;
-    const Device mine = params_.front().second.device(), theirs = x.device();
+    const State& s = state("forward");
+    if (s.params.empty()) return;
+    const Device mine = s.params.front().second.device(), theirs = x.device();
     if (mine == theirs) return;
     throw Error(PORTA_ERROR_DEVICE_MISMATCH,
-                detail::cat(describe(), path_.empty() ? "" : " '" + path_ + "'", ": the input is on ", theirs,
+                detail::cat(describe(), s.path.empty() ? "" : " '" + s.path + "'", ": the input is on ", theirs,
                             " but the layer's parameters are on ", mine, ". Data and model must share a device: ",
                             "move the input with x.to(", mine, ") or the model with model.to(", theirs, ")"));
   }
 
  private:
-  void set_path(const std::string& p) {
-    path_ = p;
-    for (auto& [name, child] : children_) child->set_path(p + "." + name);
-  }
-  void collect(const std::string& prefix, StateDict& out) const {
-    for (auto& [name, t] : params_) out.emplace_back(prefix + name, t);
-    for (auto& [name, child] : children_) child->collect(prefix + name + ".", out);
+  // What copies of a module share.
+  struct State {
+    StateDict params;
+    std::vector<std::pair<std::string, std::shared_ptr<Module>>> children;
+    bool training = true;
+    std::string path;
+  };
+
+  static Tensor clone_tensor(CloneMemo& memo, const Tensor& t) {
+    if (!t.defined()) return t;
+    for (auto& [from, to] : memo.tensors)
+      if (from == t.handle()) return to;
+    Tensor c;
+    {
+      NoGradGuard no_grad;
+      c = t.detach().clone();
+    }
+    c.requires_grad_(t.requires_grad());
+    memo.tensors.emplace_back(t.handle(), c);
+    return c;
   }
 
-  StateDict params_;
-  std::vector<std::pair<std::string, std::shared_ptr<Module>>> children_;
-  bool training_ = true;
-  std::string path_;
+  const State& state(const char* call) const {
+    if (!state_)
+      throw Error(PORTA_ERROR_INVALID_HANDLE,
+                  detail::cat("[Module::", call, "] this module was moved from: it holds no parameters or layers any "
+                              "more; use the module it was moved to"));
+    return *state_;
+  }
+  State& state(const char* call) { return const_cast<State&>(std::as_const(*this).state(call)); }
+
+  void set_path(const std::string& p) {
+    state("set_path").path = p;
+    for (auto& [name, child] : state("set_path").children) child->set_path(p + "." + name);
+  }
+  void collect(const std::string& prefix, StateDict& out) const {
+    const State& s = state("parameters");
+    for (auto& [name, t] : s.params) out.emplace_back(prefix + name, t);
+    for (auto& [name, child] : s.children) child->collect(prefix + name + ".", out);
+  }
+
+  std::shared_ptr<State> state_ = std::make_shared<State>();
 };
 
 /// Modules applied in order.
@@ -237,6 +348,11 @@ class Sequential : public Module {
     return y;
   }
   std::string describe() const override { return "Sequential(" + std::to_string(layers_.size()) + " layers)"; }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    for (auto& layer : copy->layers_) layer = clone_module(memo, layer);
+    return copy;
+  }
 
  private:
   std::vector<std::shared_ptr<Module>> layers_;
@@ -260,6 +376,12 @@ class Linear : public Module {
   }
   std::string describe() const override {
     return detail::cat("Linear(in_features=", in_, ", out_features=", out_, ", bias=", bias.defined(), ")");
+  }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    copy->weight = copy->parameter("weight");
+    copy->bias = copy->parameter("bias");
+    return copy;
   }
   Tensor weight, bias;
 
@@ -290,6 +412,12 @@ class Conv2d : public Module {
     return detail::cat("Conv2d(", in_, ", ", out_, ", kernel_size=", k_, ", stride=", stride_, ", padding=", padding_,
                        ")");
   }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    copy->weight = copy->parameter("weight");
+    copy->bias = copy->parameter("bias");
+    return copy;
+  }
   Tensor weight, bias;
 
  private:
@@ -300,6 +428,7 @@ class Conv2d : public Module {
 /// max(x, 0).
 class ReLU : public Module {
  public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
   Tensor forward(const Tensor& x) override { return x.relu(); }
   std::string describe() const override { return "ReLU()"; }
 };
@@ -307,6 +436,7 @@ class ReLU : public Module {
 /// Max pooling layer (stride 0 means "= kernel").
 class MaxPool2d : public Module {
  public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
   explicit MaxPool2d(int kernel_size, int stride = 0, int padding = 0) : k_(kernel_size), s_(stride), p_(padding) {}
   Tensor forward(const Tensor& x) override { return functional::max_pool2d(x, k_, s_, p_); }
   std::string describe() const override { return detail::cat("MaxPool2d(kernel_size=", k_, ", stride=", s_ ? s_ : k_, ")"); }
@@ -318,6 +448,7 @@ class MaxPool2d : public Module {
 /// Average pooling layer (stride 0 means "= kernel").
 class AvgPool2d : public Module {
  public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
   explicit AvgPool2d(int kernel_size, int stride = 0, int padding = 0) : k_(kernel_size), s_(stride), p_(padding) {}
   Tensor forward(const Tensor& x) override { return functional::avg_pool2d(x, k_, s_, p_); }
   std::string describe() const override { return detail::cat("AvgPool2d(kernel_size=", k_, ", stride=", s_ ? s_ : k_, ")"); }
@@ -329,6 +460,7 @@ class AvgPool2d : public Module {
 /// Flattens dims start..end (default: all but the batch dim).
 class Flatten : public Module {
  public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
   explicit Flatten(int start_dim = 1, int end_dim = -1) : start_(start_dim), end_(end_dim) {}
   Tensor forward(const Tensor& x) override { return functional::flatten(x, start_, end_); }
   std::string describe() const override { return "Flatten()"; }
@@ -340,6 +472,7 @@ class Flatten : public Module {
 /// Dropout(p): active in training mode only.
 class Dropout : public Module {
  public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
   explicit Dropout(double p = 0.5) : p_(p) {}
   Tensor forward(const Tensor& x) override { return functional::dropout(x, p_, is_training()); }
   std::string describe() const override { return detail::cat("Dropout(p=", p_, ")"); }

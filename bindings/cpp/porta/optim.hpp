@@ -60,7 +60,7 @@ class Optimizer {
   template <class Options, class F>
   void create(F f, const std::vector<Tensor>& params, const Options& o) {
     std::vector<porta_tensor*> handles;
-    for (const Tensor& p : params) handles.push_back(p.handle());
+    for (const Tensor& p : params) handles.push_back(p.checked_handle());
     porta_optimizer* raw = nullptr;
     detail::check(f(handles.data(), detail::count(handles), &o, &raw));
     opt_.reset(raw);

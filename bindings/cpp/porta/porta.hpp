@@ -19,7 +19,9 @@
 #include <limits>
 #include <memory>
 #include <mutex>
+#include <concepts>
 #include <optional>
+#include <source_location>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -185,6 +187,37 @@ T checked_convert(V value, const char* op) {
   }
 }
 
+/// An integer scalar operand or fill value (bool is not one: it converts to double).
+template <class I>
+concept IntegerScalar = std::integral<I> && !std::same_as<I, bool>;
+
+/// `s` as an int64, or porta::Error when it is beyond int64 (a uint64_t above
+/// INT64_MAX), as PyTorch refuses such a Python int.
+template <IntegerScalar I>
+int64_t int64_scalar(I s) {
+  if (!std::in_range<int64_t>(s))
+    throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                cat("the scalar ", s, " is out of range for int64 (Porta's and PyTorch's widest integer)"));
+  return static_cast<int64_t>(s);
+}
+
+/// `v` stored into integer dtype `dt` as PyTorch stores a scalar operand:
+/// two's complement (a uint8 tensor plus 300 adds 44).
+inline int64_t wrapped_into(int64_t v, DLDataType dt) {
+  if (dt.bits >= 64) return v;
+  const uint64_t mask = (uint64_t{1} << dt.bits) - 1, u = static_cast<uint64_t>(v) & mask;
+  const bool negative = dt.code == kDLInt && (u >> (dt.bits - 1)) != 0;
+  return negative ? static_cast<int64_t>(u | ~mask) : static_cast<int64_t>(u);
+}
+
+}  // namespace detail
+
+class Tensor;
+namespace detail {
+template <IntegerScalar I>
+std::optional<Tensor> exact_integer_operand(I s, const Tensor& t);
+template <IntegerScalar I>
+Tensor scalar_like(I s, const Tensor& t);
 }  // namespace detail
 
 // ================================ devices ================================
@@ -360,11 +393,12 @@ class Tensor {
   Tensor() = default;
   /// Shares `other`'s handle (one more reference).
   Tensor(const Tensor& other) noexcept : t_(other.t_) { porta_tensor_retain(t_); }
-  /// Takes `other`'s reference, leaving it undefined.
-  Tensor(Tensor&& other) noexcept : t_(std::exchange(other.t_, nullptr)) {}
+  /// Takes `other`'s reference, leaving it undefined (moved from).
+  Tensor(Tensor&& other) noexcept : t_(std::exchange(other.t_, nullptr)) { other.moved_from_ = true; }
   /// Rebinds this handle (not an in-place copy of values: see copy_()).
   Tensor& operator=(Tensor other) noexcept {
     std::swap(t_, other.t_);
+    moved_from_ = false;
     return *this;
   }
   /// Drops this reference; storage goes with the last view.
@@ -379,30 +413,46 @@ class Tensor {
   /// The borrowed C handle (still owned by this Tensor).
   porta_tensor* handle() const noexcept { return t_; }
   /// Hands this reference to the caller, leaving the Tensor undefined.
-  porta_tensor* release() noexcept { return std::exchange(t_, nullptr); }
+  porta_tensor* release() noexcept {
+    moved_from_ = t_ != nullptr || moved_from_;
+    return std::exchange(t_, nullptr);
+  }
   /// Whether this Tensor holds a handle.
   bool defined() const noexcept { return t_ != nullptr; }
+  /// The C handle for a call that needs a tensor; porta::Error naming the
+  /// call (`where`) and the Tensor's state when it holds none (undefined:
+  /// default-constructed, or moved from / released), instead of the C
+  /// ABI's "a is NULL".
+  porta_tensor* checked_handle(std::source_location where = std::source_location::current()) const {
+    if (t_) return t_;
+    throw Error(PORTA_ERROR_INVALID_HANDLE,
+                detail::cat("[", where.function_name(), "] ",
+                            moved_from_ ? "a porta::Tensor that was moved from (or released) holds no tensor any more: "
+                                          "use the Tensor it was moved to, or assign it a new one"
+                                        : "an undefined porta::Tensor (default-constructed) holds no tensor: assign "
+                                          "it one (Tensor::zeros, from_vector, ...) before using it"));
+  }
 
   // ------------------------------ metadata ------------------------------
 
   /// Element type.
-  DLDataType dtype() const { return detail::get<DLDataType>(porta_tensor_dtype, t_); }
+  DLDataType dtype() const { return detail::get<DLDataType>(porta_tensor_dtype, live()); }
   /// Number of dimensions.
-  int ndim() const { return detail::get<int32_t>(porta_tensor_ndim, t_); }
+  int ndim() const { return detail::get<int32_t>(porta_tensor_ndim, live()); }
   /// Sizes of all dimensions.
   Shape shape() const { return per_dim(porta_tensor_shape); }
   /// Strides of all dimensions, in elements.
   Shape strides() const { return per_dim(porta_tensor_strides); }
   /// Number of elements.
-  int64_t numel() const { return detail::get<int64_t>(porta_tensor_numel, t_); }
+  int64_t numel() const { return detail::get<int64_t>(porta_tensor_numel, live()); }
   /// Size of dimension `dim` (negative counts from the end).
   int64_t size(int dim) const { return shape()[wrap_dim(dim, "size")]; }
   /// The device holding the data.
-  Device device() const { return detail::get<DLDevice>(porta_tensor_device, t_); }
+  Device device() const { return detail::get<DLDevice>(porta_tensor_device, live()); }
   /// Whether elements are laid out contiguously in row-major order.
-  bool is_contiguous() const { return detail::get<int>(porta_tensor_is_contiguous, t_) != 0; }
+  bool is_contiguous() const { return detail::get<int>(porta_tensor_is_contiguous, live()) != 0; }
   /// Whether this tensor lives in page-locked host memory.
-  bool is_pinned() const { return detail::get<int>(porta_tensor_is_pinned, t_) != 0; }
+  bool is_pinned() const { return detail::get<int>(porta_tensor_is_pinned, live()) != 0; }
 
   // ------------------------------ factories ------------------------------
 
@@ -429,6 +479,14 @@ class Tensor {
   static Tensor full(const Shape& shape, double value, Device device = {}, DLDataType dtype = kFloat32) {
     return make(porta_full, shape.data(), detail::count(shape), value, dtype, device.dl());
   }
+  /// A tensor with every element the integer `value`, every bit kept for an
+  /// integer dtype (porta_full_int64; a value outside the dtype is refused).
+  template <detail::IntegerScalar I>
+  static Tensor full(const Shape& shape, I value, Device device = {}, DLDataType dtype = kFloat32) {
+    const int64_t v = detail::int64_scalar(value);
+    if (dtype.code == kDLFloat) return full(shape, static_cast<double>(v), device, dtype);
+    return make(porta_full_int64, shape.data(), detail::count(shape), v, dtype, device.dl());
+  }
   /// A tensor of zeros.
   static Tensor zeros(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
     return make(porta_zeros, shape.data(), detail::count(shape), dtype, device.dl());
@@ -444,6 +502,13 @@ class Tensor {
   /// 1-D: start, start + step, ... up to but excluding end.
   static Tensor arange(double start, double end, double step = 1, Device device = {}, DLDataType dtype = kFloat32) {
     return make(porta_arange, start, end, step, dtype, device.dl());
+  }
+  /// arange with integers: exact in an integer dtype (porta_arange_int64).
+  template <detail::IntegerScalar I>
+  static Tensor arange(I start, I end, I step = 1, Device device = {}, DLDataType dtype = kFloat32) {
+    const int64_t a = detail::int64_scalar(start), b = detail::int64_scalar(end), c = detail::int64_scalar(step);
+    if (dtype.code == kDLFloat) return arange(double(a), double(b), double(c), device, dtype);
+    return make(porta_arange_int64, a, b, c, dtype, device.dl());
   }
   /// Uniform samples in [0, 1), the same on every device for one seed.
   static Tensor rand(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
@@ -469,7 +534,7 @@ class Tensor {
                                                             dtype_name(dtype_of<T>()), "; cast() it first"));
     std::vector<detail::host_element<T>> host(static_cast<size_t>(numel()));
     if (!host.empty())
-      detail::check(porta_tensor_to_host(t_, host.data(), host.size() * sizeof(host.front())));
+      detail::check(porta_tensor_to_host(live(), host.data(), host.size() * sizeof(host.front())));
     if constexpr (std::is_same_v<T, bool>) return std::vector<bool>(host.begin(), host.end());
     else return host;
   }
@@ -493,44 +558,44 @@ class Tensor {
   /// batches) to an accelerator may return before it completes, ordered
   /// before later work there, as PyTorch's non_blocking=True.
   Tensor to(const Device& device, bool non_blocking = false) const {
-    return make(non_blocking ? porta_tensor_to_non_blocking : porta_tensor_to, t_, device.dl());
+    return make(non_blocking ? porta_tensor_to_non_blocking : porta_tensor_to, live(), device.dl());
   }
   /// This tensor on the CPU, as to(Device()).
   Tensor cpu() const { return to(Device()); }
   /// The same handle if contiguous, else a contiguous copy.
-  Tensor contiguous() const { return make(porta_contiguous, t_); }
+  Tensor contiguous() const { return make(porta_contiguous, live()); }
   /// A contiguous copy that shares nothing with this tensor.
-  Tensor clone() const { return make(porta_clone, t_); }
+  Tensor clone() const { return make(porta_clone, live()); }
   /// Converted to `dtype` (the same handle when it already is).
-  Tensor cast(DLDataType dtype) const { return make(porta_cast, t_, dtype); }
+  Tensor cast(DLDataType dtype) const { return make(porta_cast, live(), dtype); }
 
   // --------------------------- in-place writes ---------------------------
 
   /// Overwrites every element from `src` (broadcast, cast, any device); returns *this.
   const Tensor& copy_(const Tensor& src) const {
-    detail::check(porta_copy_into(t_, src.t_));
+    detail::check(porta_copy_into(live(), src.live()));
     return *this;
   }
   /// Sets every element to `value`; returns *this.
   const Tensor& fill_(double value) const { return copy_(full({}, value, device(), dtype())); }
   /// Fills from U(low, high) with Porta's generator (not recorded by autograd); returns *this.
   const Tensor& uniform_(double low = 0, double high = 1) const {
-    detail::check(porta_init_uniform_(t_, low, high));
+    detail::check(porta_init_uniform_(live(), low, high));
     return *this;
   }
   /// Fills from N(mean, std^2) with Porta's generator (not recorded by autograd); returns *this.
   const Tensor& normal_(double mean = 0, double std = 1) const {
-    detail::check(porta_init_normal_(t_, mean, std));
+    detail::check(porta_init_normal_(live(), mean, std));
     return *this;
   }
   /// Moves this leaf to `device` in place: the handle stays, storage and gradient move.
   const Tensor& move_to(const Device& device) const {
-    detail::check(porta_tensor_move_to(t_, device.dl()));
+    detail::check(porta_tensor_move_to(live(), device.dl()));
     return *this;
   }
   /// PyTorch's `t.data = src` (porta_tensor_set_data): this leaf takes src's memory, shape and dtype.
   const Tensor& set_data(const Tensor& src) const {
-    detail::check(porta_tensor_set_data(t_, src.t_));
+    detail::check(porta_tensor_set_data(live(), src.live()));
     return *this;
   }
 
@@ -538,40 +603,40 @@ class Tensor {
 
   /// Marks this leaf as requiring gradients (or not); returns *this.
   const Tensor& requires_grad_(bool requires_grad = true) const {
-    detail::check(porta_tensor_set_requires_grad(t_, int{requires_grad}));
+    detail::check(porta_tensor_set_requires_grad(live(), int{requires_grad}));
     return *this;
   }
   /// Whether gradients flow to or through this tensor.
-  bool requires_grad() const { return detail::get<int>(porta_tensor_requires_grad, t_) != 0; }
+  bool requires_grad() const { return detail::get<int>(porta_tensor_requires_grad, live()) != 0; }
   /// Whether this tensor was not produced by a recorded op.
-  bool is_leaf() const { return detail::get<int>(porta_tensor_is_leaf, t_) != 0; }
+  bool is_leaf() const { return detail::get<int>(porta_tensor_is_leaf, live()) != 0; }
   /// The accumulated gradient of this leaf; undefined when there is none yet.
-  Tensor grad() const { return make(porta_tensor_grad, t_); }
+  Tensor grad() const { return make(porta_tensor_grad, live()); }
   /// Replaces the gradient; an undefined Tensor clears it.
-  void set_grad(const Tensor& grad) const { detail::check(porta_tensor_set_grad(t_, grad.t_)); }
+  void set_grad(const Tensor& grad) const { detail::check(porta_tensor_set_grad(live(), grad.handle())); }
   /// Back-propagates from this one-element tensor (dL/dthis = 1) into every leaf's grad().
-  void backward() const { detail::check(porta_backward(t_, nullptr)); }
+  void backward() const { detail::check(porta_backward(live(), nullptr)); }
   /// Back-propagates with dL/dthis = `grad` (this tensor's shape) into every leaf's grad().
-  void backward(const Tensor& grad) const { detail::check(porta_backward(t_, grad.t_)); }
+  void backward(const Tensor& grad) const { detail::check(porta_backward(live(), grad.live())); }
   /// A tensor sharing this storage, cut from the graph.
-  Tensor detach() const { return make(porta_detach, t_); }
+  Tensor detach() const { return make(porta_detach, live()); }
 
   // -------------------------- views (share storage) --------------------------
 
   /// A view with `shape` (one entry may be -1); fails when strides cannot express it.
-  Tensor view(const Shape& shape) const { return make(porta_view, t_, shape.data(), detail::count(shape)); }
+  Tensor view(const Shape& shape) const { return make(porta_view, live(), shape.data(), detail::count(shape)); }
   /// A view with `shape` when possible, else a contiguous copy.
-  Tensor reshape(const Shape& shape) const { return make(porta_reshape, t_, shape.data(), detail::count(shape)); }
+  Tensor reshape(const Shape& shape) const { return make(porta_reshape, live(), shape.data(), detail::count(shape)); }
   /// Elements start, start + step, ... < stop along `dim` (Python slice rules).
   Tensor slice(int dim, int64_t start, int64_t stop, int64_t step = 1) const {
-    return make(porta_slice, t_, dim, start, stop, step);
+    return make(porta_slice, live(), dim, start, stop, step);
   }
   /// Index `index` along `dim`, removing that dimension.
-  Tensor select(int dim, int64_t index) const { return make(porta_select, t_, dim, index); }
+  Tensor select(int dim, int64_t index) const { return make(porta_select, live(), dim, index); }
   /// select(0, i).
   Tensor operator[](int64_t i) const { return select(0, i); }
   /// Dimensions dim0 and dim1 swapped.
-  Tensor transpose(int dim0, int dim1) const { return make(porta_transpose, t_, dim0, dim1); }
+  Tensor transpose(int dim0, int dim1) const { return make(porta_transpose, live(), dim0, dim1); }
   /// The transpose of a 2-D tensor (0-D and 1-D tensors are returned as is, as in PyTorch).
   Tensor t() const {
     const int n = ndim();
@@ -580,13 +645,13 @@ class Tensor {
     return n < 2 ? *this : transpose(0, 1);
   }
   /// Dimensions reordered: output dim i is input dim dims[i].
-  Tensor permute(const Dims& dims) const { return make(porta_permute, t_, dims.data(), detail::count(dims)); }
+  Tensor permute(const Dims& dims) const { return make(porta_permute, live(), dims.data(), detail::count(dims)); }
   /// Broadcast to `shape` without copying (-1 keeps a dimension).
-  Tensor expand(const Shape& shape) const { return make(porta_expand, t_, shape.data(), detail::count(shape)); }
+  Tensor expand(const Shape& shape) const { return make(porta_expand, live(), shape.data(), detail::count(shape)); }
   /// A size-1 dimension inserted at `dim`.
-  Tensor unsqueeze(int dim) const { return make(porta_unsqueeze, t_, dim); }
+  Tensor unsqueeze(int dim) const { return make(porta_unsqueeze, live(), dim); }
   /// Dimension `dim`, which must have size 1, removed.
-  Tensor squeeze(int dim) const { return make(porta_squeeze, t_, dim); }
+  Tensor squeeze(int dim) const { return make(porta_squeeze, live(), dim); }
   /// Every size-1 dimension removed.
   Tensor squeeze() const {
     Shape kept;
@@ -595,14 +660,14 @@ class Tensor {
     return view(kept);
   }
   /// Dims start_dim..end_dim merged into one.
-  Tensor flatten(int start_dim = 0, int end_dim = -1) const { return make(porta_flatten, t_, start_dim, end_dim); }
+  Tensor flatten(int start_dim = 0, int end_dim = -1) const { return make(porta_flatten, live(), start_dim, end_dim); }
 
   // ---------------------------------- ops ----------------------------------
 
   /// softmax along `dim` (float dtypes).
-  Tensor softmax(int dim) const { return make(porta_softmax, t_, dim); }
+  Tensor softmax(int dim) const { return make(porta_softmax, live(), dim); }
   /// log(softmax) along `dim`, computed stably.
-  Tensor log_softmax(int dim) const { return make(porta_log_softmax, t_, dim); }
+  Tensor log_softmax(int dim) const { return make(porta_log_softmax, live(), dim); }
 
   // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
   //   UNARY      t.exp(), in place t.exp_()
@@ -615,37 +680,48 @@ class Tensor {
   // Each op's meaning is documented on its C function (porta_exp, porta_add,
   // ...) in porta/porta.h.
 #define PORTA_CPP_METHOD_NONE(NAME, name)
-#define PORTA_CPP_METHOD_UNARY(NAME, name)                    \
-  Tensor name() const { return make(porta_##name, t_); }     \
-  /** In place (porta_unary_inplace): recorded by autograd. */ \
-  const Tensor& name##_() const {                             \
-    detail::check(porta_unary_inplace(PORTA_OP_##NAME, t_));  \
-    return *this;                                             \
+#define PORTA_CPP_METHOD_UNARY(NAME, name)                       \
+  Tensor name() const { return make(porta_##name, live()); }     \
+  /** In place (porta_unary_inplace): recorded by autograd. */   \
+  const Tensor& name##_() const {                                \
+    detail::check(porta_unary_inplace(PORTA_OP_##NAME, live())); \
+    return *this;                                                \
   }
-#define PORTA_CPP_METHOD_BINARY(NAME, name)                                           \
-  Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); } \
-  Tensor name(double scalar) const { return make(porta_##name##_scalar, t_, scalar); } \
-  /** In place (porta_binary_inplace): recorded by autograd. */                        \
-  const Tensor& name##_(const Tensor& other) const {                                   \
-    detail::check(porta_binary_inplace(PORTA_OP_##NAME, t_, other.t_));                \
-    return *this;                                                                      \
-  }                                                                                    \
-  const Tensor& name##_(double scalar) const {                                         \
-    detail::check(porta_binary_scalar_inplace(PORTA_OP_##NAME, t_, scalar));           \
-    return *this;                                                                      \
+#define PORTA_CPP_METHOD_BINARY(NAME, name)                                                   \
+  Tensor name(const Tensor& other) const { return make(porta_##name, live(), other.live()); } \
+  Tensor name(double scalar) const { return make(porta_##name##_scalar, live(), scalar); }    \
+  /** In place (porta_binary_inplace): recorded by autograd. */                               \
+  const Tensor& name##_(const Tensor& other) const {                                          \
+    detail::check(porta_binary_inplace(PORTA_OP_##NAME, live(), other.live()));               \
+    return *this;                                                                             \
+  }                                                                                           \
+  const Tensor& name##_(double scalar) const {                                                \
+    detail::check(porta_binary_scalar_inplace(PORTA_OP_##NAME, live(), scalar));              \
+    return *this;                                                                             \
+  }                                                                                           \
+  /** An integer scalar: exact beyond 2^53 (a 0-d operand, as Python's ints). */              \
+  template <detail::IntegerScalar I>                                                          \
+  Tensor name(I scalar) const {                                                               \
+    if (auto t = detail::exact_integer_operand(scalar, *this)) return name(*t);               \
+    return name(static_cast<double>(scalar));                                                 \
+  }                                                                                           \
+  template <detail::IntegerScalar I>                                                          \
+  const Tensor& name##_(I scalar) const {                                                     \
+    if (auto t = detail::exact_integer_operand(scalar, *this)) return name##_(*t);            \
+    return name##_(static_cast<double>(scalar));                                              \
   }
 #define PORTA_CPP_METHOD_WHERE(NAME, name) \
-  Tensor name(const Tensor& cond, const Tensor& other) const { return make(porta_##name, cond.t_, t_, other.t_); }
-#define PORTA_CPP_METHOD_REDUCE(NAME, name)                                         \
-  Tensor name(const Dims& dims = {}, bool keepdim = false) const {                  \
-    return make(porta_##name, t_, dims.data(), detail::count(dims), int{keepdim}); \
+  Tensor name(const Tensor& cond, const Tensor& other) const { return make(porta_##name, cond.live(), live(), other.live()); }
+#define PORTA_CPP_METHOD_REDUCE(NAME, name)                                            \
+  Tensor name(const Dims& dims = {}, bool keepdim = false) const {                     \
+    return make(porta_##name, live(), dims.data(), detail::count(dims), int{keepdim}); \
   }
-#define PORTA_CPP_METHOD_ARGREDUCE(NAME, name)                                          \
+#define PORTA_CPP_METHOD_ARGREDUCE(NAME, name)                                         \
   Tensor name(std::optional<int32_t> dim = std::nullopt, bool keepdim = false) const { \
-    return make(porta_##name, t_, dim.value_or(PORTA_ALL_DIMS), int{keepdim});         \
+    return make(porta_##name, live(), dim.value_or(PORTA_ALL_DIMS), int{keepdim});     \
   }
 #define PORTA_CPP_METHOD_MATMUL(NAME, name) \
-  Tensor name(const Tensor& other) const { return make(porta_##name, t_, other.t_); }
+  Tensor name(const Tensor& other) const { return make(porta_##name, live(), other.live()); }
 #define PORTA_CPP_METHOD(NAME, name, id, kind, inputs) \
   PORTA_CPP_PASTE(PORTA_CPP_METHOD_, PORTA_CPP_SHAPE_##kind)(NAME, name)
   PORTA_OP_LIST(PORTA_CPP_METHOD)
@@ -671,7 +747,7 @@ class Tensor {
   template <class F>
   Shape per_dim(F f) const {
     Shape v(static_cast<size_t>(ndim()));
-    if (!v.empty()) detail::check(f(t_, v.data()));
+    if (!v.empty()) detail::check(f(live(), v.data()));
     return v;
   }
 
@@ -684,7 +760,13 @@ class Tensor {
     return dim < 0 ? dim + n : dim;
   }
 
+  // checked_handle() for the calls in this class (the location is the caller's).
+  porta_tensor* live(std::source_location where = std::source_location::current()) const {
+    return checked_handle(where);
+  }
+
   porta_tensor* t_ = nullptr;
+  bool moved_from_ = false;  // undefined because moved from or released (for checked_handle's message)
 };
 
 namespace detail {
@@ -705,9 +787,13 @@ Tensor call(F f, Args... args) {
 #define PORTA_CPP_FREE_NONE(name)
 #define PORTA_CPP_FREE_UNARY(name) \
   inline Tensor name(const Tensor& a) { return a.name(); }
-#define PORTA_CPP_FREE_BINARY(name)                                          \
-  inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); } \
-  inline Tensor name(const Tensor& a, double scalar) { return a.name(scalar); }
+#define PORTA_CPP_FREE_BINARY(name)                                             \
+  inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); }    \
+  inline Tensor name(const Tensor& a, double scalar) { return a.name(scalar); } \
+  template <detail::IntegerScalar I>                                            \
+  Tensor name(const Tensor& a, I scalar) {                                      \
+    return a.name(scalar);                                                      \
+  }
 #define PORTA_CPP_FREE_WHERE(name) \
   inline Tensor name(const Tensor& cond, const Tensor& a, const Tensor& b) { return a.name(cond, b); }
 #define PORTA_CPP_FREE_REDUCE(name)                                                  \
@@ -759,16 +845,47 @@ inline Tensor scalar_like(double scalar, const Tensor& t) {
   return Tensor::full({}, scalar, t.device(), keeps_dtype ? dt : kFloat32);
 }
 
+/// An integer scalar as a 0-d tensor beside `t`, as PyTorch types a Python
+/// int: t's dtype when t is an integer (wrapped into it), else int64, which
+/// gives int64 beside bool and t's dtype beside a float (converted once, from
+/// the exact integer).
+template <IntegerScalar I>
+Tensor scalar_like(I s, const Tensor& t) {
+  const DLDataType dt = t.dtype();
+  const int64_t v = int64_scalar(s);
+  if (dt.code == kDLInt || dt.code == kDLUInt) return Tensor::full({}, wrapped_into(v, dt), t.device(), dt);
+  return Tensor::full({}, v, t.device(), kInt64);
+}
+
+/// nullopt when `s` is exact as a double (|s| <= 2^53: the C scalar ops
+/// take it); else `s` as a 0-d operand (scalar_like), whose dtype does not
+/// change the result's (a 0-d tensor of t's category), so every bit counts.
+template <IntegerScalar I>
+std::optional<Tensor> exact_integer_operand(I s, const Tensor& t) {
+  constexpr int64_t kExact = int64_t{1} << 53;
+  const int64_t v = int64_scalar(s);
+  if (v >= -kExact && v <= kExact) return std::nullopt;
+  return scalar_like(v, t);
+}
+
 }  // namespace detail
 
 /// -t
 inline Tensor operator-(const Tensor& t) { return t.neg(); }
 
 // Each operator in three forms: tensor-tensor, tensor-scalar, scalar-tensor.
-#define PORTA_CPP_OPERATOR(op, method, scalar_first)                                \
+#define PORTA_CPP_OPERATOR(op, method, scalar_first)                                  \
   inline Tensor operator op(const Tensor& a, const Tensor& b) { return a.method(b); } \
-  inline Tensor operator op(const Tensor& a, double s) { return a.method(s); }       \
-  inline Tensor operator op(double s, const Tensor& a) { return scalar_first; }
+  inline Tensor operator op(const Tensor& a, double s) { return a.method(s); }        \
+  inline Tensor operator op(double s, const Tensor& a) { return scalar_first; }       \
+  template <detail::IntegerScalar I>                                                  \
+  Tensor operator op(const Tensor& a, I s) {                                          \
+    return a.method(s);                                                               \
+  }                                                                                   \
+  template <detail::IntegerScalar I>                                                  \
+  Tensor operator op(I s, const Tensor& a) {                                          \
+    return scalar_first;                                                              \
+  }
 /// a + b (broadcast, promoted)
 PORTA_CPP_OPERATOR(+, add, a.add(s))
 /// a - b
@@ -792,9 +909,13 @@ PORTA_CPP_OPERATOR(>=, ge, a.le(s))
 #undef PORTA_CPP_OPERATOR
 
 // Compound assignment writes in place, as in libtorch (a.add_(b), recorded by autograd).
-#define PORTA_CPP_COMPOUND(op, method)                                                         \
+#define PORTA_CPP_COMPOUND(op, method)                                                       \
   inline const Tensor& operator op(const Tensor& a, const Tensor& b) { return a.method(b); } \
-  inline const Tensor& operator op(const Tensor& a, double s) { return a.method(s); }
+  inline const Tensor& operator op(const Tensor& a, double s) { return a.method(s); }        \
+  template <detail::IntegerScalar I>                                                         \
+  const Tensor& operator op(const Tensor& a, I s) {                                          \
+    return a.method(s);                                                                      \
+  }
 PORTA_CPP_COMPOUND(+=, add_)
 PORTA_CPP_COMPOUND(-=, sub_)
 PORTA_CPP_COMPOUND(*=, mul_)

@@ -101,7 +101,7 @@ def error(status, context=None):
     message = raw.decode("utf-8", "replace") if raw else ""
     if not message:
         message = f"Porta call failed with status {status}"
-    if context:
+    if context and not message.startswith(context.removesuffix("()") + ":"):  # the core may name it already
         message = f"{context}: {message}"
     cls = _BY_STATUS.get(status)
     if cls is InvalidArgumentError and _DIMENSION_OUT_OF_RANGE in message and _DIMENSION_OUT_OF_RANGE_TAIL in message:

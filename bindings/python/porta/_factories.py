@@ -137,6 +137,8 @@ def randint(low, high=None, size=(), *, dtype=None, device=None):
         low, high = 0, low
     elif size == () and isinstance(high, (tuple, list)):  # randint(high, size)
         low, high, size = 0, low, high
+    if not low < high:
+        raise RuntimeError(f"randint(): expects low to be less than high, but got low={low} >= high={high}")
     u = rand(*normalize_shape((size,)), dtype=_dtype.float64, device=device)
     return (u * (high - low)).to(_dt(dtype, _dtype.int64)) + low
 

@@ -173,6 +173,7 @@ _SIGNATURES = {
     "porta_last_error": (c_char_p, ()),
     "porta_status_name": (c_char_p, (INT,)),
     "porta_version": (STATUS, (P_I32, P_I32, P_I32, P_I32, P_I32)),
+    "porta_dtype_by_name": (STATUS, (c_char_p, POINTER(DLDataType))),
     "porta_load_plugin": (STATUS, (c_char_p,)),
     "porta_add_plugin_path": (STATUS, (c_char_p,)),
     "porta_plugin_count": (STATUS, (P_I32,)),
