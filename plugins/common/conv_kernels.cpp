@@ -98,8 +98,8 @@ template <class T>
 porta_status im2col_kernel(const porta_kernel_call* c) {
   ConvShape s;
   if (const porta_status st = conv_shape("im2col", c, c->inputs[0], c->outputs[0], &s); st != PORTA_OK) return st;
-  const T* x = base_ptr<T>(c->inputs[0]);
-  T* cols = base_ptr<T>(c->outputs[0]);
+  const T* x = data_of<T>(c->inputs[0]);
+  T* cols = data_of<T>(c->outputs[0]);
   const int64_t taps = s.w.kh * s.w.kw, plane = s.h * s.wd, row = s.oh * s.ow, ld = s.n * row;
   // Chunk (n, c, tap) is OH*OW values: row c*taps + tap of cols, columns n*OH*OW on.
   parallel_for(s.n * s.c * taps, std::max<int64_t>(1, kElementwiseGrain / row), [&](int64_t b, int64_t e) {
@@ -115,8 +115,8 @@ template <class T>
 porta_status col2im_kernel(const porta_kernel_call* c) {
   ConvShape s;
   if (const porta_status st = conv_shape("col2im", c, c->outputs[0], c->inputs[0], &s); st != PORTA_OK) return st;
-  const T* cols = base_ptr<T>(c->inputs[0]);
-  T* x = base_ptr<T>(c->outputs[0]);
+  const T* cols = data_of<T>(c->inputs[0]);
+  T* x = data_of<T>(c->outputs[0]);
   const int64_t taps = s.w.kh * s.w.kw, plane = s.h * s.wd, row = s.oh * s.ow, ld = s.n * row;
   // One task per plane (n, c): it owns its output and the taps chunks that feed it.
   parallel_for(s.n * s.c, std::max<int64_t>(1, kElementwiseGrain / (taps * row)), [&](int64_t b, int64_t e) {
@@ -143,8 +143,8 @@ porta_kernel_fn find_for(uint32_t op) {
 }  // namespace
 
 porta_kernel_fn find_conv_kernel(uint32_t op, int dtype) {
-  if (dtype == 4) return find_for<float>(op);
-  if (dtype == 5) return find_for<double>(op);
+  if (dtype == kDtFloat32) return find_for<float>(op);
+  if (dtype == kDtFloat64) return find_for<double>(op);
   return nullptr;
 }
 

@@ -9,26 +9,25 @@
 namespace porta::host {
 
 template <int DT> struct Storage;
-template <> struct Storage<0> { using type = uint8_t; };  // bool
-template <> struct Storage<1> { using type = uint8_t; };
-template <> struct Storage<2> { using type = int32_t; };
-template <> struct Storage<3> { using type = int64_t; };
-template <> struct Storage<4> { using type = float; };
-template <> struct Storage<5> { using type = double; };
+template <> struct Storage<kDtBool> { using type = uint8_t; };  // 0 or 1
+template <> struct Storage<kDtUInt8> { using type = uint8_t; };
+template <> struct Storage<kDtInt32> { using type = int32_t; };
+template <> struct Storage<kDtInt64> { using type = int64_t; };
+template <> struct Storage<kDtFloat32> { using type = float; };
+template <> struct Storage<kDtFloat64> { using type = double; };
 template <int DT> using storage_t = typename Storage<DT>::type;
-
-inline constexpr bool is_float_dt(int dt) { return dt == 4 || dt == 5; }
 
 // Calls f.template operator()<DT>() for the runtime dtype index `dt`.
 template <typename F>
 auto visit_dtype(int dt, F&& f) {
+  static_assert(kDtCount == 6, "a new dtype needs its case here and its Storage above");
   switch (dt) {
-    case 0: return f.template operator()<0>();
-    case 1: return f.template operator()<1>();
-    case 2: return f.template operator()<2>();
-    case 3: return f.template operator()<3>();
-    case 4: return f.template operator()<4>();
-    default: return f.template operator()<5>();
+    case kDtBool: return f.template operator()<kDtBool>();
+    case kDtUInt8: return f.template operator()<kDtUInt8>();
+    case kDtInt32: return f.template operator()<kDtInt32>();
+    case kDtInt64: return f.template operator()<kDtInt64>();
+    case kDtFloat32: return f.template operator()<kDtFloat32>();
+    default: return f.template operator()<kDtFloat64>();
   }
 }
 

@@ -86,7 +86,7 @@ template <int DT>
 porta_kernel_fn find_for_dtype(uint32_t op) {
   using T = storage_t<DT>;
   constexpr bool flt = is_float_dt(DT);
-  constexpr bool numeric = DT != 0;
+  constexpr bool numeric = DT != kDtBool;
   switch (op) {
     case PORTA_OP_COPY:
     case PORTA_OP_CAST: return &cast_kernel<DT>;

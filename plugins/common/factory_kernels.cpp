@@ -52,7 +52,7 @@ porta_status random_kernel(const porta_kernel_call* c) {
     const uint64_t n = offset + static_cast<uint64_t>(i);
     if constexpr (Normal) {
       return static_cast<T>(a + b * porta_normal(seed, n));
-    } else if constexpr (DT == 4) {
+    } else if constexpr (DT == kDtFloat32) {
       return static_cast<T>(static_cast<float>(a) + porta_uniform_f32(seed, n) * static_cast<float>(b - a));
     } else {
       return static_cast<T>(a + porta_uniform_f64(seed, n) * (b - a));
@@ -67,7 +67,7 @@ porta_kernel_fn find_factory_kernel(uint32_t op, int dtype) {
   return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
     switch (op) {
       case PORTA_OP_FULL: return &fill_kernel<DT>;
-      case PORTA_OP_ARANGE: return DT == 0 ? nullptr : &arange_kernel<DT>;
+      case PORTA_OP_ARANGE: return DT == kDtBool ? nullptr : &arange_kernel<DT>;
       case PORTA_OP_RAND_UNIFORM: if constexpr (is_float_dt(DT)) return &random_kernel<DT, false>; else return nullptr;
       case PORTA_OP_RAND_NORMAL: if constexpr (is_float_dt(DT)) return &random_kernel<DT, true>; else return nullptr;
       default: return nullptr;

@@ -8,7 +8,15 @@
 
 #include <cstdint>
 
+#include "plugin_support.hpp"
+
 namespace porta::host {
+
+using enum plugin::DtypeIndex;  // kDtBool ... kDtFloat64: dtype indices by name
+using plugin::is_float_dt;
+using plugin::data_of;
+using plugin::numel;
+using plugin::op_params;
 
 // The plugin's host table, for error messages (set in initialize()).
 void set_host_api(const porta_host_api* host);
@@ -22,11 +30,6 @@ int core_num_threads();
 
 // The call's parameter struct, or nullptr when it is missing or older
 // (smaller) than the kernel needs.
-template <class P>
-const P* op_params(const porta_kernel_call* c) {
-  const P* p = static_cast<const P*>(c->params);
-  return (p && p->struct_size >= sizeof(P)) ? p : nullptr;
-}
 
 // Host-memory dtypes, in the core's dispatch order.
 enum class HostDtype : int { Bool = 0, UInt8, Int32, Int64, Float32, Float64 };

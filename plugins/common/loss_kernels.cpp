@@ -20,7 +20,7 @@ porta_status check_targets(const char* op, const porta_kernel_call* c) {
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }
   const int64_t n = logits.shape[0], classes = logits.shape[1];
-  const int64_t* t = base_ptr<int64_t>(target);
+  const int64_t* t = data_of<int64_t>(target);
   for (int64_t i = 0; i < n; ++i) {
     if (t[i] < 0 || t[i] >= classes) {
       std::snprintf(msg, sizeof msg, "%s: target[%lld] = %lld is outside [0, %lld), the number of classes", op,
@@ -54,9 +54,9 @@ template <class T>
 porta_status cross_entropy_kernel(const porta_kernel_call* c) {
   if (const porta_status st = check_targets("cross_entropy", c); st != PORTA_OK) return st;
   const int64_t classes = c->inputs[0].shape[1];
-  const T* x = base_ptr<T>(c->inputs[0]);
-  const int64_t* target = base_ptr<int64_t>(c->inputs[1]);
-  T* loss = base_ptr<T>(c->outputs[0]);
+  const T* x = data_of<T>(c->inputs[0]);
+  const int64_t* target = data_of<int64_t>(c->inputs[1]);
+  T* loss = data_of<T>(c->outputs[0]);
   for_each_sample(c->inputs[0], [&](int64_t n) {
     const T* row = x + n * classes;
     loss[n] = static_cast<T>(logsumexp(row, classes) - static_cast<double>(row[target[n]]));
@@ -68,10 +68,10 @@ template <class T>
 porta_status cross_entropy_backward_kernel(const porta_kernel_call* c) {
   if (const porta_status st = check_targets("cross_entropy_backward", c); st != PORTA_OK) return st;
   const int64_t classes = c->inputs[0].shape[1];
-  const T* x = base_ptr<T>(c->inputs[0]);
-  const int64_t* target = base_ptr<int64_t>(c->inputs[1]);
-  const T* grad_loss = base_ptr<T>(c->inputs[2]);
-  T* gx = base_ptr<T>(c->outputs[0]);
+  const T* x = data_of<T>(c->inputs[0]);
+  const int64_t* target = data_of<int64_t>(c->inputs[1]);
+  const T* grad_loss = data_of<T>(c->inputs[2]);
+  T* gx = data_of<T>(c->outputs[0]);
   for_each_sample(c->inputs[0], [&](int64_t n) {
     const T* row = x + n * classes;
     T* out = gx + n * classes;
@@ -96,8 +96,8 @@ porta_kernel_fn find_for(uint32_t op) {
 }  // namespace
 
 porta_kernel_fn find_loss_kernel(uint32_t op, int dtype) {
-  if (dtype == 4) return find_for<float>(op);
-  if (dtype == 5) return find_for<double>(op);
+  if (dtype == kDtFloat32) return find_for<float>(op);
+  if (dtype == kDtFloat64) return find_for<double>(op);
   return nullptr;
 }
 

@@ -22,7 +22,7 @@ struct Mat {
 
 template <class T>
 Mat<T> matrix(const DLTensor& t, int64_t batch) {
-  return Mat<T>{base_ptr<T>(t) + batch * t.strides[0], t.strides[1], t.strides[2]};
+  return Mat<T>{data_of<T>(t) + batch * t.strides[0], t.strides[1], t.strides[2]};
 }
 
 template <class T>
@@ -61,11 +61,12 @@ void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t 
 template <class T>
 porta_status matmul_kernel(const porta_kernel_call* c) {
   const DLTensor &A = c->inputs[0], &B = c->inputs[1], &C = c->outputs[0];
-  const auto* p = static_cast<const porta_matmul_params*>(c->params);
-  const T alpha = p ? static_cast<T>(p->alpha) : T(1);
-  const T beta = p ? static_cast<T>(p->beta) : T(0);
+  double a_scale = 1, b_scale = 0;
+  if (!plugin::matmul_scales(c, &a_scale, &b_scale))
+    return report(PORTA_ERROR_INVALID_ARGUMENT, "matmul: porta_matmul_params is too small (its struct_size)");
+  const T alpha = static_cast<T>(a_scale), beta = static_cast<T>(b_scale);
   const int64_t batch = A.shape[0], M = A.shape[1], K = A.shape[2], N = B.shape[2];
-  T* out = base_ptr<T>(C);
+  T* out = data_of<T>(C);
   for (int64_t i = 0; i < batch; ++i) gemm(matrix<T>(A, i), matrix<T>(B, i), out + i * C.strides[0], M, N, K, alpha, beta);
   return PORTA_OK;
 }
@@ -74,8 +75,8 @@ porta_status matmul_kernel(const porta_kernel_call* c) {
 
 porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype) {
   if (op != PORTA_OP_MATMUL) return nullptr;
-  if (dtype == 4) return &matmul_kernel<float>;
-  if (dtype == 5) return &matmul_kernel<double>;
+  if (dtype == kDtFloat32) return &matmul_kernel<float>;
+  if (dtype == kDtFloat64) return &matmul_kernel<double>;
   return nullptr;
 }
 

@@ -24,10 +24,10 @@ porta_status sgd_kernel(const porta_kernel_call* c) {
                   p->momentum, c->num_inputs);
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }
-  const T* param_in = base_ptr<T>(c->inputs[0]);
-  const T* grad = base_ptr<T>(c->inputs[1]);
-  T* buf = momentum ? base_ptr<T>(c->inputs[2]) : nullptr;
-  T* param = base_ptr<T>(c->outputs[0]);  // the same memory as param_in
+  const T* param_in = data_of<T>(c->inputs[0]);
+  const T* grad = data_of<T>(c->inputs[1]);
+  T* buf = momentum ? data_of<T>(c->inputs[2]) : nullptr;
+  T* param = data_of<T>(c->outputs[0]);  // the same memory as param_in
   const SgdStep<T> step(*p);
   parallel_for(numel(c->inputs[0]), kElementwiseGrain, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) param[i] = step(param_in[i], grad[i], buf + (buf ? i : 0));
@@ -44,11 +44,11 @@ porta_status adam_kernel(const porta_kernel_call* c) {
     std::snprintf(msg, sizeof msg, "adam_step: step is %lld; it counts from 1", (long long)p->step);
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }
-  const T* param_in = base_ptr<T>(c->inputs[0]);
-  const T* grad = base_ptr<T>(c->inputs[1]);
-  T* m = base_ptr<T>(c->inputs[2]);
-  T* v = base_ptr<T>(c->inputs[3]);
-  T* param = base_ptr<T>(c->outputs[0]);  // the same memory as param_in
+  const T* param_in = data_of<T>(c->inputs[0]);
+  const T* grad = data_of<T>(c->inputs[1]);
+  T* m = data_of<T>(c->inputs[2]);
+  T* v = data_of<T>(c->inputs[3]);
+  T* param = data_of<T>(c->outputs[0]);  // the same memory as param_in
   const AdamStep<T> step(*p);
   parallel_for(numel(c->inputs[0]), kElementwiseGrain, [&](int64_t b, int64_t e) {
     for (int64_t i = b; i < e; ++i) param[i] = step(param_in[i], grad[i], m + i, v + i);
@@ -68,8 +68,8 @@ porta_kernel_fn find_for(uint32_t op) {
 }  // namespace
 
 porta_kernel_fn find_optimizer_kernel(uint32_t op, int dtype) {
-  if (dtype == 4) return find_for<float>(op);
-  if (dtype == 5) return find_for<double>(op);
+  if (dtype == kDtFloat32) return find_for<float>(op);
+  if (dtype == kDtFloat64) return find_for<double>(op);
   return nullptr;
 }
 

@@ -1,26 +1,88 @@
 // Header-only helpers every plugin needs, whatever it links: the dense dtype
-// index (the core's dispatch order) and the struct_size-respecting copy of
-// device properties. No dependencies beyond plugin.h, so the CUDA and OpenCL
-// plugins use it without linking the host kernels (and OpenBLAS).
+// index (the core's dispatch order) and its names, a kernel call's parameter
+// struct, element counts and data pointers of DLTensors, op names, and the
+// struct_size-respecting copy of device properties. No dependencies beyond
+// plugin.h, so the CUDA and OpenCL plugins use it without linking the host
+// kernels (and OpenBLAS).
 #pragma once
 
 #include <porta/plugin.h>
 
+#include <cstdint>
 #include <cstring>
 
 namespace porta::plugin {
 
-// Index of a Porta dtype (bool, uint8, int32, int64, float32, float64 -> 0..5),
-// or -1 for a dtype Porta does not support.
+// Porta's dtypes by their dense index (the core's dispatch order): plugins
+// compare and dispatch with these names, never with the numbers.
+enum DtypeIndex : int {
+  kDtBool = 0,
+  kDtUInt8 = 1,
+  kDtInt32 = 2,
+  kDtInt64 = 3,
+  kDtFloat32 = 4,
+  kDtFloat64 = 5,
+  kDtCount = 6,  // how many dtypes there are
+};
+
+// The index of a Porta dtype, or -1 for a dtype Porta does not support.
 inline int dtype_index(DLDataType t) {
   if (t.lanes != 1) return -1;
-  if (t.code == kDLBool && t.bits == 8) return 0;
-  if (t.code == kDLUInt && t.bits == 8) return 1;
-  if (t.code == kDLInt && t.bits == 32) return 2;
-  if (t.code == kDLInt && t.bits == 64) return 3;
-  if (t.code == kDLFloat && t.bits == 32) return 4;
-  if (t.code == kDLFloat && t.bits == 64) return 5;
+  if (t.code == kDLBool && t.bits == 8) return kDtBool;
+  if (t.code == kDLUInt && t.bits == 8) return kDtUInt8;
+  if (t.code == kDLInt && t.bits == 32) return kDtInt32;
+  if (t.code == kDLInt && t.bits == 64) return kDtInt64;
+  if (t.code == kDLFloat && t.bits == 32) return kDtFloat32;
+  if (t.code == kDLFloat && t.bits == 64) return kDtFloat64;
   return -1;
+}
+
+// Whether dtype index `dt` is a floating dtype.
+inline constexpr bool is_float_dt(int dt) { return dt == kDtFloat32 || dt == kDtFloat64; }
+
+// The call's parameter struct, or nullptr when missing or older than P (its
+// struct_size smaller than P's).
+template <class P>
+const P* op_params(const porta_kernel_call* c) {
+  const P* p = static_cast<const P*>(c->params);
+  return (p && p->struct_size >= sizeof(P)) ? p : nullptr;
+}
+
+// MATMUL's scales: alpha 1 and beta 0 without params; false (the caller
+// reports it) for a porta_matmul_params whose struct_size is too small.
+inline bool matmul_scales(const porta_kernel_call* c, double* alpha, double* beta) {
+  *alpha = 1.0, *beta = 0.0;
+  if (!c->params) return true;
+  const auto* p = op_params<porta_matmul_params>(c);
+  if (!p) return false;
+  *alpha = p->alpha, *beta = p->beta;
+  return true;
+}
+
+// Elements of `t` (the product of its shape; 1 for 0-d).
+inline int64_t numel(const DLTensor& t) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < t.ndim; ++i) n *= t.shape[i];
+  return n;
+}
+
+// The first element of `t` (data + byte_offset) as T*.
+template <class T>
+T* data_of(const DLTensor& t) {
+  return reinterpret_cast<T*>(static_cast<char*>(t.data) + t.byte_offset);
+}
+
+// The op's name in PORTA_OP_LIST ("add", "relu", ...), or "unknown op".
+inline const char* op_name(uint32_t op) {
+  switch (op) {
+#define PORTA_X_NAME(NAME, name, id, kind, inputs) \
+  case PORTA_OP_##NAME:                            \
+    return #name;
+    PORTA_OP_LIST(PORTA_X_NAME)
+#undef PORTA_X_NAME
+    default:
+      return "unknown op";
+  }
 }
 
 // Copies `props` into the core's struct, writing only the fields its

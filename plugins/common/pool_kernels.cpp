@@ -105,9 +105,9 @@ porta_status max_pool_kernel(const porta_kernel_call* c) {
     return report(PORTA_ERROR_INVALID_ARGUMENT, "max_pool2d: needs two outputs, values and int64 indices");
   PoolShape s;
   if (const porta_status st = pool_shape("max_pool2d", c, c->inputs[0], c->outputs[0], &s); st != PORTA_OK) return st;
-  const T* x = base_ptr<T>(c->inputs[0]);
-  T* y = base_ptr<T>(c->outputs[0]);
-  int64_t* idx = base_ptr<int64_t>(c->outputs[1]);
+  const T* x = data_of<T>(c->inputs[0]);
+  T* y = data_of<T>(c->outputs[0]);
+  int64_t* idx = data_of<int64_t>(c->outputs[1]);
   const int64_t in_plane = s.h * s.wd, out_plane = s.oh * s.ow;
   for_each_plane(s.planes, in_plane + out_plane, [&](int64_t pl) {
     max_pool_plane(s, x + pl * in_plane, y + pl * out_plane, idx + pl * out_plane);
@@ -120,9 +120,9 @@ template <class T>
 porta_status max_pool_backward_kernel(const porta_kernel_call* c) {
   const DLTensor &gy_t = c->inputs[0], &idx_t = c->inputs[1], &gx_t = c->outputs[0];
   if (const porta_status st = check_4d("max_pool2d_backward", {&gy_t, &idx_t, &gx_t}); st != PORTA_OK) return st;
-  const T* gy = base_ptr<T>(gy_t);
-  const int64_t* idx = base_ptr<int64_t>(idx_t);
-  T* gx = base_ptr<T>(gx_t);
+  const T* gy = data_of<T>(gy_t);
+  const int64_t* idx = data_of<int64_t>(idx_t);
+  T* gx = data_of<T>(gx_t);
   const int64_t in_plane = gx_t.shape[2] * gx_t.shape[3], out_plane = gy_t.shape[2] * gy_t.shape[3];
   for_each_plane(gx_t.shape[0] * gx_t.shape[1], in_plane + out_plane, [&](int64_t pl) {
     T* g = gx + pl * in_plane;
@@ -202,8 +202,8 @@ template <class T>
 porta_status avg_pool_kernel(const porta_kernel_call* c) {
   PoolShape s;
   if (const porta_status st = pool_shape("avg_pool2d", c, c->inputs[0], c->outputs[0], &s); st != PORTA_OK) return st;
-  const T* x = base_ptr<T>(c->inputs[0]);
-  T* y = base_ptr<T>(c->outputs[0]);
+  const T* x = data_of<T>(c->inputs[0]);
+  T* y = data_of<T>(c->outputs[0]);
   const int64_t in_plane = s.h * s.wd, out_plane = s.oh * s.ow;
   for_each_plane(s.planes, in_plane + out_plane,
                  [&](int64_t pl) { avg_pool_plane(s, x + pl * in_plane, y + pl * out_plane); });
@@ -215,8 +215,8 @@ porta_status avg_pool_backward_kernel(const porta_kernel_call* c) {
   PoolShape s;
   if (const porta_status st = pool_shape("avg_pool2d_backward", c, c->outputs[0], c->inputs[0], &s); st != PORTA_OK)
     return st;
-  const T* gy = base_ptr<T>(c->inputs[0]);
-  T* gx = base_ptr<T>(c->outputs[0]);
+  const T* gy = data_of<T>(c->inputs[0]);
+  T* gx = data_of<T>(c->outputs[0]);
   const int64_t in_plane = s.h * s.wd, out_plane = s.oh * s.ow;
   for_each_plane(s.planes, in_plane + out_plane,
                  [&](int64_t pl) { avg_pool_backward_plane(s, gy + pl * out_plane, gx + pl * in_plane); });
@@ -237,8 +237,8 @@ porta_kernel_fn find_for(uint32_t op) {
 }  // namespace
 
 porta_kernel_fn find_pool_kernel(uint32_t op, int dtype) {
-  if (dtype == 4) return find_for<float>(op);
-  if (dtype == 5) return find_for<double>(op);
+  if (dtype == kDtFloat32) return find_for<float>(op);
+  if (dtype == kDtFloat64) return find_for<double>(op);
   return nullptr;
 }
 

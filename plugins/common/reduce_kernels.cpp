@@ -67,8 +67,8 @@ porta_status reduce_kernel(const porta_kernel_call* c) {
   using Out = std::conditional_t<Op == PORTA_OP_ARGMAX || Op == PORTA_OP_ARGMIN, int64_t, T>;
   const DLTensor& in = c->inputs[0];
   const int64_t outer = in.shape[0], red = in.shape[1], inner = in.shape[2];
-  const T* x = base_ptr<T>(in);
-  Out* y = base_ptr<Out>(c->outputs[0]);
+  const T* x = data_of<T>(in);
+  Out* y = data_of<Out>(c->outputs[0]);
   if (outer * inner == 1 && red >= 2 * kElementwiseGrain) {  // one output: split the reduced axis
     const int64_t chunks = std::min<int64_t>(num_threads() * 4, red / kElementwiseGrain);
     std::vector<Reducer<Op, T>> part(static_cast<size_t>(chunks));
@@ -100,7 +100,7 @@ porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype) {
   return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
     using T = storage_t<DT>;
     switch (op) {
-      case PORTA_OP_SUM: return (DT == 3 || is_float_dt(DT)) ? &reduce_kernel<PORTA_OP_SUM, T> : nullptr;
+      case PORTA_OP_SUM: return (DT == kDtInt64 || is_float_dt(DT)) ? &reduce_kernel<PORTA_OP_SUM, T> : nullptr;
       case PORTA_OP_MEAN: return is_float_dt(DT) ? &reduce_kernel<PORTA_OP_MEAN, T> : nullptr;
       case PORTA_OP_MAX: return &reduce_kernel<PORTA_OP_MAX, T>;
       case PORTA_OP_MIN: return &reduce_kernel<PORTA_OP_MIN, T>;

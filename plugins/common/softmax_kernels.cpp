@@ -64,9 +64,9 @@ template <uint32_t Op, class T, bool Unit>
 void run_rows(const porta_kernel_call* c) {
   const DLTensor& t = c->inputs[0];
   const int64_t outer = t.shape[0], dim = t.shape[1], inner = t.shape[2];
-  const T* a = base_ptr<T>(c->inputs[0]);
-  const T* b = c->num_inputs > 1 ? base_ptr<T>(c->inputs[1]) : nullptr;
-  T* out = base_ptr<T>(c->outputs[0]);
+  const T* a = data_of<T>(c->inputs[0]);
+  const T* b = c->num_inputs > 1 ? data_of<T>(c->inputs[1]) : nullptr;
+  T* out = data_of<T>(c->outputs[0]);
   parallel_for(outer * inner, std::max<int64_t>(1, kElementwiseGrain / dim), [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t at = (r / inner) * dim * inner + r % inner;
@@ -120,8 +120,8 @@ porta_kernel_fn find_for(uint32_t op) {
 }  // namespace
 
 porta_kernel_fn find_softmax_kernel(uint32_t op, int dtype) {
-  if (dtype == 4) return find_for<float>(op);
-  if (dtype == 5) return find_for<double>(op);
+  if (dtype == kDtFloat32) return find_for<float>(op);
+  if (dtype == kDtFloat64) return find_for<double>(op);
   return nullptr;
 }
 

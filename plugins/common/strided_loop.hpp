@@ -12,16 +12,6 @@
 
 namespace porta::host {
 
-template <typename T>
-T* base_ptr(const DLTensor& t) {
-  return reinterpret_cast<T*>(static_cast<char*>(t.data) + t.byte_offset);
-}
-
-inline int64_t numel(const DLTensor& t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t.ndim; ++i) n *= t.shape[i];
-  return n;
-}
 
 // K operands sharing `shape`; operand k has element pointer base[k] and
 // strides strides[k] (elements of its own size, esize[k] bytes).

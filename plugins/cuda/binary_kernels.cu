@@ -47,7 +47,7 @@ porta_kernel_fn find_for_dtype(uint32_t op) {
     default:
       break;
   }
-  if constexpr (DT != 0) {  // no arithmetic on bool
+  if constexpr (DT != kDtBool) {  // no arithmetic on bool
     switch (op) {
       case PORTA_OP_ADD:
         return &binary_kernel<math::Add, T>;

@@ -128,8 +128,8 @@ porta_kernel_fn find_for(uint32_t op) {
 }  // namespace
 
 porta_kernel_fn find_conv_kernel(uint32_t op, int dtype) {
-  if (dtype == 4) return find_for<float>(op);
-  if (dtype == 5) return find_for<double>(op);
+  if (dtype == kDtFloat32) return find_for<float>(op);
+  if (dtype == kDtFloat64) return find_for<double>(op);
   return nullptr;
 }
 

@@ -102,7 +102,7 @@ template <int DT>
 porta_status uniform_kernel(const porta_kernel_call* c) {
   const auto* p = op_params<porta_random_params>(c);
   if (!p) return report(PORTA_ERROR_INVALID_ARGUMENT, "rand: missing porta_random_params");
-  if constexpr (DT == 4)
+  if constexpr (DT == kDtFloat32)
     return generate<float>(c, "rand",
                            UniformF32{p->seed, p->offset, static_cast<float>(p->a), static_cast<float>(p->b - p->a)});
   else
@@ -159,7 +159,7 @@ porta_kernel_fn find_factory_kernel(uint32_t op, int dtype) {
       case PORTA_OP_FULL:
         return &fill_kernel<DT>;
       case PORTA_OP_ARANGE:
-        return DT == 0 ? nullptr : &arange_kernel<DT>;
+        return DT == kDtBool ? nullptr : &arange_kernel<DT>;
       case PORTA_OP_RAND_UNIFORM:
         if constexpr (is_float_dt(DT))
           return &uniform_kernel<DT>;

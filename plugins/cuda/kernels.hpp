@@ -21,6 +21,10 @@ porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype);
 // Porta's dtypes as indices (bool, uint8, int32, int64, float32, float64:
 // 0..5, as plugins/common/dtype_dispatch.hpp maps them); -1 for others.
 using plugin::dtype_index;  // plugins/common/plugin_support.hpp
+using enum plugin::DtypeIndex;  // kDtBool ... kDtFloat64
+using plugin::data_of;
+using plugin::numel;
+using plugin::op_params;
 
 // Per-family lookups, by dtype index.
 porta_kernel_fn find_copy_kernel(uint32_t op, int dtype);       // COPY, CAST
@@ -59,22 +63,5 @@ porta_status begin(const porta_kernel_call* c, Launch* out);
 // Reports a failed launch (cudaGetLastError), naming the op.
 porta_status launched(const char* op);
 
-template <class T>
-T* data_of(const DLTensor& t) {
-  return reinterpret_cast<T*>(static_cast<char*>(t.data) + t.byte_offset);
-}
-
-inline int64_t numel(const DLTensor& t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t.ndim; ++i) n *= t.shape[i];
-  return n;
-}
-
-// The call's parameter struct, or nullptr when missing or older than P.
-template <class P>
-const P* op_params(const porta_kernel_call* c) {
-  const P* p = static_cast<const P*>(c->params);
-  return (p && p->struct_size >= sizeof(P)) ? p : nullptr;
-}
 
 }  // namespace porta::cuda

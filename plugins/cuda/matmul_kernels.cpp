@@ -37,9 +37,10 @@ porta_status matmul_kernel(const porta_kernel_call* c) {
   if (A.ndim != 3 || B.ndim != 3 || C.ndim != 3)
     return reportf(PORTA_ERROR_INVALID_ARGUMENT,
                    "matmul: expected 3-D [batch, M, K] @ [batch, K, N], got %d-D and %d-D", A.ndim, B.ndim);
-  const auto* p = static_cast<const porta_matmul_params*>(c->params);
-  const T alpha = p ? static_cast<T>(p->alpha) : T(1);
-  const T beta = p ? static_cast<T>(p->beta) : T(0);
+  double a_scale = 1, b_scale = 0;
+  if (!plugin::matmul_scales(c, &a_scale, &b_scale))
+    return report(PORTA_ERROR_INVALID_ARGUMENT, "matmul: porta_matmul_params is too small (its struct_size)");
+  const T alpha = static_cast<T>(a_scale), beta = static_cast<T>(b_scale);
   const int64_t batch = A.shape[0], M = A.shape[1], K = A.shape[2], N = B.shape[2];
   const Operand a = operand(A, M, K), b = operand(B, K, N);
   const int64_t stride_a = A.strides ? A.strides[0] : M * K, stride_b = B.strides ? B.strides[0] : K * N;
@@ -82,8 +83,8 @@ porta_status matmul_kernel(const porta_kernel_call* c) {
 
 porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype) {
   if (op != PORTA_OP_MATMUL) return nullptr;
-  if (dtype == 4) return &matmul_kernel<float>;
-  if (dtype == 5) return &matmul_kernel<double>;
+  if (dtype == kDtFloat32) return &matmul_kernel<float>;
+  if (dtype == kDtFloat64) return &matmul_kernel<double>;
   return nullptr;
 }
 

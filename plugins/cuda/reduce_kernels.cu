@@ -199,7 +199,7 @@ porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype) {
     using T = storage_t<DT>;
     switch (op) {
       case PORTA_OP_SUM:
-        if constexpr (DT == 3 || is_float_dt(DT))
+        if constexpr (DT == kDtInt64 || is_float_dt(DT))
           return &reduce_kernel<PORTA_OP_SUM, T>;
         else
           return nullptr;

@@ -19,7 +19,7 @@ porta_status unary_kernel(const porta_kernel_call* c) {
 template <int DT>
 porta_kernel_fn find_for_dtype(uint32_t op) {
   using T = storage_t<DT>;
-  if constexpr (DT != 0) {  // no arithmetic on bool
+  if constexpr (DT != kDtBool) {  // no arithmetic on bool
     switch (op) {
       case PORTA_OP_NEG:
         return &unary_kernel<math::Neg, T>;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cl_check.hpp"
+#include "plugin_support.hpp"
 
 namespace porta::opencl {
 
@@ -18,7 +19,7 @@ class Program;  // program.hpp
 
 // Kernel programs come in families (one .cl file each), built per dtype.
 enum class Family : int { Elementwise, Copy, Factory, Reduce, Conv, Pool, Softmax, Loss, Optimizer, Count };
-inline constexpr int kDtypes = 6;  // Porta's dtypes in the core's order: bool .. float64
+inline constexpr int kDtypes = plugin::kDtCount;  // Porta's dtypes in the core's order: bool .. float64
 
 class Device {
  public:

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 
+#include "plugin_support.hpp"
 #include "program.hpp"
 
 namespace porta::opencl {
@@ -23,11 +24,7 @@ struct Operand {
 // Bytes per element of `t`.
 inline int64_t element_size(const DLTensor& t) { return (t.dtype.bits * t.dtype.lanes + 7) / 8; }
 
-inline int64_t numel(const DLTensor& t) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < t.ndim; ++i) n *= t.shape[i];
-  return n;
-}
+using plugin::numel;
 
 // `t`'s buffer and element offset; INVALID_ARGUMENT when byte_offset is not
 // a whole number of elements.

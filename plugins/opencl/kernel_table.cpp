@@ -63,7 +63,7 @@ constexpr auto kEntries = table(std::make_integer_sequence<uint32_t, PORTA_OP_CO
 
 // The dtypes of each op, as the host kernels of plugins/common offer them.
 bool supported(uint32_t op, int dt) {
-  const bool flt = dt == 4 || dt == 5, numeric = dt != 0;
+  const bool flt = dt == kDtFloat32 || dt == kDtFloat64, numeric = dt != kDtBool;
   switch (op) {
     case PORTA_OP_FULL:
     case PORTA_OP_COPY:
@@ -91,7 +91,7 @@ bool supported(uint32_t op, int dt) {
     case PORTA_OP_MINIMUM:
       return numeric;
     case PORTA_OP_SUM:
-      return dt == 3 || flt;
+      return dt == kDtInt64 || flt;
     default:
       return flt;  // transcendental, DIV, POW, MEAN, RAND_*, and the matmul/nn/optimizer families
   }
@@ -102,7 +102,7 @@ bool supported(uint32_t op, int dt) {
 porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT || !supported(op, dt)) return nullptr;
-  if (dt == 5 && !any_device_has_fp64()) return nullptr;
+  if (dt == kDtFloat64 && !any_device_has_fp64()) return nullptr;
   return kEntries[op][static_cast<size_t>(dt)];
 }
 

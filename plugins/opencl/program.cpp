@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "kernel_sources.hpp"
+#include "plugin_support.hpp"
 #include "program_cache.hpp"
 
 namespace porta::opencl {
@@ -79,7 +80,7 @@ const char* dtype_label(int dt) {
 }
 
 porta_status find_cl_kernel(Device& dev, Family family, int dt, const std::string& name, Kernel** out) {
-  if (dt == 5 && !dev.fp64)
+  if (dt == plugin::kDtFloat64 && !dev.fp64)
     return report(PORTA_ERROR_UNSUPPORTED_DTYPE, "float64 needs cl_khr_fp64, which " + dev.name + " does not have");
   std::atomic<Program*>& slot = dev.programs[static_cast<size_t>(static_cast<int>(family) * kDtypes + dt)];
   Program* p = slot.load(std::memory_order_acquire);

@@ -66,17 +66,17 @@ porta_status write_samples(const OpCall& call, const DLTensor& out, const std::v
 // Sets `v` as the kernel's T argument for dtype `dt`.
 void fill_value(Launch& l, int dt, const porta_fill_params& p) {
   switch (dt) {
-    case 0:
-    case 1:
+    case kDtBool:
+    case kDtUInt8:
       l.arg(static_cast<cl_uchar>(p.int_value));
       break;
-    case 2:
+    case kDtInt32:
       l.arg(static_cast<cl_int>(p.int_value));
       break;
-    case 3:
+    case kDtInt64:
       l.arg(static_cast<cl_long>(p.int_value));
       break;
-    case 4:
+    case kDtFloat32:
       l.arg(static_cast<cl_float>(p.value));
       break;
     default:
@@ -88,7 +88,7 @@ void fill_value(Launch& l, int dt, const porta_fill_params& p) {
 }  // namespace
 
 porta_status run_factory(uint32_t op, int dt, const porta_kernel_call* c) {
-  if (op == PORTA_OP_RAND_NORMAL && dt == 5) {
+  if (op == PORTA_OP_RAND_NORMAL && dt == kDtFloat64) {
     const auto* p = op_params<porta_random_params>(c);
     if (!p) return missing_params(op, "porta_random_params");
     OpCall call;
@@ -124,7 +124,7 @@ porta_status run_factory(uint32_t op, int dt, const porta_kernel_call* c) {
       l.arg(static_cast<cl_ulong>(p->seed)).arg(static_cast<cl_ulong>(p->offset));
       if (op == PORTA_OP_RAND_NORMAL) {
         l.real(*call.dev, p->a).real(*call.dev, p->b);
-      } else if (dt == 4) {  // a + u * (b - a) in float, as the host rounds them
+      } else if (dt == kDtFloat32) {  // a + u * (b - a) in float, as the host rounds them
         l.arg(static_cast<cl_float>(p->a)).arg(static_cast<cl_float>(p->b - p->a));
       } else {
         l.arg(p->a).arg(p->b - p->a);

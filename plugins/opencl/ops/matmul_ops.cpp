@@ -149,15 +149,16 @@ porta_status run_matmul(uint32_t op, int dt, const porta_kernel_call* c) {
   OpCall call;
   if (const porta_status st = begin(c, Family::Elementwise, dt, "", &call); st != PORTA_OK) return st;
   std::call_once(call.dev->gemm_tuning, [&] { tune_for_pocl_cpu(*call.dev); });
-  if (dt == 5 && !call.dev->fp64)
+  if (dt == kDtFloat64 && !call.dev->fp64)
     return report(PORTA_ERROR_UNSUPPORTED_DTYPE,
                   "matmul: float64 needs cl_khr_fp64, which " + call.dev->name + " lacks");
   const DLTensor &A = c->inputs[0], &B = c->inputs[1];
   if (A.ndim != 3 || B.ndim != 3 || c->outputs[0].ndim != 3)
     return report(PORTA_ERROR_INVALID_ARGUMENT, "matmul: expected 3-D [batch, M, K] @ [batch, K, N] operands");
-  const auto* p = static_cast<const porta_matmul_params*>(c->params);
-  const double alpha = p ? p->alpha : 1.0, beta = p ? p->beta : 0.0;
-  const porta_status st = dt == 4 ? gemm<float>(call.queue, c, static_cast<float>(alpha), static_cast<float>(beta))
+  double alpha = 1, beta = 0;
+  if (!plugin::matmul_scales(c, &alpha, &beta))
+    return report(PORTA_ERROR_INVALID_ARGUMENT, "matmul: porta_matmul_params is too small (its struct_size)");
+  const porta_status st = dt == kDtFloat32 ? gemm<float>(call.queue, c, static_cast<float>(alpha), static_cast<float>(beta))
                                   : gemm<double>(call.queue, c, alpha, beta);
   // CLBlast's kernels compile on first launch too (device.hpp): wait for them.
   if (st == PORTA_OK && call.dev->lazy_compiler)

@@ -3,18 +3,6 @@
 
 namespace porta::opencl {
 
-const char* op_name(uint32_t op) {
-  switch (op) {
-#define PORTA_X_NAME(NAME, name, id, kind, inputs) \
-  case PORTA_OP_##NAME:                            \
-    return #name;
-    PORTA_OP_LIST(PORTA_X_NAME)
-#undef PORTA_X_NAME
-    default:
-      return "unknown op";
-  }
-}
-
 porta_status begin(const porta_kernel_call* c, Family family, int dt, const std::string& kernel, OpCall* out) {
   Device* dev = nullptr;
   if (const porta_status st = open_device(c->device, &dev); st != PORTA_OK) return st;

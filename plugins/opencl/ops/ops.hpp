@@ -12,7 +12,6 @@
 namespace porta::opencl {
 
 // "add", "matmul", ... from PORTA_OP_LIST.
-const char* op_name(uint32_t op);
 
 // What a runner needs for one call: the opened device, the queue (the
 // call's stream, else the device's), the kernel, and a name for messages.
@@ -28,16 +27,14 @@ porta_status begin(const porta_kernel_call* c, Family family, int dt, const std:
 
 // The call's parameter struct, or nullptr when it is missing or older
 // (smaller) than the kernel needs.
-template <class P>
-const P* op_params(const porta_kernel_call* c) {
-  const P* p = static_cast<const P*>(c->params);
-  return (p && p->struct_size >= sizeof(P)) ? p : nullptr;
-}
 // INVALID_ARGUMENT: "<op>: missing or too-small <params>".
 porta_status missing_params(uint32_t op, const char* params);
 
 // Porta's dtype index of `t` (0 bool .. 5 float64), -1 when unsupported.
 using plugin::dtype_index;  // plugins/common/plugin_support.hpp
+using enum plugin::DtypeIndex;  // kDtBool ... kDtFloat64
+using plugin::op_name;
+using plugin::op_params;
 
 porta_status run_elementwise(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_copy(uint32_t op, int dt, const porta_kernel_call* c);

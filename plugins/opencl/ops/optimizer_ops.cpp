@@ -58,11 +58,11 @@ porta_status run_optimizer(uint32_t op, int dt, const porta_kernel_call* c) {
   if (op == PORTA_OP_SGD_STEP) {
     const auto* p = op_params<porta_sgd_params>(c);
     if (!p) return missing_params(op, "porta_sgd_params");
-    return dt == 4 ? sgd<float>(call, c, *p) : sgd<double>(call, c, *p);
+    return dt == kDtFloat32 ? sgd<float>(call, c, *p) : sgd<double>(call, c, *p);
   }
   const auto* p = op_params<porta_adam_params>(c);
   if (!p) return missing_params(op, "porta_adam_params");
-  return dt == 4 ? adam<float>(call, c, *p) : adam<double>(call, c, *p);
+  return dt == kDtFloat32 ? adam<float>(call, c, *p) : adam<double>(call, c, *p);
 }
 
 }  // namespace porta::opencl

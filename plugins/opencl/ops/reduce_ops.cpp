@@ -24,7 +24,7 @@ porta_status run_reduce(uint32_t op, int dt, const porta_kernel_call* c) {
   if (!grouped) return l.enqueue(call.queue, outputs);
   const size_t group = l.group_size();
   if (op == PORTA_OP_SUM || op == PORTA_OP_MEAN) {
-    const size_t acc = (dt == 4 && !call.dev->fp64) ? 4 : 8;  // acc_t: double (float without fp64) or int64
+    const size_t acc = (dt == kDtFloat32 && !call.dev->fp64) ? 4 : 8;  // acc_t: double (float without fp64) or int64
     l.local(group * acc);
   } else {
     l.local(group * static_cast<size_t>(element_size(in))).local(group * sizeof(cl_long));
