@@ -12,6 +12,12 @@
  * below; inputs: the largest number of input tensors (SGD_STEP gets one
  * fewer without momentum). Every op has one output except MAX_POOL2D
  * (values and indices).
+ *
+ * Versions: each declaration says since which plugin ABI version
+ * (PORTA_PLUGIN_ABI_MAJOR.MINOR, porta/plugin.h) it exists; an enum's or
+ * struct's covers its values and fields, except those that say their own.
+ * The user ABI takes op ids only in porta_unary_inplace,
+ * porta_binary_inplace and porta_binary_scalar_inplace (user ABI 1.2).
  */
 #ifndef PORTA_OPS_H_
 #define PORTA_OPS_H_
@@ -22,6 +28,8 @@
 extern "C" {
 #endif
 
+/** The op table. Ids 0-34 (FULL to MATMUL) since plugin ABI 1.0; ids 35-48
+ *  (IM2COL to ADAM_STEP) since plugin ABI 1.1. */
 /* clang-format off */
 #define PORTA_OP_LIST(X)                                   \
   X(FULL,         full,          0, PORTA_OP_KIND_FACTORY,  0) \
@@ -79,7 +87,7 @@ extern "C" {
  * What a kernel of each kind receives. Shapes and strides are in elements;
  * `byte_offset` is honoured on every tensor (for OpenCL `data` is the
  * cl_mem). The core has already checked devices, shapes and dtypes, and
- * never calls a kernel whose output has zero elements.
+ * never calls a kernel whose output has zero elements. Since plugin ABI 1.0.
  */
 typedef enum porta_op_kind {
   /** No inputs; fills the output (any strides). Kernel dtype: output's. */
@@ -123,7 +131,8 @@ typedef enum porta_op_kind {
    *      x[n, c, oh*SH - PH + i*DH, ow*SW - PW + j*DW]  (0 outside x).
    *  COL2IM: the adjoint: in cols [C*KH*KW, N*L] -> out [N, C, H, W],
    *    every element of out overwritten with the sum of the cols entries
-   *    that IM2COL would have read from it. */
+   *    that IM2COL would have read from it.
+   *  Since plugin ABI 1.1. */
   PORTA_OP_KIND_CONV = 9,
   /** 2-D pooling, porta_pool2d_params; all tensors contiguous.
    *  The core guarantees padding <= kernel / 2, so no window lies wholly
@@ -137,12 +146,14 @@ typedef enum porta_op_kind {
    *    into the indexed positions. Kernel dtype: grad_out's.
    *  AVG_POOL2D: in x -> out [N, C, OH, OW], the window mean; the divisor is
    *    KH*KW when count_include_pad, else the number of in-bounds elements.
-   *  AVG_POOL2D_BACKWARD: in grad_out -> out grad_in [N, C, H, W], overwritten. */
+   *  AVG_POOL2D_BACKWARD: in grad_out -> out grad_in [N, C, H, W], overwritten.
+   *  Since plugin ABI 1.1. */
   PORTA_OP_KIND_POOL = 10,
   /** Softmax over the middle axis of contiguous [outer, dim, inner] tensors.
    *  SOFTMAX / LOG_SOFTMAX: in x -> out y (numerically stable: subtract the max).
    *  SOFTMAX_BACKWARD: inputs y, grad_y -> out y * (grad_y - sum_dim(grad_y * y)).
-   *  LOG_SOFTMAX_BACKWARD: inputs y, grad_y -> out grad_y - exp(y) * sum_dim(grad_y). */
+   *  LOG_SOFTMAX_BACKWARD: inputs y, grad_y -> out grad_y - exp(y) * sum_dim(grad_y).
+   *  Since plugin ABI 1.1. */
   PORTA_OP_KIND_SOFTMAX = 11,
   /** Cross entropy with class indices; logits contiguous [N, C], target
    *  int64 [N] (kernel dtype: the logits').
@@ -152,7 +163,8 @@ typedef enum porta_op_kind {
    *    backend can detect it, else the loss is NaN.
    *  CROSS_ENTROPY_BACKWARD: inputs logits, target, grad_loss [N] -> out
    *    [N, C] = (softmax(logits[n]) - onehot(target[n])) * grad_loss[n];
-   *    out-of-range targets are rejected as in CROSS_ENTROPY. */
+   *    out-of-range targets are rejected as in CROSS_ENTROPY.
+   *  Since plugin ABI 1.1. */
   PORTA_OP_KIND_LOSS = 12,
   /** Fused, in-place optimizer updates of one parameter. Inputs are
    *  contiguous tensors of one shape and dtype; the kernel writes
@@ -161,11 +173,13 @@ typedef enum porta_op_kind {
    *  SGD_STEP: inputs param, grad[, momentum_buffer] (absent when
    *    momentum == 0), porta_sgd_params; PyTorch's torch.optim.SGD step.
    *  ADAM_STEP: inputs param, grad, exp_avg, exp_avg_sq, porta_adam_params;
-   *    PyTorch's torch.optim.Adam (decoupled == 0) or AdamW (decoupled != 0). */
+   *    PyTorch's torch.optim.Adam (decoupled == 0) or AdamW (decoupled != 0).
+   *  Since plugin ABI 1.1. */
   PORTA_OP_KIND_OPTIMIZER = 13
 } porta_op_kind;
 
-/** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ... */
+/** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ...
+ *  Since plugin ABI 1.0; each id since the version PORTA_OP_LIST gives it. */
 typedef enum porta_op {
 #define PORTA_X_ENUM(NAME, name, id, kind, inputs) PORTA_OP_##NAME = id,
   PORTA_OP_LIST(PORTA_X_ENUM)
@@ -176,14 +190,16 @@ typedef enum porta_op {
 
 /* ---- op parameter structs (each begins with struct_size) ---- */
 
-/** FULL: every element := value (int_value for integer and bool dtypes). */
+/** FULL: every element := value (int_value for integer and bool dtypes).
+ *  Since plugin ABI 1.0. */
 typedef struct porta_fill_params {
   size_t struct_size; /**< sizeof(porta_fill_params) as known to the core */
   double value;       /**< value for float dtypes */
   int64_t int_value;  /**< value for integer and bool dtypes */
 } porta_fill_params;
 
-/** ARANGE: element i := start + i * step, computed in double, then cast. */
+/** ARANGE: element i := start + i * step, computed in double, then cast.
+ *  Since plugin ABI 1.0. */
 typedef struct porta_arange_params {
   size_t struct_size; /**< sizeof(porta_arange_params) */
   double start;       /**< first value */
@@ -199,6 +215,7 @@ typedef struct porta_arange_params {
  * * 2^-53 for float64 (as 64-bit), result a + u * (b - a).
  * Normal (computed in double, then rounded): u1 = (r[0] + 1) * 2^-32,
  * u2 = r[1] * 2^-32, z = sqrt(-2 ln u1) cos(2 pi u2), result a + b * z.
+ * Since plugin ABI 1.0.
  */
 typedef struct porta_random_params {
   size_t struct_size; /**< sizeof(porta_random_params) */
@@ -208,7 +225,8 @@ typedef struct porta_random_params {
   double b;           /**< uniform: high; normal: standard deviation */
 } porta_random_params;
 
-/** MATMUL: C = alpha * A @ B + beta * C (beta == 0: C is not read). */
+/** MATMUL: C = alpha * A @ B + beta * C (beta == 0: C is not read).
+ *  Since plugin ABI 1.0. */
 typedef struct porta_matmul_params {
   size_t struct_size; /**< sizeof(porta_matmul_params) */
   double alpha;       /**< scale of the product */
@@ -216,7 +234,8 @@ typedef struct porta_matmul_params {
 } porta_matmul_params;
 
 /** IM2COL / COL2IM geometry (all values >= 0; kernel, stride, dilation >= 1).
- *  Output size: OH = (H + 2*PH - DH*(KH-1) - 1) / SH + 1, likewise OW. */
+ *  Output size: OH = (H + 2*PH - DH*(KH-1) - 1) / SH + 1, likewise OW.
+ *  Since plugin ABI 1.1. */
 typedef struct porta_conv2d_params {
   size_t struct_size; /**< sizeof(porta_conv2d_params) */
   int32_t kernel_h, kernel_w;     /**< KH, KW */
@@ -225,7 +244,8 @@ typedef struct porta_conv2d_params {
   int32_t dilation_h, dilation_w; /**< DH, DW */
 } porta_conv2d_params;
 
-/** Pooling geometry; output size as for porta_conv2d_params (floor mode). */
+/** Pooling geometry; output size as for porta_conv2d_params (floor mode).
+ *  Since plugin ABI 1.1. */
 typedef struct porta_pool2d_params {
   size_t struct_size; /**< sizeof(porta_pool2d_params) */
   int32_t kernel_h, kernel_w;     /**< window */
@@ -237,7 +257,8 @@ typedef struct porta_pool2d_params {
 
 /** SGD_STEP, as torch.optim.SGD: d = grad + weight_decay * param; with
  *  momentum: buf = first_step ? d : momentum * buf + (1 - dampening) * d,
- *  d = nesterov ? d + momentum * buf : buf; then param -= lr * d. */
+ *  d = nesterov ? d + momentum * buf : buf; then param -= lr * d.
+ *  Since plugin ABI 1.1. */
 typedef struct porta_sgd_params {
   size_t struct_size;  /**< sizeof(porta_sgd_params) */
   double lr;           /**< learning rate */
@@ -251,7 +272,8 @@ typedef struct porta_sgd_params {
 /** ADAM_STEP, as torch.optim.Adam / AdamW with bias correction:
  *  Adam adds weight_decay * param to grad; AdamW (decoupled) first scales
  *  param by (1 - lr * weight_decay). m = b1 m + (1-b1) g; v = b2 v + (1-b2) g^2;
- *  param -= lr / (1 - b1^step) * m / (sqrt(v) / sqrt(1 - b2^step) + eps). */
+ *  param -= lr / (1 - b1^step) * m / (sqrt(v) / sqrt(1 - b2^step) + eps).
+ *  Since plugin ABI 1.1. */
 typedef struct porta_adam_params {
   size_t struct_size;  /**< sizeof(porta_adam_params) */
   double lr;           /**< learning rate */

@@ -18,6 +18,10 @@
  *    must be on one device, else PORTA_ERROR_DEVICE_MISMATCH.
  *  - Elementwise ops broadcast like NumPy and promote dtypes like PyTorch
  *    (bool < uint8 < int32 < int64 < float32 < float64); see docs/api.md.
+ *  - Every declaration says since which user ABI version it exists
+ *    ("Since 1.1.": PORTA_ABI_MAJOR.MINOR, what porta_version reports); a
+ *    struct's or enum's covers its fields and values, except those that say
+ *    their own. Versions in porta/ops.h are the plugin ABI's.
  */
 
 /*
@@ -131,25 +135,25 @@
 extern "C" {
 #endif
 
-/** User ABI major version: bumped only on incompatible changes. */
+/** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
-/** User ABI minor version: bumped when functions or fields are appended. */
+/** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
 #define PORTA_ABI_MINOR 2
 
-/** An n-dimensional array on one device; opaque, reference counted. */
+/** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
 
 /* ======================= errors and versions ======================= */
 
 /** The message of the last failed call on this thread ("" if none). The
- *  pointer is valid until the next Porta call on this thread. */
+ *  pointer is valid until the next Porta call on this thread. Since 1.0. */
 PORTA_EXPORT const char* porta_last_error(void);
 
-/** A stable name for a status code ("PORTA_ERROR_DEVICE_MISMATCH"); static. */
+/** A stable name for a status code ("PORTA_ERROR_DEVICE_MISMATCH"); static. Since 1.0. */
 PORTA_EXPORT const char* porta_status_name(porta_status status);
 
 /** Library version (semantic versioning) and the ABI version it implements.
- *  Any pointer may be NULL to skip that value. */
+ *  Any pointer may be NULL to skip that value. Since 1.0. */
 PORTA_EXPORT porta_status porta_version(int32_t* major, int32_t* minor, int32_t* patch,
                                         int32_t* abi_major, int32_t* abi_minor);
 
@@ -183,7 +187,7 @@ PORTA_EXPORT porta_status porta_dtype_by_name(const char* name, DLDataType* out)
 
 /* ============================== plugins ============================== */
 
-/** What became of one attempt to load a plugin. */
+/** What became of one attempt to load a plugin. Since 1.0. */
 typedef enum porta_plugin_state {
   PORTA_PLUGIN_LOADED = 0,     /**< loaded, with at least one device */
   PORTA_PLUGIN_NO_DEVICES = 1, /**< loaded, zero devices (reason says why) */
@@ -192,7 +196,7 @@ typedef enum porta_plugin_state {
   PORTA_PLUGIN_EXCLUDED = 4    /**< found, not loaded: PORTA_DEVICES does not list its type. Since 1.1. */
 } porta_plugin_state;
 
-/** One recorded plugin load attempt. Strings are owned by the core. */
+/** One recorded plugin load attempt. Strings are owned by the core. Since 1.0. */
 typedef struct porta_plugin_info {
   size_t struct_size;      /**< set by the caller: sizeof(porta_plugin_info) */
   const char* path;        /**< file that was tried */
@@ -215,7 +219,7 @@ typedef struct porta_plugin_info {
  *  device, and only if PORTA_DEVICES (a comma-separated list of types, like
  *  JAX_PLATFORMS) is unset or lists it. The attempt is recorded whatever its
  *  outcome; a failure's reason is also in the error of any later use of
- *  that device type. */
+ *  that device type. Since 1.0. */
 PORTA_EXPORT porta_status porta_load_plugin(const char* path);
 
 /** Adds an absolute directory (its libporta_plugin_*.so files) or plugin file
@@ -226,16 +230,17 @@ PORTA_EXPORT porta_status porta_add_plugin_path(const char* path);
 
 /** Number of recorded plugin load attempts. Loads every plugin the search
  *  finds (that PORTA_DEVICES allows), so that the list is complete; those it
- *  does not allow are listed as PORTA_PLUGIN_EXCLUDED. */
+ *  does not allow are listed as PORTA_PLUGIN_EXCLUDED. Since 1.0. */
 PORTA_EXPORT porta_status porta_plugin_count(int32_t* out);
 
-/** Describes attempt `index` (0 <= index < porta_plugin_count). */
+/** Describes attempt `index` (0 <= index < porta_plugin_count). Since 1.0. */
 PORTA_EXPORT porta_status porta_plugin_get_info(int32_t index, porta_plugin_info* out);
 
 /* ======================= logging and threads ======================= */
 
 /** Receives one log line: its porta_log_level and the NUL-terminated text
- *  (valid during the call). May be called from any thread, and concurrently. */
+ *  (valid during the call). May be called from any thread, and concurrently.
+ *  Since 1.1. */
 typedef void (*porta_log_callback)(int32_t level, const char* message, void* user_data);
 
 /** Sends the log lines of the core and its plugins that pass the threshold
@@ -262,19 +267,19 @@ PORTA_EXPORT porta_status porta_get_num_threads(int32_t* out);
 
 /** Parses "type[:index]" (e.g. "cpu", "cuda", "cuda:1", "mock:0") into a
  *  DLDevice. The type must be served by a loaded plugin and the device must
- *  exist; errors list what is available. Bare "cuda" means index 0. */
+ *  exist; errors list what is available. Bare "cuda" means index 0. Since 1.0. */
 PORTA_EXPORT porta_status porta_device_parse(const char* str, DLDevice* out);
 
 /** Number of devices of the named type ("cuda"): 0 with PORTA_OK for a
  *  known type without devices; PORTA_ERROR_NO_SUCH_DEVICE for an unknown
- *  type. */
+ *  type. Since 1.0. */
 PORTA_EXPORT porta_status porta_device_count(const char* type, int* out);
 
 /** Writes the device's string ("cuda:1") NUL-terminated into buf. Fails
- *  with INVALID_ARGUMENT if buf_size is too small (32 bytes always suffice). */
+ *  with INVALID_ARGUMENT if buf_size is too small (32 bytes always suffice). Since 1.0. */
 PORTA_EXPORT porta_status porta_device_to_string(DLDevice device, char* buf, size_t buf_size);
 
-/** Properties of one device. */
+/** Properties of one device. Since 1.0. */
 typedef struct porta_device_info {
   size_t struct_size;       /**< set by the caller: sizeof(porta_device_info) */
   char name[128];           /**< device name from the plugin */
@@ -286,21 +291,21 @@ typedef struct porta_device_info {
   int32_t capability_minor; /**< see capability_major */
 } porta_device_info;
 
-/** Fills `out` for `device`. */
+/** Fills `out` for `device`. Since 1.0. */
 PORTA_EXPORT porta_status porta_device_get_info(DLDevice device, porta_device_info* out);
 
 /** Number of accelerator devices (GPUs and other accelerators, not CPUs or
  *  virtual devices), in preference order: CUDA first, then other types by
- *  DLPack type number, each by index. */
+ *  DLPack type number, each by index. Since 1.0. */
 PORTA_EXPORT porta_status porta_accelerator_count(int32_t* out);
 
-/** The index-th accelerator in the order of porta_accelerator_count. */
+/** The index-th accelerator in the order of porta_accelerator_count. Since 1.0. */
 PORTA_EXPORT porta_status porta_accelerator_get(int32_t index, DLDevice* out);
 
-/** Waits for all work enqueued on `device`. */
+/** Waits for all work enqueued on `device`. Since 1.0. */
 PORTA_EXPORT porta_status porta_synchronize(DLDevice device);
 
-/** The caching allocator's counters for one device. */
+/** The caching allocator's counters for one device. Since 1.0. */
 typedef struct porta_memory_stats {
   size_t struct_size;           /**< set by the caller: sizeof(porta_memory_stats) */
   uint64_t allocated_bytes;     /**< bytes held by live tensors */
@@ -315,16 +320,16 @@ typedef struct porta_memory_stats {
   uint64_t peak_reserved_bytes; /**< high-water mark of reserved_bytes. Since 1.1 */
 } porta_memory_stats;
 
-/** Reads the allocator and transfer counters of `device`. */
+/** Reads the allocator and transfer counters of `device`. Since 1.0. */
 PORTA_EXPORT porta_status porta_device_memory_stats(DLDevice device, porta_memory_stats* out);
 
-/** Returns every cached, unused block of `device` to its plugin. */
+/** Returns every cached, unused block of `device` to its plugin. Since 1.0. */
 PORTA_EXPORT porta_status porta_device_empty_cache(DLDevice device);
 
 /* ====================== tensors: life and data ====================== */
 
 /** Adds a reference to `t` (NULL: no-op). A released handle is ignored, with
- *  the reason in porta_last_error() and a warning on stderr. */
+ *  the reason in porta_last_error() and a warning on stderr. Since 1.0. */
 PORTA_EXPORT void porta_tensor_retain(porta_tensor* t);
 
 /** Drops a reference to `t`; storage is freed with the last view. NULL:
@@ -339,31 +344,31 @@ PORTA_EXPORT void porta_tensor_retain(porta_tensor* t);
  *  released?)"), and a second release (or retain) is ignored, with the
  *  reason in porta_last_error() and a warning on stderr. Beyond that window
  *  the use is undefined behaviour, which AddressSanitizer builds report.
- *  Optimizers and tensor lists get the same treatment. */
+ *  Optimizers and tensor lists get the same treatment. Since 1.0. */
 PORTA_EXPORT void porta_tensor_release(porta_tensor* t);
 
-/** A new contiguous tensor of uninitialized values. */
+/** A new contiguous tensor of uninitialized values. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_empty(DLDataType dtype, const int64_t* shape, int32_t ndim,
                                              DLDevice device, porta_tensor** out);
 
 /** A new contiguous tensor on `device` holding a copy of `data`, which is a
  *  row-major array of prod(shape) elements of `dtype` in host memory
- *  (`data` may be NULL only when that product is 0). */
+ *  (`data` may be NULL only when that product is 0). Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_from_host(const void* data, DLDataType dtype,
                                                  const int64_t* shape, int32_t ndim,
                                                  DLDevice device, porta_tensor** out);
 
 /** Copies a contiguous row-major image of `t` into host buffer `dst` of
- *  `dst_bytes` (at least numel * element size). Waits for pending work. */
+ *  `dst_bytes` (at least numel * element size). Waits for pending work. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_to_host(const porta_tensor* t, void* dst, size_t dst_bytes);
 
 /** Overwrites the elements of `t` (in row-major order, whatever its strides)
- *  from host buffer `src` of `src_bytes` (exactly numel * element size). */
+ *  from host buffer `src` of `src_bytes` (exactly numel * element size). Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_from_host_into(porta_tensor* t, const void* src,
                                                       size_t src_bytes);
 
 /** `t` on `device`: the same handle with one more reference when it is
- *  already there, else a contiguous copy there. */
+ *  already there, else a contiguous copy there. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_to(porta_tensor* t, DLDevice device, porta_tensor** out);
 
 /** As porta_tensor_to, but a copy from pinned host memory (a tensor of
@@ -372,196 +377,196 @@ PORTA_EXPORT porta_status porta_tensor_to(porta_tensor* t, DLDevice device, port
  *  stream before any later work there. Until the device has read it
  *  (porta_synchronize, or any result read back on the host), the source
  *  must not be written; releasing it is safe. Every other copy blocks, as
- *  in porta_tensor_to. */
+ *  in porta_tensor_to. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_to_non_blocking(porta_tensor* t, DLDevice device,
                                                        porta_tensor** out);
 
 /** Copies `src` into `dst` (in place, PyTorch's copy_): src is broadcast to
  *  dst's shape and cast to dst's dtype; the two may be on different devices.
- *  Recorded by autograd like every in-place write (see porta_unary_inplace). */
+ *  Recorded by autograd like every in-place write (see porta_unary_inplace). Since 1.0. */
 PORTA_EXPORT porta_status porta_copy_into(porta_tensor* dst, porta_tensor* src);
 
-/** Element type of `t`. */
+/** Element type of `t`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_dtype(const porta_tensor* t, DLDataType* out);
-/** Number of dimensions of `t`. */
+/** Number of dimensions of `t`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_ndim(const porta_tensor* t, int32_t* out);
-/** Writes ndim entries of the shape into `out`. */
+/** Writes ndim entries of the shape into `out`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_shape(const porta_tensor* t, int64_t* out);
-/** Writes ndim entries of the strides (in elements) into `out`. */
+/** Writes ndim entries of the strides (in elements) into `out`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_strides(const porta_tensor* t, int64_t* out);
-/** Offset of the first element from the start of the storage, in bytes. */
+/** Offset of the first element from the start of the storage, in bytes. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_byte_offset(const porta_tensor* t, uint64_t* out);
-/** Device of `t`. */
+/** Device of `t`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_device(const porta_tensor* t, DLDevice* out);
-/** Number of elements of `t`. */
+/** Number of elements of `t`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_numel(const porta_tensor* t, int64_t* out);
-/** 1 if `t` is contiguous in row-major order, else 0. */
+/** 1 if `t` is contiguous in row-major order, else 0. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_is_contiguous(const porta_tensor* t, int* out);
 
 /* ====================== views (share storage) ====================== */
 
 /** A view with `shape` (one entry may be -1: inferred). Fails if the
- *  strides cannot express it; porta_reshape copies instead. */
+ *  strides cannot express it; porta_reshape copies instead. Since 1.0. */
 PORTA_EXPORT porta_status porta_view(porta_tensor* t, const int64_t* shape, int32_t ndim,
                                      porta_tensor** out);
 /** Like porta_view, but copies into a contiguous tensor when a view is
- *  impossible. */
+ *  impossible. Since 1.0. */
 PORTA_EXPORT porta_status porta_reshape(porta_tensor* t, const int64_t* shape, int32_t ndim,
                                         porta_tensor** out);
 /** Elements start, start+step, ... < stop along `dim` (Python slice rules:
- *  negative start/stop count from the end and are clamped; step >= 1). */
+ *  negative start/stop count from the end and are clamped; step >= 1). Since 1.0. */
 PORTA_EXPORT porta_status porta_slice(porta_tensor* t, int32_t dim, int64_t start, int64_t stop,
                                       int64_t step, porta_tensor** out);
-/** Index `index` along `dim` (negative counts from the end); removes dim. */
+/** Index `index` along `dim` (negative counts from the end); removes dim. Since 1.0. */
 PORTA_EXPORT porta_status porta_select(porta_tensor* t, int32_t dim, int64_t index,
                                        porta_tensor** out);
-/** Swaps dimensions dim0 and dim1 (negative dims count from the end). */
+/** Swaps dimensions dim0 and dim1 (negative dims count from the end). Since 1.0. */
 PORTA_EXPORT porta_status porta_transpose(porta_tensor* t, int32_t dim0, int32_t dim1,
                                           porta_tensor** out);
-/** Reorders dimensions: output dim i is input dim dims[i]. */
+/** Reorders dimensions: output dim i is input dim dims[i]. Since 1.0. */
 PORTA_EXPORT porta_status porta_permute(porta_tensor* t, const int32_t* dims, int32_t ndim,
                                         porta_tensor** out);
 /** Broadcasts `t` to `shape` without copying (stride 0 where expanded;
- *  -1 keeps a dimension). */
+ *  -1 keeps a dimension). Since 1.0. */
 PORTA_EXPORT porta_status porta_expand(porta_tensor* t, const int64_t* shape, int32_t ndim,
                                        porta_tensor** out);
-/** Inserts a dimension of size 1 at `dim` (in [-ndim-1, ndim]). */
+/** Inserts a dimension of size 1 at `dim` (in [-ndim-1, ndim]). Since 1.0. */
 PORTA_EXPORT porta_status porta_unsqueeze(porta_tensor* t, int32_t dim, porta_tensor** out);
-/** Removes dimension `dim`, which must have size 1. */
+/** Removes dimension `dim`, which must have size 1. Since 1.0. */
 PORTA_EXPORT porta_status porta_squeeze(porta_tensor* t, int32_t dim, porta_tensor** out);
-/** `t` itself (new reference) if contiguous, else a contiguous copy. */
+/** `t` itself (new reference) if contiguous, else a contiguous copy. Since 1.0. */
 PORTA_EXPORT porta_status porta_contiguous(porta_tensor* t, porta_tensor** out);
-/** A contiguous copy of `t` that shares nothing with it. */
+/** A contiguous copy of `t` that shares nothing with it. Since 1.0. */
 PORTA_EXPORT porta_status porta_clone(porta_tensor* t, porta_tensor** out);
 
 /* ============================ factories ============================ */
 
 /** A tensor filled with `value` (converted to dtype; a value outside the
  *  dtype's range, e.g. 300 for uint8 or 1e39 for float32, is refused as in
- *  PyTorch). Integers beyond 2^53: porta_full_int64. */
+ *  PyTorch). Integers beyond 2^53: porta_full_int64. Since 1.0. */
 PORTA_EXPORT porta_status porta_full(const int64_t* shape, int32_t ndim, double value,
                                      DLDataType dtype, DLDevice device, porta_tensor** out);
-/** As porta_full with an exact integer value (every bit of an int64 kept). */
+/** As porta_full with an exact integer value (every bit of an int64 kept). Since 1.2. */
 PORTA_EXPORT porta_status porta_full_int64(const int64_t* shape, int32_t ndim, int64_t value,
                                            DLDataType dtype, DLDevice device, porta_tensor** out);
-/** A tensor of zeros. */
+/** A tensor of zeros. Since 1.0. */
 PORTA_EXPORT porta_status porta_zeros(const int64_t* shape, int32_t ndim, DLDataType dtype,
                                       DLDevice device, porta_tensor** out);
-/** A tensor of ones. */
+/** A tensor of ones. Since 1.0. */
 PORTA_EXPORT porta_status porta_ones(const int64_t* shape, int32_t ndim, DLDataType dtype,
                                      DLDevice device, porta_tensor** out);
-/** 1-D tensor start, start+step, ... up to but excluding end. */
+/** 1-D tensor start, start+step, ... up to but excluding end. Since 1.0. */
 PORTA_EXPORT porta_status porta_arange(double start, double end, double step, DLDataType dtype,
                                        DLDevice device, porta_tensor** out);
 /** As porta_arange with exact integers: start + i * step computed in int64
  *  (values beyond 2^53 keep every bit); values outside the dtype's range are
- *  refused. */
+ *  refused. Since 1.2. */
 PORTA_EXPORT porta_status porta_arange_int64(int64_t start, int64_t end, int64_t step, DLDataType dtype,
                                              DLDevice device, porta_tensor** out);
-/** Reseeds the global generator and resets its counter. */
+/** Reseeds the global generator and resets its counter. Since 1.0. */
 PORTA_EXPORT porta_status porta_manual_seed(uint64_t seed);
-/** Reads the global generator's (seed, offset). */
+/** Reads the global generator's (seed, offset). Since 1.0. */
 PORTA_EXPORT porta_status porta_generator_get_state(uint64_t* seed, uint64_t* offset);
-/** Restores a state read with porta_generator_get_state. */
+/** Restores a state read with porta_generator_get_state. Since 1.0. */
 PORTA_EXPORT porta_status porta_generator_set_state(uint64_t seed, uint64_t offset);
 /** Uniform samples in [0, 1) (float dtypes); same seed, same numbers on
- *  every device (Philox4x32-10). */
+ *  every device (Philox4x32-10). Since 1.0. */
 PORTA_EXPORT porta_status porta_rand(const int64_t* shape, int32_t ndim, DLDataType dtype,
                                      DLDevice device, porta_tensor** out);
-/** Standard normal samples (float dtypes), device-independent like porta_rand. */
+/** Standard normal samples (float dtypes), device-independent like porta_rand. Since 1.0. */
 PORTA_EXPORT porta_status porta_randn(const int64_t* shape, int32_t ndim, DLDataType dtype,
                                       DLDevice device, porta_tensor** out);
 /** A random permutation of 0..n-1 (int64 [n]) from the global generator,
  *  which it advances by n: two shuffles in a row differ, and a seed gives
- *  the same permutation on every device and in every binding. */
+ *  the same permutation on every device and in every binding. Since 1.2. */
 PORTA_EXPORT porta_status porta_randperm(int64_t n, DLDevice device, porta_tensor** out);
 /** As porta_randperm, from an explicit generator state (seed, offset) that
  *  the caller owns and advances by n after each draw (a torch.Generator).
- *  The global generator is untouched. */
+ *  The global generator is untouched. Since 1.2. */
 PORTA_EXPORT porta_status porta_randperm_at(int64_t n, uint64_t seed, uint64_t offset, DLDevice device,
                                             porta_tensor** out);
 
 /* ======================== elementwise ops ======================== */
 
 /** Converts `t` to `dtype` (floats to ints truncate toward zero; any
- *  nonzero to bool is 1). Same dtype: a new reference to `t`. */
+ *  nonzero to bool is 1). Same dtype: a new reference to `t`. Since 1.0. */
 PORTA_EXPORT porta_status porta_cast(porta_tensor* t, DLDataType dtype, porta_tensor** out);
 
-/** -a */
+/** -a. Since 1.0. */
 PORTA_EXPORT porta_status porta_neg(porta_tensor* a, porta_tensor** out);
-/** e^a (integer inputs give float32) */
+/** e^a (integer inputs give float32). Since 1.0. */
 PORTA_EXPORT porta_status porta_exp(porta_tensor* a, porta_tensor** out);
-/** natural log (integer inputs give float32) */
+/** natural log (integer inputs give float32). Since 1.0. */
 PORTA_EXPORT porta_status porta_log(porta_tensor* a, porta_tensor** out);
-/** square root (integer inputs give float32) */
+/** square root (integer inputs give float32). Since 1.0. */
 PORTA_EXPORT porta_status porta_sqrt(porta_tensor* a, porta_tensor** out);
-/** max(a, 0) */
+/** max(a, 0). Since 1.0. */
 PORTA_EXPORT porta_status porta_relu(porta_tensor* a, porta_tensor** out);
-/** 1 / (1 + e^-a) (integer inputs give float32) */
+/** 1 / (1 + e^-a) (integer inputs give float32). Since 1.0. */
 PORTA_EXPORT porta_status porta_sigmoid(porta_tensor* a, porta_tensor** out);
-/** tanh(a) (integer inputs give float32) */
+/** tanh(a) (integer inputs give float32). Since 1.0. */
 PORTA_EXPORT porta_status porta_tanh(porta_tensor* a, porta_tensor** out);
-/** |a| */
+/** |a|. Since 1.0. */
 PORTA_EXPORT porta_status porta_abs(porta_tensor* a, porta_tensor** out);
 
-/** a + b */
+/** a + b. Since 1.0. */
 PORTA_EXPORT porta_status porta_add(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a - b */
+/** a - b. Since 1.0. */
 PORTA_EXPORT porta_status porta_sub(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a * b */
+/** a * b. Since 1.0. */
 PORTA_EXPORT porta_status porta_mul(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a / b, true division (integer inputs give float32) */
+/** a / b, true division (integer inputs give float32). Since 1.0. */
 PORTA_EXPORT porta_status porta_div(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a ** b (integer inputs give float32) */
+/** a ** b (integer inputs give float32). Since 1.0. */
 PORTA_EXPORT porta_status porta_pow(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** elementwise max(a, b) */
+/** elementwise max(a, b). Since 1.0. */
 PORTA_EXPORT porta_status porta_maximum(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** elementwise min(a, b) */
+/** elementwise min(a, b). Since 1.0. */
 PORTA_EXPORT porta_status porta_minimum(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a == b (bool result) */
+/** a == b (bool result). Since 1.0. */
 PORTA_EXPORT porta_status porta_eq(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a != b (bool result) */
+/** a != b (bool result). Since 1.0. */
 PORTA_EXPORT porta_status porta_ne(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a < b (bool result) */
+/** a < b (bool result). Since 1.0. */
 PORTA_EXPORT porta_status porta_lt(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a <= b (bool result) */
+/** a <= b (bool result). Since 1.0. */
 PORTA_EXPORT porta_status porta_le(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a > b (bool result) */
+/** a > b (bool result). Since 1.0. */
 PORTA_EXPORT porta_status porta_gt(porta_tensor* a, porta_tensor* b, porta_tensor** out);
-/** a >= b (bool result) */
+/** a >= b (bool result). Since 1.0. */
 PORTA_EXPORT porta_status porta_ge(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
 /* Scalar forms: the scalar takes a's dtype, except that a non-integral
  * scalar with an integer or bool `a` makes the result float32, and an
  * integral scalar with a bool `a` is int64 (as in PyTorch). */
-/** a + s */
+/** a + s. Since 1.0. */
 PORTA_EXPORT porta_status porta_add_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a - s */
+/** a - s. Since 1.0. */
 PORTA_EXPORT porta_status porta_sub_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a * s */
+/** a * s. Since 1.0. */
 PORTA_EXPORT porta_status porta_mul_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a / s */
+/** a / s. Since 1.0. */
 PORTA_EXPORT porta_status porta_div_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a ** s */
+/** a ** s. Since 1.0. */
 PORTA_EXPORT porta_status porta_pow_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** max(a, s) */
+/** max(a, s). Since 1.0. */
 PORTA_EXPORT porta_status porta_maximum_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** min(a, s) */
+/** min(a, s). Since 1.0. */
 PORTA_EXPORT porta_status porta_minimum_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a == s */
+/** a == s. Since 1.0. */
 PORTA_EXPORT porta_status porta_eq_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a != s */
+/** a != s. Since 1.0. */
 PORTA_EXPORT porta_status porta_ne_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a < s */
+/** a < s. Since 1.0. */
 PORTA_EXPORT porta_status porta_lt_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a <= s */
+/** a <= s. Since 1.0. */
 PORTA_EXPORT porta_status porta_le_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a > s */
+/** a > s. Since 1.0. */
 PORTA_EXPORT porta_status porta_gt_scalar(porta_tensor* a, double s, porta_tensor** out);
-/** a >= s */
+/** a >= s. Since 1.0. */
 PORTA_EXPORT porta_status porta_ge_scalar(porta_tensor* a, double s, porta_tensor** out);
 
-/** cond ? a : b, elementwise; cond is bool; all three broadcast. */
+/** cond ? a : b, elementwise; cond is bool; all three broadcast. Since 1.0. */
 PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta_tensor* b,
                                       porta_tensor** out);
 
@@ -583,99 +588,99 @@ PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta
  * memory's version; backward refuses to use a tensor an op saved if its
  * version moved since, naming the op ("modified by an in-place
  * operation"). */
-/** t = op(t) */
+/** t = op(t). Since 1.2. */
 PORTA_EXPORT porta_status porta_unary_inplace(int32_t op, porta_tensor* t);
-/** t = op(t, other) */
+/** t = op(t, other). Since 1.2. */
 PORTA_EXPORT porta_status porta_binary_inplace(int32_t op, porta_tensor* t, porta_tensor* other);
-/** t = op(t, s), the scalar typed as for the scalar forms above */
+/** t = op(t, s), the scalar typed as for the scalar forms above. Since 1.2. */
 PORTA_EXPORT porta_status porta_binary_scalar_inplace(int32_t op, porta_tensor* t, double s);
 
 /* ============================ reductions ============================ */
 
-/** Pass as `dim` to porta_argmax/argmin to reduce over all elements. */
+/** Pass as `dim` to porta_argmax/argmin to reduce over all elements. Since 1.0. */
 #define PORTA_ALL_DIMS INT32_MIN
 
 /** Sum over `dims` (num_dims entries, negative counts from the end; NULL and
  *  0: all dims). keepdim != 0 keeps reduced dims as size 1. Integer and bool
- *  inputs sum to int64. */
+ *  inputs sum to int64. Since 1.0. */
 PORTA_EXPORT porta_status porta_sum(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                     int keepdim, porta_tensor** out);
-/** Mean over dims, as porta_sum; an integer tensor is UNSUPPORTED_DTYPE. */
+/** Mean over dims, as porta_sum; an integer tensor is UNSUPPORTED_DTYPE. Since 1.0. */
 PORTA_EXPORT porta_status porta_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                      int keepdim, porta_tensor** out);
 /** Maximum over dims, as porta_sum. NaN propagates. Reducing zero elements
- *  is INVALID_ARGUMENT (max has no identity). */
+ *  is INVALID_ARGUMENT (max has no identity). Since 1.0. */
 PORTA_EXPORT porta_status porta_max(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                     int keepdim, porta_tensor** out);
-/** Minimum over dims, as porta_sum; NaN propagates; not over zero elements. */
+/** Minimum over dims, as porta_sum; NaN propagates; not over zero elements. Since 1.0. */
 PORTA_EXPORT porta_status porta_min(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                     int keepdim, porta_tensor** out);
 /** int64 index of the first maximum along `dim` (PORTA_ALL_DIMS: index into
  *  the flattened tensor); a NaN counts as the maximum; an empty tensor is
- *  INVALID_ARGUMENT. */
+ *  INVALID_ARGUMENT. Since 1.0. */
 PORTA_EXPORT porta_status porta_argmax(porta_tensor* t, int32_t dim, int keepdim,
                                        porta_tensor** out);
-/** int64 index of the first minimum, as porta_argmax. */
+/** int64 index of the first minimum, as porta_argmax. Since 1.0. */
 PORTA_EXPORT porta_status porta_argmin(porta_tensor* t, int32_t dim, int keepdim,
                                        porta_tensor** out);
 
 /* ========================= linear algebra ========================= */
 
 /** Matrix product with NumPy matmul rules: 1-D operands are promoted and the
- *  added dim removed; leading (batch) dims broadcast. float32 and float64. */
+ *  added dim removed; leading (batch) dims broadcast. float32 and float64. Since 1.0. */
 PORTA_EXPORT porta_status porta_matmul(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
 
 /* ============================= autograd ============================= */
 
 /** Marks a leaf tensor as requiring (or not) gradients. Only leaves (tensors
- *  not produced by a recorded op) can be changed; detach others first. */
+ *  not produced by a recorded op) can be changed; detach others first. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_set_requires_grad(porta_tensor* t, int requires_grad);
-/** 1 if gradients flow to or through `t`. */
+/** 1 if gradients flow to or through `t`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_requires_grad(const porta_tensor* t, int* out);
-/** 1 if `t` was not produced by a recorded op. */
+/** 1 if `t` was not produced by a recorded op. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_is_leaf(const porta_tensor* t, int* out);
 /** The accumulated gradient of leaf `t` (new reference, on t's device), or
- *  *out = NULL with PORTA_OK when there is none yet. */
+ *  *out = NULL with PORTA_OK when there is none yet. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_grad(const porta_tensor* t, porta_tensor** out);
 /** Replaces t's gradient with `grad` (same shape and device; NULL clears it,
- *  which is how zero_grad works). */
+ *  which is how zero_grad works). Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_set_grad(porta_tensor* t, porta_tensor* grad);
 /** Reverse-mode differentiation from `t`, accumulating into the .grad of
  *  every leaf that requires grad. `grad` is dL/dt (same shape as t); NULL
- *  means 1 and then t must have exactly one element. The graph is freed. */
+ *  means 1 and then t must have exactly one element. The graph is freed. Since 1.0. */
 PORTA_EXPORT porta_status porta_backward(porta_tensor* t, porta_tensor* grad);
-/** A tensor sharing t's storage, cut from the graph (requires_grad 0). */
+/** A tensor sharing t's storage, cut from the graph (requires_grad 0). Since 1.0. */
 PORTA_EXPORT porta_status porta_detach(porta_tensor* t, porta_tensor** out);
-/** Turns recording of ops for autograd on or off for the calling thread. */
+/** Turns recording of ops for autograd on or off for the calling thread. Since 1.0. */
 PORTA_EXPORT porta_status porta_set_grad_enabled(int enabled);
-/** 1 if ops on the calling thread are being recorded. */
+/** 1 if ops on the calling thread are being recorded. Since 1.0. */
 PORTA_EXPORT porta_status porta_is_grad_enabled(int* out);
 /** Moves leaf `t` to `device` in place: the handle stays the same (so
  *  optimizers and modules keep pointing at it), its storage and gradient
- *  move. Views taken of `t` earlier keep the old storage. */
+ *  move. Views taken of `t` earlier keep the old storage. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_move_to(porta_tensor* t, DLDevice device);
 /** PyTorch's `t.data = src`: leaf `t` takes src's memory, shape, strides,
  *  dtype and device (shared with src, version counter included) and keeps
  *  its handle, requires_grad and gradient (dropped if it no longer matches
  *  t's shape, dtype or device). An optimizer holding `t` refuses to step
- *  if t's shape changed under state it already has. */
+ *  if t's shape changed under state it already has. Since 1.2. */
 PORTA_EXPORT porta_status porta_tensor_set_data(porta_tensor* t, porta_tensor* src);
 
 /* ======================== neural-network ops ======================== */
 
-/** How a loss reduces over the batch. */
+/** How a loss reduces over the batch. Since 1.0. */
 typedef enum porta_reduction {
   PORTA_REDUCTION_NONE = 0, /**< per-element (or per-sample) losses */
   PORTA_REDUCTION_MEAN = 1, /**< their mean (PyTorch's default) */
   PORTA_REDUCTION_SUM = 2   /**< their sum */
 } porta_reduction;
 
-/** x @ weight^T + bias, x [..., in], weight [out, in], bias [out] or NULL. */
+/** x @ weight^T + bias, x [..., in], weight [out, in], bias [out] or NULL. Since 1.0. */
 PORTA_EXPORT porta_status porta_linear(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
                                        porta_tensor** out);
 
-/** Options of porta_conv2d; {height, width} pairs. */
+/** Options of porta_conv2d; {height, width} pairs. Since 1.0. */
 typedef struct porta_conv2d_options {
   size_t struct_size;  /**< set by the caller: sizeof(porta_conv2d_options) */
   int32_t stride[2];   /**< >= 1 */
@@ -684,11 +689,11 @@ typedef struct porta_conv2d_options {
 } porta_conv2d_options;
 /** 2-D convolution (cross-correlation, as PyTorch): x [N, C, H, W], weight
  *  [F, C, KH, KW], bias [F] or NULL -> [N, F, OH, OW]. options NULL:
- *  stride 1, padding 0, dilation 1. */
+ *  stride 1, padding 0, dilation 1. Since 1.0. */
 PORTA_EXPORT porta_status porta_conv2d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
                                        const porta_conv2d_options* options, porta_tensor** out);
 
-/** Options of the pooling ops; {height, width} pairs. */
+/** Options of the pooling ops; {height, width} pairs. Since 1.0. */
 typedef struct porta_pool2d_options {
   size_t struct_size;        /**< set by the caller: sizeof(porta_pool2d_options) */
   int32_t kernel[2];         /**< window, >= 1 */
@@ -697,33 +702,33 @@ typedef struct porta_pool2d_options {
   int32_t dilation[2];       /**< max pooling only; 0 means 1 */
   int32_t count_include_pad; /**< avg pooling: count padding in the divisor (PyTorch default 1) */
 } porta_pool2d_options;
-/** Max pooling of x [N, C, H, W]. */
+/** Max pooling of x [N, C, H, W]. Since 1.0. */
 PORTA_EXPORT porta_status porta_max_pool2d(porta_tensor* x, const porta_pool2d_options* options,
                                            porta_tensor** out);
-/** Average pooling of x [N, C, H, W]. */
+/** Average pooling of x [N, C, H, W]. Since 1.0. */
 PORTA_EXPORT porta_status porta_avg_pool2d(porta_tensor* x, const porta_pool2d_options* options,
                                            porta_tensor** out);
-/** softmax along `dim` (float dtypes). */
+/** softmax along `dim` (float dtypes). Since 1.0. */
 PORTA_EXPORT porta_status porta_softmax(porta_tensor* x, int32_t dim, porta_tensor** out);
-/** log(softmax) along `dim`, computed stably. */
+/** log(softmax) along `dim`, computed stably. Since 1.0. */
 PORTA_EXPORT porta_status porta_log_softmax(porta_tensor* x, int32_t dim, porta_tensor** out);
 /** Cross entropy of logits [N, C] against integer class indices target [N].
  *  As PyTorch's default, samples whose target is -100 are left out (loss
- *  0, no gradient; a mean is over the others). */
+ *  0, no gradient; a mean is over the others). Since 1.0. */
 PORTA_EXPORT porta_status porta_cross_entropy(porta_tensor* logits, porta_tensor* target,
                                               porta_reduction reduction, porta_tensor** out);
 /** As porta_cross_entropy, leaving out the samples whose target is
- *  `ignore_index` (PyTorch's ignore_index; padding in a batch). */
+ *  `ignore_index` (PyTorch's ignore_index; padding in a batch). Since 1.2. */
 PORTA_EXPORT porta_status porta_cross_entropy_ignore(porta_tensor* logits, porta_tensor* target,
                                                      porta_reduction reduction, int64_t ignore_index,
                                                      porta_tensor** out);
-/** Mean squared error; input and target of one shape. */
+/** Mean squared error; input and target of one shape. Since 1.0. */
 PORTA_EXPORT porta_status porta_mse_loss(porta_tensor* input, porta_tensor* target,
                                          porta_reduction reduction, porta_tensor** out);
 /** Zeroes elements with probability p (from Porta's generator) and scales
- *  the rest by 1/(1-p) when training != 0; the identity otherwise. */
+ *  the rest by 1/(1-p) when training != 0; the identity otherwise. Since 1.0. */
 PORTA_EXPORT porta_status porta_dropout(porta_tensor* x, double p, int training, porta_tensor** out);
-/** Merges dims start_dim..end_dim (negative count from the end) into one. */
+/** Merges dims start_dim..end_dim (negative count from the end) into one. Since 1.0. */
 PORTA_EXPORT porta_status porta_flatten(porta_tensor* x, int32_t start_dim, int32_t end_dim,
                                         porta_tensor** out);
 
@@ -731,25 +736,25 @@ PORTA_EXPORT porta_status porta_flatten(porta_tensor* x, int32_t start_dim, int3
 /* In place, never recorded by autograd, drawn from Porta's generator (so a
  * seed gives the same model on every device). */
 
-/** Fills `t` from U(low, high). */
+/** Fills `t` from U(low, high). Since 1.0. */
 PORTA_EXPORT porta_status porta_init_uniform_(porta_tensor* t, double low, double high);
-/** Fills `t` from N(mean, std^2). */
+/** Fills `t` from N(mean, std^2). Since 1.0. */
 PORTA_EXPORT porta_status porta_init_normal_(porta_tensor* t, double mean, double std);
 /** PyTorch's kaiming_uniform_(t, a) with fan_in mode and leaky_relu gain:
  *  U(-b, b), b = sqrt(6 / ((1 + a^2) fan_in)). nn.Linear and nn.Conv2d use
- *  a = sqrt(5) for weights. */
+ *  a = sqrt(5) for weights. Since 1.0. */
 PORTA_EXPORT porta_status porta_init_kaiming_uniform_(porta_tensor* t, double a);
-/** fan_in of a weight: size(1) times the product of sizes from dim 2 on. */
+/** fan_in of a weight: size(1) times the product of sizes from dim 2 on. Since 1.0. */
 PORTA_EXPORT porta_status porta_init_fan_in(const porta_tensor* t, int64_t* out);
 
 /* =========================== optimizers =========================== */
 
 /** An optimizer over a fixed list of parameters. Its state tensors are
  *  created on each parameter's device at the first step and follow the
- *  parameter if it moves (there is no optimizer "to"). */
+ *  parameter if it moves (there is no optimizer "to"). Since 1.0. */
 typedef struct porta_optimizer porta_optimizer;
 
-/** torch.optim.SGD options. */
+/** torch.optim.SGD options. Since 1.0. */
 typedef struct porta_sgd_options {
   size_t struct_size;  /**< set by the caller: sizeof(porta_sgd_options) */
   double lr;           /**< learning rate (> 0) */
@@ -759,7 +764,7 @@ typedef struct porta_sgd_options {
   int32_t nesterov;    /**< Nesterov momentum (needs momentum > 0, dampening 0) */
 } porta_sgd_options;
 
-/** torch.optim.Adam / AdamW options. */
+/** torch.optim.Adam / AdamW options. Since 1.0. */
 typedef struct porta_adam_options {
   size_t struct_size;  /**< set by the caller: sizeof(porta_adam_options) */
   double lr;           /**< learning rate (PyTorch default 1e-3) */
@@ -769,81 +774,81 @@ typedef struct porta_adam_options {
   double weight_decay; /**< Adam: L2 (default 0); AdamW: decoupled (default 1e-2) */
 } porta_adam_options;
 
-/** SGD over `params` (n leaf tensors that require grad; references kept). */
+/** SGD over `params` (n leaf tensors that require grad; references kept). Since 1.0. */
 PORTA_EXPORT porta_status porta_sgd_create(porta_tensor* const* params, int32_t n,
                                            const porta_sgd_options* options, porta_optimizer** out);
-/** Adam over `params`. */
+/** Adam over `params`. Since 1.0. */
 PORTA_EXPORT porta_status porta_adam_create(porta_tensor* const* params, int32_t n,
                                             const porta_adam_options* options, porta_optimizer** out);
-/** AdamW (decoupled weight decay) over `params`. */
+/** AdamW (decoupled weight decay) over `params`. Since 1.0. */
 PORTA_EXPORT porta_status porta_adamw_create(porta_tensor* const* params, int32_t n,
                                              const porta_adam_options* options, porta_optimizer** out);
 /** One update of every parameter that has a gradient: one fused kernel per
- *  parameter on the parameter's device. Not recorded by autograd. */
+ *  parameter on the parameter's device. Not recorded by autograd. Since 1.0. */
 PORTA_EXPORT porta_status porta_optimizer_step(porta_optimizer* opt);
-/** Clears every parameter's gradient (PyTorch's set_to_none behaviour). */
+/** Clears every parameter's gradient (PyTorch's set_to_none behaviour). Since 1.0. */
 PORTA_EXPORT porta_status porta_optimizer_zero_grad(porta_optimizer* opt);
-/** Sets the learning rate (for schedules). */
+/** Sets the learning rate (for schedules). Since 1.0. */
 PORTA_EXPORT porta_status porta_optimizer_set_lr(porta_optimizer* opt, double lr);
-/** Reads the learning rate. */
+/** Reads the learning rate. Since 1.0. */
 PORTA_EXPORT porta_status porta_optimizer_get_lr(const porta_optimizer* opt, double* out);
 /** How many state tensors each parameter has: SGD 1 with momentum (the
- *  momentum buffer) else 0; Adam and AdamW 2 (exp_avg, exp_avg_sq). */
+ *  momentum buffer) else 0; Adam and AdamW 2 (exp_avg, exp_avg_sq). Since 1.2. */
 PORTA_EXPORT porta_status porta_optimizer_state_slots(const porta_optimizer* opt, int32_t* out);
 /** A copy of state `slot` of parameter `param` (its index in the list the
  *  optimizer was created with), on the parameter's device; *out is NULL
- *  before the parameter's first step. For checkpoints (state_dict). */
+ *  before the parameter's first step. For checkpoints (state_dict). Since 1.2. */
 PORTA_EXPORT porta_status porta_optimizer_get_state(const porta_optimizer* opt, int32_t param, int32_t slot,
                                                     porta_tensor** out);
 /** Replaces state `slot` of parameter `param` with a copy of `state` (the
  *  parameter's shape, any float dtype and device: cast and moved to the
- *  parameter's). Adam's other moment, if not yet set, starts at zero. */
+ *  parameter's). Adam's other moment, if not yet set, starts at zero. Since 1.2. */
 PORTA_EXPORT porta_status porta_optimizer_set_state(porta_optimizer* opt, int32_t param, int32_t slot,
                                                     porta_tensor* state);
-/** The number of steps parameter `param` has taken (Adam's bias correction uses it). */
+/** The number of steps parameter `param` has taken (Adam's bias correction uses it). Since 1.2. */
 PORTA_EXPORT porta_status porta_optimizer_get_step(const porta_optimizer* opt, int32_t param, int64_t* out);
-/** Sets it (>= 0), e.g. when restoring a checkpoint. */
+/** Sets it (>= 0), e.g. when restoring a checkpoint. Since 1.2. */
 PORTA_EXPORT porta_status porta_optimizer_set_step(porta_optimizer* opt, int32_t param, int64_t step);
-/** Frees the optimizer and its state (the parameters live on). NULL: no-op. */
+/** Frees the optimizer and its state (the parameters live on). NULL: no-op. Since 1.0. */
 PORTA_EXPORT void porta_optimizer_release(porta_optimizer* opt);
 
 /* ======================== files and datasets ======================== */
 
-/** An ordered list of named tensors (a state dict). */
+/** An ordered list of named tensors (a state dict). Since 1.0. */
 typedef struct porta_tensor_list porta_tensor_list;
 
 /** Writes tensors (any device; copied to the host) to a safetensors file,
- *  replacing it atomically. Names must be unique and non-empty. */
+ *  replacing it atomically. Names must be unique and non-empty. Since 1.0. */
 PORTA_EXPORT porta_status porta_safetensors_save(const char* path, const char* const* names,
                                                  porta_tensor* const* tensors, int32_t n);
 /** Reads a safetensors file onto `device`. Malformed or truncated files
- *  fail with PORTA_ERROR_IO naming what is wrong. */
+ *  fail with PORTA_ERROR_IO naming what is wrong. Since 1.0. */
 PORTA_EXPORT porta_status porta_safetensors_load(const char* path, DLDevice device,
                                                  porta_tensor_list** out);
-/** Number of entries in `list`. */
+/** Number of entries in `list`. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_list_size(const porta_tensor_list* list, int32_t* out);
-/** Entry `index`: *name is owned by the list; *tensor is a new reference. */
+/** Entry `index`: *name is owned by the list; *tensor is a new reference. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_list_get(const porta_tensor_list* list, int32_t index,
                                                 const char** name, porta_tensor** tensor);
-/** Frees the list (tensors taken from it live on). NULL: no-op. */
+/** Frees the list (tensors taken from it live on). NULL: no-op. Since 1.0. */
 PORTA_EXPORT void porta_tensor_list_release(porta_tensor_list* list);
 
 /** Reads an IDX file (the MNIST / Fashion-MNIST format), gzip-compressed or
  *  not, into a cpu tensor: unsigned byte -> uint8, int8/int16/int32 ->
- *  int32, float -> float32, double -> float64. */
+ *  int32, float -> float32, double -> float64. Since 1.0. */
 PORTA_EXPORT porta_status porta_read_idx(const char* path, porta_tensor** out);
 /** Reads one CIFAR-10 binary batch file (data_batch_N.bin, test_batch.bin):
- *  *images uint8 [N, 3, 32, 32] and *labels int64 [N], on the cpu. */
+ *  *images uint8 [N, 3, 32, 32] and *labels int64 [N], on the cpu. Since 1.0. */
 PORTA_EXPORT porta_status porta_read_cifar10(const char* path, porta_tensor** images,
                                              porta_tensor** labels);
 
 /** A new cpu tensor in page-locked memory provided by `for_device`'s plugin
  *  (for fast, asynchronous copies to it); ordinary memory when that plugin
- *  has no pinned allocator. */
+ *  has no pinned allocator. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_empty_pinned(DLDataType dtype, const int64_t* shape,
                                                     int32_t ndim, DLDevice for_device,
                                                     porta_tensor** out);
-/** 1 if `t` lives in page-locked host memory. */
+/** 1 if `t` lives in page-locked host memory. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_is_pinned(const porta_tensor* t, int* out);
 
 
@@ -854,7 +859,7 @@ PORTA_EXPORT porta_status porta_tensor_is_pinned(const porta_tensor* t, int* out
  * device types (kDLOpenCL: the cl_mem) data is the allocation handle and the
  * offset is in byte_offset. */
 
-/** Largest ndim porta_from_dlpack* accepts (PORTA_MAX_DIMS). */
+/** Largest ndim porta_from_dlpack* accepts (PORTA_MAX_DIMS). Since 1.0. */
 #define PORTA_DLPACK_MAX_NDIM PORTA_MAX_DIMS
 
 /** Exports `t` without copying. *out is owned by the caller (the consumer),
@@ -863,11 +868,11 @@ PORTA_EXPORT porta_status porta_tensor_is_pinned(const porta_tensor* t, int* out
  *  A size-0 tensor exports data NULL (as dlpack.h allows).
  *  flags: DLPACK_FLAG_BITMASK_READ_ONLY is set when the tensor is read-only
  *  (imported read-only); other bits of `flags` given here are added
- *  (e.g. DLPACK_FLAG_BITMASK_IS_COPIED for an export of a fresh copy). */
+ *  (e.g. DLPACK_FLAG_BITMASK_IS_COPIED for an export of a fresh copy). Since 1.0. */
 PORTA_EXPORT porta_status porta_to_dlpack_versioned(porta_tensor* t, uint64_t flags,
                                                     DLManagedTensorVersioned** out);
 /** Legacy (pre-1.0) export, for consumers that only know DLManagedTensor.
- *  Read-only tensors are refused (the legacy struct cannot say so). */
+ *  Read-only tensors are refused (the legacy struct cannot say so). Since 1.0. */
 PORTA_EXPORT porta_status porta_to_dlpack(porta_tensor* t, DLManagedTensor** out);
 
 /** Imports a DLPack tensor without copying. On success Porta owns `managed`
@@ -881,16 +886,16 @@ PORTA_EXPORT porta_status porta_to_dlpack(porta_tensor* t, DLManagedTensor** out
  *  DLPACK_MAJOR_VERSION means the layout cannot be trusted, so Porta calls
  *  only the deleter (it consumes `managed`) and returns
  *  PORTA_ERROR_INVALID_ARGUMENT. DLPACK_FLAG_BITMASK_READ_ONLY makes a
- *  read-only tensor: in-place writes into it are refused. */
+ *  read-only tensor: in-place writes into it are refused. Since 1.0. */
 PORTA_EXPORT porta_status porta_from_dlpack_versioned(DLManagedTensorVersioned* managed,
                                                       porta_tensor** out);
-/** Legacy import, as porta_from_dlpack_versioned (never read-only). */
+/** Legacy import, as porta_from_dlpack_versioned (never read-only). Since 1.0. */
 PORTA_EXPORT porta_status porta_from_dlpack(DLManagedTensor* managed, porta_tensor** out);
-/** 1 if `t` is read-only (imported with DLPACK_FLAG_BITMASK_READ_ONLY). */
+/** 1 if `t` is read-only (imported with DLPACK_FLAG_BITMASK_READ_ONLY). Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_is_read_only(const porta_tensor* t, int* out);
 /** Address of the first element for host-addressable devices (kDLCPU), or
  *  the device pointer for kDLCUDA; INVALID_ARGUMENT for other device types,
- *  whose memory is opaque. For bindings that wrap memory in place. */
+ *  whose memory is opaque. For bindings that wrap memory in place. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_data_ptr(const porta_tensor* t, void** out);
 
 #ifdef __cplusplus

@@ -1,44 +1,254 @@
-/* The published layout of the ABI tables and enums, fixed at compile time
- * (x86-64 / LP64): appending is the only change a minor version may make, so
- * an offset that moves fails the build. Compiled into porta_abi_runtime_tests. */
+/* The published layout of the ABI structs and the values of the ABI enums,
+ * fixed at compile time: appending is the only change a minor version may
+ * make, so a field that moves or changes width fails the build, and so does
+ * a struct that grows without an assert for its new field. Every struct of
+ * the abi/porta headers is here, every field by its offset and width (the
+ * numbers are written out, not computed: they are what bindings and plugins
+ * built against an older header rely on). Offsets and sizes are those of
+ * Linux LP64 (x86-64, aarch64: the same layout), the platforms Porta
+ * supports; other ABIs compile only the checks that hold everywhere.
+ * Compiled into porta_abi_runtime_tests. */
 #include <porta/plugin.h>
 #include <porta/porta.h>
 #include <stddef.h>
 
-#define AT(type, field, offset) _Static_assert(offsetof(type, field) == (offset), #type "." #field " moved")
+/* A field at its offset, of its width (a field followed by padding could widen,
+ * or narrow, without moving anything). A field inserted into padding moves
+ * nothing: no check here can see it. */
+#define AT(type, field, offset, width)                                          \
+  _Static_assert(offsetof(type, field) == (offset), #type "." #field " moved"); \
+  _Static_assert(sizeof(((type*)0)->field) == (width), #type "." #field " changed width")
+#define SIZE(type, size) \
+  _Static_assert(sizeof(type) == (size), #type " changed size: a field changed without its assert")
+/* For the structs porta.h's "For other languages (FFI)" section lists by size. */
+#define FFI_SIZE(type, size) \
+  _Static_assert(sizeof(type) == (size), #type " changed size: update porta.h's FFI section and its asserts here")
 
-/* plugin ABI: the host table (1.0, num_threads since 1.2) */
-AT(porta_host_api, struct_size, 0);
-AT(porta_host_api, abi_major, 8);
-AT(porta_host_api, abi_minor, 12);
-AT(porta_host_api, set_error, 16);
-AT(porta_host_api, log, 24);
-AT(porta_host_api, num_threads, 32);
+#if defined(__LP64__)
+
+/* ================================ plugin ABI (plugin.h) ================================ */
+
+/* The host table (1.0, num_threads since 1.2) */
+AT(porta_host_api, struct_size, 0, 8);
+AT(porta_host_api, abi_major, 8, 4);
+AT(porta_host_api, abi_minor, 12, 4);
+AT(porta_host_api, set_error, 16, 8);
+AT(porta_host_api, log, 24, 8);
+AT(porta_host_api, num_threads, 32, 8);
 _Static_assert(sizeof(porta_host_api) == 40, "porta_host_api grew without a new field's assert");
 
-/* plugin ABI: the plugin table (1.0 up to find_kernel, then the 1.1 slots, capabilities since 1.2) */
-AT(porta_plugin_api, struct_size, 0);
-AT(porta_plugin_api, name, 16);
-AT(porta_plugin_api, device_type, 24);
-AT(porta_plugin_api, initialize, 40);
-AT(porta_plugin_api, find_kernel, 120);
-AT(porta_plugin_api, copy_between_devices, 128);
-AT(porta_plugin_api, alloc_pinned_host, 136);
-AT(porta_plugin_api, free_pinned_host, 144);
-AT(porta_plugin_api, capabilities, 152);
+/* One device's properties (1.0); the same layout as porta_device_info */
+AT(porta_device_props, struct_size, 0, 8);
+AT(porta_device_props, name, 8, 128);
+AT(porta_device_props, memory_total, 136, 8);
+AT(porta_device_props, memory_free, 144, 8);
+AT(porta_device_props, compute_units, 152, 4);
+AT(porta_device_props, kind, 156, 4);
+AT(porta_device_props, capability_major, 160, 4);
+AT(porta_device_props, capability_minor, 164, 4);
+SIZE(porta_device_props, 168);
+
+/* One kernel invocation (1.0); padding after device and after each count */
+AT(porta_kernel_call, struct_size, 0, 8);
+AT(porta_kernel_call, device, 8, 4);
+AT(porta_kernel_call, stream, 16, 8);
+AT(porta_kernel_call, inputs, 24, 8);
+AT(porta_kernel_call, num_inputs, 32, 4);
+AT(porta_kernel_call, outputs, 40, 8);
+AT(porta_kernel_call, num_outputs, 48, 4);
+AT(porta_kernel_call, params, 56, 8);
+SIZE(porta_kernel_call, 64);
+
+/* The plugin table (1.0 up to find_kernel, then the 1.1 slots, capabilities since 1.2) */
+AT(porta_plugin_api, struct_size, 0, 8);
+AT(porta_plugin_api, abi_major, 8, 4);
+AT(porta_plugin_api, abi_minor, 12, 4);
+AT(porta_plugin_api, name, 16, 8);
+AT(porta_plugin_api, device_type, 24, 4);
+AT(porta_plugin_api, version, 32, 8);
+AT(porta_plugin_api, initialize, 40, 8);
+AT(porta_plugin_api, device_count, 48, 8);
+AT(porta_plugin_api, unavailable_reason, 56, 8);
+AT(porta_plugin_api, device_props, 64, 8);
+AT(porta_plugin_api, alloc, 72, 8);
+AT(porta_plugin_api, free, 80, 8);
+AT(porta_plugin_api, copy_to_device, 88, 8);
+AT(porta_plugin_api, copy_to_host, 96, 8);
+AT(porta_plugin_api, copy_on_device, 104, 8);
+AT(porta_plugin_api, synchronize, 112, 8);
+AT(porta_plugin_api, find_kernel, 120, 8);
+AT(porta_plugin_api, copy_between_devices, 128, 8);
+AT(porta_plugin_api, alloc_pinned_host, 136, 8);
+AT(porta_plugin_api, free_pinned_host, 144, 8);
+AT(porta_plugin_api, capabilities, 152, 8);
+SIZE(porta_plugin_api, 160);
 _Static_assert(PORTA_PLUGIN_API_SIZE_1_0 == 128, "the 1.0 table size changed");
 
-/* user ABI: the plugin attempt record */
-AT(porta_plugin_info, struct_size, 0);
-AT(porta_plugin_info, path, 8);
-AT(porta_plugin_info, name, 16);
-AT(porta_plugin_info, version, 24);
-AT(porta_plugin_info, reason, 32);
-AT(porta_plugin_info, state, 40);
-AT(porta_plugin_info, device_type, 44);
-AT(porta_plugin_info, device_count, 48);
-AT(porta_plugin_info, abi_major, 52);
-AT(porta_plugin_info, abi_minor, 56);
+/* ================== op parameter structs (ops.h, plugin ABI): kernel_call.params ================== */
+
+/* FULL (1.0) */
+AT(porta_fill_params, struct_size, 0, 8);
+AT(porta_fill_params, value, 8, 8);
+AT(porta_fill_params, int_value, 16, 8);
+SIZE(porta_fill_params, 24);
+
+/* ARANGE (1.0) */
+AT(porta_arange_params, struct_size, 0, 8);
+AT(porta_arange_params, start, 8, 8);
+AT(porta_arange_params, step, 16, 8);
+SIZE(porta_arange_params, 24);
+
+/* RAND_UNIFORM / RAND_NORMAL (1.0) */
+AT(porta_random_params, struct_size, 0, 8);
+AT(porta_random_params, seed, 8, 8);
+AT(porta_random_params, offset, 16, 8);
+AT(porta_random_params, a, 24, 8);
+AT(porta_random_params, b, 32, 8);
+SIZE(porta_random_params, 40);
+
+/* MATMUL (1.0) */
+AT(porta_matmul_params, struct_size, 0, 8);
+AT(porta_matmul_params, alpha, 8, 8);
+AT(porta_matmul_params, beta, 16, 8);
+SIZE(porta_matmul_params, 24);
+
+/* IM2COL / COL2IM (1.1) */
+AT(porta_conv2d_params, struct_size, 0, 8);
+AT(porta_conv2d_params, kernel_h, 8, 4);
+AT(porta_conv2d_params, kernel_w, 12, 4);
+AT(porta_conv2d_params, stride_h, 16, 4);
+AT(porta_conv2d_params, stride_w, 20, 4);
+AT(porta_conv2d_params, padding_h, 24, 4);
+AT(porta_conv2d_params, padding_w, 28, 4);
+AT(porta_conv2d_params, dilation_h, 32, 4);
+AT(porta_conv2d_params, dilation_w, 36, 4);
+SIZE(porta_conv2d_params, 40);
+
+/* the pooling ops (1.1); 4 bytes of tail padding */
+AT(porta_pool2d_params, struct_size, 0, 8);
+AT(porta_pool2d_params, kernel_h, 8, 4);
+AT(porta_pool2d_params, kernel_w, 12, 4);
+AT(porta_pool2d_params, stride_h, 16, 4);
+AT(porta_pool2d_params, stride_w, 20, 4);
+AT(porta_pool2d_params, padding_h, 24, 4);
+AT(porta_pool2d_params, padding_w, 28, 4);
+AT(porta_pool2d_params, dilation_h, 32, 4);
+AT(porta_pool2d_params, dilation_w, 36, 4);
+AT(porta_pool2d_params, count_include_pad, 40, 4);
+SIZE(porta_pool2d_params, 48);
+
+/* SGD_STEP (1.1) */
+AT(porta_sgd_params, struct_size, 0, 8);
+AT(porta_sgd_params, lr, 8, 8);
+AT(porta_sgd_params, momentum, 16, 8);
+AT(porta_sgd_params, dampening, 24, 8);
+AT(porta_sgd_params, weight_decay, 32, 8);
+AT(porta_sgd_params, nesterov, 40, 4);
+AT(porta_sgd_params, first_step, 44, 4);
+SIZE(porta_sgd_params, 48);
+
+/* ADAM_STEP (1.1); 4 bytes of tail padding */
+AT(porta_adam_params, struct_size, 0, 8);
+AT(porta_adam_params, lr, 8, 8);
+AT(porta_adam_params, beta1, 16, 8);
+AT(porta_adam_params, beta2, 24, 8);
+AT(porta_adam_params, eps, 32, 8);
+AT(porta_adam_params, weight_decay, 40, 8);
+AT(porta_adam_params, step, 48, 8);
+AT(porta_adam_params, decoupled, 56, 4);
+SIZE(porta_adam_params, 64);
+
+/* ========= user ABI (porta.h); the sizes are the ones its FFI section lists ========= */
+
+/* The plugin attempt record (1.0); 4 bytes of tail padding */
+AT(porta_plugin_info, struct_size, 0, 8);
+AT(porta_plugin_info, path, 8, 8);
+AT(porta_plugin_info, name, 16, 8);
+AT(porta_plugin_info, version, 24, 8);
+AT(porta_plugin_info, reason, 32, 8);
+AT(porta_plugin_info, state, 40, 4);
+AT(porta_plugin_info, device_type, 44, 4);
+AT(porta_plugin_info, device_count, 48, 4);
+AT(porta_plugin_info, abi_major, 52, 4);
+AT(porta_plugin_info, abi_minor, 56, 4);
+FFI_SIZE(porta_plugin_info, 64);
+
+/* One device's properties (1.0) */
+AT(porta_device_info, struct_size, 0, 8);
+AT(porta_device_info, name, 8, 128);
+AT(porta_device_info, memory_total, 136, 8);
+AT(porta_device_info, memory_free, 144, 8);
+AT(porta_device_info, compute_units, 152, 4);
+AT(porta_device_info, kind, 156, 4);
+AT(porta_device_info, capability_major, 160, 4);
+AT(porta_device_info, capability_minor, 164, 4);
+FFI_SIZE(porta_device_info, 168);
+
+/* The allocator's counters (1.0, peak_reserved_bytes since 1.1) */
+AT(porta_memory_stats, struct_size, 0, 8);
+AT(porta_memory_stats, allocated_bytes, 8, 8);
+AT(porta_memory_stats, reserved_bytes, 16, 8);
+AT(porta_memory_stats, peak_allocated_bytes, 24, 8);
+AT(porta_memory_stats, allocations, 32, 8);
+AT(porta_memory_stats, cache_hits, 40, 8);
+AT(porta_memory_stats, device_allocations, 48, 8);
+AT(porta_memory_stats, device_frees, 56, 8);
+AT(porta_memory_stats, bytes_to_device, 64, 8);
+AT(porta_memory_stats, bytes_from_device, 72, 8);
+AT(porta_memory_stats, peak_reserved_bytes, 80, 8);
+FFI_SIZE(porta_memory_stats, 88);
+
+/* porta_conv2d's options (1.0); int32_t[2] pairs */
+AT(porta_conv2d_options, struct_size, 0, 8);
+AT(porta_conv2d_options, stride, 8, 8);
+AT(porta_conv2d_options, padding, 16, 8);
+AT(porta_conv2d_options, dilation, 24, 8);
+FFI_SIZE(porta_conv2d_options, 32);
+
+/* the pooling ops' options (1.0); int32_t[2] pairs, 4 bytes of tail padding */
+AT(porta_pool2d_options, struct_size, 0, 8);
+AT(porta_pool2d_options, kernel, 8, 8);
+AT(porta_pool2d_options, stride, 16, 8);
+AT(porta_pool2d_options, padding, 24, 8);
+AT(porta_pool2d_options, dilation, 32, 8);
+AT(porta_pool2d_options, count_include_pad, 40, 4);
+FFI_SIZE(porta_pool2d_options, 48);
+
+/* SGD's options (1.0); 4 bytes of tail padding */
+AT(porta_sgd_options, struct_size, 0, 8);
+AT(porta_sgd_options, lr, 8, 8);
+AT(porta_sgd_options, momentum, 16, 8);
+AT(porta_sgd_options, dampening, 24, 8);
+AT(porta_sgd_options, weight_decay, 32, 8);
+AT(porta_sgd_options, nesterov, 40, 4);
+FFI_SIZE(porta_sgd_options, 48);
+
+/* Adam's and AdamW's options (1.0) */
+AT(porta_adam_options, struct_size, 0, 8);
+AT(porta_adam_options, lr, 8, 8);
+AT(porta_adam_options, beta1, 16, 8);
+AT(porta_adam_options, beta2, 24, 8);
+AT(porta_adam_options, eps, 32, 8);
+AT(porta_adam_options, weight_decay, 40, 8);
+FFI_SIZE(porta_adam_options, 48);
+
+#else /* another ABI: no numbers, only the rule every struct follows */
+
+_Static_assert(offsetof(porta_host_api, struct_size) == 0 && offsetof(porta_device_props, struct_size) == 0 &&
+                   offsetof(porta_kernel_call, struct_size) == 0 && offsetof(porta_plugin_api, struct_size) == 0 &&
+                   offsetof(porta_fill_params, struct_size) == 0 && offsetof(porta_arange_params, struct_size) == 0 &&
+                   offsetof(porta_random_params, struct_size) == 0 && offsetof(porta_matmul_params, struct_size) == 0 &&
+                   offsetof(porta_conv2d_params, struct_size) == 0 && offsetof(porta_pool2d_params, struct_size) == 0 &&
+                   offsetof(porta_sgd_params, struct_size) == 0 && offsetof(porta_adam_params, struct_size) == 0 &&
+                   offsetof(porta_plugin_info, struct_size) == 0 && offsetof(porta_device_info, struct_size) == 0 &&
+                   offsetof(porta_memory_stats, struct_size) == 0 && offsetof(porta_conv2d_options, struct_size) == 0 &&
+                   offsetof(porta_pool2d_options, struct_size) == 0 && offsetof(porta_sgd_options, struct_size) == 0 &&
+                   offsetof(porta_adam_options, struct_size) == 0,
+               "every ABI struct begins with size_t struct_size");
+
+#endif /* __LP64__ */
+
+/* ============ on every ABI: enum values, limits and DLPack's small structs ============ */
 
 /* enum values are part of the ABI too */
 _Static_assert(PORTA_PLUGIN_REJECTED == 3 && PORTA_PLUGIN_EXCLUDED == 4, "porta_plugin_state values moved");
@@ -46,7 +256,8 @@ _Static_assert(PORTA_LOG_DEBUG == 0 && PORTA_LOG_WARN == 2 && PORTA_LOG_ERROR ==
                "porta_log_level values moved");
 
 /* What porta.h's "For other languages (FFI)" section tells bindings, fixed here
- * (tests/unit/test_ffi_values.cpp checks that the section says the same). */
+ * (tests/unit/test_ffi_values.cpp checks that the section says the same; its
+ * struct sizes are the FFI_SIZE asserts above). */
 _Static_assert(PORTA_OK == 0 && PORTA_ERROR_INVALID_ARGUMENT == 1 && PORTA_ERROR_DEVICE_MISMATCH == 2 &&
                    PORTA_ERROR_SHAPE_MISMATCH == 3 && PORTA_ERROR_UNSUPPORTED_DTYPE == 4 &&
                    PORTA_ERROR_NO_SUCH_DEVICE == 5 && PORTA_ERROR_NOT_IMPLEMENTED == 6 &&
@@ -72,15 +283,10 @@ _Static_assert(kDLCPU == 1 && kDLCUDA == 2 && kDLOpenCL == 4 && kDLExtDev == 12,
 _Static_assert(kDLInt == 0 && kDLUInt == 1 && kDLFloat == 2 && kDLBool == 6, "DLDataTypeCode values moved");
 _Static_assert(DLPACK_MAJOR_VERSION == 1 && DLPACK_FLAG_BITMASK_READ_ONLY == 1 && DLPACK_FLAG_BITMASK_IS_COPIED == 2,
                "DLPack's version or flags changed");
-AT(DLDevice, device_type, 0);
-AT(DLDevice, device_id, 4);
+AT(DLDevice, device_type, 0, 4);
+AT(DLDevice, device_id, 4, 4);
 _Static_assert(sizeof(DLDevice) == 8 && _Alignof(DLDevice) == 4, "DLDevice's layout changed");
-AT(DLDataType, code, 0);
-AT(DLDataType, bits, 1);
-AT(DLDataType, lanes, 2);
+AT(DLDataType, code, 0, 1);
+AT(DLDataType, bits, 1, 1);
+AT(DLDataType, lanes, 2, 2);
 _Static_assert(sizeof(DLDataType) == 4 && _Alignof(DLDataType) == 2, "DLDataType's layout changed");
-_Static_assert(sizeof(porta_plugin_info) == 64 && sizeof(porta_device_info) == 168 && sizeof(porta_memory_stats) == 88,
-               "a user ABI struct grew: update porta.h's FFI section");
-_Static_assert(sizeof(porta_conv2d_options) == 32 && sizeof(porta_pool2d_options) == 48 &&
-                   sizeof(porta_sgd_options) == 48 && sizeof(porta_adam_options) == 48,
-               "an options struct grew: update porta.h's FFI section");

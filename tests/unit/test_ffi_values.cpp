@@ -3,14 +3,18 @@
 // is compared here with the headers' own enums, macros and layouts, and
 // every value a binding must know has to be listed, so the section cannot
 // drift. The values libporta.so exports as data (porta_dtype_float32, ...)
-// are checked against the header constants they stand for.
+// are checked against the header constants they stand for. And every
+// declaration of porta.h and ops.h says since which ABI version it exists.
 #include <dlfcn.h>
+#include <porta/plugin.h>
 
 #include <cstddef>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "unit_util.hpp"
 
@@ -147,6 +151,71 @@ bool same(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.b
 
 const char* const kDtypeNames[] = {"float32", "float64", "int32", "int64", "uint8", "bool"};
 
+struct Declaration {
+  std::string name;
+  std::string doc;  // the doc comment (/** ... */) ending on the line above, or ""
+  int line;
+};
+
+// The declarations of a header that a binding or plugin sees: each line that
+// begins with PORTA_EXPORT (a function or data symbol) or typedef (a struct,
+// enum, opaque handle or callback).
+std::vector<Declaration> declarations(const std::string& path) {
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << "cannot read " << path;
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  static const std::regex exported(R"(^PORTA_EXPORT\b.*?\b(porta_\w+)\s*[(;])");
+  static const std::regex type(R"(^typedef\s+(?:(?:struct|enum)\s+(\w+)|.*\(\*\s*(\w+)\s*\)))");
+  std::vector<Declaration> out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::smatch m;
+    std::string name;
+    if (std::regex_search(lines[i], m, exported))
+      name = m[1];
+    else if (std::regex_search(lines[i], m, type))
+      name = m[1].matched ? m[1] : m[2];
+    else
+      continue;
+    std::string doc;
+    if (i > 0 && lines[i - 1].size() >= 2 && lines[i - 1].compare(lines[i - 1].size() - 2, 2, "*/") == 0) {
+      size_t first = i - 1;
+      while (first > 0 && lines[first].find("/*") == std::string::npos) --first;
+      if (lines[first].find("/**") != std::string::npos)
+        for (size_t k = first; k < i; ++k) doc += lines[k] + "\n";
+    }
+    out.push_back({name, doc, static_cast<int>(i + 1)});
+  }
+  return out;
+}
+
+// Every declaration's doc comment says `since` followed by 1.N, N at most the
+// header's minor version.
+void expect_every_declaration_versioned(const std::string& path, const std::string& since, int minor, size_t at_least) {
+  const std::vector<Declaration> found = declarations(path);
+  EXPECT_GE(found.size(), at_least) << "the parser found too few declarations in " << path;
+  const std::regex version(since + R"( 1\.(\d+))");
+  for (const Declaration& d : found) {
+    std::smatch m;
+    if (d.doc.empty()) {
+      ADD_FAILURE() << path << ":" << d.line << ": " << d.name << " has no doc comment (/** ... */) right above it";
+    } else if (!std::regex_search(d.doc, m, version)) {
+      ADD_FAILURE() << path << ":" << d.line << ": " << d.name << "'s doc comment does not say \"" << since
+                    << " 1.N.\" (the ABI version it was added in; a new declaration takes the current one, 1." << minor
+                    << ")";
+    } else {
+      EXPECT_LE(std::stoi(m[1]), minor) << path << ":" << d.line << ": " << d.name << " says " << m[0]
+                                        << ", beyond the header's version 1." << minor;
+    }
+  }
+  std::printf("%s: %zu declarations checked for their version\n", path.c_str(), found.size());
+}
+
+std::string sibling_header(const char* name) {
+  const std::string porta_h = PORTA_PUBLIC_HEADER;
+  return porta_h.substr(0, porta_h.rfind('/') + 1) + name;
+}
+
 }  // namespace
 
 TEST(FfiValues, PortaHDocumentsEveryNumberAsTheHeadersDefineIt) {
@@ -214,4 +283,15 @@ TEST(FfiValues, AnFfiFindsTheDataSymbolsByName) {
   EXPECT_EQ(*max_dims, 16);
   EXPECT_EQ(*all_dims, -2147483647 - 1);
   dlclose(core);
+}
+
+// A new entry point, struct or enum cannot leave out the version it appeared
+// in: users of an older libporta need it to know what they may call.
+TEST(HeaderVersions, EveryDeclarationOfPortaHSaysSinceWhichUserAbiVersion) {
+  expect_every_declaration_versioned(PORTA_PUBLIC_HEADER, "Since", PORTA_ABI_MINOR, 150);
+}
+
+// ops.h is part of the plugin ABI: its versions are PORTA_PLUGIN_ABI_MINOR's.
+TEST(HeaderVersions, EveryDeclarationOfOpsHSaysSinceWhichPluginAbiVersion) {
+  expect_every_declaration_versioned(sibling_header("ops.h"), "Since plugin ABI", PORTA_PLUGIN_ABI_MINOR, 10);
 }
