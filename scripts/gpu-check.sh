@@ -11,7 +11,8 @@
 # Steps (each with its own time limit, cut to what is left of the whole budget):
 #   environment   nvidia-smi -L, nvcc, cmake, python/torch/numpy, deps used
 #   configure     build-gpu-check/: -DPORTA_CUDA=ON -DPORTA_OPENCL=OFF, GoogleTest
-#                 and dlpack.h from .gpu-deps, zlib headers from there if needed
+#                 and dlpack.h from .gpu-deps, zlib headers and nlohmann-json from
+#                 there if the machine lacks them
 #   build         -j16, only the targets the steps below run (BUILD_TARGETS: the
 #                 library, the cpu, mock and cuda plugins, porta-smi, the four test
 #                 binaries, the examples, the GPU benchmarks); a rerun resumes it
@@ -270,6 +271,10 @@ if [ ! -f /usr/include/zlib.h ]; then
   done
   echo "deps: zlib headers from .gpu-deps, the library is this machine's ${LIBZ:-(none found)}"
   CMAKE_ARGS+=(-DZLIB_INCLUDE_DIR="$DEPS/zlib-include" -DZLIB_LIBRARY="${LIBZ:-libz.so.1}")
+fi
+if [ ! -f /usr/include/nlohmann/json.hpp ]; then
+  echo "deps: nlohmann-json (header-only) from .gpu-deps"
+  CMAKE_ARGS+=(-Dnlohmann_json_DIR="$DEPS/nlohmann-json/share/cmake/nlohmann_json")
 fi
 
 # What the steps below run and load, and nothing else (every other suite,

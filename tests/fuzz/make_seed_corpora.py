@@ -95,6 +95,19 @@ def safetensors_seeds():
                                                       "b": {"dtype": "I32", "shape": [1], "data_offsets": [0, 4]}}, b"\0" * 4))
     write("fuzz_safetensors", "huge-header-length", struct.pack("<Q", 2**63) + b"{}")
     write("fuzz_safetensors", "short", b"\x02\x00\x00")
+    # The header's JSON (core/src/io/json.cpp over nlohmann-json): exact int64s, limits, bytes JSON refuses.
+    one = lambda offsets: b'{"w":{"dtype":"F32","shape":[2],"data_offsets":[0,' + offsets + b']}}'
+    write("fuzz_safetensors", "json-int-2p53-plus-1", safetensors(one(b"9007199254740993"), b"\0" * 8))
+    write("fuzz_safetensors", "json-int64-overflow", safetensors(one(b"9223372036854775808"), b"\0" * 8))
+    write("fuzz_safetensors", "json-exponent", safetensors(one(b"8e0"), b"\0" * 8))
+    write("fuzz_safetensors", "json-leading-zero", safetensors(one(b"08"), b"\0" * 8))
+    write("fuzz_safetensors", "json-deep", safetensors(b"[" * 70 + b"]" * 70))
+    write("fuzz_safetensors", "json-duplicate-key", safetensors(b'{"__metadata__":{"k":"a","k":"b"}}'))
+    write("fuzz_safetensors", "json-nul-after-value", safetensors(b'{}\0{"w":1}'))
+    write("fuzz_safetensors", "json-bom", safetensors(b"\xef\xbb\xbf{}"))
+    write("fuzz_safetensors", "json-bad-utf8-name", safetensors(b'{"w\xed\xa0\x80":1}'))
+    write("fuzz_safetensors", "json-escaped-name",
+          safetensors(b'{"q\\"\\u00e9\\ud83d\\ude00\\n":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}}', b"\x07"))
 
 
 def idx(type_code, shape, payload):

@@ -168,6 +168,32 @@ TEST(Safetensors, WritesTheReferenceLayout) {
   EXPECT_EQ(data, (Bytes{1, 0, 0, 0, 0xFE, 0xFF, 0xFF, 0xFF})) << "little-endian, row-major";
 }
 
+TEST(Safetensors, NamesNeedingEscapesRoundTrip) {
+  ScratchDir dir;
+  const std::vector<std::string> wanted = {"q\"b\\s/", "line\nbreak\ttab\x01\x1f\x7f", "caf\xc3\xa9 \xf0\x9f\x98\x80",
+                                           std::string(300, 'n')};
+  std::vector<Tensor> owned;
+  std::vector<const char*> names;
+  std::vector<porta_tensor*> tensors;
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    owned.push_back(from(std::vector<int32_t>{static_cast<int32_t>(i)}, porta_int32, {1}, device("cpu")));
+    names.push_back(wanted[i].c_str());
+    tensors.push_back(owned.back().get());
+  }
+  const std::string path = dir.file("names.safetensors");
+  PORTA_ASSERT_OK(
+      porta_safetensors_save(path.c_str(), names.data(), tensors.data(), static_cast<int32_t>(names.size())));
+  porta_tensor_list* raw = nullptr;
+  PORTA_ASSERT_OK(porta_safetensors_load(path.c_str(), device("cpu"), &raw));
+  List list(raw);
+  ASSERT_EQ(list_size(list.get()), static_cast<int32_t>(wanted.size()));
+  for (int32_t i = 0; i < list_size(list.get()); ++i) {
+    auto [name, t] = entry(list.get(), i);
+    EXPECT_EQ(name, wanted[static_cast<size_t>(i)]);
+    EXPECT_EQ(values<int32_t>(t.get()), std::vector<int32_t>{i});
+  }
+}
+
 TEST(Safetensors, EmptyListRoundTrips) {
   ScratchDir dir;
   const std::string path = dir.file("empty.safetensors");

@@ -58,19 +58,75 @@ TEST_F(Malformed, TruncatedFile) {
 }
 
 TEST_F(Malformed, InvalidJson) {
-  expect_refused("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},}", k8, {"not valid JSON"});
-  expect_refused("{\"w\":{\"dtype\":\"F32", k8, {"not valid JSON", "unexpected end"});
-  expect_refused("{\"w\":1} x", k8, {"not valid JSON", "after the end"});
-  expect_refused("{\"w\\q\":1}", k8, {"not valid JSON", "unknown escape"});
+  expect_refused("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},}", k8,
+                 {"not valid JSON", "at byte 54", "unexpected '}'; expected string literal"});
+  expect_refused("{\"w\":{\"dtype\":\"F32", k8, {"not valid JSON", "unexpected end", "missing closing quote"});
+  expect_refused("{\"w\":1} x", k8, {"not valid JSON", "after the end", "at byte 8"});
+  expect_refused("{} {}", {}, {"not valid JSON", "after the end", "at byte 3"});
+  expect_refused("{\"w\\q\":1}", k8, {"not valid JSON", "forbidden character after backslash", "at byte 4"});
   expect_refused("{\"w\x01\":1}", k8, {"not valid JSON", "control character"});
   expect_refused("{\"w\xff\":1}", k8, {"not valid JSON", "UTF-8"});
   expect_refused("{\"w\\ud800\":1}", k8, {"not valid JSON", "surrogate"});
-  expect_refused("{w:1}", k8, {"not valid JSON", "string key"});
-  expect_refused("", {}, {"not valid JSON"});
-  expect_refused(one("[2]", "[0,8.0]"), k8, {"fraction"});
-  expect_refused(one("[2]", "[0,08]"), k8, {"leading zero"});
-  expect_refused(one("[99999999999999999999]", "[0,8]"), k8, {"too large"});
-  expect_refused(std::string(100, '[') + std::string(100, ']'), {}, {"nesting"});
+  expect_refused("{\"w\\udc00\":1}", k8, {"not valid JSON", "surrogate"});
+  expect_refused("{w:1}", k8, {"not valid JSON", "object key", "expected string literal"});
+  expect_refused("{\"a\":[1 2]}", {}, {"not valid JSON", "expected ']'"});
+  expect_refused("{\"a\":1,}", {}, {"not valid JSON"});
+  expect_refused("{\"a\":NaN}", {}, {"not valid JSON", "invalid literal"});
+  expect_refused("{\"a\":tru}", {}, {"not valid JSON", "invalid literal"});
+  expect_refused("/* a comment */{}", {}, {"not valid JSON"});
+  expect_refused("", {}, {"not valid JSON", "unexpected end"});
+  expect_refused("        ", {}, {"not valid JSON", "unexpected end"});
+  expect_refused(one("[2]", "[0,8.0]"), k8, {"fraction", "at byte 50"});
+  expect_refused(one("[2]", "[0,8e0]"), k8, {"fraction or exponent"});
+  expect_refused(one("[2]", "[0,1e999]"), k8, {"fraction or exponent"});
+  expect_refused(one("[2]", "[0,08]"), k8, {"leading zero", "at byte 50"});
+  expect_refused(one("[2]", "[0,-08]"), k8, {"leading zero"});
+  expect_refused(one("[99999999999999999999]", "[0,8]"), k8, {"too large", "at byte 29"});
+  expect_refused(std::string(100, '[') + std::string(100, ']'), {},
+                 {"nesting deeper than 64 levels", "at byte 64"});
+}
+
+// Integers are read exactly as int64 (never through a double, which would
+// turn 2^53 + 1 into 2^53); anything outside int64 is refused.
+TEST_F(Malformed, IntegersAreExactAndInt64) {
+  expect_refused(one("[2]", "[0,9007199254740993]"), k8, {"[0, 9007199254740993]", "past the end"});
+  expect_refused(one("[9007199254740993]", "[0,8]"), k8, {"shape [9007199254740993]", "needs 36028797018963972"});
+  expect_refused(one("[2]", "[0,9223372036854775807]"), k8, {"[0, 9223372036854775807]", "past the end"});
+  expect_refused(one("[2]", "[-9223372036854775808,8]"), k8, {"holds -9223372036854775808, which is negative"});
+  for (const char* out_of_range : {"9223372036854775808", "18446744073709551615", "18446744073709551616",
+                                   "-9223372036854775809", "100000000000000000000000000000000000000000000000000"})
+    expect_refused(one("[2]", std::string("[0,") + out_of_range + "]"), k8,
+                   {"not valid JSON", "an integer too large for int64", "at byte 50"});
+  expect_refused(one("[2]", "[0," + std::string(400, '9') + "]"), k8, {"too large for int64"});
+  expect_refused(one("[-0]", "[0,8]"), k8, {"shape [0]", "needs 0"});  // -0 is 0
+}
+
+TEST_F(Malformed, NestingIsLimitedTo64Levels) {
+  expect_refused(std::string(64, '[') + std::string(64, ']'), {}, {"the header is an array, not a JSON object"});
+  expect_refused(std::string(65, '[') + std::string(65, ']'), {}, {"nesting deeper than 64 levels"});
+  std::string objects;
+  for (int i = 0; i < 65; ++i) objects += "{\"a\":";
+  expect_refused(objects + "1" + std::string(65, '}'), {}, {"nesting deeper than 64 levels"});
+}
+
+TEST_F(Malformed, NulBytesAndByteOrderMarks) {
+  // A NUL ends the text for the library, so what follows it must not be skipped.
+  expect_refused(std::string("{}\0{\"w\":1}", 10), {}, {"not valid JSON", "a NUL byte at byte 2"});
+  expect_refused(std::string("{\"w\0\":1}", 8), {}, {"NUL byte at byte 3"});
+  expect_refused(std::string("{}\0", 3), {}, {"NUL byte at byte 2"});
+  expect_refused("\xEF\xBB\xBF{}", {}, {"not valid JSON", "byte-order mark"});
+  expect_refused("\xEF\xBB{}", {}, {"not valid JSON"});
+}
+
+TEST_F(Malformed, InvalidUtf8IsRefusedAndNeverEchoedRaw) {
+  for (const char* bad : {"\xff", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82", "\x80"})
+    expect_refused(std::string("{\"w") + bad + "\":1}", k8, {"not valid JSON", "UTF-8"});
+  expect_refused("{\"w\xff\":1}", k8, {"\\xff"});
+  const std::string message = error();
+  for (char c : message) EXPECT_LT(static_cast<unsigned char>(c), 0x80) << "a raw byte of the header in: " << message;
+  // A long token is quoted only in part.
+  expect_refused("{\"" + std::string(5000, 'x') + "\xff\":1}", k8, {"UTF-8", "xxx..."});
+  EXPECT_LT(error().size(), 600u) << error();
 }
 
 TEST_F(Malformed, HeaderIsNotAnObject) {
@@ -153,6 +209,7 @@ TEST_F(Malformed, Metadata) {
   expect_refused("{\"__metadata__\":[]}", {}, {"\"__metadata__\" is an array"});
   expect_refused("{\"__metadata__\":{\"k\":1}}", {}, {"entry 'k' is an integer, not a string"});
   expect_refused("{\"__metadata__\":{},\"__metadata__\":{}}", {}, {"twice"});
+  expect_refused("{\"__metadata__\":{\"k\":\"a\",\"k\":\"b\"}}", {}, {"\"__metadata__\" names 'k' twice"});
 }
 
 TEST_F(Malformed, BoolBytesOtherThanZeroOrOne) {

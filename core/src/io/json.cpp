@@ -1,214 +1,239 @@
+// The JSON grammar, string escapes and UTF-8 checks are nlohmann-json's
+// (Debian's nlohmann-json3-dev, header-only, used in this file only). Its SAX
+// interface feeds a Builder that makes Porta's Value tree and adds what
+// safetensors headers need on top: integers exact in int64 (the library
+// reads them with strtoull/strtoll, never through a double; one out of range
+// or with a fraction or exponent is refused), nesting at most kMaxDepth, no
+// NUL byte and no byte-order mark, and every failure as a SyntaxError naming
+// the byte. Nothing the library throws leaves this file.
 #include "json.hpp"
+
+#include <cstring>
+#include <iterator>
+#include <limits>
+#include <nlohmann/json.hpp>
 
 #include "../error.hpp"
 
 namespace porta::io::json {
 namespace {
 
-constexpr int kMaxDepth = 64;
+using Library = nlohmann::json;
 
-// Length of the UTF-8 sequence starting at s[i], or 0 if it is malformed.
-size_t utf8_length(std::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  size_t n;
-  uint32_t cp;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; }
-  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; }
-  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (size_t k = 1; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i + k) & 0x3F);
-  }
-  const bool overlong = (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000);
-  if (overlong || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
+constexpr size_t kMaxDepth = 64;
+constexpr size_t kMaxQuoted = 40;  // bytes of an offending token a message repeats
 
-void append_utf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
-class Parser {
+// A pointer into the text that records in *furthest how far the library's
+// lexer has read, so a SAX callback can say where it is. The lexer reads one
+// character past a number (and keeps it for the next token); the callbacks
+// below allow for that.
+class TrackedChars {
  public:
-  explicit Parser(std::string_view text) : s_(text) {}
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
 
-  Value document() {
-    Value v = value(0);
-    skip_space();
-    if (pos_ != s_.size()) error("unexpected text after the end of the JSON value");
-    return v;
+  TrackedChars(const char* p, const char** furthest) : p_(p), furthest_(furthest) {}
+  reference operator*() const { return *p_; }
+  TrackedChars& operator++() {
+    *furthest_ = ++p_;
+    return *this;
+  }
+  TrackedChars operator++(int) {
+    TrackedChars before = *this;
+    ++*this;
+    return before;
+  }
+  bool operator==(const TrackedChars& other) const { return p_ == other.p_; }
+
+ private:
+  const char* p_;
+  const char** furthest_;
+};
+
+// `s` with bytes outside printable ASCII as \xNN and cut after kMaxQuoted bytes.
+std::string printable(std::string_view s) {
+  static const char* const kHex = "0123456789abcdef";
+  std::string out;
+  for (size_t i = 0; i < s.size() && i < kMaxQuoted; ++i) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    if (u < 0x20 || u >= 0x7F) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xF];
+    } else {
+      out += s[i];
+    }
+  }
+  if (s.size() > kMaxQuoted) out += "...";
+  return out;
+}
+
+bool is_number_char(char c) {
+  return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+// Builds the Value tree from the library's SAX events. A callback that
+// refuses something records why in error_ and returns false, which stops the
+// parse; parse_error() does the same for the library's own errors.
+class Builder {
+ public:
+  Builder(std::string_view text, const char* const* furthest) : text_(text), furthest_(furthest) {}
+
+  bool null() { return add(Value{}); }
+  bool boolean(bool b) {
+    Value v;
+    v.kind = Value::Kind::Bool;
+    v.boolean = b;
+    return add(std::move(v));
+  }
+  // The library calls this for numbers with a '-', number_unsigned for the others.
+  bool number_integer(int64_t n) {
+    return n == 0 && leading_zero() ? refuse_number("a number with a leading zero") : integer(n);
+  }
+  bool number_unsigned(uint64_t n) {
+    if (n == 0 && leading_zero()) return refuse_number("a number with a leading zero");
+    if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return refuse_number(too_large());
+    return integer(static_cast<int64_t>(n));
+  }
+  // A fraction or exponent, or an integer strtoull/strtoll could not hold.
+  bool number_float(double, const std::string& raw) {
+    return refuse_number(raw.find_first_of(".eE") == std::string::npos ? too_large() : fraction());
+  }
+  bool string(std::string& s) {
+    Value v;
+    v.kind = Value::Kind::String;
+    v.string = std::move(s);
+    return add(std::move(v));
+  }
+  bool binary(Library::binary_t&) { return refuse("binary data", position()); }  // never sent for JSON text
+  bool start_object(size_t) { return open(Value::Kind::Object); }
+  bool key(std::string& k) {
+    open_.back().object.push_back(Member{std::move(k), Value{}});
+    return true;
+  }
+  bool end_object() { return close(); }
+  bool start_array(size_t) { return open(Value::Kind::Array); }
+  bool end_array() { return close(); }
+
+  // `position` counts the characters the lexer took, the offending one included.
+  bool parse_error(size_t position, const std::string& last_token, const nlohmann::detail::exception& e) {
+    const size_t at = position > 0 ? position - 1 : 0;
+    if (e.id == 406)  // a number beyond double's range: an integer too large, or e.g. 1e999
+      return refuse_number(last_token.find_first_of(".eE") == std::string::npos ? too_large() : fraction());
+    // e.what(): "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while ..."
+    std::string detail = e.what();
+    if (detail.rfind("[json.exception.", 0) == 0) {
+      const size_t colon = detail.find(": ");
+      if (colon != std::string::npos) detail.erase(0, colon + 2);
+    }
+    if (detail.rfind("syntax error ", 0) == 0) detail.erase(0, std::strlen("syntax error "));
+    std::string headline = "syntax error";
+    if (at >= text_.size())
+      headline = "unexpected end of the JSON text";
+    else if (done_)
+      headline = "unexpected text after the end of the JSON value";
+    error_ = cat(headline, " at byte ", at, " (", printable_message(detail, last_token), ")");
+    return false;
+  }
+
+  // The document, or throws SyntaxError.
+  Value take(bool parsed) {
+    if (!error_.empty()) throw SyntaxError(error_);
+    if (!parsed || !done_) throw SyntaxError("the JSON parser stopped without a value or a reason");  // not expected
+    return std::move(root_);
   }
 
  private:
-  [[noreturn]] void error(const std::string& what) const {
-    throw SyntaxError(cat(what, " at byte ", pos_));
+  bool refuse(const std::string& what, size_t at) {
+    error_ = cat(what, " at byte ", at);
+    return false;
   }
 
-  void skip_space() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t' || s_[pos_] == '\n' || s_[pos_] == '\r')) ++pos_;
+  static std::string too_large() {
+    return cat("an integer too large for int64 (integers here lie in ", std::numeric_limits<int64_t>::min(), " to ",
+               std::numeric_limits<int64_t>::max(), ")");
+  }
+  static std::string fraction() { return "a number with a fraction or exponent (only integers are expected here)"; }
+
+  // Bytes the lexer has read.
+  size_t position() const { return static_cast<size_t>(*furthest_ - text_.data()); }
+
+  // Where the number the lexer just read starts: back from the character it
+  // read past the number, over what a number is made of (the character
+  // before a valid number is a separator, a bracket or whitespace).
+  size_t number_start() const {
+    size_t i = position();
+    if (i > 0 && !is_number_char(text_[i - 1])) --i;
+    while (i > 0 && is_number_char(text_[i - 1])) --i;
+    return i;
   }
 
-  char peek() {
-    if (pos_ >= s_.size()) error("unexpected end of the JSON text");
-    return s_[pos_];
+  // A 0 or -0 the lexer ended because a digit followed ("08"): the
+  // character it read past the number is that digit.
+  bool leading_zero() const {
+    const size_t i = position();
+    return i >= 2 && text_[i - 2] == '0' && text_[i - 1] >= '0' && text_[i - 1] <= '9';
   }
 
-  void expect(char c) {
-    if (peek() != c) error(cat("expected '", c, "' but found '", s_[pos_], "'"));
-    ++pos_;
-  }
+  bool refuse_number(const std::string& what) { return refuse(what, number_start()); }
 
-  Value value(int depth) {
-    if (depth > kMaxDepth) error(cat("nesting deeper than ", kMaxDepth, " levels"));
-    skip_space();
-    Value v;
-    switch (peek()) {
-      case '{': object(v, depth); break;
-      case '[': array(v, depth); break;
-      case '"': v.kind = Value::Kind::String; v.string = string(); break;
-      case 't': literal("true"); v.kind = Value::Kind::Bool; v.boolean = true; break;
-      case 'f': literal("false"); v.kind = Value::Kind::Bool; break;
-      case 'n': literal("null"); break;
-      default: v.kind = Value::Kind::Integer; v.integer = integer(); break;
+  // The library's message with the token it quotes made printable and short.
+  static std::string printable_message(std::string detail, const std::string& token) {
+    if (!token.empty()) {
+      const std::string shown = printable(token);
+      for (size_t at = detail.find(token); at != std::string::npos; at = detail.find(token, at + shown.size())) {
+        detail.replace(at, token.size(), shown);
+      }
     }
-    return v;
-  }
-
-  void literal(std::string_view word) {
-    if (s_.substr(pos_, word.size()) != word) error("unexpected character");
-    pos_ += word.size();
-  }
-
-  void object(Value& v, int depth) {
-    v.kind = Value::Kind::Object;
-    expect('{');
-    skip_space();
-    if (peek() == '}') { ++pos_; return; }
-    for (;;) {
-      skip_space();
-      if (peek() != '"') error("expected a string key");
-      std::string key = string();
-      skip_space();
-      expect(':');
-      v.object.push_back(Member{std::move(key), value(depth + 1)});
-      skip_space();
-      if (peek() == '}') { ++pos_; return; }
-      expect(',');
-    }
-  }
-
-  void array(Value& v, int depth) {
-    v.kind = Value::Kind::Array;
-    expect('[');
-    skip_space();
-    if (peek() == ']') { ++pos_; return; }
-    for (;;) {
-      v.array.push_back(value(depth + 1));
-      skip_space();
-      if (peek() == ']') { ++pos_; return; }
-      expect(',');
-    }
-  }
-
-  int64_t integer() {
-    const bool negative = peek() == '-';
-    if (negative) ++pos_;
-    if (pos_ >= s_.size() || s_[pos_] < '0' || s_[pos_] > '9') error("expected a value");
-    if (s_[pos_] == '0' && pos_ + 1 < s_.size() && s_[pos_ + 1] >= '0' && s_[pos_ + 1] <= '9')
-      error("a number with a leading zero");
-    uint64_t magnitude = 0;
-    const uint64_t limit = negative ? uint64_t{1} << 63 : (uint64_t{1} << 63) - 1;
-    while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
-      const uint64_t digit = static_cast<uint64_t>(s_[pos_] - '0');
-      if (magnitude > (limit - digit) / 10) error("an integer too large for 64 bits");
-      magnitude = magnitude * 10 + digit;
-      ++pos_;
-    }
-    if (pos_ < s_.size() && (s_[pos_] == '.' || s_[pos_] == 'e' || s_[pos_] == 'E'))
-      error("a number with a fraction or exponent (only integers are expected here)");
-    return negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
-  }
-
-  uint32_t hex4() {
-    if (pos_ + 4 > s_.size()) error("unexpected end of a \\u escape");
-    uint32_t v = 0;
-    for (int k = 0; k < 4; ++k) {
-      const char c = s_[pos_++];
-      v <<= 4;
-      if (c >= '0' && c <= '9') v |= static_cast<uint32_t>(c - '0');
-      else if (c >= 'a' && c <= 'f') v |= static_cast<uint32_t>(c - 'a' + 10);
-      else if (c >= 'A' && c <= 'F') v |= static_cast<uint32_t>(c - 'A' + 10);
-      else error("a bad hex digit in a \\u escape");
-    }
-    return v;
-  }
-
-  uint32_t unicode_escape() {
-    uint32_t cp = hex4();
-    if (cp >= 0xDC00 && cp <= 0xDFFF) error("a lone low surrogate in a \\u escape");
-    if (cp >= 0xD800 && cp <= 0xDBFF) {
-      if (s_.substr(pos_, 2) != "\\u") error("a high surrogate without its low half");
-      pos_ += 2;
-      const uint32_t low = hex4();
-      if (low < 0xDC00 || low > 0xDFFF) error("a high surrogate without its low half");
-      cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-    }
-    return cp;
-  }
-
-  std::string string() {
-    expect('"');
     std::string out;
-    for (;;) {
-      const char c = peek();
+    for (char c : detail) {  // what is left is the library's own ASCII text; keep it so
       const auto u = static_cast<unsigned char>(c);
-      if (c == '"') { ++pos_; return out; }
-      if (u < 0x20) error("a raw control character in a string (it must be escaped)");
-      if (c != '\\') {
-        const size_t n = utf8_length(s_, pos_);
-        if (n == 0) error("invalid UTF-8 in a string");
-        out.append(s_.substr(pos_, n));
-        pos_ += n;
-        continue;
-      }
-      ++pos_;
-      const char e = peek();
-      ++pos_;
-      switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
-        case 'u': append_utf8(out, unicode_escape()); break;
-        default: --pos_; error(cat("an unknown escape '\\", e, "'"));
-      }
+      out += (u < 0x20 || u >= 0x7F) ? '?' : c;
     }
+    return out;
   }
 
-  std::string_view s_;
-  size_t pos_ = 0;
+  bool integer(int64_t n) {
+    Value v;
+    v.kind = Value::Kind::Integer;
+    v.integer = n;
+    return add(std::move(v));
+  }
+
+  bool open(Value::Kind kind) {
+    if (open_.size() >= kMaxDepth) return refuse(cat("nesting deeper than ", kMaxDepth, " levels"), position() - 1);
+    open_.emplace_back().kind = kind;
+    return true;
+  }
+
+  bool close() {
+    Value v = std::move(open_.back());
+    open_.pop_back();
+    return add(std::move(v));
+  }
+
+  // Puts a finished value into the innermost open container, or makes it the document.
+  bool add(Value v) {
+    if (open_.empty()) {
+      root_ = std::move(v);
+      done_ = true;
+    } else if (open_.back().kind == Value::Kind::Array) {
+      open_.back().array.push_back(std::move(v));
+    } else {
+      open_.back().object.back().value = std::move(v);  // key() added the member
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  const char* const* furthest_;
+  std::vector<Value> open_;  // the containers being filled, outermost first
+  Value root_;
+  bool done_ = false;
+  std::string error_;
 };
 
 }  // namespace
@@ -225,34 +250,44 @@ const char* kind_name(Value::Kind kind) {
   return "a value";
 }
 
-Value parse(std::string_view text) { return Parser(text).document(); }
+Value parse(std::string_view text) {
+  // The library takes a NUL byte for the end of the text (so `{}\0junk`
+  // would pass) and skips a UTF-8 byte-order mark; JSON allows neither, the
+  // reference safetensors reader accepts neither, and neither does Porta.
+  if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
+    throw SyntaxError(
+        cat("a NUL byte at byte ", nul, " (JSON text never holds one; in a string it is written \\u0000)"));
+  if (text.substr(0, 3) == "\xEF\xBB\xBF")
+    throw SyntaxError("a UTF-8 byte-order mark at byte 0 (the JSON value must come first)");
+  const char* furthest = text.data();
+  Builder builder(text, &furthest);
+  bool parsed = false;
+  try {
+    parsed =
+        Library::sax_parse(TrackedChars(text.data(), &furthest), TrackedChars(text.data() + text.size(), &furthest),
+                           &builder, nlohmann::json::input_format_t::json, /*strict=*/true,
+                           /*ignore_comments=*/false);
+  } catch (const nlohmann::json::exception& e) {  // not expected: the SAX path reports through parse_error
+    throw SyntaxError(cat("the JSON parser failed: ", e.what()));
+  }
+  return builder.take(parsed);
+}
 
 std::string quote(std::string_view s) {
-  static const char* const kHex = "0123456789abcdef";
-  std::string out = "\"";
-  for (char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (u < 0x20) {
-      out += "\\u00";
-      out += kHex[u >> 4];
-      out += kHex[u & 0xF];
-    } else {
-      out += c;
-    }
+  try {
+    return Library(std::string(s)).dump(-1, ' ', /*ensure_ascii=*/false, Library::error_handler_t::strict);
+  } catch (const nlohmann::json::exception&) {
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "a JSON string must be valid UTF-8");
   }
-  return out + "\"";
 }
 
 bool is_utf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    const size_t n = utf8_length(s, i);
-    if (n == 0) return false;
-    i += n;
+  try {
+    (void)quote(s);
+    return true;
+  } catch (const Error&) {
+    return false;
   }
-  return true;
 }
 
 }  // namespace porta::io::json

@@ -1,7 +1,9 @@
-// A strict JSON reader and the one writer helper safetensors headers need.
-// Values are null, booleans, integers (no fractions or exponents: headers
-// hold only integers), strings, arrays and objects (keys in document order,
-// duplicates kept so the caller can name them).
+// A strict JSON reader and the one writer helper safetensors headers need,
+// over nlohmann-json (json.cpp; the library stays out of this header).
+// Values are null, booleans, integers (exact int64: no fractions or
+// exponents, none beyond int64, since headers hold only integers), strings,
+// arrays and objects (keys in document order, duplicates kept so the caller
+// can name them), nested at most 64 deep.
 #pragma once
 
 #include <cstddef>
@@ -33,16 +35,19 @@ struct Member {
 // "an integer", "a string", ... for error messages.
 const char* kind_name(Value::Kind kind);
 
-// What a parse failure says; the message includes the byte offset.
+// What a parse failure says; the message includes the byte offset (and, for
+// the library's own errors, its words and the token it read, made printable).
 struct SyntaxError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
 // Parses exactly one JSON value (surrounding whitespace allowed) from `text`.
-// Throws SyntaxError on anything else, including invalid UTF-8 in strings.
+// Throws SyntaxError on anything else, including invalid UTF-8 in strings,
+// a byte-order mark and text after the value; nothing else escapes.
 Value parse(std::string_view text);
 
-// `s` as a JSON string literal, quotes included.
+// `s` as a JSON string literal, quotes included; throws porta::Error
+// (INVALID_ARGUMENT) unless `s` is valid UTF-8.
 std::string quote(std::string_view s);
 
 // True when `s` is well-formed UTF-8.

@@ -2,6 +2,7 @@
 // that the entries tile the data buffer exactly (as the reference library
 // requires): no overlaps, no gaps, no bytes left over.
 #include <algorithm>
+#include <string_view>
 #include <unordered_set>
 
 #include "../error.hpp"
@@ -115,10 +116,14 @@ SafetensorsEntry parse_entry(const std::string& name, const Value& v, uint64_t b
 void check_metadata(const Value& v, const std::string& where) {
   if (v.kind != Value::Kind::Object)
     fail(PORTA_ERROR_IO, where, ": \"__metadata__\" is ", json::kind_name(v.kind), ", not an object of strings");
-  for (const auto& [k, x] : v.object)
+  std::unordered_set<std::string_view> seen;
+  for (const auto& [k, x] : v.object) {
     if (x.kind != Value::Kind::String)
       fail(PORTA_ERROR_IO, where, ": \"__metadata__\" entry '", printable(k), "' is ", json::kind_name(x.kind),
            ", not a string");
+    if (!seen.insert(k).second)
+      fail(PORTA_ERROR_IO, where, ": \"__metadata__\" names '", printable(k), "' twice (duplicate keys)");
+  }
 }
 
 // Sorts by offset and checks that the entries tile [0, buffer_bytes).
