@@ -11,7 +11,8 @@
  * id: stable number; kind: a porta_op_kind that fixes the kernel contract
  * below; inputs: the largest number of input tensors (SGD_STEP gets one
  * fewer without momentum). Every op has one output except MAX_POOL2D
- * (values and indices).
+ * (values and indices). PORTA_OP_DESCRIPTORS adds the dtypes the kernels
+ * take, the result's dtype rule, whether autograd records it, and a doc.
  *
  * Versions: each declaration says since which plugin ABI version
  * (PORTA_PLUGIN_ABI_MAJOR.MINOR, porta/plugin.h) it exists; an enum's or
@@ -28,60 +29,101 @@
 extern "C" {
 #endif
 
-/** The op table. Ids 0-34 (FULL to MATMUL) since plugin ABI 1.0; ids 35-48
- *  (IM2COL to ADAM_STEP) since plugin ABI 1.1. */
+/**
+ * The op table: one row per op, everything other code would otherwise
+ * restate. R(X, NAME, name, id, kind, inputs, dtypes, result, grad, doc):
+ *   dtypes  the dtype class its kernels take (porta_op_dtypes, PORTA_DTYPES_*
+ *           without the prefix): every plugin offers exactly these kernels,
+ *           and the core converts or refuses other dtypes before dispatch;
+ *   result  how the core types the result from the promoted operands
+ *           (porta_op_result, PORTA_RESULT_* without the prefix);
+ *   grad    1 when autograd records the op (it has a backward formula);
+ *   doc     one line.
+ * Read it through PORTA_OP_LIST (the first five columns) or
+ * PORTA_OP_DESCRIPTORS (all of them, enums spelled out). Ids 0-34 (FULL to
+ * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
+ * ABI 1.1; the columns after `inputs` since plugin ABI 1.2.
+ */
 /* clang-format off */
-#define PORTA_OP_LIST(X)                                   \
-  X(FULL,         full,          0, PORTA_OP_KIND_FACTORY,  0) \
-  X(ARANGE,       arange,        1, PORTA_OP_KIND_FACTORY,  0) \
-  X(RAND_UNIFORM, rand_uniform,  2, PORTA_OP_KIND_FACTORY,  0) \
-  X(RAND_NORMAL,  rand_normal,   3, PORTA_OP_KIND_FACTORY,  0) \
-  X(COPY,         copy,          4, PORTA_OP_KIND_COPY,     1) \
-  X(CAST,         cast,          5, PORTA_OP_KIND_COPY,     1) \
-  X(NEG,          neg,           6, PORTA_OP_KIND_UNARY,    1) \
-  X(EXP,          exp,           7, PORTA_OP_KIND_UNARY,    1) \
-  X(LOG,          log,           8, PORTA_OP_KIND_UNARY,    1) \
-  X(SQRT,         sqrt,          9, PORTA_OP_KIND_UNARY,    1) \
-  X(RELU,         relu,         10, PORTA_OP_KIND_UNARY,    1) \
-  X(SIGMOID,      sigmoid,      11, PORTA_OP_KIND_UNARY,    1) \
-  X(TANH,         tanh,         12, PORTA_OP_KIND_UNARY,    1) \
-  X(ABS,          abs,          13, PORTA_OP_KIND_UNARY,    1) \
-  X(ADD,          add,          14, PORTA_OP_KIND_BINARY,   2) \
-  X(SUB,          sub,          15, PORTA_OP_KIND_BINARY,   2) \
-  X(MUL,          mul,          16, PORTA_OP_KIND_BINARY,   2) \
-  X(DIV,          div,          17, PORTA_OP_KIND_BINARY,   2) \
-  X(POW,          pow,          18, PORTA_OP_KIND_BINARY,   2) \
-  X(MAXIMUM,      maximum,      19, PORTA_OP_KIND_BINARY,   2) \
-  X(MINIMUM,      minimum,      20, PORTA_OP_KIND_BINARY,   2) \
-  X(EQ,           eq,           21, PORTA_OP_KIND_COMPARE,  2) \
-  X(NE,           ne,           22, PORTA_OP_KIND_COMPARE,  2) \
-  X(LT,           lt,           23, PORTA_OP_KIND_COMPARE,  2) \
-  X(LE,           le,           24, PORTA_OP_KIND_COMPARE,  2) \
-  X(GT,           gt,           25, PORTA_OP_KIND_COMPARE,  2) \
-  X(GE,           ge,           26, PORTA_OP_KIND_COMPARE,  2) \
-  X(WHERE,        where,        27, PORTA_OP_KIND_WHERE,    3) \
-  X(SUM,          sum,          28, PORTA_OP_KIND_REDUCE,   1) \
-  X(MEAN,         mean,         29, PORTA_OP_KIND_REDUCE,   1) \
-  X(MAX,          max,          30, PORTA_OP_KIND_REDUCE,   1) \
-  X(MIN,          min,          31, PORTA_OP_KIND_REDUCE,   1) \
-  X(ARGMAX,       argmax,       32, PORTA_OP_KIND_ARGREDUCE,1) \
-  X(ARGMIN,       argmin,       33, PORTA_OP_KIND_ARGREDUCE,1) \
-  X(MATMUL,       matmul,       34, PORTA_OP_KIND_MATMUL,   2) \
-  X(IM2COL,                 im2col,                 35, PORTA_OP_KIND_CONV,      1) \
-  X(COL2IM,                 col2im,                 36, PORTA_OP_KIND_CONV,      1) \
-  X(MAX_POOL2D,             max_pool2d,             37, PORTA_OP_KIND_POOL,      1) \
-  X(MAX_POOL2D_BACKWARD,    max_pool2d_backward,    38, PORTA_OP_KIND_POOL,      2) \
-  X(AVG_POOL2D,             avg_pool2d,             39, PORTA_OP_KIND_POOL,      1) \
-  X(AVG_POOL2D_BACKWARD,    avg_pool2d_backward,    40, PORTA_OP_KIND_POOL,      1) \
-  X(SOFTMAX,                softmax,                41, PORTA_OP_KIND_SOFTMAX,   1) \
-  X(LOG_SOFTMAX,            log_softmax,            42, PORTA_OP_KIND_SOFTMAX,   1) \
-  X(SOFTMAX_BACKWARD,       softmax_backward,       43, PORTA_OP_KIND_SOFTMAX,   2) \
-  X(LOG_SOFTMAX_BACKWARD,   log_softmax_backward,   44, PORTA_OP_KIND_SOFTMAX,   2) \
-  X(CROSS_ENTROPY,          cross_entropy,          45, PORTA_OP_KIND_LOSS,      2) \
-  X(CROSS_ENTROPY_BACKWARD, cross_entropy_backward, 46, PORTA_OP_KIND_LOSS,      3) \
-  X(SGD_STEP,               sgd_step,               47, PORTA_OP_KIND_OPTIMIZER, 3) \
-  X(ADAM_STEP,              adam_step,              48, PORTA_OP_KIND_OPTIMIZER, 4)
+#define PORTA_OP_TABLE(R, X) \
+  R(X, FULL,                   full,                   0,  PORTA_OP_KIND_FACTORY,   0, ANY,     SAME,  0, "every element := a value (porta_fill_params)")  \
+  R(X, ARANGE,                 arange,                 1,  PORTA_OP_KIND_FACTORY,   0, NUMERIC, SAME,  0, "element i := start + i * step")                 \
+  R(X, RAND_UNIFORM,           rand_uniform,           2,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox uniform samples in [a, b)")              \
+  R(X, RAND_NORMAL,            rand_normal,            3,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox normal samples, mean a, std b")          \
+  R(X, COPY,                   copy,                   4,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "strided copy")                                  \
+  R(X, CAST,                   cast,                   5,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "conversion to the output's dtype")              \
+  R(X, NEG,                    neg,                    6,  PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "-x")                                            \
+  R(X, EXP,                    exp,                    7,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "e^x")                                           \
+  R(X, LOG,                    log,                    8,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "natural logarithm")                             \
+  R(X, SQRT,                   sqrt,                   9,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "square root")                                   \
+  R(X, RELU,                   relu,                   10, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "max(x, 0)")                                     \
+  R(X, SIGMOID,                sigmoid,                11, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "1 / (1 + e^-x)")                                \
+  R(X, TANH,                   tanh,                   12, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic tangent")                            \
+  R(X, ABS,                    abs,                    13, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "|x|")                                           \
+  R(X, ADD,                    add,                    14, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a + b")                                         \
+  R(X, SUB,                    sub,                    15, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - b")                                         \
+  R(X, MUL,                    mul,                    16, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a * b")                                         \
+  R(X, DIV,                    div,                    17, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a / b, true division")                          \
+  R(X, POW,                    pow,                    18, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a ^ b")                                         \
+  R(X, MAXIMUM,                maximum,                19, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise max(a, b)")                         \
+  R(X, MINIMUM,                minimum,                20, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise min(a, b)")                         \
+  R(X, EQ,                     eq,                     21, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a == b")                                        \
+  R(X, NE,                     ne,                     22, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a != b")                                        \
+  R(X, LT,                     lt,                     23, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a < b")                                         \
+  R(X, LE,                     le,                     24, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a <= b")                                        \
+  R(X, GT,                     gt,                     25, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a > b")                                         \
+  R(X, GE,                     ge,                     26, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a >= b")                                        \
+  R(X, WHERE,                  where,                  27, PORTA_OP_KIND_WHERE,     3, ANY,     SAME,  1, "cond ? a : b")                                  \
+  R(X, SUM,                    sum,                    28, PORTA_OP_KIND_REDUCE,    1, WIDE,    WIDE,  1, "sum over dims (integers in int64)")             \
+  R(X, MEAN,                   mean,                   29, PORTA_OP_KIND_REDUCE,    1, FLOAT,   SAME,  1, "mean over dims")                                \
+  R(X, MAX,                    max,                    30, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "maximum over dims")                             \
+  R(X, MIN,                    min,                    31, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "minimum over dims")                             \
+  R(X, ARGMAX,                 argmax,                 32, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first maximum")                    \
+  R(X, ARGMIN,                 argmin,                 33, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first minimum")                    \
+  R(X, MATMUL,                 matmul,                 34, PORTA_OP_KIND_MATMUL,    2, FLOAT,   SAME,  1, "batched C = alpha A @ B + beta C")              \
+  R(X, IM2COL,                 im2col,                 35, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "convolution lowering: windows to columns")      \
+  R(X, COL2IM,                 col2im,                 36, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "the adjoint of im2col")                         \
+  R(X, MAX_POOL2D,             max_pool2d,             37, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D max pooling, with indices")                 \
+  R(X, MAX_POOL2D_BACKWARD,    max_pool2d_backward,    38, PORTA_OP_KIND_POOL,      2, FLOAT,   SAME,  0, "gradient of max_pool2d")                        \
+  R(X, AVG_POOL2D,             avg_pool2d,             39, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D average pooling")                           \
+  R(X, AVG_POOL2D_BACKWARD,    avg_pool2d_backward,    40, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  0, "gradient of avg_pool2d")                        \
+  R(X, SOFTMAX,                softmax,                41, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "softmax along a dim")                           \
+  R(X, LOG_SOFTMAX,            log_softmax,            42, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "log of softmax along a dim")                    \
+  R(X, SOFTMAX_BACKWARD,       softmax_backward,       43, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of softmax")                           \
+  R(X, LOG_SOFTMAX_BACKWARD,   log_softmax_backward,   44, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of log_softmax")                       \
+  R(X, CROSS_ENTROPY,          cross_entropy,          45, PORTA_OP_KIND_LOSS,      2, FLOAT,   SAME,  1, "per-sample cross entropy on logits")            \
+  R(X, CROSS_ENTROPY_BACKWARD, cross_entropy_backward, 46, PORTA_OP_KIND_LOSS,      3, FLOAT,   SAME,  0, "gradient of cross_entropy")                     \
+  R(X, SGD_STEP,               sgd_step,               47, PORTA_OP_KIND_OPTIMIZER, 3, FLOAT,   SAME,  0, "fused SGD update, in place")                    \
+  R(X, ADAM_STEP,              adam_step,              48, PORTA_OP_KIND_OPTIMIZER, 4, FLOAT,   SAME,  0, "fused Adam/AdamW update, in place")
+
+/** X(NAME, name, id, kind, inputs) for every op, in id order. */
+#define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
+/** X(NAME, name, id, kind, inputs, dtypes, result, grad, doc) for every op,
+ *  dtypes and result as porta_op_dtypes / porta_op_result values. */
+#define PORTA_OP_DESCRIPTORS(X) PORTA_OP_TABLE(PORTA_OP_ROW_DESCRIPTOR_, X)
+#define PORTA_OP_ROW_LIST_(X, NAME, name, id, kind, inputs, dtypes, result, grad, doc) X(NAME, name, id, kind, inputs)
+#define PORTA_OP_ROW_DESCRIPTOR_(X, NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  X(NAME, name, id, kind, inputs, PORTA_DTYPES_##dtypes, PORTA_RESULT_##result, grad, doc)
 /* clang-format on */
+
+/** The dtypes an op's kernels take (the kernel dtype, as each kind defines
+ *  it). Since plugin ABI 1.2. */
+typedef enum porta_op_dtypes {
+  PORTA_DTYPES_ANY = 0,     /**< bool, uint8, int32, int64, float32, float64 */
+  PORTA_DTYPES_NUMERIC = 1, /**< all but bool */
+  PORTA_DTYPES_FLOAT = 2,   /**< float32, float64 */
+  PORTA_DTYPES_WIDE = 3     /**< int64, float32, float64 (where integer sums accumulate) */
+} porta_op_dtypes;
+
+/** How the core types an op's result from its promoted operand dtype.
+ *  Since plugin ABI 1.2. */
+typedef enum porta_op_result {
+  PORTA_RESULT_SAME = 0,  /**< the operand dtype */
+  PORTA_RESULT_FLOAT = 1, /**< integer and bool operands become float32 first (exp, div, ...) */
+  PORTA_RESULT_BOOL = 2,  /**< bool (comparisons) */
+  PORTA_RESULT_INDEX = 3, /**< int64 indices (argmax, argmin) */
+  PORTA_RESULT_WIDE = 4   /**< integer and bool operands accumulate in int64 (sum) */
+} porta_op_result;
 
 /**
  * What a kernel of each kind receives. Shapes and strides are in elements;

@@ -84,6 +84,11 @@
  * porta_reduction (the losses' `reduction`):
  *   PORTA_REDUCTION_NONE = 0, PORTA_REDUCTION_MEAN = 1, PORTA_REDUCTION_SUM = 2
  *
+ * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
+ *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
+ *   PORTA_DTYPES_WIDE = 3; PORTA_RESULT_SAME = 0, PORTA_RESULT_FLOAT = 1,
+ *   PORTA_RESULT_BOOL = 2, PORTA_RESULT_INDEX = 3, PORTA_RESULT_WIDE = 4
+ *
  * porta_op ids the in-place calls take (porta/ops.h; never renumbered):
  *   porta_unary_inplace: PORTA_OP_NEG = 6, PORTA_OP_EXP = 7, PORTA_OP_LOG = 8,
  *     PORTA_OP_SQRT = 9, PORTA_OP_RELU = 10, PORTA_OP_SIGMOID = 11,
@@ -121,7 +126,7 @@
  *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
  *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 32,
  *   sizeof(porta_pool2d_options) = 48, sizeof(porta_sgd_options) = 48,
- *   sizeof(porta_adam_options) = 48
+ *   sizeof(porta_adam_options) = 48, sizeof(porta_op_info) = 56
  * A size that covers fewer fields (an older binding's) is accepted: the core
  * fills or reads only what it covers.
  */
@@ -184,6 +189,29 @@ PORTA_EXPORT extern const int32_t porta_all_dims;
  *  use). Another name is INVALID_ARGUMENT, with the six listed in the
  *  message. Since 1.2. */
 PORTA_EXPORT porta_status porta_dtype_by_name(const char* name, DLDataType* out);
+
+/** One row of the op table (porta/ops.h, PORTA_OP_DESCRIPTORS), for a
+ *  binding that builds its op set from the library it loaded. Strings are
+ *  Porta's (static). Set struct_size before the call; fields beyond it are
+ *  not written. Since 1.2. */
+typedef struct porta_op_info {
+  size_t struct_size;     /**< sizeof(porta_op_info), set by the caller */
+  const char* name;       /**< "add", "relu", ... */
+  int32_t id;             /**< porta_op */
+  int32_t kind;           /**< porta_op_kind */
+  int32_t inputs;         /**< the largest number of input tensors */
+  int32_t dtypes;         /**< porta_op_dtypes: what its kernels take */
+  int32_t result;         /**< porta_op_result: how its result is typed */
+  int32_t differentiable; /**< 1 when autograd records it */
+  const char* doc;        /**< one line */
+  const char* kind_name;  /**< the kind without its prefix: "UNARY", "BINARY", ... */
+} porta_op_info;
+
+/** PORTA_OP_COUNT of this library: ids 0 .. *out - 1 are its ops. Since 1.2. */
+PORTA_EXPORT porta_status porta_op_count(int32_t* out);
+/** The row of op `id` (INVALID_ARGUMENT for an id outside 0 .. count - 1,
+ *  or a struct_size smaller than sizeof(porta_op_info)). Since 1.2. */
+PORTA_EXPORT porta_status porta_op_get_info(int32_t id, porta_op_info* out);
 
 /* ============================== plugins ============================== */
 

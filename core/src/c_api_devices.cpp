@@ -3,6 +3,7 @@
 #include "c_api.hpp"
 #include "dtype.hpp"
 #include "log.hpp"
+#include "op_descriptors.hpp"
 #include "threads.hpp"
 
 namespace porta {
@@ -74,6 +75,35 @@ PORTA_API porta_status porta_dtype_by_name(const char* name, DLDataType* out) {
     }
     fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_dtype_by_name: unknown dtype name '", name, "' (Porta's dtypes: ", known,
          ")");
+  });
+}
+
+PORTA_API porta_status porta_op_count(int32_t* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = PORTA_OP_COUNT;
+  });
+}
+
+PORTA_API porta_status porta_op_get_info(int32_t id, porta_op_info* out) {
+  return guard([&] {
+    require(out, "out");
+    const OpDescriptor* d = find_op(id);
+    if (!d)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_op_get_info: op id ", id, " is not one of this library's 0 .. ",
+           PORTA_OP_COUNT - 1, " (porta_op_count)");
+    if (out->struct_size < sizeof(porta_op_info))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_op_get_info: out->struct_size is ", out->struct_size,
+           "; set it to sizeof(porta_op_info) (", sizeof(porta_op_info), ")");
+    out->name = d->name;
+    out->id = id;
+    out->kind = d->kind;
+    out->inputs = d->inputs;
+    out->dtypes = d->dtypes;
+    out->result = d->result;
+    out->differentiable = d->differentiable ? 1 : 0;
+    out->doc = d->doc;
+    out->kind_name = kind_name(d->kind);
   });
 }
 

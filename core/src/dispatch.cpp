@@ -1,28 +1,19 @@
 #include "dispatch.hpp"
 
 #include "error.hpp"
+#include "op_descriptors.hpp"
 #include "registry.hpp"
 
 namespace porta {
 
 const char* op_name(porta_op op) {
-  switch (op) {
-#define PORTA_X_NAME(NAME, name, id, kind, inputs) \
-  case PORTA_OP_##NAME: return #name;
-    PORTA_OP_LIST(PORTA_X_NAME)
-#undef PORTA_X_NAME
-    default: return "unknown op";
-  }
+  const OpDescriptor* d = find_op(op);
+  return d ? d->name : "unknown op";
 }
 
 porta_op_kind op_kind(porta_op op) {
-  switch (op) {
-#define PORTA_X_KIND(NAME, name, id, kind, inputs) \
-  case PORTA_OP_##NAME: return kind;
-    PORTA_OP_LIST(PORTA_X_KIND)
-#undef PORTA_X_KIND
-    default: return PORTA_OP_KIND_FACTORY;
-  }
+  const OpDescriptor* d = find_op(op);
+  return d ? d->kind : PORTA_OP_KIND_FACTORY;
 }
 
 void KernelArg::set(const porta_tensor& t, const Dims& shape_, const Dims& strides_) {

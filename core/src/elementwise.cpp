@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "error.hpp"
+#include "op_descriptors.hpp"
 #include "ops.hpp"
 
 namespace porta::ops {
@@ -38,23 +39,19 @@ TensorPtr cast(const TensorPtr& t, Dtype dtype) {
   return out;
 }
 
-static bool produces_float(porta_op op) {
-  switch (op) {
-    case PORTA_OP_EXP: case PORTA_OP_LOG: case PORTA_OP_SQRT: case PORTA_OP_SIGMOID:
-    case PORTA_OP_TANH: case PORTA_OP_DIV: case PORTA_OP_POW:
-      return true;
-    default:
-      return false;
-  }
+// The operand dtype an elementwise op computes in, from its row of the op
+// table: integers become float32 for the FLOAT-result ops (exp, div, ...);
+// bool is refused unless the op takes every dtype.
+static Dtype compute_dtype(porta_op op, Dtype dt) {
+  const OpDescriptor& d = op_descriptor(op);
+  if (d.result == PORTA_RESULT_FLOAT) return to_floating(dt);
+  if (dt == Dtype::Bool && d.dtypes != PORTA_DTYPES_ANY)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, d.name, " is not defined for bool tensors; cast to a numeric dtype first");
+  return dt;
 }
 
 TensorPtr unary(porta_op op, const TensorPtr& a) {
-  Dtype dt = a->dtype;
-  if (produces_float(op)) {
-    dt = to_floating(dt);
-  } else if (dt == Dtype::Bool) {
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), " is not defined for bool tensors; cast to a numeric dtype first");
-  }
+  const Dtype dt = compute_dtype(op, a->dtype);
   TensorPtr x = cast(a, dt);
   TensorPtr out = empty(*a->device, dt, a->shape);
   if (out->numel() > 0) launch_elementwise(op, dt, {x.get()}, *out);
@@ -68,13 +65,8 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   if (op == PORTA_OP_SUB && (a->dtype == Dtype::Bool || b->dtype == Dtype::Bool))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "sub: subtraction with a bool tensor is not supported (as in PyTorch); to invert a "
          "mask compare it with 0 (porta_eq_scalar; ~mask in Python), else cast to a numeric dtype first");
-  Dtype dt = result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0);
-  const bool is_compare = op_kind(op) == PORTA_OP_KIND_COMPARE;
-  if (!is_compare) {
-    if (produces_float(op)) dt = to_floating(dt);
-    else if (dt == Dtype::Bool)
-      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, name, " is not defined for bool tensors; cast to a numeric dtype first");
-  }
+  const Dtype dt = compute_dtype(op, result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0));
+  const bool is_compare = op_descriptor(op).result == PORTA_RESULT_BOOL;
   const Dims shape = broadcast_shapes(name, a->shape, b->shape);
   TensorPtr x = cast(a, dt), y = cast(b, dt);
   TensorPtr out = empty(*a->device, is_compare ? Dtype::Bool : dt, shape);

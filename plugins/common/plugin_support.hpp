@@ -40,6 +40,37 @@ inline int dtype_index(DLDataType t) {
 // Whether dtype index `dt` is a floating dtype.
 inline constexpr bool is_float_dt(int dt) { return dt == kDtFloat32 || dt == kDtFloat64; }
 
+// Whether dtype index `dt` is in the dtype class `dtypes` (porta_op_dtypes).
+inline constexpr bool dtype_in_class(int dtypes, int dt) {
+  switch (dtypes) {
+    case PORTA_DTYPES_ANY:
+      return dt >= 0 && dt < kDtCount;
+    case PORTA_DTYPES_NUMERIC:
+      return dt > kDtBool && dt < kDtCount;
+    case PORTA_DTYPES_FLOAT:
+      return is_float_dt(dt);
+    case PORTA_DTYPES_WIDE:
+      return dt == kDtInt64 || is_float_dt(dt);
+    default:
+      return false;
+  }
+}
+
+// Whether a plugin offers a kernel for (op, dtype index dt): exactly the
+// dtypes the op's row of PORTA_OP_DESCRIPTORS takes (false for an op id this
+// header does not know).
+inline constexpr bool op_takes_dtype(uint32_t op, int dt) {
+  switch (op) {
+#define PORTA_X_TAKES(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  case PORTA_OP_##NAME:                                                        \
+    return dtype_in_class(dtypes, dt);
+    PORTA_OP_DESCRIPTORS(PORTA_X_TAKES)
+#undef PORTA_X_TAKES
+    default:
+      return false;
+  }
+}
+
 // The call's parameter struct, or nullptr when missing or older than P (its
 // struct_size smaller than P's).
 template <class P>

@@ -61,47 +61,11 @@ constexpr std::array<std::array<porta_kernel_fn, kDtypes>, sizeof...(Op)> table(
 
 constexpr auto kEntries = table(std::make_integer_sequence<uint32_t, PORTA_OP_COUNT>{});
 
-// The dtypes of each op, as the host kernels of plugins/common offer them.
-bool supported(uint32_t op, int dt) {
-  const bool flt = dt == kDtFloat32 || dt == kDtFloat64, numeric = dt != kDtBool;
-  switch (op) {
-    case PORTA_OP_FULL:
-    case PORTA_OP_COPY:
-    case PORTA_OP_CAST:
-    case PORTA_OP_EQ:
-    case PORTA_OP_NE:
-    case PORTA_OP_LT:
-    case PORTA_OP_LE:
-    case PORTA_OP_GT:
-    case PORTA_OP_GE:
-    case PORTA_OP_WHERE:
-    case PORTA_OP_MAX:
-    case PORTA_OP_MIN:
-    case PORTA_OP_ARGMAX:
-    case PORTA_OP_ARGMIN:
-      return true;
-    case PORTA_OP_ARANGE:
-    case PORTA_OP_NEG:
-    case PORTA_OP_ABS:
-    case PORTA_OP_RELU:
-    case PORTA_OP_ADD:
-    case PORTA_OP_SUB:
-    case PORTA_OP_MUL:
-    case PORTA_OP_MAXIMUM:
-    case PORTA_OP_MINIMUM:
-      return numeric;
-    case PORTA_OP_SUM:
-      return dt == kDtInt64 || flt;
-    default:
-      return flt;  // transcendental, DIV, POW, MEAN, RAND_*, and the matmul/nn/optimizer families
-  }
-}
-
 }  // namespace
 
 porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
-  if (dt < 0 || op >= PORTA_OP_COUNT || !supported(op, dt)) return nullptr;
+  if (dt < 0 || op >= PORTA_OP_COUNT || !plugin::op_takes_dtype(op, dt)) return nullptr;
   if (dt == kDtFloat64 && !any_device_has_fp64()) return nullptr;
   return kEntries[op][static_cast<size_t>(dt)];
 }

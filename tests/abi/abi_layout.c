@@ -198,6 +198,19 @@ AT(porta_memory_stats, bytes_from_device, 72, 8);
 AT(porta_memory_stats, peak_reserved_bytes, 80, 8);
 FFI_SIZE(porta_memory_stats, 88);
 
+/* One row of the op table (1.2) */
+AT(porta_op_info, struct_size, 0, 8);
+AT(porta_op_info, name, 8, 8);
+AT(porta_op_info, id, 16, 4);
+AT(porta_op_info, kind, 20, 4);
+AT(porta_op_info, inputs, 24, 4);
+AT(porta_op_info, dtypes, 28, 4);
+AT(porta_op_info, result, 32, 4);
+AT(porta_op_info, differentiable, 36, 4);
+AT(porta_op_info, doc, 40, 8);
+AT(porta_op_info, kind_name, 48, 8);
+FFI_SIZE(porta_op_info, 56);
+
 /* porta_conv2d's options (1.0); int32_t[2] pairs */
 AT(porta_conv2d_options, struct_size, 0, 8);
 AT(porta_conv2d_options, stride, 8, 8);

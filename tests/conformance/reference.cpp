@@ -8,14 +8,11 @@ namespace conformance {
 
 bool produces_float(porta_op op) {
   switch (op) {
-    case PORTA_OP_EXP:
-    case PORTA_OP_LOG:
-    case PORTA_OP_SQRT:
-    case PORTA_OP_SIGMOID:
-    case PORTA_OP_TANH:
-    case PORTA_OP_DIV:
-    case PORTA_OP_POW:
-      return true;
+#define PORTA_X_FLOAT(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  case PORTA_OP_##NAME:                                                        \
+    return result == PORTA_RESULT_FLOAT;
+    PORTA_OP_DESCRIPTORS(PORTA_X_FLOAT)
+#undef PORTA_X_FLOAT
     default:
       return false;
   }

@@ -1,23 +1,21 @@
-"""The Python op table (porta/_ops.py) is PORTA_OP_LIST of abi/porta/ops.h."""
-import os
-import re
+"""The Python op table (porta/_ops.py) is the loaded library's own (porta_op_get_info), and every op of a
+user-facing kind is bound as a function, a Tensor method and a C declaration."""
+import ctypes
 
 import porta
-from porta import _ops
-from conftest import REPO
-
-_ENTRY = re.compile(r"X\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\d+)\s*,\s*PORTA_OP_KIND_(\w+)\s*,\s*(\d+)\s*\)")
+from porta import _lib, _ops
 
 
-def _ops_h():
-    with open(os.path.join(REPO, "abi", "porta", "ops.h")) as f:
-        text = f.read()
-    body = text[text.index("#define PORTA_OP_LIST(X)"):text.index("/* clang-format on */")]
-    return [(a, b, int(c), d, int(e)) for a, b, c, d, e in _ENTRY.findall(body)]
-
-
-def test_table_matches_ops_h():
-    assert [tuple(op) for op in _ops.OPS] == _ops_h()
+def test_table_is_the_librarys():
+    count = ctypes.c_int32()
+    assert _lib.fn.porta_op_count(ctypes.byref(count)) == 0
+    assert [op.id for op in _ops.OPS] == list(range(count.value))
+    assert len({op.name for op in _ops.OPS}) == count.value
+    add = next(op for op in _ops.OPS if op.name == "add")
+    assert (add.NAME, add.kind, add.inputs, add.differentiable) == ("ADD", "BINARY", 2, True)
+    assert next(op for op in _ops.OPS if op.name == "eq").differentiable is False
+    info = _lib.OpInfo(struct_size=ctypes.sizeof(_lib.OpInfo))
+    assert _lib.fn.porta_op_get_info(count.value, ctypes.byref(info)) != 0, "one past the last id is refused"
 
 
 def test_every_user_op_is_bound():

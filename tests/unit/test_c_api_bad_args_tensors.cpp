@@ -123,6 +123,21 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name ''", porta_dtype_by_name("", out.p()));
      }},
 
+    {"porta_op_count",
+     [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_op_count(nullptr)); }},
+    {"porta_op_get_info",
+     [](Fixture&) {
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_op_get_info(0, nullptr));
+       Untouched<porta_op_info> info;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "op id -1 is not one of this library's 0 .. ",
+               porta_op_get_info(-1, info.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "op id 1000 is not one of", porta_op_get_info(1000, info.p()));
+       porta_op_info small{};
+       small.struct_size = sizeof(size_t) + sizeof(const char*);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "set it to sizeof(porta_op_info)", porta_op_get_info(0, &small));
+       EXPECT_EQ(small.name, nullptr) << "a refused call writes nothing";
+     }},
+
     // ---- plugins
     {"porta_load_plugin",
      [](Fixture&) {

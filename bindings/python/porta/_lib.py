@@ -3,8 +3,9 @@
 The C structs below mirror porta.h and dlpack.h field for field; each
 versioned struct's ``struct_size`` is set by :func:`sized`. Op entry points
 (porta_add, porta_add_scalar, porta_sum, ...) are declared from the op table
-in ``_ops.py`` by their kind, so a new op of an existing kind needs no edit
-here.
+the library itself reports (porta_op_get_info: ops.h's PORTA_OP_DESCRIPTORS,
+read by ``op_table()``), by their kind, so a new op of an existing kind needs
+no edit here.
 """
 import ctypes
 import ctypes.util
@@ -12,8 +13,6 @@ import os
 import sysconfig
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32, c_int64,
                     c_size_t, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
-
-from . import _ops
 
 # ----------------------------------------------------------------- locating
 
@@ -76,6 +75,34 @@ class DLDevice(Structure):
 class DLDataType(Structure):
     """DLPack's DLDataType: {code, bits, lanes}."""
     _fields_ = [("code", c_uint8), ("bits", c_uint8), ("lanes", c_uint16)]
+
+
+class OpInfo(Structure):
+    """porta_op_info: one row of the op table."""
+    _fields_ = [("struct_size", c_size_t), ("name", c_char_p), ("id", c_int32), ("kind", c_int32),
+                ("inputs", c_int32), ("dtypes", c_int32), ("result", c_int32), ("differentiable", c_int32),
+                ("doc", c_char_p), ("kind_name", c_char_p)]
+
+
+def op_table():
+    """The op table of the loaded library (porta_op_count / porta_op_get_info), in id order: tuples of
+    (NAME, name, id, kind name, inputs, dtypes, result, differentiable, doc)."""
+    count = c_int32()
+    lib.porta_op_count.restype = c_int
+    lib.porta_op_count.argtypes = (POINTER(c_int32),)
+    lib.porta_op_get_info.restype = c_int
+    lib.porta_op_get_info.argtypes = (c_int32, POINTER(OpInfo))
+    if lib.porta_op_count(ctypes.byref(count)):
+        raise ImportError(f"porta: porta_op_count failed in {path}")
+    rows = []
+    for i in range(count.value):
+        info = OpInfo(struct_size=ctypes.sizeof(OpInfo))
+        if lib.porta_op_get_info(i, ctypes.byref(info)):
+            raise ImportError(f"porta: porta_op_get_info({i}) failed in {path}")
+        name = info.name.decode()
+        rows.append((name.upper(), name, info.id, info.kind_name.decode(), info.inputs, info.dtypes, info.result,
+                     bool(info.differentiable), info.doc.decode()))
+    return rows
 
 
 class DLTensor(Structure):
@@ -174,6 +201,8 @@ _SIGNATURES = {
     "porta_status_name": (c_char_p, (INT,)),
     "porta_version": (STATUS, (P_I32, P_I32, P_I32, P_I32, P_I32)),
     "porta_dtype_by_name": (STATUS, (c_char_p, POINTER(DLDataType))),
+    "porta_op_count": (STATUS, (P_I32,)),
+    "porta_op_get_info": (STATUS, (I32, POINTER(OpInfo))),
     "porta_load_plugin": (STATUS, (c_char_p,)),
     "porta_add_plugin_path": (STATUS, (c_char_p,)),
     "porta_plugin_count": (STATUS, (P_I32,)),
@@ -311,9 +340,9 @@ _KIND_SIGNATURES = {
     "ARGREDUCE": {"{}": (T, I32, INT, OUT)},
     "MATMUL": {"{}": (T, T, OUT)},
 }
-for _op in _ops.OPS:
-    for _pattern, _args in _KIND_SIGNATURES.get(_op.kind, {}).items():
-        _SIGNATURES["porta_" + _pattern.format(_op.name)] = (STATUS, _args)
+for _NAME, _name, _id, _kind, *_rest in op_table():
+    for _pattern, _args in _KIND_SIGNATURES.get(_kind, {}).items():
+        _SIGNATURES["porta_" + _pattern.format(_name)] = (STATUS, _args)
 
 missing = []  # functions this libporta.so lacks (e.g. an older build)
 

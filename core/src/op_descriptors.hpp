@@ -1,0 +1,29 @@
+// The op table of porta/ops.h (PORTA_OP_DESCRIPTORS) as data the core reads:
+// names, kinds, the dtypes each op's kernels take, how its result is typed,
+// whether autograd records it. One array indexed by op id; nothing restated.
+#pragma once
+
+#include <porta/ops.h>
+
+#include <cstdint>
+
+namespace porta {
+
+struct OpDescriptor {
+  const char* name;
+  porta_op_kind kind;
+  int32_t inputs;
+  porta_op_dtypes dtypes;
+  porta_op_result result;
+  bool differentiable;
+  const char* doc;
+};
+
+// The row of `op`; nullptr for an id this build does not know.
+const OpDescriptor* find_op(int64_t op);
+// "UNARY", "BINARY", ...: a porta_op_kind without its prefix.
+const char* kind_name(porta_op_kind kind);
+// The row of `op`, a known op (an internal error otherwise).
+const OpDescriptor& op_descriptor(porta_op op);
+
+}  // namespace porta
