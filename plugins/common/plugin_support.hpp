@@ -104,7 +104,7 @@ T* data_of(const DLTensor& t) {
 }
 
 // The op's name in PORTA_OP_LIST ("add", "relu", ...), or "unknown op".
-inline const char* op_name(uint32_t op) {
+constexpr const char* op_name(uint32_t op) {
   switch (op) {
 #define PORTA_X_NAME(NAME, name, id, kind, inputs) \
   case PORTA_OP_##NAME:                            \

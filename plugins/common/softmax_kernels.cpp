@@ -80,22 +80,12 @@ void run_rows(const porta_kernel_call* c) {
   });
 }
 
-template <uint32_t Op>
-constexpr const char* op_name() {
-  switch (Op) {
-    case PORTA_OP_SOFTMAX: return "softmax";
-    case PORTA_OP_LOG_SOFTMAX: return "log_softmax";
-    case PORTA_OP_SOFTMAX_BACKWARD: return "softmax_backward";
-    default: return "log_softmax_backward";
-  }
-}
-
 template <uint32_t Op, class T>
 porta_status softmax_kernel(const porta_kernel_call* c) {
   const DLTensor& t = c->inputs[0];
   if (t.ndim != 3) {
     char msg[128];
-    std::snprintf(msg, sizeof msg, "%s: expected a contiguous [outer, dim, inner] tensor, got %d-D", op_name<Op>(),
+    std::snprintf(msg, sizeof msg, "%s: expected a contiguous [outer, dim, inner] tensor, got %d-D", plugin::op_name(Op),
                   t.ndim);
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }

@@ -87,28 +87,14 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
-template <uint32_t Op>
-constexpr const char* op_name() {
-  switch (Op) {
-    case PORTA_OP_SOFTMAX:
-      return "softmax";
-    case PORTA_OP_LOG_SOFTMAX:
-      return "log_softmax";
-    case PORTA_OP_SOFTMAX_BACKWARD:
-      return "softmax_backward";
-    default:
-      return "log_softmax_backward";
-  }
-}
-
 template <uint32_t Op, class T>
 porta_status softmax_kernel(const porta_kernel_call* c) {
   const DLTensor& t = c->inputs[0];
   if (t.ndim != 3)
     return reportf(PORTA_ERROR_INVALID_ARGUMENT, "%s: expected a contiguous [outer, dim, inner] tensor, got %d-D",
-                   op_name<Op>(), t.ndim);
+                   plugin::op_name(Op), t.ndim);
   if (!is_forward(Op) && c->num_inputs < 2)
-    return reportf(PORTA_ERROR_INVALID_ARGUMENT, "%s: needs y and grad_y", op_name<Op>());
+    return reportf(PORTA_ERROR_INVALID_ARGUMENT, "%s: needs y and grad_y", plugin::op_name(Op));
   Launch l;
   if (porta_status st = begin(c, &l); st != PORTA_OK) return st;
   const int64_t outer = t.shape[0], dim = t.shape[1], inner = t.shape[2], rows = outer * inner;
@@ -119,7 +105,7 @@ porta_status softmax_kernel(const porta_kernel_call* c) {
     softmax_warp_kernel<Op, T><<<l.blocks(rows * kWarp), kThreads, 0, l.stream>>>(a, b, out, rows, dim);
   else
     softmax_thread_kernel<Op, T><<<l.blocks(rows), kThreads, 0, l.stream>>>(a, b, out, rows, dim, inner);
-  return launched(op_name<Op>());
+  return launched(plugin::op_name(Op));
 }
 
 template <class T>

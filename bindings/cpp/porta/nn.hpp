@@ -141,8 +141,9 @@ class Module : public std::enable_shared_from_this<Module> {
   }
   /// Training mode (affects Dropout), recursively.
   Module& train(bool on = true) {
-    state("train").training = on;
-    for (auto& [name, child] : state("train").children) child->train(on);
+    State& s = state("train");
+    s.training = on;
+    for (auto& [name, child] : s.children) child->train(on);
     return *this;
   }
   /// Evaluation mode.
@@ -316,8 +317,9 @@ class Module : public std::enable_shared_from_this<Module> {
   State& state(const char* call) { return const_cast<State&>(std::as_const(*this).state(call)); }
 
   void set_path(const std::string& p) {
-    state("set_path").path = p;
-    for (auto& [name, child] : state("set_path").children) child->set_path(p + "." + name);
+    State& s = state("set_path");
+    s.path = p;
+    for (auto& [name, child] : s.children) child->set_path(p + "." + name);
   }
   void collect(const std::string& prefix, StateDict& out) const {
     const State& s = state("parameters");
