@@ -42,59 +42,84 @@ extern "C" {
  * Read it through PORTA_OP_LIST (the first five columns) or
  * PORTA_OP_DESCRIPTORS (all of them, enums spelled out). Ids 0-34 (FULL to
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
- * ABI 1.1; the columns after `inputs` since plugin ABI 1.2.
+ * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-72 (SIN
+ * to FLOOR_DIVIDE) since plugin ABI 1.3.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
-  R(X, FULL,                   full,                   0,  PORTA_OP_KIND_FACTORY,   0, ANY,     SAME,  0, "every element := a value (porta_fill_params)")  \
-  R(X, ARANGE,                 arange,                 1,  PORTA_OP_KIND_FACTORY,   0, NUMERIC, SAME,  0, "element i := start + i * step")                 \
-  R(X, RAND_UNIFORM,           rand_uniform,           2,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox uniform samples in [a, b)")              \
-  R(X, RAND_NORMAL,            rand_normal,            3,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox normal samples, mean a, std b")          \
-  R(X, COPY,                   copy,                   4,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "strided copy")                                  \
-  R(X, CAST,                   cast,                   5,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "conversion to the output's dtype")              \
-  R(X, NEG,                    neg,                    6,  PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "-x")                                            \
-  R(X, EXP,                    exp,                    7,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "e^x")                                           \
-  R(X, LOG,                    log,                    8,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "natural logarithm")                             \
-  R(X, SQRT,                   sqrt,                   9,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "square root")                                   \
-  R(X, RELU,                   relu,                   10, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "max(x, 0)")                                     \
-  R(X, SIGMOID,                sigmoid,                11, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "1 / (1 + e^-x)")                                \
-  R(X, TANH,                   tanh,                   12, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic tangent")                            \
-  R(X, ABS,                    abs,                    13, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "|x|")                                           \
-  R(X, ADD,                    add,                    14, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a + b")                                         \
-  R(X, SUB,                    sub,                    15, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - b")                                         \
-  R(X, MUL,                    mul,                    16, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a * b")                                         \
-  R(X, DIV,                    div,                    17, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a / b, true division")                          \
-  R(X, POW,                    pow,                    18, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a ^ b")                                         \
-  R(X, MAXIMUM,                maximum,                19, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise max(a, b)")                         \
-  R(X, MINIMUM,                minimum,                20, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise min(a, b)")                         \
-  R(X, EQ,                     eq,                     21, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a == b")                                        \
-  R(X, NE,                     ne,                     22, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a != b")                                        \
-  R(X, LT,                     lt,                     23, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a < b")                                         \
-  R(X, LE,                     le,                     24, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a <= b")                                        \
-  R(X, GT,                     gt,                     25, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a > b")                                         \
-  R(X, GE,                     ge,                     26, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a >= b")                                        \
-  R(X, WHERE,                  where,                  27, PORTA_OP_KIND_WHERE,     3, ANY,     SAME,  1, "cond ? a : b")                                  \
-  R(X, SUM,                    sum,                    28, PORTA_OP_KIND_REDUCE,    1, WIDE,    WIDE,  1, "sum over dims (integers in int64)")             \
-  R(X, MEAN,                   mean,                   29, PORTA_OP_KIND_REDUCE,    1, FLOAT,   SAME,  1, "mean over dims")                                \
-  R(X, MAX,                    max,                    30, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "maximum over dims")                             \
-  R(X, MIN,                    min,                    31, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "minimum over dims")                             \
-  R(X, ARGMAX,                 argmax,                 32, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first maximum")                    \
-  R(X, ARGMIN,                 argmin,                 33, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first minimum")                    \
-  R(X, MATMUL,                 matmul,                 34, PORTA_OP_KIND_MATMUL,    2, FLOAT,   SAME,  1, "batched C = alpha A @ B + beta C")              \
-  R(X, IM2COL,                 im2col,                 35, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "convolution lowering: windows to columns")      \
-  R(X, COL2IM,                 col2im,                 36, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "the adjoint of im2col")                         \
-  R(X, MAX_POOL2D,             max_pool2d,             37, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D max pooling, with indices")                 \
-  R(X, MAX_POOL2D_BACKWARD,    max_pool2d_backward,    38, PORTA_OP_KIND_POOL,      2, FLOAT,   SAME,  0, "gradient of max_pool2d")                        \
-  R(X, AVG_POOL2D,             avg_pool2d,             39, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D average pooling")                           \
-  R(X, AVG_POOL2D_BACKWARD,    avg_pool2d_backward,    40, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  0, "gradient of avg_pool2d")                        \
-  R(X, SOFTMAX,                softmax,                41, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "softmax along a dim")                           \
-  R(X, LOG_SOFTMAX,            log_softmax,            42, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "log of softmax along a dim")                    \
-  R(X, SOFTMAX_BACKWARD,       softmax_backward,       43, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of softmax")                           \
-  R(X, LOG_SOFTMAX_BACKWARD,   log_softmax_backward,   44, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of log_softmax")                       \
-  R(X, CROSS_ENTROPY,          cross_entropy,          45, PORTA_OP_KIND_LOSS,      2, FLOAT,   SAME,  1, "per-sample cross entropy on logits")            \
-  R(X, CROSS_ENTROPY_BACKWARD, cross_entropy_backward, 46, PORTA_OP_KIND_LOSS,      3, FLOAT,   SAME,  0, "gradient of cross_entropy")                     \
-  R(X, SGD_STEP,               sgd_step,               47, PORTA_OP_KIND_OPTIMIZER, 3, FLOAT,   SAME,  0, "fused SGD update, in place")                    \
-  R(X, ADAM_STEP,              adam_step,              48, PORTA_OP_KIND_OPTIMIZER, 4, FLOAT,   SAME,  0, "fused Adam/AdamW update, in place")
+  R(X, FULL,                   full,                   0,  PORTA_OP_KIND_FACTORY,   0, ANY,     SAME,  0, "every element := a value (porta_fill_params)") \
+  R(X, ARANGE,                 arange,                 1,  PORTA_OP_KIND_FACTORY,   0, NUMERIC, SAME,  0, "element i := start + i * step")                \
+  R(X, RAND_UNIFORM,           rand_uniform,           2,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox uniform samples in [a, b)")             \
+  R(X, RAND_NORMAL,            rand_normal,            3,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox normal samples, mean a, std b")         \
+  R(X, COPY,                   copy,                   4,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "strided copy")                                 \
+  R(X, CAST,                   cast,                   5,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "conversion to the output's dtype")             \
+  R(X, NEG,                    neg,                    6,  PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "-x")                                           \
+  R(X, EXP,                    exp,                    7,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "e^x")                                          \
+  R(X, LOG,                    log,                    8,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "natural logarithm")                            \
+  R(X, SQRT,                   sqrt,                   9,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "square root")                                  \
+  R(X, RELU,                   relu,                   10, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "max(x, 0)")                                    \
+  R(X, SIGMOID,                sigmoid,                11, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "1 / (1 + e^-x)")                               \
+  R(X, TANH,                   tanh,                   12, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic tangent")                           \
+  R(X, ABS,                    abs,                    13, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "|x|")                                          \
+  R(X, ADD,                    add,                    14, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a + b")                                        \
+  R(X, SUB,                    sub,                    15, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - b")                                        \
+  R(X, MUL,                    mul,                    16, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a * b")                                        \
+  R(X, DIV,                    div,                    17, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a / b, true division")                         \
+  R(X, POW,                    pow,                    18, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a ^ b")                                        \
+  R(X, MAXIMUM,                maximum,                19, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise max(a, b)")                        \
+  R(X, MINIMUM,                minimum,                20, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise min(a, b)")                        \
+  R(X, EQ,                     eq,                     21, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a == b")                                       \
+  R(X, NE,                     ne,                     22, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a != b")                                       \
+  R(X, LT,                     lt,                     23, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a < b")                                        \
+  R(X, LE,                     le,                     24, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a <= b")                                       \
+  R(X, GT,                     gt,                     25, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a > b")                                        \
+  R(X, GE,                     ge,                     26, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a >= b")                                       \
+  R(X, WHERE,                  where,                  27, PORTA_OP_KIND_WHERE,     3, ANY,     SAME,  1, "cond ? a : b")                                 \
+  R(X, SUM,                    sum,                    28, PORTA_OP_KIND_REDUCE,    1, WIDE,    WIDE,  1, "sum over dims (integers in int64)")            \
+  R(X, MEAN,                   mean,                   29, PORTA_OP_KIND_REDUCE,    1, FLOAT,   SAME,  1, "mean over dims")                               \
+  R(X, MAX,                    max,                    30, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "maximum over dims")                            \
+  R(X, MIN,                    min,                    31, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "minimum over dims")                            \
+  R(X, ARGMAX,                 argmax,                 32, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first maximum")                   \
+  R(X, ARGMIN,                 argmin,                 33, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first minimum")                   \
+  R(X, MATMUL,                 matmul,                 34, PORTA_OP_KIND_MATMUL,    2, FLOAT,   SAME,  1, "batched C = alpha A @ B + beta C")             \
+  R(X, IM2COL,                 im2col,                 35, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "convolution lowering: windows to columns")     \
+  R(X, COL2IM,                 col2im,                 36, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "the adjoint of im2col")                        \
+  R(X, MAX_POOL2D,             max_pool2d,             37, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D max pooling, with indices")                \
+  R(X, MAX_POOL2D_BACKWARD,    max_pool2d_backward,    38, PORTA_OP_KIND_POOL,      2, FLOAT,   SAME,  0, "gradient of max_pool2d")                       \
+  R(X, AVG_POOL2D,             avg_pool2d,             39, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D average pooling")                          \
+  R(X, AVG_POOL2D_BACKWARD,    avg_pool2d_backward,    40, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  0, "gradient of avg_pool2d")                       \
+  R(X, SOFTMAX,                softmax,                41, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "softmax along a dim")                          \
+  R(X, LOG_SOFTMAX,            log_softmax,            42, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "log of softmax along a dim")                   \
+  R(X, SOFTMAX_BACKWARD,       softmax_backward,       43, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of softmax")                          \
+  R(X, LOG_SOFTMAX_BACKWARD,   log_softmax_backward,   44, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of log_softmax")                      \
+  R(X, CROSS_ENTROPY,          cross_entropy,          45, PORTA_OP_KIND_LOSS,      2, FLOAT,   SAME,  1, "per-sample cross entropy on logits")           \
+  R(X, CROSS_ENTROPY_BACKWARD, cross_entropy_backward, 46, PORTA_OP_KIND_LOSS,      3, FLOAT,   SAME,  0, "gradient of cross_entropy")                    \
+  R(X, SGD_STEP,               sgd_step,               47, PORTA_OP_KIND_OPTIMIZER, 3, FLOAT,   SAME,  0, "fused SGD update, in place")                   \
+  R(X, ADAM_STEP,              adam_step,              48, PORTA_OP_KIND_OPTIMIZER, 4, FLOAT,   SAME,  0, "fused Adam/AdamW update, in place")            \
+  R(X, SIN,                    sin,                    49, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "sine")                                         \
+  R(X, COS,                    cos,                    50, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "cosine")                                       \
+  R(X, TAN,                    tan,                    51, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "tangent")                                      \
+  R(X, ASIN,                   asin,                   52, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "arcsine")                                      \
+  R(X, ACOS,                   acos,                   53, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "arccosine")                                    \
+  R(X, ATAN,                   atan,                   54, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "arctangent")                                   \
+  R(X, SINH,                   sinh,                   55, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic sine")                              \
+  R(X, COSH,                   cosh,                   56, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic cosine")                            \
+  R(X, FLOOR,                  floor,                  57, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "largest integer <= x (integers unchanged)")    \
+  R(X, CEIL,                   ceil,                   58, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "smallest integer >= x (integers unchanged)")   \
+  R(X, ROUND,                  round,                  59, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "nearest integer, halves to even")              \
+  R(X, TRUNC,                  trunc,                  60, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "x rounded toward zero")                        \
+  R(X, SIGN,                   sign,                   61, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "-1, 0 or 1 (NaN gives 0, as in PyTorch)")      \
+  R(X, ERF,                    erf,                    62, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "error function")                               \
+  R(X, ERFINV,                 erfinv,                 63, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "inverse error function")                       \
+  R(X, LOG1P,                  log1p,                  64, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "ln(1 + x), exact near 0")                      \
+  R(X, EXPM1,                  expm1,                  65, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "e^x - 1, exact near 0")                        \
+  R(X, LOG2,                   log2,                   66, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "base-2 logarithm")                             \
+  R(X, LOG10,                  log10,                  67, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "base-10 logarithm")                            \
+  R(X, EXP2,                   exp2,                   68, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "2^x")                                          \
+  R(X, ATAN2,                  atan2,                  69, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "angle of the point (b, a)")                    \
+  R(X, REMAINDER,              remainder,              70, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - floor(a / b) * b, Python's %")             \
+  R(X, FMOD,                   fmod,                   71, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - trunc(a / b) * b, C's fmod")               \
+  R(X, FLOOR_DIVIDE,           floor_divide,           72, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "floor(a / b), Python's //")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)

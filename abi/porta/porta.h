@@ -57,7 +57,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 2 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 3 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -92,12 +92,20 @@
  * porta_op ids the in-place calls take (porta/ops.h; never renumbered):
  *   porta_unary_inplace: PORTA_OP_NEG = 6, PORTA_OP_EXP = 7, PORTA_OP_LOG = 8,
  *     PORTA_OP_SQRT = 9, PORTA_OP_RELU = 10, PORTA_OP_SIGMOID = 11,
- *     PORTA_OP_TANH = 12, PORTA_OP_ABS = 13
+ *     PORTA_OP_TANH = 12, PORTA_OP_ABS = 13; since 1.3: PORTA_OP_SIN = 49,
+ *     PORTA_OP_COS = 50, PORTA_OP_TAN = 51, PORTA_OP_ASIN = 52,
+ *     PORTA_OP_ACOS = 53, PORTA_OP_ATAN = 54, PORTA_OP_SINH = 55,
+ *     PORTA_OP_COSH = 56, PORTA_OP_FLOOR = 57, PORTA_OP_CEIL = 58,
+ *     PORTA_OP_ROUND = 59, PORTA_OP_TRUNC = 60, PORTA_OP_SIGN = 61,
+ *     PORTA_OP_ERF = 62, PORTA_OP_ERFINV = 63, PORTA_OP_LOG1P = 64,
+ *     PORTA_OP_EXPM1 = 65, PORTA_OP_LOG2 = 66, PORTA_OP_LOG10 = 67,
+ *     PORTA_OP_EXP2 = 68
  *   porta_binary_inplace, porta_binary_scalar_inplace: PORTA_OP_ADD = 14,
  *     PORTA_OP_SUB = 15, PORTA_OP_MUL = 16, PORTA_OP_DIV = 17, PORTA_OP_POW = 18,
  *     PORTA_OP_MAXIMUM = 19, PORTA_OP_MINIMUM = 20, PORTA_OP_EQ = 21,
  *     PORTA_OP_NE = 22, PORTA_OP_LT = 23, PORTA_OP_LE = 24, PORTA_OP_GT = 25,
- *     PORTA_OP_GE = 26
+ *     PORTA_OP_GE = 26; since 1.3: PORTA_OP_ATAN2 = 69, PORTA_OP_REMAINDER = 70,
+ *     PORTA_OP_FMOD = 71, PORTA_OP_FLOOR_DIVIDE = 72
  *
  * DLDevice (dlpack.h), passed by value; porta_device_parse("cuda:1") makes one:
  *   sizeof(DLDevice) = 8, alignof(DLDevice) = 4,
@@ -143,7 +151,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 2
+#define PORTA_ABI_MINOR 3
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -536,6 +544,47 @@ PORTA_EXPORT porta_status porta_sigmoid(porta_tensor* a, porta_tensor** out);
 PORTA_EXPORT porta_status porta_tanh(porta_tensor* a, porta_tensor** out);
 /** |a|. Since 1.0. */
 PORTA_EXPORT porta_status porta_abs(porta_tensor* a, porta_tensor** out);
+/** sine (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_sin(porta_tensor* a, porta_tensor** out);
+/** cosine (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_cos(porta_tensor* a, porta_tensor** out);
+/** tangent (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_tan(porta_tensor* a, porta_tensor** out);
+/** arcsine, NaN outside [-1, 1] (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_asin(porta_tensor* a, porta_tensor** out);
+/** arccosine, NaN outside [-1, 1] (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_acos(porta_tensor* a, porta_tensor** out);
+/** arctangent (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_atan(porta_tensor* a, porta_tensor** out);
+/** hyperbolic sine (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_sinh(porta_tensor* a, porta_tensor** out);
+/** hyperbolic cosine (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_cosh(porta_tensor* a, porta_tensor** out);
+/** largest integer <= a; integer tensors unchanged; zero gradient. Since 1.3. */
+PORTA_EXPORT porta_status porta_floor(porta_tensor* a, porta_tensor** out);
+/** smallest integer >= a; integer tensors unchanged; zero gradient. Since 1.3. */
+PORTA_EXPORT porta_status porta_ceil(porta_tensor* a, porta_tensor** out);
+/** nearest integer, halves to even (2.5 -> 2), as torch.round; zero gradient. Since 1.3. */
+PORTA_EXPORT porta_status porta_round(porta_tensor* a, porta_tensor** out);
+/** a rounded toward zero; zero gradient. Since 1.3. */
+PORTA_EXPORT porta_status porta_trunc(porta_tensor* a, porta_tensor** out);
+/** -1, 0 or 1 in a's dtype; NaN gives 0 (as torch.sign, unlike NumPy); zero gradient. Since 1.3. */
+PORTA_EXPORT porta_status porta_sign(porta_tensor* a, porta_tensor** out);
+/** error function (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_erf(porta_tensor* a, porta_tensor** out);
+/** inverse error function: +-inf at +-1, NaN outside [-1, 1] (integer inputs give float32).
+ *  Since 1.3. */
+PORTA_EXPORT porta_status porta_erfinv(porta_tensor* a, porta_tensor** out);
+/** ln(1 + a), accurate near 0 (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_log1p(porta_tensor* a, porta_tensor** out);
+/** e^a - 1, accurate near 0 (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_expm1(porta_tensor* a, porta_tensor** out);
+/** base-2 logarithm (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_log2(porta_tensor* a, porta_tensor** out);
+/** base-10 logarithm (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_log10(porta_tensor* a, porta_tensor** out);
+/** 2^a (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_exp2(porta_tensor* a, porta_tensor** out);
 
 /** a + b. Since 1.0. */
 PORTA_EXPORT porta_status porta_add(porta_tensor* a, porta_tensor* b, porta_tensor** out);
@@ -563,6 +612,18 @@ PORTA_EXPORT porta_status porta_le(porta_tensor* a, porta_tensor* b, porta_tenso
 PORTA_EXPORT porta_status porta_gt(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 /** a >= b (bool result). Since 1.0. */
 PORTA_EXPORT porta_status porta_ge(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** the angle of the point (b, a) in (-pi, pi], as torch.atan2(a, b) (integer inputs give
+ *  float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_atan2(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a - floor(a / b) * b, with b's sign: Python's % (torch.remainder); an integer zero divisor
+ *  is refused (ZeroDivisionError, INVALID_ARGUMENT). Since 1.3. */
+PORTA_EXPORT porta_status porta_remainder(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a - trunc(a / b) * b, with a's sign: C's fmod (torch.fmod); an integer zero divisor is
+ *  refused. Since 1.3. */
+PORTA_EXPORT porta_status porta_fmod(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** floor(a / b): Python's // (torch.floor_divide); integer inputs stay integers, an integer
+ *  zero divisor is refused; zero gradient. Since 1.3. */
+PORTA_EXPORT porta_status porta_floor_divide(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
 /* Scalar forms: the scalar takes a's dtype, except that a non-integral
  * scalar with an integer or bool `a` makes the result float32, and an
@@ -593,6 +654,14 @@ PORTA_EXPORT porta_status porta_le_scalar(porta_tensor* a, double s, porta_tenso
 PORTA_EXPORT porta_status porta_gt_scalar(porta_tensor* a, double s, porta_tensor** out);
 /** a >= s. Since 1.0. */
 PORTA_EXPORT porta_status porta_ge_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** atan2(a, s). Since 1.3. */
+PORTA_EXPORT porta_status porta_atan2_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a % s (Python's). Since 1.3. */
+PORTA_EXPORT porta_status porta_remainder_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** fmod(a, s). Since 1.3. */
+PORTA_EXPORT porta_status porta_fmod_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a // s (Python's). Since 1.3. */
+PORTA_EXPORT porta_status porta_floor_divide_scalar(porta_tensor* a, double s, porta_tensor** out);
 
 /** cond ? a : b, elementwise; cond is bool; all three broadcast. Since 1.0. */
 PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta_tensor* b,
@@ -657,6 +726,74 @@ PORTA_EXPORT porta_status porta_argmin(porta_tensor* t, int32_t dim, int keepdim
 /** Matrix product with NumPy matmul rules: 1-D operands are promoted and the
  *  added dim removed; leading (batch) dims broadcast. float32 and float64. Since 1.0. */
 PORTA_EXPORT porta_status porta_matmul(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+
+/* =========================== composite ops =========================== */
+/* Defined in the core from the ops above, with PyTorch's semantics; autograd
+ * differentiates them through their parts. Activations take floating
+ * tensors only (UNSUPPORTED_DTYPE otherwise, as in PyTorch). */
+
+/** torch.clamp(a, min, max) with scalar bounds; min or max may be NULL (not
+ *  both). The gradient passes where min <= a <= max; min > max gives max;
+ *  a NaN bound gives NaN; an integer `a` with a fractional bound gives
+ *  float32; bool is refused. Since 1.3. */
+PORTA_EXPORT porta_status porta_clamp(porta_tensor* a, const double* min, const double* max,
+                                      porta_tensor** out);
+/** porta_clamp with tensor bounds (broadcast; either may be NULL, not both). Since 1.3. */
+PORTA_EXPORT porta_status porta_clamp_tensor(porta_tensor* a, porta_tensor* min, porta_tensor* max,
+                                             porta_tensor** out);
+/** torch.lerp: start + weight * (end - start), computed from end when
+ *  |weight| >= 0.5 (so weight 1 gives end exactly); one floating dtype for
+ *  all three; all broadcast. Since 1.3. */
+PORTA_EXPORT porta_status porta_lerp(porta_tensor* start, porta_tensor* end, porta_tensor* weight,
+                                     porta_tensor** out);
+/** torch.logsumexp over dims (as porta_sum), without overflow; integer
+ *  inputs give float32. Since 1.3. */
+PORTA_EXPORT porta_status porta_logsumexp(porta_tensor* t, const int32_t* dims, int32_t num_dims,
+                                          int keepdim, porta_tensor** out);
+
+/** porta_gelu's `approximate`: PyTorch's "none" and "tanh". Since 1.3. */
+typedef enum porta_gelu_approximation {
+  PORTA_GELU_NONE = 0, /**< x/2 (1 + erf(x / sqrt 2)) */
+  PORTA_GELU_TANH = 1  /**< x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+} porta_gelu_approximation;
+/** torch.nn.functional.gelu; approximate is a porta_gelu_approximation. Since 1.3. */
+PORTA_EXPORT porta_status porta_gelu(porta_tensor* a, int32_t approximate, porta_tensor** out);
+/** torch.nn.functional.silu: a * sigmoid(a). Since 1.3. */
+PORTA_EXPORT porta_status porta_silu(porta_tensor* a, porta_tensor** out);
+/** torch.nn.functional.softplus: log(1 + exp(beta a)) / beta, and a where
+ *  beta a > threshold (PyTorch's defaults: beta 1, threshold 20). Since 1.3. */
+PORTA_EXPORT porta_status porta_softplus(porta_tensor* a, double beta, double threshold, porta_tensor** out);
+/** torch.nn.functional.leaky_relu: a where a > 0, else negative_slope * a
+ *  (PyTorch's default slope: 0.01). Since 1.3. */
+PORTA_EXPORT porta_status porta_leaky_relu(porta_tensor* a, double negative_slope, porta_tensor** out);
+/** torch.nn.functional.elu: a where a > 0, else alpha (e^a - 1). Since 1.3. */
+PORTA_EXPORT porta_status porta_elu(porta_tensor* a, double alpha, porta_tensor** out);
+/** torch.nn.functional.hardtanh: a clamped to [min_val, max_val], no
+ *  gradient at or beyond the bounds; min_val > max_val is INVALID_ARGUMENT.
+ *  Since 1.3. */
+PORTA_EXPORT porta_status porta_hardtanh(porta_tensor* a, double min_val, double max_val, porta_tensor** out);
+
+/** torch.isnan (bool; false for integer and bool tensors). Since 1.3. */
+PORTA_EXPORT porta_status porta_isnan(porta_tensor* a, porta_tensor** out);
+/** torch.isinf (bool). Since 1.3. */
+PORTA_EXPORT porta_status porta_isinf(porta_tensor* a, porta_tensor** out);
+/** torch.isfinite (bool; true for integer and bool tensors). Since 1.3. */
+PORTA_EXPORT porta_status porta_isfinite(porta_tensor* a, porta_tensor** out);
+/** torch.nan_to_num: NaN, +inf and -inf replaced; a NULL value takes
+ *  PyTorch's default (0, the dtype's largest finite value, its lowest).
+ *  Integer and bool tensors are copied. The gradient passes where a is
+ *  finite. Since 1.3. */
+PORTA_EXPORT porta_status porta_nan_to_num(porta_tensor* a, const double* nan, const double* posinf,
+                                           const double* neginf, porta_tensor** out);
+
+/** torch.logical_not: a == 0, on every dtype (bool result). Since 1.3. */
+PORTA_EXPORT porta_status porta_logical_not(porta_tensor* a, porta_tensor** out);
+/** torch.logical_and: both nonzero (NaN counts as nonzero); broadcast. Since 1.3. */
+PORTA_EXPORT porta_status porta_logical_and(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** torch.logical_or: either nonzero. Since 1.3. */
+PORTA_EXPORT porta_status porta_logical_or(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** torch.logical_xor: exactly one nonzero. Since 1.3. */
+PORTA_EXPORT porta_status porta_logical_xor(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
 
 /* ============================= autograd ============================= */

@@ -39,6 +39,10 @@ KernelArg& KernelArg::operator=(const KernelArg& o) {
 
 porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype) {
   porta_kernel_fn fn = dev.backend->kernels[op][static_cast<int>(dtype)];
+  if (fn == nullptr && op >= ops_known_at_plugin_minor(dev.backend->api.abi_minor))
+    fail(PORTA_ERROR_NOT_IMPLEMENTED, op_name(op), " is not implemented by plugin '", dev.backend->name,
+         "': it was built for plugin ABI ", dev.backend->api.abi_major, ".", dev.backend->api.abi_minor,
+         ", which predates the op; rebuild the plugin against this core's porta/plugin.h");
   if (fn == nullptr)
     fail(PORTA_ERROR_NOT_IMPLEMENTED, op_name(op), " (", dtype_name(dtype), ") is not implemented by plugin '",
          dev.backend->name, "'");

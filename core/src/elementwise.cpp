@@ -50,6 +50,21 @@ static Dtype compute_dtype(porta_op op, Dtype dt) {
   return dt;
 }
 
+// Integer floor_divide, remainder and fmod have no value for a zero divisor:
+// refused, as PyTorch does on the CPU ("ZeroDivisionError"), on every device.
+static bool divides_integers(porta_op op, Dtype dt) {
+  return !is_floating(dt) && (op == PORTA_OP_FLOOR_DIVIDE || op == PORTA_OP_REMAINDER || op == PORTA_OP_FMOD);
+}
+
+static void check_nonzero_divisor(const char* name, const TensorPtr& divisor) {
+  TensorPtr any_zero = reduce(PORTA_OP_MAX, binary_scalar(PORTA_OP_EQ, divisor, 0.0), nullptr, 0, false);
+  uint8_t zero = 0;
+  to_host(*any_zero, &zero, sizeof(zero));
+  if (zero)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, name, ": ZeroDivisionError: integer division by zero (a divisor is 0); "
+         "cast to a floating dtype for inf/nan results");
+}
+
 TensorPtr unary(porta_op op, const TensorPtr& a) {
   const Dtype dt = compute_dtype(op, a->dtype);
   TensorPtr x = cast(a, dt);
@@ -70,6 +85,7 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   const Dims shape = broadcast_shapes(name, a->shape, b->shape);
   TensorPtr x = cast(a, dt), y = cast(b, dt);
   TensorPtr out = empty(*a->device, is_compare ? Dtype::Bool : dt, shape);
+  if (out->numel() > 0 && divides_integers(op, dt)) check_nonzero_divisor(name, y);
   if (out->numel() > 0) launch_elementwise(op, dt, {x.get(), y.get()}, *out);
   return out;
 }

@@ -1,5 +1,7 @@
 #include "op_descriptors.hpp"
 
+#include <porta/plugin.h>
+
 #include <array>
 
 #include "error.hpp"
@@ -58,6 +60,14 @@ const OpDescriptor& op_descriptor(porta_op op) {
   const OpDescriptor* d = find_op(op);
   if (!d) fail(PORTA_ERROR_INTERNAL, "op id ", static_cast<int>(op), " is not in porta/ops.h");
   return *d;
+}
+
+int32_t ops_known_at_plugin_minor(uint32_t minor) {
+  // The first id of each minor's ops (porta/ops.h says which ids came when).
+  if (minor == 0) return PORTA_OP_IM2COL;
+  if (minor <= 2) return PORTA_OP_SIN;
+  static_assert(PORTA_PLUGIN_ABI_MINOR == 3, "ops appended in a new plugin ABI minor need their first id here");
+  return PORTA_OP_COUNT;
 }
 
 }  // namespace porta

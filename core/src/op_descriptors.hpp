@@ -25,5 +25,8 @@ const OpDescriptor* find_op(int64_t op);
 const char* kind_name(porta_op_kind kind);
 // The row of `op`, a known op (an internal error otherwise).
 const OpDescriptor& op_descriptor(porta_op op);
+// How many op ids (0 to the result - 1) a plugin built against plugin ABI
+// 1.`minor` knows: the core never asks it for a kernel of a later op.
+int32_t ops_known_at_plugin_minor(uint32_t minor);
 
 }  // namespace porta

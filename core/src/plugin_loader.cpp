@@ -12,6 +12,7 @@
 
 #include "error.hpp"
 #include "log.hpp"
+#include "op_descriptors.hpp"
 #include "plugin_errors.hpp"
 #include "plugin_guard.hpp"
 #include "plugin_table.hpp"
@@ -155,7 +156,8 @@ void Registry::load_locked(const std::string& path) {
     return finish(PORTA_PLUGIN_FAILED, cat("device_count returned PORTA_OK with ", count, " devices; a plugin may ",
                                            "report 0 to ", kMaxDevicesPerPlugin, " (a bug in the plugin)"));
   rec.device_count = count;
-  for (int op = 0; op < PORTA_OP_COUNT; ++op)
+  const int32_t known_ops = ops_known_at_plugin_minor(b->api.abi_minor);
+  for (int op = 0; op < known_ops; ++op)
     for (int d = 0; d < kDtypeCount; ++d)
       b->kernels[op][d] = b->api.find_kernel(static_cast<uint32_t>(op), to_dl(static_cast<Dtype>(d)));
   for (int32_t i = 0; i < count; ++i) {

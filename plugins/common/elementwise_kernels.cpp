@@ -1,5 +1,6 @@
 // Host kernels of the COPY, UNARY, BINARY, COMPARE and WHERE kinds.
 #include "dtype_dispatch.hpp"
+#include "elementwise_lookup.hpp"
 #include "elementwise_math.hpp"
 #include "strided_loop.hpp"
 
@@ -58,7 +59,7 @@ porta_status where_kernel(const porta_kernel_call* c) {
   const DLTensor* ts[4] = {&c->outputs[0], &c->inputs[0], &c->inputs[1], &c->inputs[2]};
   parallel_runs(operands(ts), numel(c->outputs[0]), [](char** p, const int64_t* s, int64_t n, int64_t) {
     for (int64_t i = 0; i < n; ++i)
-      at<T>(p[0], s[0], i) = Where{}(at<uint8_t>(p[1], s[1], i), at<T>(p[2], s[2], i), at<T>(p[3], s[3], i));
+      at<T>(p[0], s[0], i) = Math<PORTA_OP_WHERE>{}(at<uint8_t>(p[1], s[1], i), at<T>(p[2], s[2], i), at<T>(p[3], s[3], i));
   });
   return PORTA_OK;
 }
@@ -82,50 +83,23 @@ porta_status cast_kernel(const porta_kernel_call* c) {
   return PORTA_OK;
 }
 
-template <int DT>
-porta_kernel_fn find_for_dtype(uint32_t op) {
-  using T = storage_t<DT>;
-  constexpr bool flt = is_float_dt(DT);
-  constexpr bool numeric = DT != kDtBool;
-  switch (op) {
-    case PORTA_OP_COPY:
-    case PORTA_OP_CAST: return &cast_kernel<DT>;
-    case PORTA_OP_NEG: return numeric ? &unary_kernel<Neg, T> : nullptr;
-    case PORTA_OP_ABS: return numeric ? &unary_kernel<Abs, T> : nullptr;
-    case PORTA_OP_RELU: return numeric ? &unary_kernel<Relu, T> : nullptr;
-    case PORTA_OP_ADD: return numeric ? &binary_kernel<Add, T, T> : nullptr;
-    case PORTA_OP_SUB: return numeric ? &binary_kernel<Sub, T, T> : nullptr;
-    case PORTA_OP_MUL: return numeric ? &binary_kernel<Mul, T, T> : nullptr;
-    case PORTA_OP_MAXIMUM: return numeric ? &binary_kernel<Maximum, T, T> : nullptr;
-    case PORTA_OP_MINIMUM: return numeric ? &binary_kernel<Minimum, T, T> : nullptr;
-    case PORTA_OP_EQ: return &binary_kernel<Eq, T, uint8_t>;
-    case PORTA_OP_NE: return &binary_kernel<Ne, T, uint8_t>;
-    case PORTA_OP_LT: return &binary_kernel<Lt, T, uint8_t>;
-    case PORTA_OP_LE: return &binary_kernel<Le, T, uint8_t>;
-    case PORTA_OP_GT: return &binary_kernel<Gt, T, uint8_t>;
-    case PORTA_OP_GE: return &binary_kernel<Ge, T, uint8_t>;
-    case PORTA_OP_WHERE: return &where_kernel<T>;
-    default: break;
-  }
-  if constexpr (flt) {
-    switch (op) {
-      case PORTA_OP_EXP: return &unary_kernel<Exp, T>;
-      case PORTA_OP_LOG: return &unary_kernel<Log, T>;
-      case PORTA_OP_SQRT: return &unary_kernel<Sqrt, T>;
-      case PORTA_OP_SIGMOID: return &unary_kernel<Sigmoid, T>;
-      case PORTA_OP_TANH: return &unary_kernel<Tanh, T>;
-      case PORTA_OP_DIV: return &binary_kernel<Div, T, T>;
-      case PORTA_OP_POW: return &binary_kernel<Pow, T, T>;
-      default: break;
-    }
-  }
-  return nullptr;
-}
+// The kernel shapes elementwise_lookup.hpp instantiates for every row.
+struct HostShapes {
+  static constexpr bool has(porta_op_kind) { return true; }
+  template <int DT>
+  static porta_status copy(const porta_kernel_call* c) { return cast_kernel<DT>(c); }
+  template <class F, class T>
+  static porta_status unary(const porta_kernel_call* c) { return unary_kernel<F, T>(c); }
+  template <class F, class T>
+  static porta_status binary(const porta_kernel_call* c) { return binary_kernel<F, T, T>(c); }
+  template <class F, class T>
+  static porta_status compare(const porta_kernel_call* c) { return binary_kernel<F, T, uint8_t>(c); }
+  template <class T>
+  static porta_status where(const porta_kernel_call* c) { return where_kernel<T>(c); }
+};
 
 }  // namespace
 
-porta_kernel_fn find_elementwise_kernel(uint32_t op, int dtype) {
-  return visit_dtype(dtype, [&]<int DT>() { return find_for_dtype<DT>(op); });
-}
+porta_kernel_fn find_elementwise_kernel(uint32_t op, int dtype) { return plugin::find_elementwise<HostShapes>(op, dtype); }
 
 }  // namespace porta::host

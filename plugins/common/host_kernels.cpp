@@ -34,22 +34,21 @@ int host_dtype(DLDataType t) { return plugin::dtype_index(t); }
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  switch (op) {
-#define PORTA_X_FAMILY(NAME, name, id, kind, inputs)                                        \
-  case PORTA_OP_##NAME:                                                                     \
-    switch (kind) {                                                                         \
-      case PORTA_OP_KIND_FACTORY: return find_factory_kernel(op, dt);                       \
-      case PORTA_OP_KIND_REDUCE: case PORTA_OP_KIND_ARGREDUCE: return find_reduce_kernel(op, dt); \
-      case PORTA_OP_KIND_MATMUL: return find_matmul_kernel(op, dt);                         \
-      case PORTA_OP_KIND_CONV: return find_conv_kernel(op, dt);                             \
-      case PORTA_OP_KIND_POOL: return find_pool_kernel(op, dt);                             \
-      case PORTA_OP_KIND_SOFTMAX: return find_softmax_kernel(op, dt);                       \
-      case PORTA_OP_KIND_LOSS: return find_loss_kernel(op, dt);                             \
-      case PORTA_OP_KIND_OPTIMIZER: return find_optimizer_kernel(op, dt);                   \
-      default: return find_elementwise_kernel(op, dt);                                      \
-    }
-    PORTA_OP_LIST(PORTA_X_FAMILY)
-#undef PORTA_X_FAMILY
+  switch (plugin::op_kind(op)) {
+    case PORTA_OP_KIND_FACTORY: return find_factory_kernel(op, dt);
+    case PORTA_OP_KIND_REDUCE:
+    case PORTA_OP_KIND_ARGREDUCE: return find_reduce_kernel(op, dt);
+    case PORTA_OP_KIND_MATMUL: return find_matmul_kernel(op, dt);
+    case PORTA_OP_KIND_CONV: return find_conv_kernel(op, dt);
+    case PORTA_OP_KIND_POOL: return find_pool_kernel(op, dt);
+    case PORTA_OP_KIND_SOFTMAX: return find_softmax_kernel(op, dt);
+    case PORTA_OP_KIND_LOSS: return find_loss_kernel(op, dt);
+    case PORTA_OP_KIND_OPTIMIZER: return find_optimizer_kernel(op, dt);
+    case PORTA_OP_KIND_COPY:
+    case PORTA_OP_KIND_UNARY:
+    case PORTA_OP_KIND_BINARY:
+    case PORTA_OP_KIND_COMPARE:
+    case PORTA_OP_KIND_WHERE: return find_elementwise_kernel(op, dt);
     default: return nullptr;
   }
 }

@@ -71,6 +71,20 @@ inline constexpr bool op_takes_dtype(uint32_t op, int dt) {
   }
 }
 
+// The porta_op_kind of `op` from its row of the table, or -1 for an op id
+// this header does not know: plugins switch on it to find a kernel family.
+inline constexpr int op_kind(uint32_t op) {
+  switch (op) {
+#define PORTA_X_KIND(NAME, name, id, kind, inputs) \
+  case PORTA_OP_##NAME:                            \
+    return kind;
+    PORTA_OP_LIST(PORTA_X_KIND)
+#undef PORTA_X_KIND
+    default:
+      return -1;
+  }
+}
+
 // The call's parameter struct, or nullptr when missing or older than P (its
 // struct_size smaller than P's).
 template <class P>

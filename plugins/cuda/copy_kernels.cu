@@ -1,9 +1,8 @@
 // COPY and CAST kernels: strided in -> strided out with Porta's conversion
 // rules (plugins/common/elementwise_math.hpp). COPY is CAST from the same
 // dtype; the kernel is looked up by the output dtype.
-#include "dtype_dispatch.hpp"
 #include "elementwise.cuh"
-#include "elementwise_math.hpp"
+#include "elementwise_lookup.hpp"
 
 namespace porta::cuda {
 namespace {
@@ -21,11 +20,16 @@ porta_status cast_kernel(const porta_kernel_call* c) {
   });
 }
 
+struct CopyShapes {
+  static constexpr bool has(porta_op_kind k) { return k == PORTA_OP_KIND_COPY; }
+  template <int DT>
+  static porta_status copy(const porta_kernel_call* c) {
+    return cast_kernel<DT>(c);
+  }
+};
+
 }  // namespace
 
-porta_kernel_fn find_copy_kernel(uint32_t op, int dtype) {
-  if (op != PORTA_OP_COPY && op != PORTA_OP_CAST) return nullptr;
-  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn { return &cast_kernel<DT>; });
-}
+porta_kernel_fn find_copy_kernel(uint32_t op, int dtype) { return plugin::find_elementwise<CopyShapes>(op, dtype); }
 
 }  // namespace porta::cuda

@@ -10,34 +10,31 @@ namespace porta::opencl {
 namespace {
 
 porta_status run(uint32_t op, int dt, const porta_kernel_call* c) {
-  switch (op) {
-#define PORTA_X_RUN(NAME, name, id, kind, inputs) \
-  case PORTA_OP_##NAME:                           \
-    switch (kind) {                               \
-      case PORTA_OP_KIND_FACTORY:                 \
-        return run_factory(op, dt, c);            \
-      case PORTA_OP_KIND_COPY:                    \
-        return run_copy(op, dt, c);               \
-      case PORTA_OP_KIND_REDUCE:                  \
-      case PORTA_OP_KIND_ARGREDUCE:               \
-        return run_reduce(op, dt, c);             \
-      case PORTA_OP_KIND_MATMUL:                  \
-        return run_matmul(op, dt, c);             \
-      case PORTA_OP_KIND_CONV:                    \
-        return run_conv(op, dt, c);               \
-      case PORTA_OP_KIND_POOL:                    \
-        return run_pool(op, dt, c);               \
-      case PORTA_OP_KIND_SOFTMAX:                 \
-        return run_softmax(op, dt, c);            \
-      case PORTA_OP_KIND_LOSS:                    \
-        return run_loss(op, dt, c);               \
-      case PORTA_OP_KIND_OPTIMIZER:               \
-        return run_optimizer(op, dt, c);          \
-      default:                                    \
-        return run_elementwise(op, dt, c);        \
-    }
-    PORTA_OP_LIST(PORTA_X_RUN)
-#undef PORTA_X_RUN
+  switch (plugin::op_kind(op)) {
+    case PORTA_OP_KIND_FACTORY:
+      return run_factory(op, dt, c);
+    case PORTA_OP_KIND_COPY:
+      return run_copy(op, dt, c);
+    case PORTA_OP_KIND_UNARY:
+    case PORTA_OP_KIND_BINARY:
+    case PORTA_OP_KIND_COMPARE:
+    case PORTA_OP_KIND_WHERE:
+      return run_elementwise(op, dt, c);
+    case PORTA_OP_KIND_REDUCE:
+    case PORTA_OP_KIND_ARGREDUCE:
+      return run_reduce(op, dt, c);
+    case PORTA_OP_KIND_MATMUL:
+      return run_matmul(op, dt, c);
+    case PORTA_OP_KIND_CONV:
+      return run_conv(op, dt, c);
+    case PORTA_OP_KIND_POOL:
+      return run_pool(op, dt, c);
+    case PORTA_OP_KIND_SOFTMAX:
+      return run_softmax(op, dt, c);
+    case PORTA_OP_KIND_LOSS:
+      return run_loss(op, dt, c);
+    case PORTA_OP_KIND_OPTIMIZER:
+      return run_optimizer(op, dt, c);
     default:
       return report(PORTA_ERROR_NOT_IMPLEMENTED, "unknown op id " + std::to_string(op));
   }

@@ -147,13 +147,16 @@ HostTensor sample_host(DLDataType d, const Shape& shape, uint32_t seed, Values v
         x = 0.25 * (static_cast<int>(rng() % 25u) - 12);
       else if (values == Values::Positive)
         x = 0.05 + 4.95 * std::uniform_real_distribution<double>(0, 1)(rng);
+      else if (values == Values::Unit)
+        x = std::uniform_real_distribution<double>(-0.999, 0.999)(rng);
       else
         x = std::uniform_real_distribution<double>(-4, 4)(rng);
     } else {
       int lo = -10, hi = 10;
       if (values == Values::Grid) lo = -6, hi = 6;
       if (values == Values::Positive) lo = 1, hi = 12;
-      if (d.code == kDLUInt && lo < 0) lo = 0, hi = values == Values::Grid ? 12 : 20;
+      if (values == Values::Unit) lo = -1, hi = 1;
+      if (d.code == kDLUInt && lo < 0) lo = 0, hi = values == Values::Grid ? 12 : values == Values::Unit ? 1 : 20;
       x = lo + static_cast<int>(rng() % static_cast<uint32_t>(hi - lo + 1));
     }
   }

@@ -58,7 +58,8 @@ HostTensor make_host(DLDataType d, Shape shape, const std::vector<double>& value
 enum class Values {
   General,  // floats uniform in [-4, 4]; int [-10, 10]; uint8 [0, 20]; bool 0/1
   Grid,     // floats multiples of 0.25 in [-3, 3] (so comparisons tie); ints [-6, 6]; uint8 [0, 12]
-  Positive  // floats in [0.05, 5]; ints [1, 12]; bool 0/1
+  Positive,  // floats in [0.05, 5]; ints [1, 12]; bool 0/1
+  Unit       // floats in (-1, 1) (asin, acos, erfinv); ints [-1, 1]; uint8 [0, 1]; bool 0/1
 };
 HostTensor sample_host(DLDataType d, const Shape& shape, uint32_t seed, Values values = Values::General);
 // seed++ as a function call, so several in one argument list are not unsequenced.

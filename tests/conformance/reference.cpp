@@ -1,27 +1,55 @@
 #include "reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
 namespace conformance {
 
-bool produces_float(porta_op op) {
-  switch (op) {
-#define PORTA_X_FLOAT(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
-  case PORTA_OP_##NAME:                                                        \
-    return result == PORTA_RESULT_FLOAT;
-    PORTA_OP_DESCRIPTORS(PORTA_X_FLOAT)
-#undef PORTA_X_FLOAT
-    default:
-      return false;
-  }
-}
-
-bool is_transcendental(porta_op op) { return produces_float(op) && op != PORTA_OP_DIV && op != PORTA_OP_SQRT; }
-
 static std::logic_error no_reference(porta_op op) {
   return std::logic_error("conformance: no reference for op id " + std::to_string(static_cast<int>(op)));
+}
+
+static porta_op_result result_rule(porta_op op);
+
+bool produces_float(porta_op op) { return result_rule(op) == PORTA_RESULT_FLOAT; }
+
+bool is_transcendental(porta_op op) {
+  return produces_float(op) && op != PORTA_OP_DIV && op != PORTA_OP_SQRT;
+}
+
+// erfinv as the root of erf(x) = y, bracketed in [-6, 6] (erf(6) rounds to 1).
+static double erfinv_by_bisection(double y) {
+  if (std::isnan(y) || y < -1 || y > 1) return NAN;
+  if (y == 1 || y == -1) return y * INFINITY;
+  double lo = -6, hi = 6;
+  for (int i = 0; i < 200 && lo < hi; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid == lo || mid == hi) break;
+    (std::erf(mid) < y ? lo : hi) = mid;
+  }
+  return y == 0 ? y : 0.5 * (lo + hi);
+}
+
+// Python's float % : the result has b's sign (or is zero).
+static double python_mod(double a, double b) {
+  double r = std::fmod(a, b);
+  if (r != 0 && (r < 0) != (b < 0)) r += b;
+  return r;
+}
+
+// Python's float // : (a - a % b) / b, the exact floor of the real quotient
+// (2.0 // 0.1 is 19: 0.1 is a little more than a tenth; floor(2.0 / 0.1)
+// would round first and give 20), computed in long double; with Python's
+// special values (inf // x is NaN, x // 0 as IEEE division, a signed zero
+// where the floor is 0).
+static double python_floor_div(double a, double b) {
+  if (b == 0 || std::isnan(a) || std::isnan(b)) return a / b;
+  if (std::isinf(a)) return NAN;
+  if (std::isinf(b)) return a == 0 || (a > 0) == (b > 0) ? std::copysign(0.0, a / b) : -1.0;
+  const long double q = std::nearbyint((static_cast<long double>(a) - python_mod(a, b)) / b);
+  return q == 0 ? std::copysign(0.0, a / b) : static_cast<double>(q);
 }
 
 double unary_ref(porta_op op, double x) {
@@ -42,6 +70,46 @@ double unary_ref(porta_op op, double x) {
       return std::tanh(x);
     case PORTA_OP_ABS:
       return std::fabs(x);
+    case PORTA_OP_SIN:
+      return std::sin(x);
+    case PORTA_OP_COS:
+      return std::cos(x);
+    case PORTA_OP_TAN:
+      return std::tan(x);
+    case PORTA_OP_ASIN:
+      return std::asin(x);
+    case PORTA_OP_ACOS:
+      return std::acos(x);
+    case PORTA_OP_ATAN:
+      return std::atan(x);
+    case PORTA_OP_SINH:
+      return std::sinh(x);
+    case PORTA_OP_COSH:
+      return std::cosh(x);
+    case PORTA_OP_FLOOR:
+      return std::floor(x);
+    case PORTA_OP_CEIL:
+      return std::ceil(x);
+    case PORTA_OP_ROUND:
+      return std::nearbyint(x);  // the default rounding mode: halves to even
+    case PORTA_OP_TRUNC:
+      return std::trunc(x);
+    case PORTA_OP_SIGN:
+      return std::isnan(x) ? 0.0 : (x > 0) - (x < 0);  // PyTorch: sign(NaN) is 0
+    case PORTA_OP_ERF:
+      return std::erf(x);
+    case PORTA_OP_ERFINV:
+      return erfinv_by_bisection(x);
+    case PORTA_OP_LOG1P:
+      return std::log1p(x);
+    case PORTA_OP_EXPM1:
+      return std::expm1(x);
+    case PORTA_OP_LOG2:
+      return std::log2(x);
+    case PORTA_OP_LOG10:
+      return std::log10(x);
+    case PORTA_OP_EXP2:
+      return std::exp2(x);
     default:
       throw no_reference(op);
   }
@@ -76,14 +144,38 @@ double binary_ref(porta_op op, double a, double b) {
       return a > b;
     case PORTA_OP_GE:
       return a >= b;
+    case PORTA_OP_ATAN2:
+      return std::atan2(a, b);
+    case PORTA_OP_FMOD:
+      return std::fmod(a, b);
+    case PORTA_OP_REMAINDER:
+      return python_mod(a, b);
+    case PORTA_OP_FLOOR_DIVIDE:
+      return python_floor_div(a, b);
     default:
       throw no_reference(op);
   }
 }
 
-static bool is_compare(porta_op op) {
-  return op == PORTA_OP_EQ || op == PORTA_OP_NE || op == PORTA_OP_LT || op == PORTA_OP_LE || op == PORTA_OP_GT ||
-         op == PORTA_OP_GE;
+static porta_op_result result_rule(porta_op op) {
+  switch (op) {
+#define PORTA_X_RESULT(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  case PORTA_OP_##NAME:                                                         \
+    return result;
+    PORTA_OP_DESCRIPTORS(PORTA_X_RESULT)
+#undef PORTA_X_RESULT
+    default:
+      throw no_reference(op);
+  }
+}
+
+static bool is_compare(porta_op op) { return result_rule(op) == PORTA_RESULT_BOOL; }
+
+bool zero_division(porta_op op, const HostTensor& a, const HostTensor& b) {
+  const bool divides = op == PORTA_OP_FLOOR_DIVIDE || op == PORTA_OP_REMAINDER || op == PORTA_OP_FMOD;
+  Shape shape;
+  return divides && !is_float(result_type(a, b)) && broadcast_shape(a.shape, b.shape, &shape) && numel(shape) > 0 &&
+         std::find(b.v.begin(), b.v.end(), 0.0) != b.v.end();
 }
 
 DLDataType unary_result_dtype(porta_op op, DLDataType a) { return produces_float(op) ? floating_or_float32(a) : a; }

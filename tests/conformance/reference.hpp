@@ -26,6 +26,10 @@ DLDataType unary_result_dtype(porta_op op, DLDataType a);
 // Whether the op accepts these dtypes (arithmetic on bool operands does not).
 bool unary_supported(porta_op op, DLDataType a);
 bool binary_supported(porta_op op, DLDataType a, DLDataType b);
+// Whether op(a, b) is refused for a zero divisor: integer floor_divide,
+// remainder and fmod with a 0 in b and a non-empty result (PyTorch's
+// ZeroDivisionError, INVALID_ARGUMENT).
+bool zero_division(porta_op op, const HostTensor& a, const HostTensor& b);
 // The dtype a *_scalar call gives its scalar (porta.h: a's dtype; a
 // non-integral scalar with an integer or bool `a` is float32; an integral
 // scalar with a bool `a` is int64, as in PyTorch and elementwise.cpp).

@@ -93,4 +93,12 @@ std::string expect_failure(porta_status expected, Call&& call) {
   return message;
 }
 
+// expect_failure for an integer division by zero: INVALID_ARGUMENT whose
+// message names PyTorch's ZeroDivisionError.
+template <typename Call>
+void expect_zero_division_error(Call&& call) {
+  const std::string message = expect_failure(PORTA_ERROR_INVALID_ARGUMENT, call);
+  EXPECT_NE(message.find("ZeroDivisionError"), std::string::npos) << message;
+}
+
 }  // namespace conformance

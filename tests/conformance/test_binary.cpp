@@ -25,6 +25,10 @@ class Binary : public DeviceTest {
         expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE, [&](porta_tensor** o) { return op.fn(x, y, o); });
         return;
       }
+      if (zero_division(op.op, a, b)) {
+        expect_zero_division_error([&](porta_tensor** o) { return op.fn(x, y, o); });
+        return;
+      }
       Tensor out;
       CHECK_OK(op.fn(x, y, out.out()));
       EXPECT_EQ(device_string(device_of(out)), GetParam().name);

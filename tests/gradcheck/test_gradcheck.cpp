@@ -1,6 +1,7 @@
 // Every differentiable op's backward against finite differences, in float64,
 // on every loaded device.
 #include "../conformance/device_params.hpp"
+#include "../conformance/op_tables.hpp"
 #include "gradcheck.hpp"
 
 using gradcheck::Case;
@@ -46,21 +47,70 @@ Case binary(const char* name, porta_status (*op)(porta_tensor*, porta_tensor*, p
   return Case{name, {{sa, lo, hi}, {sb, lo, hi}}, [op](const Tensors& x) { return call(op, x[0], x[1]); }};
 }
 
+bool differentiable(porta_op op) {
+  porta_op_info info{};
+  info.struct_size = sizeof(info);
+  return porta_op_get_info(op, &info) == PORTA_OK && info.differentiable != 0;
+}
+
+// Where each op's finite differences are taken: inside its domain and away
+// from its kinks and jumps ([-1, 1] unless said here). For binary ops, a's
+// range then b's.
+struct Domain {
+  double lo = -1, hi = 1, b_lo = -1, b_hi = 1;
+};
+Domain domain_of(porta_op op) {
+  switch (op) {
+    case PORTA_OP_LOG:
+    case PORTA_OP_SQRT:
+    case PORTA_OP_LOG2:
+    case PORTA_OP_LOG10:
+      return {0.5, 2};
+    case PORTA_OP_RELU:
+    case PORTA_OP_ABS:
+      return {0.1, 1};  // and *_negative below
+    case PORTA_OP_ASIN:
+    case PORTA_OP_ACOS:
+    case PORTA_OP_ERFINV:
+      return {-0.8, 0.8};
+    case PORTA_OP_FLOOR:
+    case PORTA_OP_CEIL:
+    case PORTA_OP_ROUND:
+    case PORTA_OP_TRUNC:
+    case PORTA_OP_SIGN:
+      return {0.1, 0.4};  // no integer or half-integer inside
+    case PORTA_OP_DIV:
+    case PORTA_OP_POW:
+      return {0.5, 2, 0.5, 2};
+    case PORTA_OP_REMAINDER:
+    case PORTA_OP_FMOD:
+    case PORTA_OP_FLOOR_DIVIDE:
+      return {1.1, 1.4, 0.5, 0.54};  // a / b in (2.03, 2.8): no jump inside
+    default:
+      return {};
+  }
+}
+
 std::vector<Case> elementwise_cases() {
-  std::vector<Case> c = {
-      unary("neg", porta_neg),          unary("exp", porta_exp),
-      unary("log", porta_log, 0.5, 2),  unary("sqrt", porta_sqrt, 0.5, 2),
-      unary("relu", porta_relu, 0.1, 1), unary("relu_negative", porta_relu, -1, -0.1),
-      unary("sigmoid", porta_sigmoid),  unary("tanh", porta_tanh),
-      unary("abs", porta_abs, 0.1, 1),  unary("abs_negative", porta_abs, -1, -0.1),
-      binary("add_broadcast", porta_add, {2, 3}, {3}),
-      binary("sub_broadcast", porta_sub, {2, 1, 3}, {4, 1}),
-      binary("mul_broadcast", porta_mul, {2, 3}, {2, 1}),
-      binary("div", porta_div, {2, 3}, {2, 3}, 0.5, 2),
-      binary("pow", porta_pow, {2, 3}, {3}, 0.5, 2),
-      binary("maximum", porta_maximum, {2, 3}, {2, 3}),
-      binary("minimum", porta_minimum, {3}, {2, 3}),
-  };
+  std::vector<Case> c;
+  // Every differentiable UNARY and BINARY row of the op table.
+  for (const conformance::UnaryOp& u : conformance::kUnaryOps)
+    if (differentiable(u.op)) c.push_back(unary(u.name, u.fn, domain_of(u.op).lo, domain_of(u.op).hi));
+  for (const conformance::BinaryOp& b : conformance::kBinaryOps)
+    if (!b.compare && differentiable(b.op)) {
+      const Domain d = domain_of(b.op);
+      c.push_back(Case{b.name, {{{2, 3}, d.lo, d.hi}, {{2, 3}, d.b_lo, d.b_hi}},
+                       [fn = b.fn](const Tensors& x) { return call(fn, x[0], x[1]); }});
+    }
+  // The other side of the kinks, and broadcasting (gradients summed back).
+  for (Case extra : {unary("relu_negative", porta_relu, -1, -0.1), unary("abs_negative", porta_abs, -1, -0.1),
+                     binary("add_broadcast", porta_add, {2, 3}, {3}),
+                     binary("sub_broadcast", porta_sub, {2, 1, 3}, {4, 1}),
+                     binary("mul_broadcast", porta_mul, {2, 3}, {2, 1}),
+                     binary("pow_broadcast", porta_pow, {2, 3}, {3}, 0.5, 2),
+                     binary("minimum_broadcast", porta_minimum, {3}, {2, 3}),
+                     binary("atan2_broadcast", porta_atan2, {2, 3}, {3}, 0.2, 1)})
+    c.push_back(extra);
   c.push_back(Case{"scalar_ops", {{{2, 3}, 0.5, 2}}, [](const Tensors& x) {
                      Temps temp;
                      porta_tensor* a = temp(call(porta_mul_scalar, x[0], 3.0));

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,8 @@ Handle* foreign_handle() {
 
 // One entry point and the bad calls that exercise it.
 struct Case {
-  const char* entry;
-  void (*run)(Fixture&);
+  std::string entry;
+  std::function<void(Fixture&)> run;
 };
 
 // The cases, in porta.h's order, split by the header's sections.

@@ -2,6 +2,10 @@
 // and autograd (porta.h's middle sections, in its order).
 #include "c_api_bad_args.hpp"
 
+#include <string>
+
+#include "../conformance/op_tables.hpp"
+
 namespace porta_bad_args {
 namespace {
 
@@ -60,64 +64,40 @@ void check_argreduce(Fixture& x, ArgReduce op) {
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "the tensor is empty", op(empty, PORTA_ALL_DIMS, 0, out.p()));
 }
 
-#define UNARY(name, refuses_bool)                                                  \
-  {                                                                                \
-    "porta_" #name, [](Fixture& x) { check_unary(x, porta_##name, refuses_bool); } \
-  }
-#define BINARY(name, refuses_bool)                                                  \
-  {                                                                                 \
-    "porta_" #name, [](Fixture& x) { check_binary(x, porta_##name, refuses_bool); } \
-  }
-#define SCALAR(name)                                                                     \
-  {                                                                                      \
-    "porta_" #name "_scalar", [](Fixture& x) { check_scalar(x, porta_##name##_scalar); } \
-  }
+// Whether an op refuses bool operands: all but those that compute in float
+// (exp, div, ...) and the comparisons, from its row of porta/ops.h.
+bool refuses_bool(porta_op op) {
+  porta_op_info info{};
+  info.struct_size = sizeof(info);
+  EXPECT_EQ(porta_op_get_info(op, &info), PORTA_OK);
+  return info.result != PORTA_RESULT_FLOAT && info.result != PORTA_RESULT_BOOL;
+}
+
+// One case per UNARY row, per BINARY and COMPARE row, then per scalar form,
+// from the op table (porta.h declares each group in id order).
+std::vector<Case> elementwise_cases() {
+  std::vector<Case> cases;
+  for (const conformance::UnaryOp& u : conformance::kUnaryOps)
+    cases.push_back({u.name, [u](Fixture& x) { check_unary(x, u.fn, refuses_bool(u.op)); }});
+  for (const conformance::BinaryOp& b : conformance::kBinaryOps)
+    cases.push_back({b.name, [b](Fixture& x) { check_binary(x, b.fn, refuses_bool(b.op)); }});
+  for (const conformance::BinaryOp& b : conformance::kBinaryOps)
+    cases.push_back({std::string(b.name) + "_scalar", [b](Fixture& x) { check_scalar(x, b.scalar); }});
+  for (Case& c : cases) c.entry = "porta_" + c.entry;
+  return cases;
+}
+
+const Case kCast = {"porta_cast", [](Fixture& x) {
+                      expect_handle_and_out_checked(
+                          x, [](porta_tensor* t, porta_tensor** o) { return porta_cast(t, porta_int32, o); });
+                      Untouched<porta_tensor*> out;
+                      REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype",
+                              porta_cast(x.f.get(), DLDataType{kDLFloat, 16, 1}, out.p()));
+                      REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "lanes 2",
+                              porta_cast(x.f.get(), DLDataType{kDLInt, 32, 2}, out.p()));
+                    }};
 
 const Case kCases[] = {
-    // ---- elementwise
-    {"porta_cast",
-     [](Fixture& x) {
-       expect_handle_and_out_checked(x,
-                                     [](porta_tensor* t, porta_tensor** o) { return porta_cast(t, porta_int32, o); });
-       Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype",
-               porta_cast(x.f.get(), DLDataType{kDLFloat, 16, 1}, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "lanes 2", porta_cast(x.f.get(), DLDataType{kDLInt, 32, 2}, out.p()));
-     }},
-    UNARY(neg, true),
-    UNARY(exp, false),
-    UNARY(log, false),
-    UNARY(sqrt, false),
-    UNARY(relu, true),
-    UNARY(sigmoid, false),
-    UNARY(tanh, false),
-    UNARY(abs, true),
-    BINARY(add, true),
-    BINARY(sub, true),
-    BINARY(mul, true),
-    BINARY(div, false),
-    BINARY(pow, false),
-    BINARY(maximum, true),
-    BINARY(minimum, true),
-    BINARY(eq, false),
-    BINARY(ne, false),
-    BINARY(lt, false),
-    BINARY(le, false),
-    BINARY(gt, false),
-    BINARY(ge, false),
-    SCALAR(add),
-    SCALAR(sub),
-    SCALAR(mul),
-    SCALAR(div),
-    SCALAR(pow),
-    SCALAR(maximum),
-    SCALAR(minimum),
-    SCALAR(eq),
-    SCALAR(ne),
-    SCALAR(lt),
-    SCALAR(le),
-    SCALAR(gt),
-    SCALAR(ge),
     {"porta_where",
      [](Fixture& x) {
        porta_tensor *m = x.mask.get(), *f = x.f.get();
@@ -323,6 +303,11 @@ const Case kCases[] = {
 
 }  // namespace
 
-std::vector<Case> op_cases() { return {std::begin(kCases), std::end(kCases)}; }
+std::vector<Case> op_cases() {
+  std::vector<Case> cases = {kCast};
+  for (const Case& c : elementwise_cases()) cases.push_back(c);
+  cases.insert(cases.end(), std::begin(kCases), std::end(kCases));
+  return cases;
+}
 
 }  // namespace porta_bad_args

@@ -14,6 +14,64 @@
     y[y0 + o.x] = (OUT)(EXPR);                                                                \
   }, __global OUT* y, long y0, __global const T* a, long a0, __global const T* b, long b0)
 
+// The integer and float division families and erfinv, as
+// plugins/common/elementwise_math.hpp computes them (the core refuses an
+// integer zero divisor before launching).
+#if IS_FLOAT
+inline T porta_fmod(T a, T b) { return fmod(a, b); }
+inline T porta_floor_divide(T a, T b) {
+  if (b == (T)0) return a / b;
+  const T mod = fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != (T)0 && ((b < (T)0) != (mod < (T)0))) div -= (T)1;
+  if (div == (T)0) return copysign((T)0, a / b);
+  T floor_div = floor(div);
+  if (div - floor_div > (T)0.5) floor_div += (T)1;
+  return floor_div;
+}
+// Winitzki's closed form polished by three Halley steps on erf, in real_t.
+inline T porta_erfinv(T v) {
+  const real_t y = (real_t)v;
+  if (!(y > (real_t)-1 && y < (real_t)1)) return y == (real_t)1 ? (T)INFINITY : y == (real_t)-1 ? (T)-INFINITY : (T)NAN;
+  if (y == (real_t)0) return v;
+  const real_t a = (real_t)0.147, pi = (real_t)3.14159265358979323846;
+  const real_t l = log(((real_t)1 - y) * ((real_t)1 + y));
+  const real_t t = (real_t)2 / (pi * a) + l / (real_t)2;
+  real_t x = sqrt(sqrt(t * t - l / a) - t);
+  if (y < (real_t)0) x = -x;
+  for (int i = 0; i < 3; ++i) {
+    const real_t f = erf(x) - y;
+    x -= f / ((real_t)1.12837916709551257390 * exp(-x * x) + x * f);
+  }
+  return (T)x;
+}
+#elif IS_NUMERIC
+inline T porta_fmod(T a, T b) {
+  if (b == (T)0) return (T)0;
+#if DT != 1
+  if (b == (T)-1) return (T)0;
+#endif
+  return a % b;
+}
+inline T porta_floor_divide(T a, T b) {
+  if (b == (T)0) return (T)0;
+#if DT != 1
+  if (b == (T)-1) return (T)(-a);
+  const T q = a / b;
+  return ((a < (T)0) != (b < (T)0)) && q * b != a ? (T)(q - (T)1) : q;
+#else
+  return a / b;
+#endif
+}
+#endif
+#if IS_NUMERIC
+inline T porta_remainder(T a, T b) {
+  T r = porta_fmod(a, b);
+  if (r != (T)0 && ((r < (T)0) != (b < (T)0))) r = (T)(r + b);
+  return r;
+}
+#endif
+
 #if IS_NUMERIC
 UNARY(op_neg, (T)(-x))
 #if DT == 1
@@ -32,6 +90,26 @@ BINARY(op_minimum, T, isnan(x) || isnan(z) ? x + z : (x < z ? x : z))
 BINARY(op_maximum, T, x > z ? x : z)
 BINARY(op_minimum, T, x < z ? x : z)
 #endif
+#if IS_FLOAT
+UNARY(op_floor, floor(x))
+UNARY(op_ceil, ceil(x))
+UNARY(op_round, rint(x))  // halves to even
+UNARY(op_trunc, trunc(x))
+UNARY(op_sign, (T)((x > (T)0) - (x < (T)0)))  // NaN gives 0, as in PyTorch
+#else
+UNARY(op_floor, x)
+UNARY(op_ceil, x)
+UNARY(op_round, x)
+UNARY(op_trunc, x)
+#if DT == 1
+UNARY(op_sign, (T)(x != (T)0))
+#else
+UNARY(op_sign, (T)((x > (T)0) - (x < (T)0)))
+#endif
+#endif
+BINARY(op_remainder, T, porta_remainder(x, z))
+BINARY(op_fmod, T, porta_fmod(x, z))
+BINARY(op_floor_divide, T, porta_floor_divide(x, z))
 #endif
 
 #if IS_FLOAT
@@ -40,8 +118,24 @@ UNARY(op_log, log(x))
 UNARY(op_sqrt, sqrt(x))
 UNARY(op_sigmoid, (T)1 / ((T)1 + exp(-x)))
 UNARY(op_tanh, tanh(x))
+UNARY(op_sin, sin(x))
+UNARY(op_cos, cos(x))
+UNARY(op_tan, tan(x))
+UNARY(op_asin, asin(x))
+UNARY(op_acos, acos(x))
+UNARY(op_atan, atan(x))
+UNARY(op_sinh, sinh(x))
+UNARY(op_cosh, cosh(x))
+UNARY(op_erf, erf(x))
+UNARY(op_erfinv, porta_erfinv(x))
+UNARY(op_log1p, log1p(x))
+UNARY(op_expm1, expm1(x))
+UNARY(op_log2, log2(x))
+UNARY(op_log10, log10(x))
+UNARY(op_exp2, exp2(x))
 BINARY(op_div, T, x / z)
 BINARY(op_pow, T, pow(x, z))
+BINARY(op_atan2, T, atan2(x, z))
 #endif
 
 BINARY(op_eq, uchar, x == z)
