@@ -42,8 +42,8 @@ extern "C" {
  * Read it through PORTA_OP_LIST (the first five columns) or
  * PORTA_OP_DESCRIPTORS (all of them, enums spelled out). Ids 0-34 (FULL to
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
- * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-72 (SIN
- * to FLOOR_DIVIDE) since plugin ABI 1.3.
+ * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
+ * to ASINH) since plugin ABI 1.3.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -119,7 +119,8 @@ extern "C" {
   R(X, ATAN2,                  atan2,                  69, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "angle of the point (b, a)")                    \
   R(X, REMAINDER,              remainder,              70, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - floor(a / b) * b, Python's %")             \
   R(X, FMOD,                   fmod,                   71, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - trunc(a / b) * b, C's fmod")               \
-  R(X, FLOOR_DIVIDE,           floor_divide,           72, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "floor(a / b), Python's //")
+  R(X, FLOOR_DIVIDE,           floor_divide,           72, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "floor(a / b), Python's //")                    \
+  R(X, ASINH,                  asinh,                  73, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "inverse hyperbolic sine")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)

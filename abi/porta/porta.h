@@ -99,7 +99,7 @@
  *     PORTA_OP_ROUND = 59, PORTA_OP_TRUNC = 60, PORTA_OP_SIGN = 61,
  *     PORTA_OP_ERF = 62, PORTA_OP_ERFINV = 63, PORTA_OP_LOG1P = 64,
  *     PORTA_OP_EXPM1 = 65, PORTA_OP_LOG2 = 66, PORTA_OP_LOG10 = 67,
- *     PORTA_OP_EXP2 = 68
+ *     PORTA_OP_EXP2 = 68, PORTA_OP_ASINH = 73
  *   porta_binary_inplace, porta_binary_scalar_inplace: PORTA_OP_ADD = 14,
  *     PORTA_OP_SUB = 15, PORTA_OP_MUL = 16, PORTA_OP_DIV = 17, PORTA_OP_POW = 18,
  *     PORTA_OP_MAXIMUM = 19, PORTA_OP_MINIMUM = 20, PORTA_OP_EQ = 21,
@@ -438,6 +438,13 @@ PORTA_EXPORT porta_status porta_tensor_device(const porta_tensor* t, DLDevice* o
 PORTA_EXPORT porta_status porta_tensor_numel(const porta_tensor* t, int64_t* out);
 /** 1 if `t` is contiguous in row-major order, else 0. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_is_contiguous(const porta_tensor* t, int* out);
+/** `t` printed as PyTorch's repr prints it ("tensor([1., 2.], device='mock:0')";
+ *  tensors over 1000 elements summarized with "..."), the one printer the C++
+ *  and Python bindings use. *needed receives the text's size with its NUL;
+ *  buf_size 0 (buf may then be NULL) only asks for it; otherwise the text
+ *  is written NUL-terminated when it fits, and a smaller buf_size is
+ *  INVALID_ARGUMENT with buf untouched. Since 1.3. */
+PORTA_EXPORT porta_status porta_tensor_format(porta_tensor* t, char* buf, size_t buf_size, size_t* needed);
 
 /* ====================== views (share storage) ====================== */
 
@@ -585,6 +592,8 @@ PORTA_EXPORT porta_status porta_log2(porta_tensor* a, porta_tensor** out);
 PORTA_EXPORT porta_status porta_log10(porta_tensor* a, porta_tensor** out);
 /** 2^a (integer inputs give float32). Since 1.3. */
 PORTA_EXPORT porta_status porta_exp2(porta_tensor* a, porta_tensor** out);
+/** inverse hyperbolic sine (integer inputs give float32). Since 1.3. */
+PORTA_EXPORT porta_status porta_asinh(porta_tensor* a, porta_tensor** out);
 
 /** a + b. Since 1.0. */
 PORTA_EXPORT porta_status porta_add(porta_tensor* a, porta_tensor* b, porta_tensor** out);
@@ -909,6 +918,12 @@ PORTA_EXPORT porta_status porta_init_normal_(porta_tensor* t, double mean, doubl
  *  U(-b, b), b = sqrt(6 / ((1 + a^2) fan_in)). nn.Linear and nn.Conv2d use
  *  a = sqrt(5) for weights. Since 1.0. */
 PORTA_EXPORT porta_status porta_init_kaiming_uniform_(porta_tensor* t, double a);
+/** PyTorch's default initialization of a Linear or Conv2d layer (its
+ *  reset_parameters): `weight` by porta_init_kaiming_uniform_ with a =
+ *  sqrt(5), then `bias` (NULL: none) from U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+ *  with the weight's fan_in (0 bounds for a zero fan_in). The C++ and Python
+ *  layers all initialize through it. Since 1.3. */
+PORTA_EXPORT porta_status porta_init_layer_default_(porta_tensor* weight, porta_tensor* bias);
 /** fan_in of a weight: size(1) times the product of sizes from dim 2 on. Since 1.0. */
 PORTA_EXPORT porta_status porta_init_fan_in(const porta_tensor* t, int64_t* out);
 

@@ -78,6 +78,10 @@ PORTA_API porta_status porta_init_kaiming_uniform_(porta_tensor* t, double a) {
   return guard([&] { nn::init_kaiming_uniform(arg(t, "t"), a); });
 }
 
+PORTA_API porta_status porta_init_layer_default_(porta_tensor* weight, porta_tensor* bias) {
+  return guard([&] { nn::init_layer_default(arg(weight, "weight"), bias ? arg(bias, "bias") : TensorPtr()); });
+}
+
 PORTA_API porta_status porta_init_fan_in(const porta_tensor* t, int64_t* out) {
   return guard([&] {
     const porta_tensor& x = check_handle(t, "t");

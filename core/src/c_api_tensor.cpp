@@ -2,6 +2,7 @@
 #include "autograd/ag.hpp"
 #include "autograd/node.hpp"
 #include "c_api.hpp"
+#include "format.hpp"
 #include "log.hpp"
 
 using namespace porta;
@@ -207,5 +208,19 @@ PORTA_API porta_status porta_randn(const int64_t* shape, int32_t ndim, DLDataTyp
   return produce(out, [&] {
     return ops::random(PORTA_OP_RAND_NORMAL, device_of(device), Dims::from(shape, ndim, "shape"), checked_dtype(dtype),
                        0.0, 1.0);
+  });
+}
+
+PORTA_API porta_status porta_tensor_format(porta_tensor* t, char* buf, size_t buf_size, size_t* needed) {
+  return guard([&] {
+    TensorPtr x = arg(t, "t");
+    require(needed, "needed");
+    if (buf_size > 0) require(buf, "buf");
+    const std::string text = format_tensor(x);
+    if (buf_size > 0 && buf_size < text.size() + 1)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_tensor_format: buf_size ", buf_size, " is too small (need ",
+           text.size() + 1, "; call with buf_size 0 to ask)");
+    *needed = text.size() + 1;
+    if (buf_size > 0) std::memcpy(buf, text.c_str(), text.size() + 1);
   });
 }

@@ -112,6 +112,7 @@ PORTA_MATH_UNARY(EXPM1, return std::expm1(x);)
 PORTA_MATH_UNARY(LOG2, return std::log2(x);)
 PORTA_MATH_UNARY(LOG10, return std::log10(x);)
 PORTA_MATH_UNARY(EXP2, return std::exp2(x);)
+PORTA_MATH_UNARY(ASINH, return std::asinh(x);)
 
 PORTA_MATH_BINARY(ADD, T, return static_cast<T>(wrap(a) + wrap(b));)
 PORTA_MATH_BINARY(SUB, T, return static_cast<T>(wrap(a) - wrap(b));)

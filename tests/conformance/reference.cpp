@@ -110,6 +110,8 @@ double unary_ref(porta_op op, double x) {
       return std::log10(x);
     case PORTA_OP_EXP2:
       return std::exp2(x);
+    case PORTA_OP_ASINH:
+      return std::copysign(std::log(std::fabs(x) + std::sqrt(x * x + 1)), x);
     default:
       throw no_reference(op);
   }

@@ -255,6 +255,16 @@ const Case kCases[] = {
        Tensor ints = make({2, 3}, x.cpu, porta_int32);
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "float32 or float64", porta_init_kaiming_uniform_(ints.get(), 1));
      }},
+    {"porta_init_layer_default_",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "weight is NULL", porta_init_layer_default_(nullptr, x.f4.get()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_init_layer_default_(x.f.get(), Fixture::released()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least 2 dimensions", porta_init_layer_default_(x.f4.get(), nullptr));
+       Tensor ints = make({3}, x.cpu, porta_int32);
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bias", porta_init_layer_default_(x.f.get(), ints.get()));
+       EXPECT_EQ(porta_test::values(x.f.get()), (std::vector<float>{1, 2, 3, 4, 5, 6})) << "a refused init wrote";
+     }},
     {"porta_init_fan_in",
      [](Fixture& x) {
        Untouched<int64_t> out;

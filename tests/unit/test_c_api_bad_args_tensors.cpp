@@ -422,6 +422,23 @@ const Case kCases[] = {
                porta_tensor_is_contiguous(Fixture::released(), out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_is_contiguous(x.f.get(), nullptr));
      }},
+    {"porta_tensor_format",
+     [](Fixture& x) {
+       char buf[8] = "keep";
+       Untouched<size_t> needed;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_format(nullptr, buf, sizeof buf, needed.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_tensor_format(Fixture::released(), buf, sizeof buf, needed.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "needed must not be NULL", porta_tensor_format(x.f.get(), buf, 8, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "buf must not be NULL", porta_tensor_format(x.f.get(), nullptr, 8, needed.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "is too small (need ", porta_tensor_format(x.f.get(), buf, 8, needed.p()));
+       EXPECT_STREQ(buf, "keep") << "a refused call wrote into buf";
+       size_t size = 0;
+       PORTA_ASSERT_OK(porta_tensor_format(x.f.get(), nullptr, 0, &size));
+       std::string text(size, '\0');
+       PORTA_ASSERT_OK(porta_tensor_format(x.f.get(), text.data(), text.size(), &size));
+       EXPECT_STREQ(text.c_str(), "tensor([[1., 2., 3.],\n        [4., 5., 6.]])");
+     }},
 
     // ---- views
     {"porta_view", [](Fixture& x) { expect_view_shape_checked(x, porta_view); }},

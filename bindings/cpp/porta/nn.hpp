@@ -1,7 +1,8 @@
 // porta::nn — modules over porta.h, ported from torch.nn: Module with named
 // parameters and children, in-place to(device), train/eval, state_dict saved
-// to and loaded from safetensors; Sequential, Linear, Conv2d, ReLU, MaxPool2d,
-// AvgPool2d, Flatten, Dropout; MSELoss, CrossEntropyLoss.
+// to and loaded from safetensors; Sequential, Linear, Conv2d, ReLU, GELU,
+// SiLU, Softplus, LeakyReLU, ELU, Hardtanh, MaxPool2d, AvgPool2d, Flatten,
+// Dropout; MSELoss, CrossEntropyLoss.
 #pragma once
 
 #include <cmath>
@@ -12,6 +13,15 @@
 #include <vector>
 
 #include "porta/porta.hpp"
+
+namespace porta::detail {
+/// A double as Python's repr writes a float in a module's repr: "1.0", "0.01", "-1.0".
+inline std::string py_float(double v) {
+  std::string s = cat(v);
+  if (std::isfinite(v) && s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s;
+}
+}  // namespace porta::detail
 
 namespace porta::nn {
 
@@ -62,6 +72,37 @@ inline Tensor dropout(const Tensor& x, double p, bool training) {
 /// Merges dims start..end.
 inline Tensor flatten(const Tensor& x, int start = 1, int end = -1) {
   return detail::call(porta_flatten, x.checked_handle(), int32_t(start), int32_t(end));
+}
+
+// Activations (floating tensors only, as in PyTorch; UNSUPPORTED_DTYPE otherwise).
+
+/// torch::nn::functional::gelu: x/2 (1 + erf(x / sqrt 2)) for approximate
+/// "none", the tanh approximation for "tanh"; any other string is refused
+/// (porta::Error, INVALID_ARGUMENT), as PyTorch refuses it.
+inline Tensor gelu(const Tensor& x, const std::string& approximate = "none") {
+  porta_gelu_approximation a;
+  if (approximate == "none") a = PORTA_GELU_NONE;
+  else if (approximate == "tanh") a = PORTA_GELU_TANH;
+  else
+    throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                detail::cat("[gelu] approximate must be \"none\" or \"tanh\", got \"", approximate, "\""));
+  return detail::call(porta_gelu, x.checked_handle(), int32_t{a});
+}
+/// torch::nn::functional::silu: x * sigmoid(x).
+inline Tensor silu(const Tensor& x) { return detail::call(porta_silu, x.checked_handle()); }
+/// torch::nn::functional::softplus: log(1 + e^(beta x)) / beta, and x where beta x > threshold.
+inline Tensor softplus(const Tensor& x, double beta = 1.0, double threshold = 20.0) {
+  return detail::call(porta_softplus, x.checked_handle(), beta, threshold);
+}
+/// torch::nn::functional::leaky_relu: x where x > 0, else negative_slope * x.
+inline Tensor leaky_relu(const Tensor& x, double negative_slope = 0.01) {
+  return detail::call(porta_leaky_relu, x.checked_handle(), negative_slope);
+}
+/// torch::nn::functional::elu: x where x > 0, else alpha (e^x - 1).
+inline Tensor elu(const Tensor& x, double alpha = 1.0) { return detail::call(porta_elu, x.checked_handle(), alpha); }
+/// torch::nn::functional::hardtanh: x clamped to [min_val, max_val] (min_val > max_val is refused).
+inline Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0) {
+  return detail::call(porta_hardtanh, x.checked_handle(), min_val, max_val);
 }
 }  // namespace functional
 
@@ -365,12 +406,8 @@ class Linear : public Module {
  public:
   Linear(int64_t in_features, int64_t out_features, bool bias = true) : in_(in_features), out_(out_features) {
     weight = register_parameter("weight", Tensor::empty({out_features, in_features}));
-    detail::check(porta_init_kaiming_uniform_(weight.handle(), std::sqrt(5.0)));
-    if (bias) {
-      this->bias = register_parameter("bias", Tensor::empty({out_features}));
-      const double bound = in_features > 0 ? 1.0 / std::sqrt(double(in_features)) : 0.0;
-      detail::check(porta_init_uniform_(this->bias.handle(), -bound, bound));
-    }
+    if (bias) this->bias = register_parameter("bias", Tensor::empty({out_features}));
+    detail::check(porta_init_layer_default_(weight.handle(), bias ? this->bias.handle() : nullptr));
   }
   Tensor forward(const Tensor& x) override {
     check_device(x);
@@ -398,13 +435,8 @@ class Conv2d : public Module {
          bool bias = true)
       : in_(in_channels), out_(out_channels), k_(kernel_size), stride_(stride), padding_(padding), dilation_(dilation) {
     weight = register_parameter("weight", Tensor::empty({out_channels, in_channels, kernel_size, kernel_size}));
-    detail::check(porta_init_kaiming_uniform_(weight.handle(), std::sqrt(5.0)));
-    if (bias) {
-      this->bias = register_parameter("bias", Tensor::empty({out_channels}));
-      const double fan_in = double(in_channels) * kernel_size * kernel_size;
-      const double bound = fan_in > 0 ? 1.0 / std::sqrt(fan_in) : 0.0;
-      detail::check(porta_init_uniform_(this->bias.handle(), -bound, bound));
-    }
+    if (bias) this->bias = register_parameter("bias", Tensor::empty({out_channels}));
+    detail::check(porta_init_layer_default_(weight.handle(), bias ? this->bias.handle() : nullptr));
   }
   Tensor forward(const Tensor& x) override {
     check_device(x);
@@ -433,6 +465,86 @@ class ReLU : public Module {
   std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
   Tensor forward(const Tensor& x) override { return x.relu(); }
   std::string describe() const override { return "ReLU()"; }
+};
+
+/// GELU(approximate): functional::gelu; approximate "none" (default) or "tanh", checked here.
+class GELU : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit GELU(std::string approximate = "none") : approximate_(std::move(approximate)) {
+    if (approximate_ != "none" && approximate_ != "tanh")
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  detail::cat("[GELU] approximate must be \"none\" or \"tanh\", got \"", approximate_, "\""));
+  }
+  Tensor forward(const Tensor& x) override { return functional::gelu(x, approximate_); }
+  std::string describe() const override { return "GELU(approximate='" + approximate_ + "')"; }
+
+ private:
+  std::string approximate_;
+};
+
+/// x * sigmoid(x).
+class SiLU : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  Tensor forward(const Tensor& x) override { return functional::silu(x); }
+  std::string describe() const override { return "SiLU()"; }
+};
+
+/// Softplus(beta, threshold): functional::softplus.
+class Softplus : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit Softplus(double beta = 1.0, double threshold = 20.0) : beta_(beta), threshold_(threshold) {}
+  Tensor forward(const Tensor& x) override { return functional::softplus(x, beta_, threshold_); }
+  std::string describe() const override {
+    return "Softplus(beta=" + detail::py_float(beta_) + ", threshold=" + detail::py_float(threshold_) + ")";
+  }
+
+ private:
+  double beta_, threshold_;
+};
+
+/// LeakyReLU(negative_slope): functional::leaky_relu.
+class LeakyReLU : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit LeakyReLU(double negative_slope = 0.01) : slope_(negative_slope) {}
+  Tensor forward(const Tensor& x) override { return functional::leaky_relu(x, slope_); }
+  std::string describe() const override { return "LeakyReLU(negative_slope=" + detail::py_float(slope_) + ")"; }
+
+ private:
+  double slope_;
+};
+
+/// ELU(alpha): functional::elu.
+class ELU : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit ELU(double alpha = 1.0) : alpha_(alpha) {}
+  Tensor forward(const Tensor& x) override { return functional::elu(x, alpha_); }
+  std::string describe() const override { return "ELU(alpha=" + detail::py_float(alpha_) + ")"; }
+
+ private:
+  double alpha_;
+};
+
+/// Hardtanh(min_val, max_val): functional::hardtanh; min_val > max_val is refused here, as PyTorch does.
+class Hardtanh : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit Hardtanh(double min_val = -1.0, double max_val = 1.0) : min_(min_val), max_(max_val) {
+    if (!(min_val <= max_val))
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[Hardtanh] min_val (", min_val,
+                                                                   ") must not exceed max_val (", max_val, ")"));
+  }
+  Tensor forward(const Tensor& x) override { return functional::hardtanh(x, min_, max_); }
+  std::string describe() const override {
+    return "Hardtanh(min_val=" + detail::py_float(min_) + ", max_val=" + detail::py_float(max_) + ")";
+  }
+
+ private:
+  double min_, max_;
 };
 
 /// Max pooling layer (stride 0 means "= kernel").

@@ -669,6 +669,66 @@ class Tensor {
   /// log(softmax) along `dim`, computed stably.
   Tensor log_softmax(int dim) const { return make(porta_log_softmax, live(), dim); }
 
+  // Composite ops (porta.h's "composite ops"; the core builds them from the
+  // kernel ops, and autograd differentiates them through their parts).
+
+  /// torch.clamp with scalar bounds, either absent (std::nullopt), not both:
+  /// t.clamp(0.0, 1.0), t.clamp(std::nullopt, 6). An integer tensor with a
+  /// fractional bound gives float32; min > max gives max; bool is refused.
+  Tensor clamp(std::optional<double> min, std::optional<double> max = std::nullopt) const {
+    return make(porta_clamp, live(), min ? &*min : nullptr, max ? &*max : nullptr);
+  }
+  /// torch.clamp with tensor bounds (broadcast): t.clamp(lo, hi), t.clamp(lo, std::nullopt).
+  /// std::nullopt or an undefined Tensor means absent (as libtorch's optional<Tensor>); not both.
+  Tensor clamp(const std::optional<Tensor>& min, const std::optional<Tensor>& max = std::nullopt) const {
+    return make(porta_clamp_tensor, live(), min ? min->handle() : nullptr, max ? max->handle() : nullptr);
+  }
+  /// clamp(min, std::nullopt).
+  Tensor clamp_min(double min) const { return clamp(min, std::nullopt); }
+  /// clamp(min, std::nullopt), a tensor bound.
+  Tensor clamp_min(const Tensor& min) const { return make(porta_clamp_tensor, live(), min.live(), nullptr); }
+  /// clamp(std::nullopt, max).
+  Tensor clamp_max(double max) const { return clamp(std::nullopt, max); }
+  /// clamp(std::nullopt, max), a tensor bound.
+  Tensor clamp_max(const Tensor& max) const { return make(porta_clamp_tensor, live(), nullptr, max.live()); }
+
+  /// torch.lerp: this + weight * (end - this), one floating dtype for all three, broadcast.
+  Tensor lerp(const Tensor& end, const Tensor& weight) const {
+    return make(porta_lerp, live(), end.live(), weight.live());
+  }
+  /// lerp with a scalar weight (a 0-d tensor of this tensor's dtype and device).
+  Tensor lerp(const Tensor& end, double weight) const {
+    return lerp(end, full({}, weight, device(), dtype()));
+  }
+  /// torch.logsumexp over `dims` (as sum(); {} reduces every dim), without
+  /// overflow; integer tensors give float32.
+  Tensor logsumexp(const Dims& dims, bool keepdim = false) const {
+    return make(porta_logsumexp, live(), dims.data(), detail::count(dims), int{keepdim});
+  }
+
+  /// torch.isnan (bool; false for integer and bool tensors).
+  Tensor isnan() const { return make(porta_isnan, live()); }
+  /// torch.isinf (bool).
+  Tensor isinf() const { return make(porta_isinf, live()); }
+  /// torch.isfinite (bool; true for integer and bool tensors).
+  Tensor isfinite() const { return make(porta_isfinite, live()); }
+  /// torch.nan_to_num: NaN, +inf, -inf replaced; an absent value takes
+  /// PyTorch's default (0, the dtype's largest finite value, its lowest).
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt, std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const {
+    return make(porta_nan_to_num, live(), nan ? &*nan : nullptr, posinf ? &*posinf : nullptr,
+                neginf ? &*neginf : nullptr);
+  }
+
+  /// torch.logical_not: this == 0 (bool), on every dtype.
+  Tensor logical_not() const { return make(porta_logical_not, live()); }
+  /// torch.logical_and: both nonzero (bool; NaN counts as nonzero), broadcast.
+  Tensor logical_and(const Tensor& other) const { return make(porta_logical_and, live(), other.live()); }
+  /// torch.logical_or: either nonzero (bool), broadcast.
+  Tensor logical_or(const Tensor& other) const { return make(porta_logical_or, live(), other.live()); }
+  /// torch.logical_xor: exactly one nonzero (bool), broadcast.
+  Tensor logical_xor(const Tensor& other) const { return make(porta_logical_xor, live(), other.live()); }
+
   // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
   //   UNARY      t.exp(), in place t.exp_()
   //   BINARY     t.add(u), t.add(2.0), in place t.add_(u), t.add_(2.0)
@@ -833,6 +893,55 @@ PORTA_OP_LIST(PORTA_CPP_FREE)
 #undef PORTA_CPP_PASTE
 #undef PORTA_CPP_PASTE_EXPANDED
 
+// The composite ops as free functions (torch::clamp(t, 0, 1), ...), forwarding to the methods.
+
+/// torch::clamp with scalar bounds (either std::nullopt, not both).
+inline Tensor clamp(const Tensor& t, std::optional<double> min, std::optional<double> max = std::nullopt) {
+  return t.clamp(min, max);
+}
+/// torch::clamp with tensor bounds (std::nullopt or undefined: absent; not both).
+inline Tensor clamp(const Tensor& t, const std::optional<Tensor>& min, const std::optional<Tensor>& max = std::nullopt) {
+  return t.clamp(min, max);
+}
+/// torch::clamp with both tensor bounds (also an exact match, so that it wins over std::clamp
+/// where a `using namespace std;` brings that in).
+inline Tensor clamp(const Tensor& t, const Tensor& min, const Tensor& max) {
+  return t.clamp(std::optional<Tensor>(min), std::optional<Tensor>(max));
+}
+/// torch::clamp_min.
+inline Tensor clamp_min(const Tensor& t, double min) { return t.clamp_min(min); }
+/// torch::clamp_min with a tensor bound.
+inline Tensor clamp_min(const Tensor& t, const Tensor& min) { return t.clamp_min(min); }
+/// torch::clamp_max.
+inline Tensor clamp_max(const Tensor& t, double max) { return t.clamp_max(max); }
+/// torch::clamp_max with a tensor bound.
+inline Tensor clamp_max(const Tensor& t, const Tensor& max) { return t.clamp_max(max); }
+/// torch::lerp(start, end, weight).
+inline Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight) { return start.lerp(end, weight); }
+/// torch::lerp with a scalar weight.
+inline Tensor lerp(const Tensor& start, const Tensor& end, double weight) { return start.lerp(end, weight); }
+/// torch::logsumexp(t, dims, keepdim).
+inline Tensor logsumexp(const Tensor& t, const Dims& dims, bool keepdim = false) { return t.logsumexp(dims, keepdim); }
+/// torch::isnan.
+inline Tensor isnan(const Tensor& t) { return t.isnan(); }
+/// torch::isinf.
+inline Tensor isinf(const Tensor& t) { return t.isinf(); }
+/// torch::isfinite.
+inline Tensor isfinite(const Tensor& t) { return t.isfinite(); }
+/// torch::nan_to_num.
+inline Tensor nan_to_num(const Tensor& t, std::optional<double> nan = std::nullopt,
+                         std::optional<double> posinf = std::nullopt, std::optional<double> neginf = std::nullopt) {
+  return t.nan_to_num(nan, posinf, neginf);
+}
+/// torch::logical_not.
+inline Tensor logical_not(const Tensor& t) { return t.logical_not(); }
+/// torch::logical_and.
+inline Tensor logical_and(const Tensor& a, const Tensor& b) { return a.logical_and(b); }
+/// torch::logical_or.
+inline Tensor logical_or(const Tensor& a, const Tensor& b) { return a.logical_or(b); }
+/// torch::logical_xor.
+inline Tensor logical_xor(const Tensor& a, const Tensor& b) { return a.logical_xor(b); }
+
 // =============================== operators ===============================
 
 namespace detail {
@@ -894,6 +1003,8 @@ PORTA_CPP_OPERATOR(-, sub, detail::scalar_like(s, a).sub(a))
 PORTA_CPP_OPERATOR(*, mul, a.mul(s))
 /// a / b (true division)
 PORTA_CPP_OPERATOR(/, div, detail::scalar_like(s, a).div(a))
+/// a % b: Python's remainder (torch.remainder: the result takes b's sign)
+PORTA_CPP_OPERATOR(%, remainder, detail::scalar_like(s, a).remainder(a))
 /// a == b (bool tensor)
 PORTA_CPP_OPERATOR(==, eq, a.eq(s))
 /// a != b (bool tensor)
@@ -924,151 +1035,22 @@ PORTA_CPP_COMPOUND(/=, div_)
 
 // =============================== printing ===============================
 
-namespace detail {
-
-/// PyTorch's print options: line width, summarizing threshold and edge items.
-struct PrintOptions {
-  /// Lines wrap before this many columns.
-  static constexpr size_t kLineWidth = 80;
-  /// Tensors with more elements than this are summarized with "...".
-  static constexpr int64_t kThreshold = 1000;
-  /// Items kept at each end of a summarized dimension.
-  static constexpr int64_t kEdgeItems = 3;
-};
-
-/// Float elements as PyTorch formats them together: "1." when all are
-/// integral, else 4 decimals, or scientific when magnitudes span too much.
-inline std::vector<std::string> format_floats(const std::vector<double>& values) {
-  double lo = std::numeric_limits<double>::infinity(), hi = 0;
-  bool integral = true;
-  for (double x : values) {
-    if (!std::isfinite(x) || x == 0) continue;
-    lo = std::min(lo, std::fabs(x));
-    hi = std::max(hi, std::fabs(x));
-    integral = integral && x == std::ceil(x);
-  }
-  const bool scientific = hi > 0 && (hi / lo > 1000 || hi > 1e8 || (!integral && lo < 1e-4));
-  const char* format = scientific ? "%.4e" : integral ? "%.0f." : "%.4f";
-  std::vector<std::string> out;
-  out.reserve(values.size());
-  char buf[64];
-  for (double x : values) {
-    if (std::isnan(x)) out.emplace_back("nan");
-    else if (std::isinf(x)) out.emplace_back(x > 0 ? "inf" : "-inf");
-    else out.emplace_back(buf, static_cast<size_t>(std::snprintf(buf, sizeof buf, format, x)));
-  }
-  return out;
-}
-
-/// Every element of `t` as text, row-major, right-aligned to one width.
-inline std::vector<std::string> element_strings(const Tensor& t) {
-  std::vector<std::string> cells = with_element_type(t.dtype(), [&]<class T>() {
-    const std::vector<T> values = t.to_vector<T>();
-    if constexpr (std::is_floating_point_v<T>) return format_floats({values.begin(), values.end()});
-    std::vector<std::string> out;
-    for (T v : values) {
-      if constexpr (std::is_same_v<T, bool>) out.emplace_back(v ? "True" : "False");
-      else out.push_back(std::to_string(static_cast<int64_t>(v)));
-    }
-    return out;
-  });
-  size_t width = 0;
-  for (const auto& c : cells) width = std::max(width, c.size());
-  for (auto& c : cells) c.insert(0, width - c.size(), ' ');
-  return cells;
-}
-
-/// Only what a summary shows: the first and last kEdgeItems along every
-/// dimension longer than twice that, gathered on the tensor's device, so
-/// printing a 64 MB tensor copies and formats a few dozen elements.
-inline Tensor edges(const Tensor& t) {
-  constexpr int64_t edge = PrintOptions::kEdgeItems;
-  NoGradGuard no_grad;
-  Tensor cur = t;
-  for (size_t d = 0; d < cur.shape().size(); ++d) {
-    Shape shape = cur.shape();
-    const int64_t size = shape[d];
-    if (size <= 2 * edge) continue;
-    shape[d] = 2 * edge;
-    Tensor both = Tensor::empty(shape, cur.device(), cur.dtype());
-    both.slice(static_cast<int>(d), 0, edge).copy_(cur.slice(static_cast<int>(d), 0, edge));
-    both.slice(static_cast<int>(d), edge, 2 * edge).copy_(cur.slice(static_cast<int>(d), size - edge, size));
-    cur = both;
-  }
-  return cur;
-}
-
-/// The bracketed text of dims [dim, ndim) starting at cell `first`, laid out
-/// as PyTorch does: rows wrapped at the line width, sub-tensors separated by
-/// one newline per remaining dimension. `shape` is the cells' (edges only
-/// when summarized), `full` the tensor's.
-inline std::string nest(const std::vector<std::string>& cells, const Shape& shape, const Shape& full, size_t dim,
-                        int64_t first, size_t indent, bool summarize) {
-  constexpr int64_t edge = PrintOptions::kEdgeItems;
-  int64_t stride = 1;
-  for (size_t d = dim + 1; d < shape.size(); ++d) stride *= shape[d];
-  std::vector<int64_t> shown;  // -1: "..."
-  for (int64_t i = 0; i < shape[dim]; ++i) {
-    if (summarize && full[dim] > 2 * edge && i == edge) shown.push_back(-1);
-    shown.push_back(i);
-  }
-  std::vector<std::string> parts;
-  for (int64_t i : shown) {
-    if (dim + 1 == shape.size()) parts.push_back(i < 0 ? " ..." : cells[first + i]);
-    else parts.push_back(i < 0 ? "..." : nest(cells, shape, full, dim + 1, first + i * stride, indent + 1, summarize));
-  }
-  std::string out = "[";
-  if (dim + 1 == shape.size()) {
-    const size_t per_line = std::max<size_t>(1, (PrintOptions::kLineWidth - indent) / (cells[0].size() + 2));
-    for (size_t i = 0; i < parts.size(); ++i)
-      out += (i == 0 ? "" : i % per_line ? ", " : ",\n" + std::string(indent + 1, ' ')) + parts[i];
-  } else {
-    const std::string sep = "," + std::string(shape.size() - dim - 1, '\n') + std::string(indent + 1, ' ');
-    for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
-  }
-  return out + "]";
-}
-
-/// Appends ", suffix" parts and ")", wrapping before a suffix that would pass the line width.
-inline std::string add_suffixes(std::string text, const std::vector<std::string>& suffixes, size_t indent) {
-  const size_t newline = text.rfind('\n');
-  size_t line = newline == std::string::npos ? text.size() + 2 : text.size() - newline + 1;
-  for (const auto& s : suffixes) {
-    if (line + s.size() + 2 > PrintOptions::kLineWidth) {
-      text += ",\n" + std::string(indent, ' ') + s;
-      line = indent + s.size();
-    } else {
-      text += ", " + s;
-      line += s.size() + 2;
-    }
-  }
-  return text + ")";
-}
-
-}  // namespace detail
-
-/// Prints like PyTorch: tensor([[1., 1.]], device='mock:0', dtype=int32).
+/// Prints like PyTorch: tensor([[1., 1.]], device='mock:0', dtype=int32); the
+/// text comes from the core (porta_tensor_format), the one printer Python's
+/// repr uses too.
 inline std::ostream& operator<<(std::ostream& os, const Tensor& t) {
   if (!t.defined()) return os << "tensor(undefined)";
-  const std::string prefix = "tensor(";
-  const DLDataType dt = t.dtype();
-  const Shape shape = t.shape();
-  std::vector<std::string> suffixes;
-  if (const Device d = t.device(); !d.is_cpu()) suffixes.push_back("device='" + d.str() + "'");
-  std::string body;
-  bool show_dtype = !(dt == kFloat32 || dt == kInt64 || dt == kBool);  // the dtypes PyTorch infers
-  if (t.numel() == 0) {
-    if (shape.size() != 1) suffixes.push_back("size=" + detail::join(shape, "(", ")"));
-    show_dtype = !(dt == kFloat32);  // an empty tensor has no values to infer int64 or bool from
-    body = "[]";
-  } else {
-    const bool summarize = t.numel() > detail::PrintOptions::kThreshold;
-    const Tensor shown = summarize ? detail::edges(t) : t;
-    const std::vector<std::string> cells = detail::element_strings(shown);
-    body = shape.empty() ? cells[0] : detail::nest(cells, shown.shape(), shape, 0, 0, prefix.size(), summarize);
+  // One call (one read from the device) for any text up to 16 KiB; a
+  // longer one is asked for its size first.
+  std::string text(16384, '\0');
+  size_t needed = 0;
+  if (porta_tensor_format(t.handle(), text.data(), text.size(), &needed) != PORTA_OK) {
+    detail::check(porta_tensor_format(t.handle(), nullptr, 0, &needed));
+    text.assign(needed, '\0');
+    detail::check(porta_tensor_format(t.handle(), text.data(), text.size(), &needed));
   }
-  if (show_dtype) suffixes.push_back("dtype=" + dtype_name(dt));
-  return os << detail::add_suffixes(prefix + body, suffixes, prefix.size());
+  text.resize(needed - 1);
+  return os << text;
 }
 
 }  // namespace porta

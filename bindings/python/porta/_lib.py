@@ -191,7 +191,7 @@ def sized(struct_type, **fields):
 T = c_void_p                 # porta_tensor*
 OUT = POINTER(c_void_p)      # porta_tensor** (new reference)
 I32, I64, U64, D, INT, SZ = c_int32, c_int64, c_uint64, c_double, c_int, c_size_t
-P_I32, P_I64, P_INT = POINTER(c_int32), POINTER(c_int64), POINTER(c_int)
+P_I32, P_I64, P_INT, P_D = POINTER(c_int32), POINTER(c_int64), POINTER(c_int), POINTER(c_double)
 DEV, DT = DLDevice, DLDataType
 STATUS = c_int               # porta_status
 LOG_CALLBACK = ctypes.CFUNCTYPE(None, c_int32, c_char_p, c_void_p)  # porta_log_callback
@@ -244,6 +244,7 @@ _SIGNATURES = {
     "porta_tensor_device": (STATUS, (T, POINTER(DLDevice))),
     "porta_tensor_numel": (STATUS, (T, P_I64)),
     "porta_tensor_is_contiguous": (STATUS, (T, P_INT)),
+    "porta_tensor_format": (STATUS, (T, c_char_p, SZ, POINTER(SZ))),
     # views
     "porta_view": (STATUS, (T, P_I64, I32, OUT)),
     "porta_reshape": (STATUS, (T, P_I64, I32, OUT)),
@@ -269,6 +270,25 @@ _SIGNATURES = {
     "porta_rand": (STATUS, (P_I64, I32, DT, DEV, OUT)),
     "porta_randn": (STATUS, (P_I64, I32, DT, DEV, OUT)),
     "porta_cast": (STATUS, (T, DT, OUT)),
+    # composite ops (porta.h "composite ops"): defined in the core from the kernel ops
+    "porta_clamp": (STATUS, (T, P_D, P_D, OUT)),
+    "porta_clamp_tensor": (STATUS, (T, T, T, OUT)),
+    "porta_lerp": (STATUS, (T, T, T, OUT)),
+    "porta_logsumexp": (STATUS, (T, P_I32, I32, INT, OUT)),
+    "porta_gelu": (STATUS, (T, I32, OUT)),
+    "porta_silu": (STATUS, (T, OUT)),
+    "porta_softplus": (STATUS, (T, D, D, OUT)),
+    "porta_leaky_relu": (STATUS, (T, D, OUT)),
+    "porta_elu": (STATUS, (T, D, OUT)),
+    "porta_hardtanh": (STATUS, (T, D, D, OUT)),
+    "porta_isnan": (STATUS, (T, OUT)),
+    "porta_isinf": (STATUS, (T, OUT)),
+    "porta_isfinite": (STATUS, (T, OUT)),
+    "porta_nan_to_num": (STATUS, (T, P_D, P_D, P_D, OUT)),
+    "porta_logical_not": (STATUS, (T, OUT)),
+    "porta_logical_and": (STATUS, (T, T, OUT)),
+    "porta_logical_or": (STATUS, (T, T, OUT)),
+    "porta_logical_xor": (STATUS, (T, T, OUT)),
     # autograd
     "porta_tensor_set_requires_grad": (STATUS, (T, INT)),
     "porta_tensor_requires_grad": (STATUS, (T, P_INT)),
@@ -296,6 +316,7 @@ _SIGNATURES = {
     "porta_init_uniform_": (STATUS, (T, D, D)),
     "porta_init_normal_": (STATUS, (T, D, D)),
     "porta_init_kaiming_uniform_": (STATUS, (T, D)),
+    "porta_init_layer_default_": (STATUS, (T, T)),
     "porta_init_fan_in": (STATUS, (T, P_I64)),
     # optimizers
     "porta_sgd_create": (STATUS, (POINTER(c_void_p), I32, POINTER(SgdOptions), POINTER(c_void_p))),

@@ -7,7 +7,11 @@ plus Python's arithmetic, comparison and matmul operators.
   REDUCE     t.sum(), t.sum(dim=(0, 1), keepdim=True)
   ARGREDUCE  t.argmax(), t.argmax(dim=1, keepdim=True)
   MATMUL     a.matmul(b), a @ b
-Each op's meaning is documented on its C function in porta/porta.h.
+Then the composite ops of porta.h (clamp, lerp, logsumexp, isnan/isinf/isfinite,
+nan_to_num, logical_*), their in-place forms (computed, then written with
+copy_), Python's % and // (remainder, floor_divide) and PyTorch's aliases
+(arctan2, fix, ...). Each op's meaning is documented on its C function in
+porta/porta.h.
 """
 from collections import namedtuple
 from ctypes import byref, c_double, c_int32, c_void_p
@@ -354,75 +358,302 @@ T.multiply, T.subtract = T.mul, T.sub
 T.mm = T.matmul
 
 
-def _logical(combine, name):
+# ------------------------------------------------------------ % and //, aliases
+
+T.__mod__, T.__rmod__, T.__imod__ = T.remainder, _reflected("remainder"), T.remainder_
+T.__floordiv__, T.__rfloordiv__, T.__ifloordiv__ = T.floor_divide, _reflected("floor_divide"), T.floor_divide_
+# PyTorch's NumPy-style names for the same ops
+_ALIASES = {"arctan2": "atan2", "arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh",
+            "fix": "trunc", "absolute": "abs", "negative": "neg"}
+for _alias, _target in _ALIASES.items():
+    if hasattr(T, _target):  # (asinh: a newer op table's)
+        setattr(T, _alias, getattr(T, _target))
+        setattr(T, _alias + "_", getattr(T, _target + "_"))
+        namespace[_alias] = getattr(T, _target)
+
+_round, _round_ = T.round, T.round_
+
+
+def _check_decimals(decimals, name):
+    if not isinstance(decimals, int):
+        raise TypeError(f"{name}(): decimals must be an int, got {type(decimals).__name__}")
+    if decimals != 0:
+        raise NotImplementedError(f"{name}(): decimals={decimals} is not supported by Porta (only decimals=0: "
+                                  "the nearest integer, halves to even); scale first, e.g. (x * 100).round() / 100")
+
+
+def _round_method(self, *, decimals=0):
+    """porta_round: the nearest integer, halves to even (2.5 -> 2), as torch.round; decimals != 0 is refused."""
+    if decimals.__class__ is not int or decimals:
+        _check_decimals(decimals, "round")
+    return _round(self)
+
+
+def _round_method_(self, *, decimals=0):
+    """In place round (porta_unary_inplace); decimals != 0 is refused."""
+    if decimals.__class__ is not int or decimals:
+        _check_decimals(decimals, "round_")
+    return _round_(self)
+
+
+T.round, T.round_ = _round_method, _round_method_
+namespace["round"] = _round_method
+
+# ------------------------------------------------------------ in-place composites
+
+_CATEGORY = {_dtype.bool_: 0, _dtype.uint8: 1, _dtype.int32: 1, _dtype.int64: 1, _dtype.float32: 2,
+             _dtype.float64: 2}
+
+
+def in_place(self, compute, name):
+    """self = compute(self), written with copy_ (porta_copy_into: recorded by autograd as every in-place write,
+    so a non-leaf is rebased onto compute's graph and a leaf that requires grad is refused). When autograd
+    records, compute reads a clone of self, so that nothing its graph saved for backward is the memory
+    overwritten. A result of a higher dtype category than self's (float into an integer tensor, a number into
+    bool) is refused, as PyTorch refuses it."""
+    src = self.clone() if self.requires_grad and _grad_enabled() else self
+    out = compute(src)
+    if _CATEGORY[out.dtype] > _CATEGORY[self.dtype]:
+        raise TypeError(f"{name}: result type {out.dtype.name} can't be cast to the desired output type "
+                        f"{self.dtype.name} (an in-place op keeps the tensor's dtype)")
+    status = fn.porta_copy_into(self._h, out._h)
+    if status:
+        raise error(status, name)
+    return self
+
+
+# ------------------------------------------------------------ logical ops (porta_logical_*)
+
+
+def _logical_operand(other, like):
+    """other as a tensor beside `like` (a tensor, a number, an array or a list), else None."""
+    if isinstance(other, Tensor):
+        return other
+    if other.__class__ in (bool, int, float) or _scalar(other) is not None or hasattr(other, "__array__") or \
+            isinstance(other, (list, tuple)):
+        return _other_tensor(other, like)
+    return None
+
+
+def _make_logical(name):
+    c = getattr(fn, "porta_logical_" + name)
+
     def op(self, other):
-        if not isinstance(other, Tensor):
-            other = _other_tensor(other, self) if not isinstance(other, bool) else \
-                _scalar_like(other, self).bool()
-        if self.dtype is not _dtype.bool_ or other.dtype is not _dtype.bool_:
-            raise TypeError(f"{name}: Porta supports {name} on bool tensors only (got {self.dtype} and "
-                            f"{other.dtype}); compare first, e.g. (x > 0)")
-        return combine(self, other)
-    return op
+        o = _logical_operand(other, self)
+        if o is None:
+            raise TypeError(f"logical_{name}(): other must be a tensor, got {type(other).__name__}")
+        return call(c, self._h, o._h)
+
+    def op_(self, other):
+        return in_place(self, lambda x: op(x, other), f"logical_{name}_")
+
+    op.__name__ = op.__qualname__ = "logical_" + name
+    op.__doc__ = (f"porta_logical_{name}: a bool tensor, on every dtype (nonzero and NaN are true); "
+                  "broadcast.")
+    op_.__name__ = op_.__qualname__ = f"logical_{name}_"
+    op_.__doc__ = f"In place logical_{name} (the bool result cast to self's dtype); returns self."
+    return op, op_
 
 
-T.__and__ = T.__rand__ = T.logical_and = _logical(lambda a, b: b.where(a, a), "&")  # a ? b : a
-T.__or__ = T.__ror__ = T.logical_or = _logical(lambda a, b: a.where(a, b), "|")  # a ? a : b
-T.__xor__ = T.__rxor__ = T.logical_xor = _logical(lambda a, b: a.ne(b), "^")
+def _make_bool_operator(symbol, logical):
+    """&, | and ^: on bool tensors the logical op, as PyTorch's bitwise ops are there; Porta has no bitwise ops
+    on integers, so other dtypes are refused."""
+    def op(self, other):
+        o = _logical_operand(other, self)
+        if o is None:
+            return NotImplemented
+        if self.dtype is not _dtype.bool_ or o.dtype is not _dtype.bool_:
+            raise TypeError(f"{symbol}: Porta supports {symbol} on bool tensors only (got {self.dtype} and "
+                            f"{o.dtype}); compare first, e.g. (x > 0)")
+        return logical(self, o)
+
+    def iop(self, other):
+        o = _logical_operand(other, self)
+        if o is None:
+            return NotImplemented
+        return self.copy_(op(self, o))
+
+    return op, iop
+
+
+for _name in ("and", "or", "xor"):
+    _lop, _lop_ = _make_logical(_name)
+    setattr(T, "logical_" + _name, _lop)
+    setattr(T, f"logical_{_name}_", _lop_)
+    namespace["logical_" + _name] = _lop
+    _bool_op, _bool_iop = _make_bool_operator({"and": "&", "or": "|", "xor": "^"}[_name], _lop)
+    setattr(T, f"__{_name}__", _bool_op)
+    setattr(T, f"__r{_name}__", _bool_op)  # commutative
+    setattr(T, f"__i{_name}__", _bool_iop)
+
+
+def _logical_not(self):
+    """porta_logical_not: self == 0 as a bool tensor, on every dtype."""
+    return call(fn.porta_logical_not, self._h)
+
+
+def _logical_not_(self):
+    """In place logical_not (the bool result cast to self's dtype); returns self."""
+    return in_place(self, _logical_not, "logical_not_")
 
 
 def _invert(self):
+    """~t: logical not of a bool tensor (Porta has no bitwise not on integers)."""
     if self.dtype is not _dtype.bool_:
         raise TypeError(f"~: Porta supports bitwise not on bool tensors only, got {self.dtype}")
-    return self.eq(False)
+    return call(fn.porta_logical_not, self._h)
 
 
-T.__invert__ = T.logical_not = _invert
+T.__invert__ = T.bitwise_not = _invert
+T.logical_not, T.logical_not_ = _logical_not, _logical_not_
+namespace.update(logical_not=_logical_not, bitwise_not=_invert)
 
-# ------------------------------------------------------------ a few composites
+# ------------------------------------------------------------ composites of porta.h (defined in the core)
+
+
+def _clamp_bound(self, bound, name):
+    """A clamp bound: None, a tensor, a Python number (a double when that is exact, else a 0-d tensor as
+    _scalar_operand makes it), or an array/list as a tensor."""
+    if bound is None or isinstance(bound, Tensor):
+        return bound
+    s = _scalar(bound)
+    if s is not None:
+        t = _scalar_operand(self, s)
+        return s if t is None else t
+    if hasattr(bound, "__array__") or isinstance(bound, (list, tuple)):
+        return _other_tensor(bound, self)
+    raise TypeError(f"clamp(): {name} must be a number, a tensor or None, got {type(bound).__name__}")
 
 
 def _clamp(self, min=None, max=None):  # noqa: A002 - torch's names
-    """Elements limited to [min, max] (either may be None; min > max gives max everywhere). The
-    gradient is 1 where min <= x <= max and 0 elsewhere, as PyTorch's; NaN stays NaN."""
-    if min is None and max is None:
-        raise ValueError("clamp: at least one of min and max must not be None")
-    out = self
-    bounds = [b for b in (min, max) if b is not None]
-    if not out.dtype.is_floating_point and any(isinstance(b, float) or (isinstance(b, Tensor) and
-                                                b.dtype.is_floating_point) for b in bounds):
-        out = out.float()  # an integer tensor clamped to a float bound is float, as in PyTorch
-    if min is not None:
-        out = _where(out.lt(min), min, out)
-    if max is not None:
-        out = _where(out.gt(max), max, out)
-    return out
+    """porta_clamp / porta_clamp_tensor: elements limited to [min, max], number or tensor bounds (either may
+    be None, not both; min > max gives max everywhere; a NaN bound gives NaN). The gradient is 1 where
+    min <= x <= max and 0 elsewhere, as PyTorch's. An integer tensor with a float bound gives float32."""
+    lo, hi = _clamp_bound(self, min, "min"), _clamp_bound(self, max, "max")
+    if isinstance(lo, Tensor) or isinstance(hi, Tensor):  # a number beside a tensor bound: a 0-d tensor
+        lo = lo if lo is None or isinstance(lo, Tensor) else _scalar_like(lo, self)
+        hi = hi if hi is None or isinstance(hi, Tensor) else _scalar_like(hi, self)
+        return call(fn.porta_clamp_tensor, self._h, None if lo is None else lo._h, None if hi is None else hi._h)
+    return call(fn.porta_clamp, self._h, None if lo is None else byref(c_double(lo)),
+                None if hi is None else byref(c_double(hi)))
 
 
 def _clamp_(self, min=None, max=None):  # noqa: A002
-    """In place clamp (recorded by autograd); returns self."""
-    out = _clamp(self, min, max)
-    if out.dtype.is_floating_point and not self.dtype.is_floating_point:
-        raise TypeError(f"clamp_: result type {out.dtype.name} can't be cast to the desired output type "
-                        f"{self.dtype.name} (an in-place op keeps the tensor's dtype)")
-    return self.copy_(out)
+    """In place clamp (recorded by autograd); an integer tensor refuses a float bound. Returns self."""
+    return in_place(self, lambda x: _clamp(x, min, max), "clamp_")
+
+
+def _clamp_min(self, min):  # noqa: A002
+    """clamp(min=min)."""
+    return _clamp(self, min=min)
+
+
+def _clamp_max(self, max):  # noqa: A002
+    """clamp(max=max)."""
+    return _clamp(self, max=max)
+
+
+def _clamp_min_(self, min):  # noqa: A002
+    """In place clamp(min=min); returns self."""
+    return _clamp_(self, min=min)
+
+
+def _clamp_max_(self, max):  # noqa: A002
+    """In place clamp(max=max); returns self."""
+    return _clamp_(self, max=max)
 
 
 T.clamp = T.clip = _clamp
 T.clamp_ = T.clip_ = _clamp_
-T.clamp_min = lambda self, m: _clamp(self, min=m)
-T.clamp_max = lambda self, m: _clamp(self, max=m)
-T.clamp_min_ = lambda self, m: _clamp_(self, min=m)
-T.clamp_max_ = lambda self, m: _clamp_(self, max=m)
+T.clamp_min, T.clamp_max, T.clamp_min_, T.clamp_max_ = _clamp_min, _clamp_max, _clamp_min_, _clamp_max_
+namespace.update(clamp=_clamp, clip=_clamp, clamp_min=_clamp_min, clamp_max=_clamp_max)
+
+
+def _isnan(self):
+    """porta_isnan: a bool tensor, true where NaN (never for integer and bool tensors)."""
+    return call(fn.porta_isnan, self._h)
+
+
+def _isinf(self):
+    """porta_isinf: a bool tensor, true where +-inf."""
+    return call(fn.porta_isinf, self._h)
+
+
+def _isfinite(self):
+    """porta_isfinite: a bool tensor, true where neither NaN nor +-inf (always for integer and bool tensors)."""
+    return call(fn.porta_isfinite, self._h)
+
+
+def _optional_double(value, name, op):
+    if value is None:
+        return None
+    s = _scalar(value)
+    if s is None:
+        raise TypeError(f"{op}(): {name} must be a number or None, got {type(value).__name__}")
+    return byref(c_double(s))
+
+
+def _nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    """porta_nan_to_num: NaN, +inf and -inf replaced by nan, posinf and neginf (None: 0, the dtype's largest
+    finite value, its lowest, as PyTorch's). Integer and bool tensors are copied. The gradient passes where
+    self is finite."""
+    return call(fn.porta_nan_to_num, self._h, _optional_double(nan, "nan", "nan_to_num"),
+                _optional_double(posinf, "posinf", "nan_to_num"), _optional_double(neginf, "neginf", "nan_to_num"))
+
+
+def _nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+    """In place nan_to_num; returns self."""
+    return in_place(self, lambda x: _nan_to_num(x, nan, posinf, neginf), "nan_to_num_")
+
+
+def _lerp(self, end, weight):
+    """porta_lerp: self + weight * (end - self), computed from end where |weight| >= 0.5 (weight 1 gives end
+    exactly), as torch.lerp. end is a tensor; weight a tensor or a number (a 0-d tensor of self's dtype). One
+    floating dtype for all three; all broadcast."""
+    if not isinstance(end, Tensor):
+        raise TypeError(f"lerp(): end must be a Tensor, got {type(end).__name__}")
+    if not isinstance(weight, Tensor):
+        s = _scalar(weight)
+        if s is None:
+            raise TypeError(f"lerp(): weight must be a number or a Tensor, got {type(weight).__name__}")
+        from ._factories import full
+        dt = self.dtype if self.dtype.is_floating_point else _dtype.float32  # the core refuses integer starts
+        weight = full((), s, dtype=dt, device=self.device)
+    return call(fn.porta_lerp, self._h, end._h, weight._h)
+
+
+def _lerp_(self, end, weight):
+    """In place lerp; returns self."""
+    return in_place(self, lambda x: _lerp(x, end, weight), "lerp_")
+
+
+def _logsumexp(self, dim, keepdim=False):
+    """porta_logsumexp: log(sum(exp(self))) over `dim` (an int or a tuple, required as in torch), without
+    overflow; integer inputs give float32."""
+    if dim is None:
+        raise TypeError("logsumexp(): dim must be an int or a tuple of ints (it is required, as in PyTorch), "
+                        "got None")
+    dims, n = _dims_array(dim)
+    return call(fn.porta_logsumexp, self._h, dims if n else None, n, 1 if keepdim else 0)
+
+
+T.isnan, T.isinf, T.isfinite = _isnan, _isinf, _isfinite
+T.nan_to_num, T.nan_to_num_ = _nan_to_num, _nan_to_num_
+T.lerp, T.lerp_ = _lerp, _lerp_
+T.logsumexp = _logsumexp
+namespace.update(isnan=_isnan, isinf=_isinf, isfinite=_isfinite, nan_to_num=_nan_to_num, lerp=_lerp,
+                 logsumexp=_logsumexp)
+
+# ------------------------------------------------------------ a few more composites
+
 T.square = lambda self: self.mul(self)
 T.rsqrt = lambda self: self.sqrt().reciprocal()
 T.reciprocal = lambda self: _scalar_like(1.0, self).div(self)
 T.softmax = lambda self, dim: call(fn.porta_softmax, self._h, dim)
 T.log_softmax = lambda self, dim: call(fn.porta_log_softmax, self._h, dim)
-namespace.update(clamp=_clamp, clip=_clamp, softmax=T.softmax, log_softmax=T.log_softmax,
-                 square=T.square, rsqrt=T.rsqrt, reciprocal=T.reciprocal, mm=T.matmul,
-                 logical_and=T.logical_and, logical_or=T.logical_or, logical_xor=T.logical_xor,
-                 logical_not=_invert, true_divide=T.div, divide=T.div, multiply=T.mul, subtract=T.sub)
+namespace.update(softmax=T.softmax, log_softmax=T.log_softmax, square=T.square, rsqrt=T.rsqrt,
+                 reciprocal=T.reciprocal, mm=T.matmul, true_divide=T.div, divide=T.div, multiply=T.mul,
+                 subtract=T.sub)
 
 
 def _all(self, dim=None, keepdim=False):

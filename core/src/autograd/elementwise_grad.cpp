@@ -79,6 +79,7 @@ PORTA_UNARY_GRAD(EXPM1, Output, g * (y + 1.0))
 PORTA_UNARY_GRAD(LOG2, Input, g / (x * kLn2))
 PORTA_UNARY_GRAD(LOG10, Input, g / (x * kLn10))
 PORTA_UNARY_GRAD(EXP2, Output, g * y * kLn2)
+PORTA_UNARY_GRAD(ASINH, Input, g / apply(PORTA_OP_SQRT, x * x + 1.0))
 #undef PORTA_UNARY_GRAD
 
 struct UnaryRule {

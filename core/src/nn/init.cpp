@@ -40,4 +40,13 @@ void init_kaiming_uniform(const TensorPtr& t, double a) {
   init_uniform(t, -bound, bound);
 }
 
+void init_layer_default(const TensorPtr& weight, const TensorPtr& bias) {
+  const int64_t f = fan_in(*weight);
+  if (bias) check_float("init_layer_default_", "bias", *bias);
+  init_kaiming_uniform(weight, std::sqrt(5.0));
+  if (!bias) return;
+  const double bound = f > 0 ? 1.0 / std::sqrt(static_cast<double>(f)) : 0.0;
+  init_uniform(bias, -bound, bound);
+}
+
 }  // namespace porta::nn

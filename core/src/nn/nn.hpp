@@ -25,6 +25,9 @@ void init_uniform(const TensorPtr& t, double low, double high);
 void init_normal(const TensorPtr& t, double mean, double std);
 int64_t fan_in(const porta_tensor& t);
 void init_kaiming_uniform(const TensorPtr& t, double a);
+// torch.nn.Linear's and Conv2d's reset_parameters: weight kaiming-uniform
+// with a = sqrt(5), bias (may be null) U(+-1/sqrt(fan_in)).
+void init_layer_default(const TensorPtr& weight, const TensorPtr& bias);
 
 // Shared argument checks: float dtype, one device, and the op's name in the message.
 void check_float(const char* op, const char* what, const porta_tensor& t);

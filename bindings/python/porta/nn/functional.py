@@ -97,6 +97,92 @@ def tanh(input):  # noqa: A002
     return input.tanh()
 
 
+def _number(value, name, op):
+    """A float for a numeric argument, else a TypeError naming it."""
+    s = _tensor_ops._scalar(value)
+    if s is None:
+        raise TypeError(f"{op}(): {name} must be a number, got {type(value).__name__}")
+    return float(s)
+
+
+def _maybe_in_place(input, inplace, compute, op):  # noqa: A002
+    """compute(input), or with inplace=True the result written into input and input returned (copy_,
+    recorded by autograd as PyTorch's in-place activations are; a leaf that requires grad is refused)."""
+    if inplace:
+        return _tensor_ops.in_place(input, compute, f"{op}(inplace=True)")
+    return compute(input)
+
+
+_GELU_APPROXIMATIONS = {"none": 0, "tanh": 1}  # porta_gelu_approximation
+
+
+def gelu_approximation(approximate, op="gelu"):
+    """porta_gelu's enum for PyTorch's `approximate` string ('none' or 'tanh')."""
+    try:
+        return _GELU_APPROXIMATIONS[approximate]
+    except (KeyError, TypeError):
+        raise ValueError(f"{op}(): approximate must be 'none' or 'tanh', got {approximate!r}") from None
+
+
+def gelu(input, approximate="none"):  # noqa: A002
+    """x/2 (1 + erf(x / sqrt 2)), or with approximate='tanh' x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    return call(fn.porta_gelu, input._h, gelu_approximation(approximate))
+
+
+def silu(input, inplace=False):  # noqa: A002
+    """x * sigmoid(x) (swish)."""
+    return _maybe_in_place(input, inplace, lambda x: call(fn.porta_silu, x._h), "silu")
+
+
+def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
+    """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold."""
+    return call(fn.porta_softplus, input._h, _number(beta, "beta", "softplus"),
+                _number(threshold, "threshold", "softplus"))
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):  # noqa: A002
+    """x where x > 0, else negative_slope * x."""
+    slope = _number(negative_slope, "negative_slope", "leaky_relu")
+    return _maybe_in_place(input, inplace, lambda x: call(fn.porta_leaky_relu, x._h, slope), "leaky_relu")
+
+
+def leaky_relu_(input, negative_slope=0.01):  # noqa: A002
+    """leaky_relu written into input; returns input."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu(input, alpha=1.0, inplace=False):  # noqa: A002
+    """x where x > 0, else alpha (e^x - 1)."""
+    a = _number(alpha, "alpha", "elu")
+    return _maybe_in_place(input, inplace, lambda x: call(fn.porta_elu, x._h, a), "elu")
+
+
+def elu_(input, alpha=1.0):  # noqa: A002
+    """elu written into input; returns input."""
+    return elu(input, alpha, inplace=True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):  # noqa: A002
+    """x clamped to [min_val, max_val], with no gradient at or beyond the bounds; min_val > max_val is refused."""
+    lo, hi = _number(min_val, "min_val", "hardtanh"), _number(max_val, "max_val", "hardtanh")
+    return _maybe_in_place(input, inplace, lambda x: call(fn.porta_hardtanh, x._h, lo, hi), "hardtanh")
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):  # noqa: A002
+    """hardtanh written into input; returns input."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):  # noqa: A002
+    """min(max(x, 0), 6): hardtanh(x, 0, 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def logsigmoid(input):  # noqa: A002
+    """log(sigmoid(x)) = -softplus(-x), computed without overflow."""
+    return softplus(input.neg()).neg()
+
+
 def _softmax_dim(name, ndim, stacklevel):
     """PyTorch's implicit dim for softmax(dim=None), with its deprecation warning: 0 for 0-, 1- and 3-d
     inputs, else 1."""

@@ -69,6 +69,13 @@ def ones_(tensor):
     return constant_(tensor, 1.0)
 
 
+def layer_default_(weight, bias=None):
+    """PyTorch's reset_parameters of Linear and Conv2d (porta_init_layer_default_, the one
+    implementation C++ and Python share): weight kaiming-uniform with a=sqrt(5), bias from
+    U(-1/sqrt(fan_in), 1/sqrt(fan_in))."""
+    check(fn.porta_init_layer_default_(weight._h, None if bias is None else bias._h))
+
+
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
     """He-uniform: U(-b, b), b = gain * sqrt(3 / fan)."""
     fan = _fan(tensor, mode)

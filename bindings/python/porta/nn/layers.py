@@ -1,7 +1,7 @@
 """The layers, initialized as PyTorch initializes them: Sequential, ModuleList,
-Linear, Conv2d, ReLU, Sigmoid, Tanh, MaxPool2d, AvgPool2d, Flatten, Dropout,
-Softmax, LogSoftmax, Identity."""
-import math
+Linear, Conv2d, ReLU, GELU, SiLU, Softplus, LeakyReLU, ELU, Hardtanh, ReLU6,
+LogSigmoid, Sigmoid, Tanh, MaxPool2d, AvgPool2d, Flatten, Dropout, Softmax,
+LogSoftmax, Identity."""
 from collections import OrderedDict
 
 from .. import _factories
@@ -79,13 +79,9 @@ class Identity(Module):
         return x
 
 
-def _reset_weight_and_bias(module, fan_in):
-    """PyTorch's default initialization of a layer's weight and bias: kaiming-uniform
-    with a=sqrt(5) for the weight, uniform(-1/sqrt(fan_in), 1/sqrt(fan_in)) for the bias."""
-    init.kaiming_uniform_(module.weight, a=math.sqrt(5))
-    if module.bias is not None:
-        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
-        init.uniform_(module.bias, -bound, bound)
+def _reset_weight_and_bias(module):
+    """PyTorch's default initialization of a layer's weight and bias (init.layer_default_)."""
+    init.layer_default_(module.weight, module.bias)
 
 
 class Linear(Module):
@@ -103,7 +99,7 @@ class Linear(Module):
 
     def reset_parameters(self):
         """PyTorch's default initialization."""
-        _reset_weight_and_bias(self, fan_in=self.in_features)
+        _reset_weight_and_bias(self)
 
     def forward(self, input):  # noqa: A002 - torch's name
         self._check_input_device(input, self.weight)
@@ -138,7 +134,7 @@ class Conv2d(Module):
 
     def reset_parameters(self):
         """PyTorch's default initialization."""
-        _reset_weight_and_bias(self, fan_in=self.in_channels * self.kernel_size[0] * self.kernel_size[1])
+        _reset_weight_and_bias(self)
 
     def forward(self, input):  # noqa: A002
         self._check_input_device(input, self.weight)
@@ -167,6 +163,119 @@ class ReLU(Module):
 
     def extra_repr(self):
         return "inplace=True" if self.inplace else ""
+
+
+class _InPlaceActivation(Module):
+    """An activation taking PyTorch's inplace flag (the result written into the input, recorded by autograd)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+    def _inplace_repr(self, first):
+        if not self.inplace:
+            return ""
+        return "inplace=True" if first else ", inplace=True"
+
+
+class GELU(Module):
+    """x/2 (1 + erf(x / sqrt 2)); approximate='tanh': PyTorch's tanh approximation."""
+
+    def __init__(self, approximate="none"):
+        super().__init__()
+        F.gelu_approximation(approximate, "GELU")  # refused here, not at the first forward
+        self.approximate = approximate
+
+    def forward(self, input):  # noqa: A002
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self):
+        return f"approximate={self.approximate!r}"
+
+
+class SiLU(_InPlaceActivation):
+    """x * sigmoid(x)."""
+
+    def forward(self, input):  # noqa: A002
+        return F.silu(input, inplace=self.inplace)
+
+    def extra_repr(self):
+        return self._inplace_repr(True)
+
+
+class Softplus(Module):
+    """log(1 + exp(beta x)) / beta, and x where beta x > threshold."""
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta, self.threshold = beta, threshold
+
+    def forward(self, input):  # noqa: A002
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f"beta={self.beta}, threshold={self.threshold}"
+
+
+class LeakyReLU(_InPlaceActivation):
+    """x where x > 0, else negative_slope * x."""
+
+    def __init__(self, negative_slope=0.01, inplace=False):
+        super().__init__(inplace)
+        self.negative_slope = negative_slope
+
+    def forward(self, input):  # noqa: A002
+        return F.leaky_relu(input, self.negative_slope, self.inplace)
+
+    def extra_repr(self):
+        return f"negative_slope={self.negative_slope}{self._inplace_repr(False)}"
+
+
+class ELU(_InPlaceActivation):
+    """x where x > 0, else alpha (e^x - 1)."""
+
+    def __init__(self, alpha=1.0, inplace=False):
+        super().__init__(inplace)
+        self.alpha = alpha
+
+    def forward(self, input):  # noqa: A002
+        return F.elu(input, self.alpha, self.inplace)
+
+    def extra_repr(self):
+        return f"alpha={self.alpha}{self._inplace_repr(False)}"
+
+
+class Hardtanh(_InPlaceActivation):
+    """x clamped to [min_val, max_val]."""
+
+    def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
+        super().__init__(inplace)
+        if min_val > max_val:
+            raise ValueError(f"{type(self).__name__}: min_val ({min_val}) must not exceed max_val ({max_val})")
+        self.min_val, self.max_val = min_val, max_val
+
+    def forward(self, input):  # noqa: A002
+        return F.hardtanh(input, self.min_val, self.max_val, self.inplace)
+
+    def extra_repr(self):
+        return f"min_val={self.min_val}, max_val={self.max_val}{self._inplace_repr(False)}"
+
+
+class ReLU6(Hardtanh):
+    """min(max(x, 0), 6)."""
+
+    def __init__(self, inplace=False):
+        super().__init__(0.0, 6.0, inplace)
+
+    def extra_repr(self):
+        return self._inplace_repr(True)
+
+
+class LogSigmoid(Module):
+    """log(sigmoid(x)). Takes no arguments, as torch.nn.LogSigmoid."""
+
+    def forward(self, input):  # noqa: A002
+        return F.logsigmoid(input)
 
 
 class Sigmoid(Module):
