@@ -1,5 +1,5 @@
 // Fuzzes the checks a plugin's table passes at load (check_plugin_table,
-// core/src/plugin_table.cpp): struct_size, ABI version, name, version string,
+// core/src/runtime/plugin_table.cpp): struct_size, ABI version, name, version string,
 // device type and every function slot (NULL or not) come from the input. The
 // table lives in a heap block of exactly the bytes the plugin's struct_size
 // promises, so AddressSanitizer reports any read past it.
@@ -9,7 +9,7 @@
 #include <string>
 
 #include "fuzz_input.hpp"
-#include "plugin_table.hpp"
+#include "runtime/plugin_table.hpp"
 
 namespace {
 

@@ -29,7 +29,7 @@ class DimensionError(InvalidArgumentError, IndexError):
     as PyTorch's "Dimension out of range" is."""
 
 
-# The phrase wrap_dim in core/src/views.cpp writes, the one source of that error.
+# The phrase wrap_dim in core/src/ops/views.cpp writes, the one source of that error.
 _DIMENSION_OUT_OF_RANGE = ": dimension "
 _DIMENSION_OUT_OF_RANGE_TAIL = " is out of range for a tensor of "
 

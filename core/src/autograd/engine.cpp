@@ -5,10 +5,10 @@
 #include <unordered_map>
 #include <utility>
 
-#include "../error.hpp"
-#include "../dispatch.hpp"
-#include "../ops.hpp"
-#include "node.hpp"
+#include "runtime/error.hpp"
+#include "runtime/dispatch.hpp"
+#include "ops/ops.hpp"
+#include "autograd/node.hpp"
 
 namespace porta::autograd {
 namespace {

@@ -12,9 +12,9 @@
 // records, it computes from a clone of x, so a formula that needs x's old
 // values (mul_, pow_, div_) keeps them. Other nodes that saved x's memory
 // see its version counter move and refuse to run backward.
-#include "../error.hpp"
-#include "ag.hpp"
-#include "node.hpp"
+#include "runtime/error.hpp"
+#include "ops/ag.hpp"
+#include "autograd/node.hpp"
 
 namespace porta::autograd {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../tensor.hpp"
+#include "runtime/tensor.hpp"
 
 namespace porta::autograd {
 

@@ -12,9 +12,9 @@
 #include <array>
 #include <memory>
 
-#include "../c_api.hpp"
-#include "../handle_quarantine.hpp"
-#include "data_pointer.hpp"
+#include "c_api/c_api.hpp"
+#include "runtime/handle_quarantine.hpp"
+#include "dlpack/data_pointer.hpp"
 
 using namespace porta;
 

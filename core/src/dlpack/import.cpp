@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "../c_api.hpp"
-#include "data_pointer.hpp"
+#include "c_api/c_api.hpp"
+#include "dlpack/data_pointer.hpp"
 
 using namespace porta;
 

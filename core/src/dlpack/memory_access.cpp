@@ -1,7 +1,7 @@
 // Direct access to a tensor's memory for bindings that wrap it in place:
 // the address of the first element, and whether writing it is allowed.
-#include "../c_api.hpp"
-#include "data_pointer.hpp"
+#include "c_api/c_api.hpp"
+#include "dlpack/data_pointer.hpp"
 
 using namespace porta;
 

@@ -1,4 +1,4 @@
-#include "atomic_file.hpp"
+#include "io/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -12,7 +12,7 @@
 #include <cstring>
 #include <random>
 
-#include "../error.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::io {
 namespace {

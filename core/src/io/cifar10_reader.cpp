@@ -1,8 +1,8 @@
 // porta_read_cifar10: one CIFAR-10 binary batch, a run of 3073-byte records:
 // a label byte (0..9), then 1024 red, 1024 green and 1024 blue bytes of a
 // 32x32 image in row-major order.
-#include "../c_api.hpp"
-#include "input_file.hpp"
+#include "c_api/c_api.hpp"
+#include "io/input_file.hpp"
 
 using namespace porta;
 

@@ -3,8 +3,8 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../c_api.hpp"
-#include "input_file.hpp"
+#include "c_api/c_api.hpp"
+#include "io/input_file.hpp"
 
 using namespace porta;
 

@@ -1,4 +1,4 @@
-#include "input_file.hpp"
+#include "io/input_file.hpp"
 
 #include <unistd.h>
 #include <zlib.h>
@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "../error.hpp"
-#include "regular_file.hpp"
+#include "runtime/error.hpp"
+#include "io/regular_file.hpp"
 
 namespace porta::io {
 namespace {

@@ -6,14 +6,14 @@
 // or with a fraction or exponent is refused), nesting at most kMaxDepth, no
 // NUL byte and no byte-order mark, and every failure as a SyntaxError naming
 // the byte. Nothing the library throws leaves this file.
-#include "json.hpp"
+#include "io/json.hpp"
 
 #include <cstring>
 #include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "../error.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::io::json {
 namespace {

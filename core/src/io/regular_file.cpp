@@ -1,4 +1,4 @@
-#include "regular_file.hpp"
+#include "io/regular_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "../error.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::io {
 

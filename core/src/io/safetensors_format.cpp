@@ -1,4 +1,4 @@
-#include "safetensors_format.hpp"
+#include "io/safetensors_format.hpp"
 
 namespace porta::io {
 

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../tensor.hpp"
+#include "runtime/tensor.hpp"
 
 namespace porta::io {
 

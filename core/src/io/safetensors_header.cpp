@@ -5,9 +5,9 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "../error.hpp"
-#include "json.hpp"
-#include "safetensors_format.hpp"
+#include "runtime/error.hpp"
+#include "io/json.hpp"
+#include "io/safetensors_format.hpp"
 
 namespace porta::io {
 namespace {

@@ -7,10 +7,10 @@
 #include <cstring>
 #include <memory>
 
-#include "../c_api.hpp"
-#include "regular_file.hpp"
-#include "safetensors_format.hpp"
-#include "tensor_list.hpp"
+#include "c_api/c_api.hpp"
+#include "io/regular_file.hpp"
+#include "io/safetensors_format.hpp"
+#include "io/tensor_list.hpp"
 
 using namespace porta;
 using namespace porta::io;

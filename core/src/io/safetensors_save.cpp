@@ -4,10 +4,10 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "../c_api.hpp"
-#include "atomic_file.hpp"
-#include "json.hpp"
-#include "safetensors_format.hpp"
+#include "c_api/c_api.hpp"
+#include "io/atomic_file.hpp"
+#include "io/json.hpp"
+#include "io/safetensors_format.hpp"
 
 using namespace porta;
 using namespace porta::io;

@@ -1,9 +1,9 @@
 // C API of porta_tensor_list.
-#include "tensor_list.hpp"
+#include "io/tensor_list.hpp"
 
-#include "../c_api.hpp"
-#include "../handle_quarantine.hpp"
-#include "../log.hpp"
+#include "c_api/c_api.hpp"
+#include "runtime/handle_quarantine.hpp"
+#include "runtime/log.hpp"
 
 using namespace porta;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../tensor.hpp"
+#include "runtime/tensor.hpp"
 
 inline constexpr uint32_t kPortaTensorListMagic = 0x4c534c50u;  // "PLSL"
 

@@ -2,9 +2,9 @@
 // two more GEMMs and the COL2IM kernel. Plugins provide only the two
 // lowering kernels. With cols laid out [C*KH*KW, N*L] (L = OH*OW) every GEMM
 // is large, which is what BLAS libraries are fast at.
-#include "../autograd/node.hpp"
-#include "../error.hpp"
-#include "nn.hpp"
+#include "autograd/node.hpp"
+#include "runtime/error.hpp"
+#include "nn/nn.hpp"
 
 namespace porta::nn {
 namespace {

@@ -2,8 +2,8 @@
 // one seed gives one model on every device.
 #include <cmath>
 
-#include "../error.hpp"
-#include "nn.hpp"
+#include "runtime/error.hpp"
+#include "nn/nn.hpp"
 
 namespace porta::nn {
 

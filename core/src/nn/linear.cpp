@@ -1,15 +1,9 @@
-// linear, dropout and the shared argument checks.
-#include "../autograd/node.hpp"
-#include "../error.hpp"
-#include "nn.hpp"
+// linear, dropout and the nn ops' shared reduction argument.
+#include "autograd/node.hpp"
+#include "runtime/error.hpp"
+#include "nn/nn.hpp"
 
 namespace porta::nn {
-
-void check_float(const char* op, const char* what, const porta_tensor& t) {
-  if (!is_floating(t.dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": ", what, " must be float32 or float64, got ", dtype_name(t.dtype),
-         "; cast it first");
-}
 
 void check_reduction(porta_reduction reduction, const char* op) {
   if (reduction != PORTA_REDUCTION_NONE && reduction != PORTA_REDUCTION_MEAN && reduction != PORTA_REDUCTION_SUM)

@@ -5,7 +5,7 @@
 
 #include <porta/porta.h>
 
-#include "../autograd/ag.hpp"
+#include "ops/ag.hpp"
 
 namespace porta::nn {
 
@@ -29,8 +29,6 @@ void init_kaiming_uniform(const TensorPtr& t, double a);
 // with a = sqrt(5), bias (may be null) U(+-1/sqrt(fan_in)).
 void init_layer_default(const TensorPtr& weight, const TensorPtr& bias);
 
-// Shared argument checks: float dtype, one device, and the op's name in the message.
-void check_float(const char* op, const char* what, const porta_tensor& t);
 // Throws INVALID_ARGUMENT naming `op` unless `reduction` is NONE, MEAN or SUM.
 void check_reduction(porta_reduction reduction, const char* op);
 TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, const char* op);

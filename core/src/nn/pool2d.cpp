@@ -1,7 +1,7 @@
 // max_pool2d and avg_pool2d: plugin kernels forward and backward.
-#include "../autograd/node.hpp"
-#include "../error.hpp"
-#include "nn.hpp"
+#include "autograd/node.hpp"
+#include "runtime/error.hpp"
+#include "nn/nn.hpp"
 
 namespace porta::nn {
 namespace {

@@ -1,8 +1,8 @@
 // softmax, log_softmax, cross_entropy (plugin kernels forward and backward)
 // and mse_loss (composed of differentiable ops).
-#include "../autograd/node.hpp"
-#include "../error.hpp"
-#include "nn.hpp"
+#include "autograd/node.hpp"
+#include "runtime/error.hpp"
+#include "nn/nn.hpp"
 
 namespace porta::nn {
 namespace {

@@ -1,10 +1,10 @@
-#include "optimizer.hpp"
+#include "optim/optimizer.hpp"
 
 #include <cmath>
 
-#include "../autograd/node.hpp"
-#include "../error.hpp"
-#include "../ops.hpp"
+#include "autograd/node.hpp"
+#include "runtime/error.hpp"
+#include "ops/ops.hpp"
 
 namespace porta::optim {
 namespace {

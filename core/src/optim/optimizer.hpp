@@ -8,7 +8,7 @@
 #include <mutex>
 #include <vector>
 
-#include "../tensor.hpp"
+#include "runtime/tensor.hpp"
 
 inline constexpr uint32_t kPortaOptimizerMagic = 0x4f505449u;  // "OPTI"
 

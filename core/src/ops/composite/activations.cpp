@@ -1,0 +1,61 @@
+// Activations composed of kernel ops. A branch that where() discards is
+// computed on a safe input (0 there), so that its gradient is 0, not 0 * inf.
+#include <cmath>
+
+#include "runtime/error.hpp"
+#include "ops/composite/composite.hpp"
+
+namespace porta::composite {
+namespace {
+
+TensorPtr un(porta_op op, const TensorPtr& a) { return ag::unary(op, a); }
+TensorPtr mul(const TensorPtr& a, const TensorPtr& b) { return ag::binary(PORTA_OP_MUL, a, b); }
+TensorPtr scale(const TensorPtr& a, double s) { return ag::binary_scalar(PORTA_OP_MUL, a, s); }
+TensorPtr plus(const TensorPtr& a, double s) { return ag::binary_scalar(PORTA_OP_ADD, a, s); }
+TensorPtr zero_like(const TensorPtr& a) { return ops::full(*a->device, Dims{}, 0.0, a->dtype); }
+
+}  // namespace
+
+void require_floating(const char* op, const TensorPtr& a) {
+  if (!is_floating(a->dtype))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected a floating tensor, got ", dtype_name(a->dtype),
+         " (as in PyTorch); cast it with .float() first");
+}
+
+TensorPtr gelu(const TensorPtr& a, GeluApproximation approximate) {
+  require_floating("gelu", a);
+  if (approximate == GeluApproximation::None)  // x/2 (1 + erf(x / sqrt 2))
+    return mul(scale(a, 0.5), plus(un(PORTA_OP_ERF, scale(a, 0.70710678118654752440)), 1.0));
+  // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+  TensorPtr inner = ag::binary(PORTA_OP_ADD, a, scale(mul(mul(a, a), a), 0.044715));
+  return mul(scale(a, 0.5), plus(un(PORTA_OP_TANH, scale(inner, 0.79788456080286535588)), 1.0));
+}
+
+TensorPtr silu(const TensorPtr& a) {
+  require_floating("silu", a);
+  return mul(a, un(PORTA_OP_SIGMOID, a));
+}
+
+TensorPtr softplus(const TensorPtr& a, double beta, double threshold) {
+  require_floating("softplus", a);
+  if (beta == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "softplus: beta must not be 0");
+  // log(1 + exp(beta x)) / beta, and x itself where beta x > threshold.
+  TensorPtr bx = scale(a, beta);
+  TensorPtr linear = ops::binary_scalar(PORTA_OP_GT, bx, threshold);
+  TensorPtr safe = ag::where(linear, zero_like(a), bx);
+  return ag::where(linear, a, scale(un(PORTA_OP_LOG1P, un(PORTA_OP_EXP, safe)), 1.0 / beta));
+}
+
+TensorPtr leaky_relu(const TensorPtr& a, double negative_slope) {
+  require_floating("leaky_relu", a);
+  return ag::where(ops::binary_scalar(PORTA_OP_GT, a, 0.0), a, scale(a, negative_slope));
+}
+
+TensorPtr elu(const TensorPtr& a, double alpha) {
+  require_floating("elu", a);
+  TensorPtr positive = ops::binary_scalar(PORTA_OP_GT, a, 0.0);
+  TensorPtr safe = ag::where(positive, zero_like(a), a);
+  return ag::where(positive, a, scale(un(PORTA_OP_EXPM1, safe), alpha));
+}
+
+}  // namespace porta::composite

@@ -1,0 +1,53 @@
+// Composite ops: defined once in the core from the kernel ops, recorded by
+// autograd through their parts (so their backward is derived, never
+// written), and reached from C, C++ and Python through porta.h like any op.
+// Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
+// logical.cpp, lerp.cpp, logsumexp.cpp.
+#pragma once
+
+#include <optional>
+
+#include "ops/ag.hpp"
+
+namespace porta::composite {
+
+// ---- clamp.cpp
+// min(max(a, lo), hi), as torch.clamp: the gradient passes where lo <= a <= hi;
+// lo > hi gives hi everywhere; a NaN bound gives NaN.
+TensorPtr clamp(const TensorPtr& a, std::optional<double> lo, std::optional<double> hi);
+TensorPtr clamp_tensor(const TensorPtr& a, const TensorPtr& lo, const TensorPtr& hi);  // either may be null
+// clamp to [lo, hi] with no gradient at the bounds themselves (torch's hardtanh).
+TensorPtr hardtanh(const TensorPtr& a, double lo, double hi);
+
+// ---- activations.cpp (floating tensors)
+enum class GeluApproximation { None, Tanh };
+TensorPtr gelu(const TensorPtr& a, GeluApproximation approximate);
+TensorPtr silu(const TensorPtr& a);
+TensorPtr softplus(const TensorPtr& a, double beta, double threshold);
+TensorPtr leaky_relu(const TensorPtr& a, double negative_slope);
+TensorPtr elu(const TensorPtr& a, double alpha);
+
+// ---- float_classes.cpp: bool results (no gradient), and nan_to_num
+TensorPtr isnan(const TensorPtr& a);
+TensorPtr isinf(const TensorPtr& a);
+TensorPtr isfinite(const TensorPtr& a);
+// Defaults as torch's: NaN -> 0, +inf -> the dtype's largest finite, -inf -> its lowest.
+TensorPtr nan_to_num(const TensorPtr& a, std::optional<double> nan, std::optional<double> posinf,
+                     std::optional<double> neginf);
+
+// ---- logical.cpp: every dtype, nonzero is true, bool results
+TensorPtr logical_not(const TensorPtr& a);
+TensorPtr logical_and(const TensorPtr& a, const TensorPtr& b);
+TensorPtr logical_or(const TensorPtr& a, const TensorPtr& b);
+TensorPtr logical_xor(const TensorPtr& a, const TensorPtr& b);
+
+// ---- lerp.cpp: start + weight * (end - start), floating, as torch.lerp
+TensorPtr lerp(const TensorPtr& start, const TensorPtr& end, const TensorPtr& weight);
+
+// ---- logsumexp.cpp: log(sum(exp(a))) over dims, without overflow
+TensorPtr logsumexp(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
+
+// Fails (UNSUPPORTED_DTYPE, naming `op`) unless `a` is floating.
+void require_floating(const char* op, const TensorPtr& a);
+
+}  // namespace porta::composite

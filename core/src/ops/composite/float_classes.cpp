@@ -1,0 +1,37 @@
+// isnan, isinf, isfinite (bool, every dtype: integers are always finite) and
+// nan_to_num.
+#include <cmath>
+#include <limits>
+
+#include "ops/composite/composite.hpp"
+
+namespace porta::composite {
+namespace {
+
+TensorPtr all_bool(const TensorPtr& a, bool value) { return ops::full(*a->device, a->shape, value ? 1.0 : 0.0, Dtype::Bool); }
+
+}  // namespace
+
+TensorPtr isnan(const TensorPtr& a) { return ops::binary(PORTA_OP_NE, a, a); }
+
+TensorPtr isinf(const TensorPtr& a) {
+  if (!is_floating(a->dtype)) return all_bool(a, false);
+  return ops::binary_scalar(PORTA_OP_EQ, ops::unary(PORTA_OP_ABS, a), INFINITY);
+}
+
+TensorPtr isfinite(const TensorPtr& a) {
+  if (!is_floating(a->dtype)) return all_bool(a, true);
+  return ops::binary_scalar(PORTA_OP_EQ, ops::binary(PORTA_OP_SUB, a, a), 0.0);  // x - x is NaN for inf and NaN
+}
+
+TensorPtr nan_to_num(const TensorPtr& a, std::optional<double> nan, std::optional<double> posinf,
+                     std::optional<double> neginf) {
+  if (!is_floating(a->dtype)) return ag::clone(a);
+  const double largest = a->dtype == Dtype::Float32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
+  const auto value = [&](double v) { return ops::full(*a->device, Dims{}, v, a->dtype); };
+  TensorPtr x = ag::where(ops::binary_scalar(PORTA_OP_EQ, a, -INFINITY), value(neginf.value_or(-largest)), a);
+  x = ag::where(ops::binary_scalar(PORTA_OP_EQ, a, INFINITY), value(posinf.value_or(largest)), x);
+  return ag::where(isnan(a), value(nan.value_or(0.0)), x);
+}
+
+}  // namespace porta::composite

@@ -1,0 +1,117 @@
+// Elementwise ops: dtype promotion, broadcasting, casts and copies.
+#include <cmath>
+
+#include "runtime/error.hpp"
+#include "runtime/op_descriptors.hpp"
+#include "ops/ops.hpp"
+
+namespace porta::ops {
+
+Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b) {
+  Dims out;
+  out.n = std::max(a.n, b.n);
+  for (int32_t i = 0; i < out.n; ++i) {
+    const int32_t ia = a.n - out.n + i, ib = b.n - out.n + i;
+    const int64_t da = ia >= 0 ? a[ia] : 1, db = ib >= 0 ? b[ib] : 1;
+    if (da != db && da != 1 && db != 1)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": shapes ", a.str(), " and ", b.str(),
+           " cannot be broadcast together (dimension ", i, " of the result: ", da, " vs ", db, ")");
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+TensorPtr contiguous(const TensorPtr& t) {
+  if (t->is_contiguous()) return t;
+  return clone(t);
+}
+
+TensorPtr clone(const TensorPtr& t) {
+  TensorPtr out = empty(*t->device, t->dtype, t->shape);
+  if (out->numel() > 0) launch_elementwise(PORTA_OP_COPY, t->dtype, {t.get()}, *out);
+  return out;
+}
+
+TensorPtr cast(const TensorPtr& t, Dtype dtype) {
+  if (t->dtype == dtype) return t;
+  TensorPtr out = empty(*t->device, dtype, t->shape);
+  if (out->numel() > 0) launch_elementwise(PORTA_OP_CAST, dtype, {t.get()}, *out);
+  return out;
+}
+
+// The operand dtype an elementwise op computes in, from its row of the op
+// table: integers become float32 for the FLOAT-result ops (exp, div, ...);
+// bool is refused unless the op takes every dtype.
+static Dtype compute_dtype(porta_op op, Dtype dt) {
+  const OpDescriptor& d = op_descriptor(op);
+  if (d.result == PORTA_RESULT_FLOAT) return to_floating(dt);
+  if (dt == Dtype::Bool && d.dtypes != PORTA_DTYPES_ANY)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, d.name, " is not defined for bool tensors; cast to a numeric dtype first");
+  return dt;
+}
+
+// Integer floor_divide, remainder and fmod have no value for a zero divisor:
+// refused, as PyTorch does on the CPU ("ZeroDivisionError"), on every device.
+static bool divides_integers(porta_op op, Dtype dt) {
+  return !is_floating(dt) && (op == PORTA_OP_FLOOR_DIVIDE || op == PORTA_OP_REMAINDER || op == PORTA_OP_FMOD);
+}
+
+static void check_nonzero_divisor(const char* name, const TensorPtr& divisor) {
+  TensorPtr any_zero = reduce(PORTA_OP_MAX, binary_scalar(PORTA_OP_EQ, divisor, 0.0), nullptr, 0, false);
+  uint8_t zero = 0;
+  to_host(*any_zero, &zero, sizeof(zero));
+  if (zero)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, name, ": ZeroDivisionError: integer division by zero (a divisor is 0); "
+         "cast to a floating dtype for inf/nan results");
+}
+
+TensorPtr unary(porta_op op, const TensorPtr& a) {
+  const Dtype dt = compute_dtype(op, a->dtype);
+  TensorPtr x = cast(a, dt);
+  TensorPtr out = empty(*a->device, dt, a->shape);
+  if (out->numel() > 0) launch_elementwise(op, dt, {x.get()}, *out);
+  return out;
+}
+
+TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
+  const char* name = op_name(op);
+  check_same_device(name, {a.get(), b.get()});
+  // PyTorch's rule, whatever the operand order or the other operand's dtype.
+  if (op == PORTA_OP_SUB && (a->dtype == Dtype::Bool || b->dtype == Dtype::Bool))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "sub: subtraction with a bool tensor is not supported (as in PyTorch); to invert a "
+         "mask compare it with 0 (porta_eq_scalar; ~mask in Python), else cast to a numeric dtype first");
+  const Dtype dt = compute_dtype(op, result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0));
+  const bool is_compare = op_descriptor(op).result == PORTA_RESULT_BOOL;
+  const Dims shape = broadcast_shapes(name, a->shape, b->shape);
+  TensorPtr x = cast(a, dt), y = cast(b, dt);
+  TensorPtr out = empty(*a->device, is_compare ? Dtype::Bool : dt, shape);
+  if (out->numel() > 0 && divides_integers(op, dt)) check_nonzero_divisor(name, y);
+  if (out->numel() > 0) launch_elementwise(op, dt, {x.get(), y.get()}, *out);
+  return out;
+}
+
+TensorPtr scalar_like(const TensorPtr& a, double s) {
+  Dtype st = a->dtype;
+  if (!is_floating(st)) {
+    if (std::floor(s) != s || !std::isfinite(s)) st = Dtype::Float32;
+    else if (st == Dtype::Bool) st = Dtype::Int64;
+  }
+  return full(*a->device, Dims{}, s, st);
+}
+
+TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) { return binary(op, a, scalar_like(a, s)); }
+
+TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
+  check_same_device("where", {cond.get(), a.get(), b.get()});
+  if (cond->dtype != Dtype::Bool)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "where: the condition must be bool, got ", dtype_name(cond->dtype),
+         "; build it with a comparison such as porta_gt");
+  const Dtype dt = result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0);
+  const Dims shape = broadcast_shapes("where", broadcast_shapes("where", cond->shape, a->shape), b->shape);
+  TensorPtr x = cast(a, dt), y = cast(b, dt);
+  TensorPtr out = empty(*a->device, dt, shape);
+  if (out->numel() > 0) launch_elementwise(PORTA_OP_WHERE, dt, {cond.get(), x.get(), y.get()}, *out);
+  return out;
+}
+
+}  // namespace porta::ops

@@ -1,0 +1,268 @@
+// Backward formulas of the elementwise ops.
+#include <array>
+
+#include "runtime/error.hpp"
+#include "ops/ag.hpp"
+#include "autograd/node.hpp"
+
+namespace porta::ag {
+namespace {
+
+using autograd::backward_name;
+using autograd::Node;
+using autograd::SavedTensor;
+using autograd::sum_to;
+
+// ---- the formulas' vocabulary: ops on tensors, not recorded by autograd
+
+TensorPtr operator+(const TensorPtr& a, const TensorPtr& b) { return ops::binary(PORTA_OP_ADD, a, b); }
+TensorPtr operator*(const TensorPtr& a, const TensorPtr& b) { return ops::binary(PORTA_OP_MUL, a, b); }
+TensorPtr operator/(const TensorPtr& a, const TensorPtr& b) { return ops::binary(PORTA_OP_DIV, a, b); }
+TensorPtr operator+(const TensorPtr& a, double s) { return ops::binary_scalar(PORTA_OP_ADD, a, s); }
+TensorPtr operator*(const TensorPtr& a, double s) { return ops::binary_scalar(PORTA_OP_MUL, a, s); }
+TensorPtr operator-(const TensorPtr& a) { return ops::unary(PORTA_OP_NEG, a); }
+TensorPtr operator-(double s, const TensorPtr& a) { return -a + s; }
+TensorPtr apply(porta_op op, const TensorPtr& a) { return ops::unary(op, a); }
+TensorPtr apply(porta_op op, const TensorPtr& a, const TensorPtr& b) { return ops::binary(op, a, b); }
+// mask (bool) as 0/1 of dtype `like`'s.
+TensorPtr as_float(const TensorPtr& mask, const TensorPtr& like) { return ops::cast(mask, like->dtype); }
+TensorPtr zeros_like(const TensorPtr& t) { return ops::full(*t->device, t->shape, 0.0, t->dtype); }
+
+constexpr double kLn2 = 0.69314718055994530942, kLn10 = 2.30258509299404568402;
+constexpr double kTwoOverSqrtPi = 1.12837916709551257390, kSqrtPiOverTwo = 0.88622692545275801365;
+
+// ---- unary ops: UnaryGrad<op> says what the formula reads (its input x,
+// its output y, or nothing) and gives the input's gradient from g. Every
+// UNARY row of porta/ops.h with grad 1 needs one (the build fails without).
+
+enum class Needs { Nothing, Input, Output };
+
+template <porta_op Op>
+struct UnaryGrad;
+#define PORTA_UNARY_GRAD(NAME, NEEDS, ...)                                                      \
+  template <>                                                                                   \
+  struct UnaryGrad<PORTA_OP_##NAME> {                                                           \
+    static constexpr Needs needs = Needs::NEEDS;                                                \
+    static TensorPtr of(const TensorPtr& g, [[maybe_unused]] const TensorPtr& saved) {          \
+      [[maybe_unused]] const TensorPtr& x = saved;                                              \
+      [[maybe_unused]] const TensorPtr& y = saved;                                              \
+      return __VA_ARGS__;                                                                       \
+    }                                                                                           \
+  };
+
+PORTA_UNARY_GRAD(NEG, Nothing, -g)
+PORTA_UNARY_GRAD(EXP, Output, g * y)
+PORTA_UNARY_GRAD(LOG, Input, g / x)
+PORTA_UNARY_GRAD(SQRT, Output, g / (y * 2.0))
+PORTA_UNARY_GRAD(RELU, Output, g * as_float(ops::binary_scalar(PORTA_OP_GT, y, 0.0), g))  // y > 0 exactly where x > 0
+PORTA_UNARY_GRAD(SIGMOID, Output, g * (y * (1.0 - y)))
+PORTA_UNARY_GRAD(TANH, Output, g * (1.0 - y * y))
+PORTA_UNARY_GRAD(ABS, Input, g * apply(PORTA_OP_SIGN, x))
+PORTA_UNARY_GRAD(SIN, Input, g * apply(PORTA_OP_COS, x))
+PORTA_UNARY_GRAD(COS, Input, g * -apply(PORTA_OP_SIN, x))
+PORTA_UNARY_GRAD(TAN, Output, g * (y * y + 1.0))
+PORTA_UNARY_GRAD(ASIN, Input, g / apply(PORTA_OP_SQRT, 1.0 - x * x))
+PORTA_UNARY_GRAD(ACOS, Input, -g / apply(PORTA_OP_SQRT, 1.0 - x * x))
+PORTA_UNARY_GRAD(ATAN, Input, g / (x * x + 1.0))
+PORTA_UNARY_GRAD(SINH, Input, g * apply(PORTA_OP_COSH, x))
+PORTA_UNARY_GRAD(COSH, Input, g * apply(PORTA_OP_SINH, x))
+// Piecewise constant: zero gradient, as in PyTorch.
+PORTA_UNARY_GRAD(FLOOR, Nothing, zeros_like(g))
+PORTA_UNARY_GRAD(CEIL, Nothing, zeros_like(g))
+PORTA_UNARY_GRAD(ROUND, Nothing, zeros_like(g))
+PORTA_UNARY_GRAD(TRUNC, Nothing, zeros_like(g))
+PORTA_UNARY_GRAD(SIGN, Nothing, zeros_like(g))
+PORTA_UNARY_GRAD(ERF, Input, g * apply(PORTA_OP_EXP, -(x * x)) * kTwoOverSqrtPi)
+PORTA_UNARY_GRAD(ERFINV, Output, g * apply(PORTA_OP_EXP, y * y) * kSqrtPiOverTwo)
+PORTA_UNARY_GRAD(LOG1P, Input, g / (x + 1.0))
+PORTA_UNARY_GRAD(EXPM1, Output, g * (y + 1.0))
+PORTA_UNARY_GRAD(LOG2, Input, g / (x * kLn2))
+PORTA_UNARY_GRAD(LOG10, Input, g / (x * kLn10))
+PORTA_UNARY_GRAD(EXP2, Output, g * y * kLn2)
+PORTA_UNARY_GRAD(ASINH, Input, g / apply(PORTA_OP_SQRT, x * x + 1.0))
+#undef PORTA_UNARY_GRAD
+
+struct UnaryRule {
+  Needs needs = Needs::Nothing;
+  TensorPtr (*of)(const TensorPtr& g, const TensorPtr& saved) = nullptr;
+};
+
+template <porta_op Op, int Kind, int Grad>
+constexpr UnaryRule unary_rule() {
+  if constexpr (Kind == PORTA_OP_KIND_UNARY && Grad != 0) return {UnaryGrad<Op>::needs, &UnaryGrad<Op>::of};
+  else return {};
+}
+
+constexpr std::array<UnaryRule, PORTA_OP_COUNT> kUnaryRules = [] {
+  std::array<UnaryRule, PORTA_OP_COUNT> t{};
+#define PORTA_X_RULE(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  t[id] = unary_rule<PORTA_OP_##NAME, kind, grad>();
+  PORTA_OP_DESCRIPTORS(PORTA_X_RULE)
+#undef PORTA_X_RULE
+  return t;
+}();
+
+struct UnaryNode final : Node {
+  porta_op op;
+  SavedTensor saved;  // the input or the output, as the op's UnaryGrad says
+  UnaryNode(porta_op o, TensorPtr s) : op(o), saved(std::move(s)) {}
+  const char* name() const override { return backward_name(op); }
+  void release_saved() override { saved.reset(); }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {kUnaryRules[op].of(g, saved)}; }
+};
+
+// ---- binary ops: BinaryGrad<op> says what the formula reads and gives the
+// operands' gradients (before sum_to), computing only the wanted ones, as
+// PyTorch unpacks only what it needs.
+
+// The saved tensors are read (and their versions checked) only where a
+// formula uses them.
+struct BinaryArgs {
+  const TensorPtr& g;
+  const SavedTensor &a, &b, &out;
+  bool want_a, want_b;
+};
+struct Grads {
+  TensorPtr a, b;
+};
+
+template <porta_op Op>
+struct BinaryGrad;
+#define PORTA_BINARY_GRAD(NAME, SAVES_OPERANDS, SAVES_OUTPUT, ...)          \
+  template <>                                                              \
+  struct BinaryGrad<PORTA_OP_##NAME> {                                     \
+    static constexpr bool saves_operands = SAVES_OPERANDS;                 \
+    static constexpr bool saves_output = SAVES_OUTPUT;                     \
+    static Grads of(const BinaryArgs& r) {                                 \
+      [[maybe_unused]] const TensorPtr& g = r.g;                           \
+      [[maybe_unused]] const SavedTensor &a = r.a, &b = r.b, &out = r.out; \
+      Grads d;                                                             \
+      __VA_ARGS__                                                          \
+      return d;                                                            \
+    }                                                                      \
+  };
+#define IF_A(...) \
+  if (r.want_a) d.a = __VA_ARGS__;
+#define IF_B(...) \
+  if (r.want_b) d.b = __VA_ARGS__;
+
+PORTA_BINARY_GRAD(ADD, false, false, IF_A(g) IF_B(g))
+PORTA_BINARY_GRAD(SUB, false, false, IF_A(g) IF_B(-g))
+PORTA_BINARY_GRAD(MUL, true, false, IF_A(g * b) IF_B(g * a))
+PORTA_BINARY_GRAD(DIV, true, true, IF_A(g / b) IF_B(-(g * out / b)))  // d(a/b)/db = -out / b
+PORTA_BINARY_GRAD(POW, true, true,  // b a^(b-1) and out ln(a)
+                  IF_A(g * (b * apply(PORTA_OP_POW, a, b + -1.0))) IF_B(g * (out * apply(PORTA_OP_LOG, a))))
+// The winner takes the gradient; ties split it.
+#define PORTA_EXTREMUM_GRAD(WINS)                                                                 \
+  TensorPtr half_tie = as_float(apply(PORTA_OP_EQ, a, b), g) * 0.5;                               \
+  IF_A(g * (as_float(apply(WINS, a, b), g) + half_tie)) IF_B(g * (as_float(apply(WINS, b, a), g) + half_tie))
+PORTA_BINARY_GRAD(MAXIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_GT))
+PORTA_BINARY_GRAD(MINIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_LT))
+#undef PORTA_EXTREMUM_GRAD
+PORTA_BINARY_GRAD(ATAN2, true, false,  // (b, -a) / (a^2 + b^2)
+                  TensorPtr r2 = a * a + b * b; IF_A(g * b / r2) IF_B(-(g * a / r2)))
+// a - q b with q piecewise constant: q = floor(a / b) or trunc(a / b).
+PORTA_BINARY_GRAD(REMAINDER, true, false, IF_A(g) IF_B(-(g * apply(PORTA_OP_FLOOR_DIVIDE, a, b))))
+PORTA_BINARY_GRAD(FMOD, true, false, IF_A(g) IF_B(-(g * apply(PORTA_OP_TRUNC, a / b))))
+PORTA_BINARY_GRAD(FLOOR_DIVIDE, false, false, IF_A(zeros_like(g)) IF_B(zeros_like(g)))
+#undef IF_A
+#undef IF_B
+#undef PORTA_BINARY_GRAD
+
+struct BinaryRule {
+  bool saves_operands = false, saves_output = false;
+  Grads (*of)(const BinaryArgs&) = nullptr;
+};
+
+template <porta_op Op, int Kind, int Grad>
+constexpr BinaryRule binary_rule() {
+  if constexpr (Kind == PORTA_OP_KIND_BINARY && Grad != 0)
+    return {BinaryGrad<Op>::saves_operands, BinaryGrad<Op>::saves_output, &BinaryGrad<Op>::of};
+  else return {};
+}
+
+constexpr std::array<BinaryRule, PORTA_OP_COUNT> kBinaryRules = [] {
+  std::array<BinaryRule, PORTA_OP_COUNT> t{};
+#define PORTA_X_RULE(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  t[id] = binary_rule<PORTA_OP_##NAME, kind, grad>();
+  PORTA_OP_DESCRIPTORS(PORTA_X_RULE)
+#undef PORTA_X_RULE
+  return t;
+}();
+
+struct BinaryNode final : Node {
+  porta_op op;
+  SavedTensor a, b, out;
+  Dims a_shape, b_shape;
+  Dtype a_dtype, b_dtype;
+  BinaryNode(porta_op o, const TensorPtr& a_, const TensorPtr& b_, const TensorPtr& out_)
+      : op(o), a_shape(a_->shape), b_shape(b_->shape), a_dtype(a_->dtype), b_dtype(b_->dtype) {
+    if (kBinaryRules[o].saves_operands) a = a_, b = b_;
+    if (kBinaryRules[o].saves_output) out = out_;  // SavedTensor keeps the data only: no cycle through out's grad_fn
+  }
+  const char* name() const override { return backward_name(op); }
+  void release_saved() override { a.reset(), b.reset(), out.reset(); }
+
+  std::vector<TensorPtr> apply(const TensorPtr& g) override {
+    const bool want_a = next[0] != nullptr, want_b = next[1] != nullptr;
+    const Grads d = kBinaryRules[op].of(BinaryArgs{g, a, b, out, want_a, want_b});
+    return {want_a ? ops::cast(sum_to(d.a, a_shape), a_dtype) : TensorPtr(),
+            want_b ? ops::cast(sum_to(d.b, b_shape), b_dtype) : TensorPtr()};
+  }
+};
+
+struct WhereNode final : Node {
+  SavedTensor cond;
+  Dims a_shape, b_shape;
+  WhereNode(TensorPtr c, Dims as, Dims bs) : cond(std::move(c)), a_shape(as), b_shape(bs) {}
+  const char* name() const override { return "WhereBackward"; }
+  void release_saved() override { cond.reset(); }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override {
+    TensorPtr zero = ops::full(*g->device, Dims{}, 0.0, g->dtype);
+    return {TensorPtr(), sum_to(ops::where(cond, g, zero), a_shape), sum_to(ops::where(cond, zero, g), b_shape)};
+  }
+};
+
+struct CastNode final : Node {
+  Dtype from;
+  explicit CastNode(Dtype f) : from(f) {}
+  const char* name() const override { return "CastBackward"; }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {ops::cast(g, from)}; }
+};
+
+}  // namespace
+
+TensorPtr unary(porta_op op, const TensorPtr& a) {
+  TensorPtr out = ops::unary(op, a);
+  if (kUnaryRules[op].of && autograd::needs_grad({&a})) {
+    const Needs needs = kUnaryRules[op].needs;
+    TensorPtr saved = needs == Needs::Input ? a : needs == Needs::Output ? out : TensorPtr();
+    autograd::record(out, std::make_shared<UnaryNode>(op, std::move(saved)), {&a});
+  }
+  return out;
+}
+
+TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
+  TensorPtr out = ops::binary(op, a, b);
+  if (kBinaryRules[op].of && autograd::needs_grad({&a, &b}))
+    autograd::record(out, std::make_shared<BinaryNode>(op, a, b, out), {&a, &b});
+  return out;
+}
+
+TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) { return binary(op, a, ops::scalar_like(a, s)); }
+
+TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
+  TensorPtr out = ops::where(cond, a, b);
+  if (autograd::needs_grad({&a, &b}))
+    autograd::record(out, std::make_shared<WhereNode>(cond, a->shape, b->shape), {nullptr, &a, &b});
+  return out;
+}
+
+TensorPtr cast(const TensorPtr& t, Dtype dtype) {
+  TensorPtr out = ops::cast(t, dtype);
+  if (out.get() != t.get() && is_floating(dtype) && autograd::needs_grad({&t}))
+    autograd::record(out, std::make_shared<CastNode>(t->dtype), {&t});
+  return out;
+}
+
+}  // namespace porta::ag

@@ -1,0 +1,75 @@
+// The core's internal op API. The C API wraps these; autograd and the
+// optimizers build on them. Every function validates its arguments and
+// throws porta::Error with an op-tagged message.
+#pragma once
+
+#include "runtime/dispatch.hpp"
+#include "runtime/tensor.hpp"
+
+namespace porta::ops {
+
+// ---- transfers and host I/O (transfer.cpp)
+TensorPtr from_host(const void* data, Dtype dtype, const Dims& shape, DeviceState& dev);
+void to_host(const porta_tensor& t, void* dst, size_t dst_bytes);
+void from_host_into(const TensorPtr& t, const void* src, size_t src_bytes);
+// `t` on `dev`. non_blocking: a copy from memory pinned by dev's plugin may
+// return before it completes (porta_tensor_to_non_blocking).
+TensorPtr to(const TensorPtr& t, DeviceState& dev, bool non_blocking = false);
+void copy_into(const TensorPtr& dst, const TensorPtr& src);
+
+// ---- views (views.cpp)
+TensorPtr view(const TensorPtr& t, Dims shape);
+TensorPtr reshape(const TensorPtr& t, Dims shape);
+TensorPtr slice(const TensorPtr& t, int32_t dim, int64_t start, int64_t stop, int64_t step);
+TensorPtr select(const TensorPtr& t, int32_t dim, int64_t index);
+TensorPtr transpose(const TensorPtr& t, int32_t dim0, int32_t dim1);
+TensorPtr permute(const TensorPtr& t, const int32_t* dims, int32_t ndim);
+TensorPtr expand(const TensorPtr& t, const Dims& shape);
+TensorPtr unsqueeze(const TensorPtr& t, int32_t dim);
+TensorPtr squeeze(const TensorPtr& t, int32_t dim);
+// Normalizes a possibly negative `dim` for a tensor of `ndim` dims (inserting: ndim + 1).
+int32_t wrap_dim(const char* op, int32_t dim, int32_t ndim);
+
+// ---- factories (factories.cpp)
+TensorPtr full(DeviceState& dev, const Dims& shape, double value, Dtype dtype);
+TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype dtype);
+// Throws (PyTorch's "cannot be converted ... without overflow") when `value`
+// lies outside the range of `dtype` (after truncation, for integers).
+void check_fill_value(const char* op, double value, Dtype dtype);
+// Factories with exact int64 values (every bit kept beyond 2^53).
+TensorPtr full_int(DeviceState& dev, const Dims& shape, int64_t value, Dtype dtype);
+TensorPtr arange_int(DeviceState& dev, int64_t start, int64_t end, int64_t step, Dtype dtype);
+// A random permutation of 0..n-1 (int64) from the global generator (it
+// takes n counters), or from an explicit generator state (seed, offset),
+// which it does not advance. The same state gives the same permutation on
+// every device: C++ and Python loaders shuffle alike.
+TensorPtr randperm(DeviceState& dev, int64_t n);
+TensorPtr randperm_at(DeviceState& dev, int64_t n, uint64_t seed, uint64_t offset);
+TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b);
+// Fills `t` (any strides) in place from the generator.
+void random_into(porta_op op, const TensorPtr& t, double a, double b);
+void manual_seed(uint64_t seed);
+void generator_state(uint64_t* seed, uint64_t* offset);
+void set_generator_state(uint64_t seed, uint64_t offset);
+
+// ---- elementwise (elementwise.cpp)
+TensorPtr contiguous(const TensorPtr& t);
+TensorPtr clone(const TensorPtr& t);
+TensorPtr cast(const TensorPtr& t, Dtype dtype);
+TensorPtr unary(porta_op op, const TensorPtr& a);
+TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b);  // arithmetic and comparisons
+TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s);
+// The 0-d operand for `a op s`: a's dtype, or float32 when s is not integral
+// and a is not floating (int64 for bool a).
+TensorPtr scalar_like(const TensorPtr& a, double s);
+TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b);
+Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b);
+
+// ---- reductions (reduce.cpp); num_dims == 0 reduces over all dims
+TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
+TensorPtr argreduce(porta_op op, const TensorPtr& t, int32_t dim, bool keepdim);
+
+// ---- linear algebra (matmul.cpp)
+TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);
+
+}  // namespace porta::ops
