@@ -1,9 +1,9 @@
 // "The plugin has no kernel for this op and dtype", told apart from every
 // other error. Only the core's kernel lookup (find_kernel in
-// core/src/dispatch.cpp) reports PORTA_ERROR_NOT_IMPLEMENTED with a message
+// core/src/runtime/dispatch.cpp) reports PORTA_ERROR_NOT_IMPLEMENTED with a message
 // that *starts* "<op> (<dtype>) is not implemented by plugin '<name>'"; an
 // error a kernel itself returns starts "<op> (<dtype>) on <device>: [<name>
-// plugin] ..." (check_plugin in core/src/registry.cpp), so it never matches.
+// plugin] ..." (check_plugin in core/src/runtime/registry.cpp), so it never matches.
 //
 // A missing kernel fails the running test, unless a tool (porta-conformance)
 // allows missing kernels: then it is a GoogleTest skip whose message starts

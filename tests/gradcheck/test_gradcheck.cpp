@@ -277,6 +277,94 @@ std::vector<Case> nn_cases() {
   };
 }
 
+// x [2, 3] plus a constant offset per column, so that an input drawn in a
+// narrow range lands in several regions of a piecewise op, each well away
+// from its kinks.
+porta_tensor* offset(porta_tensor* x, std::vector<double> per_column, Temps& temp) {
+  porta_tensor* c = temp(gradcheck::constant(std::move(per_column), {3}, gradcheck::device_of(x)));
+  return temp(call(porta_add, x, c));
+}
+
+// f(offset(x)) for x in [-0.4, 0.4] and an op of x alone.
+Case piecewise(const char* name, std::vector<double> per_column, std::function<porta_tensor*(porta_tensor*)> op) {
+  return Case{name, {{{2, 3}, -0.4, 0.4}}, [per_column, op](const Tensors& x) {
+                Temps temp;
+                porta_tensor* y = offset(x[0], per_column, temp);
+                return y ? op(y) : nullptr;
+              }};
+}
+
+// The composite ops of porta.h: their gradients are derived through their
+// parts (core/src/ops/composite), checked here like any op's.
+std::vector<Case> composite_cases() {
+  const std::vector<double> around_bounds = {-2, 0, 2};  // below -1, inside [-1, 1], above 1
+  const std::vector<double> around_zero = {-1, 1, -1};   // both sides of 0, at least 0.6 away
+  const double lo = -1, hi = 1;
+  return {
+      piecewise("clamp", around_bounds, [=](porta_tensor* y) { return call(porta_clamp, y, &lo, &hi); }),
+      piecewise("clamp_min_only", around_bounds, [=](porta_tensor* y) { return call(porta_clamp, y, &lo, nullptr); }),
+      piecewise("clamp_max_only", around_bounds, [=](porta_tensor* y) { return call(porta_clamp, y, nullptr, &hi); }),
+      // Tensor bounds (broadcast, gradients summed back): y in three bands
+      // ±0.4 around -2, 0, 2; lo in [-1.2, -0.8], hi in [0.8, 1.2].
+      Case{"clamp_tensor",
+           {{{2, 3}, -0.4, 0.4}, {{3}, -1.2, -0.8}, {{2, 1}, 0.8, 1.2}},
+           [=](const Tensors& x) {
+             Temps temp;
+             porta_tensor* y = offset(x[0], around_bounds, temp);
+             return y ? call(porta_clamp_tensor, y, x[1], x[2]) : nullptr;
+           }},
+      Case{"clamp_tensor_max_only",
+           {{{2, 3}, -0.4, 0.4}, {{2, 3}, 0.8, 1.2}},
+           [=](const Tensors& x) {
+             Temps temp;
+             porta_tensor* y = offset(x[0], around_bounds, temp);
+             return y ? call(porta_clamp_tensor, y, static_cast<porta_tensor*>(nullptr), x[1]) : nullptr;
+           }},
+      piecewise("hardtanh", around_bounds, [](porta_tensor* y) { return call(porta_hardtanh, y, -1.0, 1.0); }),
+      Case{
+          "gelu", {{{2, 3}, -2, 2}}, [](const Tensors& x) { return call(porta_gelu, x[0], int32_t{PORTA_GELU_NONE}); }},
+      Case{"gelu_tanh",
+           {{{2, 3}, -2, 2}},
+           [](const Tensors& x) { return call(porta_gelu, x[0], int32_t{PORTA_GELU_TANH}); }},
+      Case{"silu", {{{2, 3}, -3, 3}}, [](const Tensors& x) { return call(porta_silu, x[0]); }},
+      Case{"softplus", {{{2, 3}, -2, 2}}, [](const Tensors& x) { return call(porta_softplus, x[0], 1.0, 20.0); }},
+      // beta 2, threshold 1: beta*y in [-4.8, -3.2], [-0.8, 0.8] (log1p(exp)) and [3.2, 4.8] (linear).
+      piecewise("softplus_beta2_both_regions", around_bounds,
+                [](porta_tensor* y) { return call(porta_softplus, y, 2.0, 1.0); }),
+      Case{"softplus_beta2_linear",
+           {{{2, 3}, 10.5, 12}},
+           [](const Tensors& x) { return call(porta_softplus, x[0], 2.0, 20.0); }},
+      piecewise("leaky_relu", around_zero, [](porta_tensor* y) { return call(porta_leaky_relu, y, 0.1); }),
+      piecewise("elu", around_zero, [](porta_tensor* y) { return call(porta_elu, y, 0.5); }),
+      // lerp's two formulas: |weight| < 0.5 from start, else from end (negative weights too).
+      Case{"lerp_small_weight",
+           {{{2, 3}}, {{2, 3}}, {{2, 3}, -0.45, 0.45}},
+           [](const Tensors& x) { return call(porta_lerp, x[0], x[1], x[2]); }},
+      Case{"lerp_large_weight",
+           {{{2, 3}}, {{3}}, {{2, 1}, 0.55, 1.5}},
+           [](const Tensors& x) { return call(porta_lerp, x[0], x[1], x[2]); }},
+      Case{"lerp_negative_weight",
+           {{{3}}, {{2, 3}}, {{2, 3}, -1.5, -0.55}},
+           [](const Tensors& x) { return call(porta_lerp, x[0], x[1], x[2]); }},
+      reduction("logsumexp_all", porta_logsumexp, {}, 0),
+      reduction("logsumexp_dim1", porta_logsumexp, {1}, 0),
+      reduction("logsumexp_dims_0_2_keep", porta_logsumexp, {0, 2}, 1),
+      reduction("logsumexp_dim_last_keep", porta_logsumexp, {-1}, 1),
+      Case{"nan_to_num",
+           {{{2, 3}}},
+           [](const Tensors& x) {
+             const double nan = 0.5, posinf = 2, neginf = -2;  // finite inputs: the identity, gradient 1
+             return call(porta_nan_to_num, x[0], &nan, &posinf, &neginf);
+           }},
+      Case{"nan_to_num_defaults",
+           {{{2, 3}}},
+           [](const Tensors& x) {
+             const double* none = nullptr;
+             return call(porta_nan_to_num, x[0], none, none, none);
+           }},
+  };
+}
+
 class GradCheck : public conformance::DeviceTest {
  protected:
   // Each case is one row of porta-gradcheck's summary (all float64).
@@ -289,6 +377,7 @@ TEST_P(GradCheck, Elementwise) { check_all(elementwise_cases()); }
 TEST_P(GradCheck, ReductionsAndMatmul) { check_all(reduction_and_matmul_cases()); }
 TEST_P(GradCheck, Views) { check_all(view_cases()); }
 TEST_P(GradCheck, NeuralNetworkOps) { check_all(nn_cases()); }
+TEST_P(GradCheck, CompositeOps) { check_all(composite_cases()); }
 
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(GradCheck);
 

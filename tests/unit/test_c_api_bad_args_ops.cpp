@@ -1,7 +1,8 @@
-// Bad-argument cases, part 2: elementwise ops, reductions, linear algebra
-// and autograd (porta.h's middle sections, in its order).
+// Bad-argument cases, part 2: elementwise ops, reductions, linear algebra,
+// composite ops and autograd (porta.h's middle sections, in its order).
 #include "c_api_bad_args.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "../conformance/op_tables.hpp"
@@ -210,6 +211,123 @@ const Case kCases[] = {
        Tensor owned(scalar);
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "at least 1 dimension", porta_matmul(scalar, x.f.get(), out.p()));
      }},
+
+    // ---- composite ops
+    {"porta_clamp",
+     [](Fixture& x) {
+       const double lo = 0, hi = 1, huge = 1e300;
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_clamp(t, &lo, &hi, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least one of min and max",
+               porta_clamp(x.f.get(), nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_clamp(x.mask.get(), &lo, &hi, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be stored in int64",
+               porta_clamp(x.labels.get(), &huge, nullptr, out.p()));
+     }},
+    {"porta_clamp_tensor",
+     [](Fixture& x) {
+       porta_tensor* f = x.f.get();
+       expect_handle_and_out_checked(x,
+                                     [&](porta_tensor* t, porta_tensor** o) { return porta_clamp_tensor(t, f, f, o); });
+       Untouched<porta_tensor*> out;
+       // min and max may be NULL (not both); a dead handle is refused in either place.
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "min is not a live porta_tensor (already released?)",
+               porta_clamp_tensor(f, Fixture::released(), f, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "max is not a live porta_tensor",
+               porta_clamp_tensor(f, f, Fixture::foreign(), out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least one of min and max",
+               porta_clamp_tensor(f, nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_clamp_tensor(x.mask.get(), f, f, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_clamp_tensor(f, x.other.get(), nullptr, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_clamp_tensor(f, nullptr, x.other.get(), out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_clamp_tensor(f, x.f4.get(), nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_clamp_tensor(f, f, x.f4.get(), out.p()));
+     }},
+    {"porta_lerp",
+     [](Fixture& x) {
+       porta_tensor* f = x.f.get();
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_lerp(t, f, f, o); });
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_lerp(f, t, f, o); });
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return porta_lerp(f, f, t, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "weight is NULL", porta_lerp(f, f, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "expected a floating tensor, got int64",
+               porta_lerp(x.labels.get(), x.labels.get(), x.labels.get(), out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "must have one dtype", porta_lerp(f, f, x.mask.get(), out.p()));
+       Tensor f64 = make({2, 3}, x.cpu, porta_float64);
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "float32, float64 and float32", porta_lerp(f, f64.get(), f, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_lerp(f, x.other.get(), f, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_lerp(f, f, x.other.get(), out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_lerp(f, x.f4.get(), f, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_lerp(f, f, x.f4.get(), out.p()));
+     }},
+    {"porta_logsumexp", [](Fixture& x) { check_reduce(x, porta_logsumexp); }},
+    {"porta_gelu",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(
+           x, [](porta_tensor* t, porta_tensor** o) { return porta_gelu(t, PORTA_GELU_TANH, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "approximate must be PORTA_GELU_NONE (0) or PORTA_GELU_TANH (1), got 7",
+               porta_gelu(x.f.get(), 7, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "got -1", porta_gelu(x.f.get(), -1, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "gelu: expected a floating tensor, got int64",
+               porta_gelu(x.labels.get(), PORTA_GELU_NONE, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "got bool", porta_gelu(x.mask.get(), PORTA_GELU_NONE, out.p()));
+     }},
+    {"porta_silu",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, porta_silu);
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "silu: expected a floating tensor, got int64",
+               porta_silu(x.labels.get(), out.p()));
+     }},
+    {"porta_softplus",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_softplus(t, 1, 20, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "softplus: expected a floating tensor, got int64",
+               porta_softplus(x.labels.get(), 1, 20, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "beta must not be 0", porta_softplus(x.f.get(), 0, 20, out.p()));
+     }},
+    {"porta_leaky_relu",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_leaky_relu(t, 0.01, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "leaky_relu: expected a floating tensor, got bool",
+               porta_leaky_relu(x.mask.get(), 0.01, out.p()));
+     }},
+    {"porta_elu",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_elu(t, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "elu: expected a floating tensor, got int64",
+               porta_elu(x.labels.get(), 1, out.p()));
+     }},
+    {"porta_hardtanh",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_hardtanh(t, -1, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "hardtanh: expected a floating tensor, got int64",
+               porta_hardtanh(x.labels.get(), -1, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "min_val (1) must not exceed max_val (-1)",
+               porta_hardtanh(x.f.get(), 1, -1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must not exceed", porta_hardtanh(x.f.get(), NAN, 1, out.p()));
+     }},
+    {"porta_isnan", [](Fixture& x) { expect_handle_and_out_checked(x, porta_isnan); }},
+    {"porta_isinf", [](Fixture& x) { expect_handle_and_out_checked(x, porta_isinf); }},
+    {"porta_isfinite", [](Fixture& x) { expect_handle_and_out_checked(x, porta_isfinite); }},
+    {"porta_nan_to_num",
+     [](Fixture& x) {
+       const double v = 1;
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_nan_to_num(t, &v, nullptr, &v, o); });
+       expect_handle_and_out_checked(
+           x, [](porta_tensor* t, porta_tensor** o) { return porta_nan_to_num(t, nullptr, nullptr, nullptr, o); });
+     }},
+    {"porta_logical_not", [](Fixture& x) { expect_handle_and_out_checked(x, porta_logical_not); }},
+    {"porta_logical_and", [](Fixture& x) { check_binary(x, porta_logical_and, false); }},
+    {"porta_logical_or", [](Fixture& x) { check_binary(x, porta_logical_or, false); }},
+    {"porta_logical_xor", [](Fixture& x) { check_binary(x, porta_logical_xor, false); }},
 
     // ---- autograd
     {"porta_tensor_set_requires_grad",

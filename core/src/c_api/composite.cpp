@@ -1,4 +1,4 @@
-// C API: the composite ops of porta.h (core/src/composite/).
+// C API: the composite ops of porta.h (core/src/ops/composite/).
 #include <optional>
 
 #include "c_api/c_api.hpp"

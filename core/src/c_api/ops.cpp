@@ -9,7 +9,7 @@ using namespace porta;
 
 #define PORTA_GEN_PORTA_OP_KIND_FACTORY(NAME, name)
 #define PORTA_GEN_PORTA_OP_KIND_COPY(NAME, name)
-// Kernel-level ops behind hand-written entry points (c_api_nn.cpp, c_api_optim.cpp).
+// Kernel-level ops behind hand-written entry points (c_api/nn.cpp, c_api/optim.cpp).
 #define PORTA_GEN_PORTA_OP_KIND_CONV(NAME, name)
 #define PORTA_GEN_PORTA_OP_KIND_POOL(NAME, name)
 #define PORTA_GEN_PORTA_OP_KIND_SOFTMAX(NAME, name)

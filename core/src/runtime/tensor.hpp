@@ -83,7 +83,7 @@ struct porta_tensor {
   std::weak_ptr<porta::autograd::Node> grad_accumulator;  // leaves only, shared by all uses
 
   // Differentiable views: the tensor whose memory this one views (owned
-  // reference; never itself a view), set by the view ops of autograd/ag.hpp.
+  // reference; never itself a view), set by the view ops of ops/ag.hpp.
   // An in-place write into a view rebases the history of `view_base`
   // (autograd/inplace.cpp). `history` counts such rebases of a base;
   // `base_history_seen` is the count this view's grad_fn was made against,

@@ -117,7 +117,9 @@ UNARY(op_exp, exp(x))
 UNARY(op_log, log(x))
 UNARY(op_sqrt, sqrt(x))
 UNARY(op_sigmoid, (T)1 / ((T)1 + exp(-x)))
-UNARY(op_tanh, tanh(x))
+// Saturated where tanh rounds to +-1 in T: PoCL's float tanh stops at
+// 0.99999994, even for +-inf (C99: exactly +-1).
+UNARY(op_tanh, fabs(x) > (DT == 4 ? (T)9.1 : (T)19.1) ? copysign((T)1, x) : tanh(x))
 UNARY(op_sin, sin(x))
 UNARY(op_cos, cos(x))
 UNARY(op_tan, tan(x))
