@@ -31,11 +31,28 @@ TensorPtr zeros_like(const TensorPtr& t) { return ops::full(*t->device, t->shape
 constexpr double kLn2 = 0.69314718055994530942, kLn10 = 2.30258509299404568402;
 constexpr double kTwoOverSqrtPi = 1.12837916709551257390, kSqrtPiOverTwo = 0.88622692545275801365;
 
+// The autograd rule of every row of kind `Kind` whose grad column is 1,
+// Grad<op>::rule(), indexed by op id (an empty Rule for the other rows).
+template <class Rule, porta_op_kind Kind, template <porta_op> class Grad>
+constexpr std::array<Rule, PORTA_OP_COUNT> rules_of_kind() {
+  std::array<Rule, PORTA_OP_COUNT> t{};
+#define PORTA_X_RULE(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  if constexpr (kind == Kind && grad != 0) t[id] = Grad<PORTA_OP_##NAME>::rule();
+  PORTA_OP_DESCRIPTORS(PORTA_X_RULE)
+#undef PORTA_X_RULE
+  return t;
+}
+
 // ---- unary ops: UnaryGrad<op> says what the formula reads (its input x,
 // its output y, or nothing) and gives the input's gradient from g. Every
 // UNARY row of porta/ops.h with grad 1 needs one (the build fails without).
 
 enum class Needs { Nothing, Input, Output };
+
+struct UnaryRule {
+  Needs needs = Needs::Nothing;
+  TensorPtr (*of)(const TensorPtr& g, const TensorPtr& saved) = nullptr;
+};
 
 template <porta_op Op>
 struct UnaryGrad;
@@ -43,6 +60,7 @@ struct UnaryGrad;
   template <>                                                                                   \
   struct UnaryGrad<PORTA_OP_##NAME> {                                                           \
     static constexpr Needs needs = Needs::NEEDS;                                                \
+    static constexpr UnaryRule rule() { return {needs, &of}; }                                  \
     static TensorPtr of(const TensorPtr& g, [[maybe_unused]] const TensorPtr& saved) {          \
       [[maybe_unused]] const TensorPtr& x = saved;                                              \
       [[maybe_unused]] const TensorPtr& y = saved;                                              \
@@ -82,25 +100,7 @@ PORTA_UNARY_GRAD(EXP2, Output, g * y * kLn2)
 PORTA_UNARY_GRAD(ASINH, Input, g / apply(PORTA_OP_SQRT, x * x + 1.0))
 #undef PORTA_UNARY_GRAD
 
-struct UnaryRule {
-  Needs needs = Needs::Nothing;
-  TensorPtr (*of)(const TensorPtr& g, const TensorPtr& saved) = nullptr;
-};
-
-template <porta_op Op, int Kind, int Grad>
-constexpr UnaryRule unary_rule() {
-  if constexpr (Kind == PORTA_OP_KIND_UNARY && Grad != 0) return {UnaryGrad<Op>::needs, &UnaryGrad<Op>::of};
-  else return {};
-}
-
-constexpr std::array<UnaryRule, PORTA_OP_COUNT> kUnaryRules = [] {
-  std::array<UnaryRule, PORTA_OP_COUNT> t{};
-#define PORTA_X_RULE(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
-  t[id] = unary_rule<PORTA_OP_##NAME, kind, grad>();
-  PORTA_OP_DESCRIPTORS(PORTA_X_RULE)
-#undef PORTA_X_RULE
-  return t;
-}();
+constexpr auto kUnaryRules = rules_of_kind<UnaryRule, PORTA_OP_KIND_UNARY, UnaryGrad>();
 
 struct UnaryNode final : Node {
   porta_op op;
@@ -126,6 +126,11 @@ struct Grads {
   TensorPtr a, b;
 };
 
+struct BinaryRule {
+  bool saves_operands = false, saves_output = false;
+  Grads (*of)(const BinaryArgs&) = nullptr;
+};
+
 template <porta_op Op>
 struct BinaryGrad;
 #define PORTA_BINARY_GRAD(NAME, SAVES_OPERANDS, SAVES_OUTPUT, ...)          \
@@ -133,6 +138,7 @@ struct BinaryGrad;
   struct BinaryGrad<PORTA_OP_##NAME> {                                     \
     static constexpr bool saves_operands = SAVES_OPERANDS;                 \
     static constexpr bool saves_output = SAVES_OUTPUT;                     \
+    static constexpr BinaryRule rule() { return {saves_operands, saves_output, &of}; } \
     static Grads of(const BinaryArgs& r) {                                 \
       [[maybe_unused]] const TensorPtr& g = r.g;                           \
       [[maybe_unused]] const SavedTensor &a = r.a, &b = r.b, &out = r.out; \
@@ -169,26 +175,7 @@ PORTA_BINARY_GRAD(FLOOR_DIVIDE, false, false, IF_A(zeros_like(g)) IF_B(zeros_lik
 #undef IF_B
 #undef PORTA_BINARY_GRAD
 
-struct BinaryRule {
-  bool saves_operands = false, saves_output = false;
-  Grads (*of)(const BinaryArgs&) = nullptr;
-};
-
-template <porta_op Op, int Kind, int Grad>
-constexpr BinaryRule binary_rule() {
-  if constexpr (Kind == PORTA_OP_KIND_BINARY && Grad != 0)
-    return {BinaryGrad<Op>::saves_operands, BinaryGrad<Op>::saves_output, &BinaryGrad<Op>::of};
-  else return {};
-}
-
-constexpr std::array<BinaryRule, PORTA_OP_COUNT> kBinaryRules = [] {
-  std::array<BinaryRule, PORTA_OP_COUNT> t{};
-#define PORTA_X_RULE(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
-  t[id] = binary_rule<PORTA_OP_##NAME, kind, grad>();
-  PORTA_OP_DESCRIPTORS(PORTA_X_RULE)
-#undef PORTA_X_RULE
-  return t;
-}();
+constexpr auto kBinaryRules = rules_of_kind<BinaryRule, PORTA_OP_KIND_BINARY, BinaryGrad>();
 
 struct BinaryNode final : Node {
   porta_op op;
