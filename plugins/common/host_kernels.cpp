@@ -31,26 +31,30 @@ porta_status report(porta_status status, const char* message) {
 
 int host_dtype(DLDataType t) { return plugin::dtype_index(t); }
 
+namespace {
+
+// The host kernel families, by kind (plugin::by_kind).
+struct HostFamilies {
+  static porta_kernel_fn factory(uint32_t op, int dt) { return find_factory_kernel(op, dt); }
+  static porta_kernel_fn copy(uint32_t op, int dt) { return find_elementwise_kernel(op, dt); }
+  static porta_kernel_fn unary(uint32_t op, int dt) { return find_elementwise_kernel(op, dt); }
+  static porta_kernel_fn binary(uint32_t op, int dt) { return find_elementwise_kernel(op, dt); }
+  static porta_kernel_fn reduce(uint32_t op, int dt) { return find_reduce_kernel(op, dt); }
+  static porta_kernel_fn matmul(uint32_t op, int dt) { return find_matmul_kernel(op, dt); }
+  static porta_kernel_fn conv(uint32_t op, int dt) { return find_conv_kernel(op, dt); }
+  static porta_kernel_fn pool(uint32_t op, int dt) { return find_pool_kernel(op, dt); }
+  static porta_kernel_fn softmax(uint32_t op, int dt) { return find_softmax_kernel(op, dt); }
+  static porta_kernel_fn loss(uint32_t op, int dt) { return find_loss_kernel(op, dt); }
+  static porta_kernel_fn optimizer(uint32_t op, int dt) { return find_optimizer_kernel(op, dt); }
+  static porta_kernel_fn unknown(uint32_t, int) { return nullptr; }
+};
+
+}  // namespace
+
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  switch (plugin::op_kind(op)) {
-    case PORTA_OP_KIND_FACTORY: return find_factory_kernel(op, dt);
-    case PORTA_OP_KIND_REDUCE:
-    case PORTA_OP_KIND_ARGREDUCE: return find_reduce_kernel(op, dt);
-    case PORTA_OP_KIND_MATMUL: return find_matmul_kernel(op, dt);
-    case PORTA_OP_KIND_CONV: return find_conv_kernel(op, dt);
-    case PORTA_OP_KIND_POOL: return find_pool_kernel(op, dt);
-    case PORTA_OP_KIND_SOFTMAX: return find_softmax_kernel(op, dt);
-    case PORTA_OP_KIND_LOSS: return find_loss_kernel(op, dt);
-    case PORTA_OP_KIND_OPTIMIZER: return find_optimizer_kernel(op, dt);
-    case PORTA_OP_KIND_COPY:
-    case PORTA_OP_KIND_UNARY:
-    case PORTA_OP_KIND_BINARY:
-    case PORTA_OP_KIND_COMPARE:
-    case PORTA_OP_KIND_WHERE: return find_elementwise_kernel(op, dt);
-    default: return nullptr;
-  }
+  return plugin::by_kind<HostFamilies>(op, dt);
 }
 
 }  // namespace porta::host

@@ -85,6 +85,44 @@ inline constexpr int op_kind(uint32_t op) {
   }
 }
 
+// Finds or runs op's kernel family by the op's kind, the one kind switch of
+// every plugin: calls F::factory, F::copy, F::unary, F::binary (BINARY,
+// COMPARE, WHERE), F::reduce (REDUCE, ARGREDUCE), F::matmul, F::conv,
+// F::pool, F::softmax, F::loss or F::optimizer with (op, args...), and
+// F::unknown(op, args...) for an id this header does not know.
+template <class F, class... A>
+auto by_kind(uint32_t op, A... args) {
+  switch (op_kind(op)) {
+    case PORTA_OP_KIND_FACTORY:
+      return F::factory(op, args...);
+    case PORTA_OP_KIND_COPY:
+      return F::copy(op, args...);
+    case PORTA_OP_KIND_UNARY:
+      return F::unary(op, args...);
+    case PORTA_OP_KIND_BINARY:
+    case PORTA_OP_KIND_COMPARE:
+    case PORTA_OP_KIND_WHERE:
+      return F::binary(op, args...);
+    case PORTA_OP_KIND_REDUCE:
+    case PORTA_OP_KIND_ARGREDUCE:
+      return F::reduce(op, args...);
+    case PORTA_OP_KIND_MATMUL:
+      return F::matmul(op, args...);
+    case PORTA_OP_KIND_CONV:
+      return F::conv(op, args...);
+    case PORTA_OP_KIND_POOL:
+      return F::pool(op, args...);
+    case PORTA_OP_KIND_SOFTMAX:
+      return F::softmax(op, args...);
+    case PORTA_OP_KIND_LOSS:
+      return F::loss(op, args...);
+    case PORTA_OP_KIND_OPTIMIZER:
+      return F::optimizer(op, args...);
+    default:
+      return F::unknown(op, args...);
+  }
+}
+
 // The call's parameter struct, or nullptr when missing or older than P (its
 // struct_size smaller than P's).
 template <class P>

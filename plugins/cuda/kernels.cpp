@@ -15,38 +15,30 @@ porta_status launched(const char* op) {
                  "%s: kernel launch failed: %s: %s", op, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 
+namespace {
+
+// The CUDA kernel families, by kind (plugin::by_kind).
+struct CudaFamilies {
+  static porta_kernel_fn factory(uint32_t op, int dt) { return find_factory_kernel(op, dt); }
+  static porta_kernel_fn copy(uint32_t op, int dt) { return find_copy_kernel(op, dt); }
+  static porta_kernel_fn unary(uint32_t op, int dt) { return find_unary_kernel(op, dt); }
+  static porta_kernel_fn binary(uint32_t op, int dt) { return find_binary_kernel(op, dt); }
+  static porta_kernel_fn reduce(uint32_t op, int dt) { return find_reduce_kernel(op, dt); }
+  static porta_kernel_fn matmul(uint32_t op, int dt) { return find_matmul_kernel(op, dt); }
+  static porta_kernel_fn conv(uint32_t op, int dt) { return find_conv_kernel(op, dt); }
+  static porta_kernel_fn pool(uint32_t op, int dt) { return find_pool_kernel(op, dt); }
+  static porta_kernel_fn softmax(uint32_t op, int dt) { return find_softmax_kernel(op, dt); }
+  static porta_kernel_fn loss(uint32_t op, int dt) { return find_loss_kernel(op, dt); }
+  static porta_kernel_fn optimizer(uint32_t op, int dt) { return find_optimizer_kernel(op, dt); }
+  static porta_kernel_fn unknown(uint32_t, int) { return nullptr; }
+};
+
+}  // namespace
+
 porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  switch (plugin::op_kind(op)) {
-    case PORTA_OP_KIND_FACTORY:
-      return find_factory_kernel(op, dt);
-    case PORTA_OP_KIND_COPY:
-      return find_copy_kernel(op, dt);
-    case PORTA_OP_KIND_UNARY:
-      return find_unary_kernel(op, dt);
-    case PORTA_OP_KIND_BINARY:
-    case PORTA_OP_KIND_COMPARE:
-    case PORTA_OP_KIND_WHERE:
-      return find_binary_kernel(op, dt);
-    case PORTA_OP_KIND_REDUCE:
-    case PORTA_OP_KIND_ARGREDUCE:
-      return find_reduce_kernel(op, dt);
-    case PORTA_OP_KIND_MATMUL:
-      return find_matmul_kernel(op, dt);
-    case PORTA_OP_KIND_CONV:
-      return find_conv_kernel(op, dt);
-    case PORTA_OP_KIND_POOL:
-      return find_pool_kernel(op, dt);
-    case PORTA_OP_KIND_SOFTMAX:
-      return find_softmax_kernel(op, dt);
-    case PORTA_OP_KIND_LOSS:
-      return find_loss_kernel(op, dt);
-    case PORTA_OP_KIND_OPTIMIZER:
-      return find_optimizer_kernel(op, dt);
-    default:
-      return nullptr;
-  }
+  return plugin::by_kind<CudaFamilies>(op, dt);
 }
 
 }  // namespace porta::cuda

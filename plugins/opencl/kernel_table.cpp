@@ -9,36 +9,25 @@
 namespace porta::opencl {
 namespace {
 
-porta_status run(uint32_t op, int dt, const porta_kernel_call* c) {
-  switch (plugin::op_kind(op)) {
-    case PORTA_OP_KIND_FACTORY:
-      return run_factory(op, dt, c);
-    case PORTA_OP_KIND_COPY:
-      return run_copy(op, dt, c);
-    case PORTA_OP_KIND_UNARY:
-    case PORTA_OP_KIND_BINARY:
-    case PORTA_OP_KIND_COMPARE:
-    case PORTA_OP_KIND_WHERE:
-      return run_elementwise(op, dt, c);
-    case PORTA_OP_KIND_REDUCE:
-    case PORTA_OP_KIND_ARGREDUCE:
-      return run_reduce(op, dt, c);
-    case PORTA_OP_KIND_MATMUL:
-      return run_matmul(op, dt, c);
-    case PORTA_OP_KIND_CONV:
-      return run_conv(op, dt, c);
-    case PORTA_OP_KIND_POOL:
-      return run_pool(op, dt, c);
-    case PORTA_OP_KIND_SOFTMAX:
-      return run_softmax(op, dt, c);
-    case PORTA_OP_KIND_LOSS:
-      return run_loss(op, dt, c);
-    case PORTA_OP_KIND_OPTIMIZER:
-      return run_optimizer(op, dt, c);
-    default:
-      return report(PORTA_ERROR_NOT_IMPLEMENTED, "unknown op id " + std::to_string(op));
+// The OpenCL runners, by kind (plugin::by_kind).
+struct Runners {
+  static porta_status factory(uint32_t op, int dt, const porta_kernel_call* c) { return run_factory(op, dt, c); }
+  static porta_status copy(uint32_t op, int dt, const porta_kernel_call* c) { return run_copy(op, dt, c); }
+  static porta_status unary(uint32_t op, int dt, const porta_kernel_call* c) { return run_elementwise(op, dt, c); }
+  static porta_status binary(uint32_t op, int dt, const porta_kernel_call* c) { return run_elementwise(op, dt, c); }
+  static porta_status reduce(uint32_t op, int dt, const porta_kernel_call* c) { return run_reduce(op, dt, c); }
+  static porta_status matmul(uint32_t op, int dt, const porta_kernel_call* c) { return run_matmul(op, dt, c); }
+  static porta_status conv(uint32_t op, int dt, const porta_kernel_call* c) { return run_conv(op, dt, c); }
+  static porta_status pool(uint32_t op, int dt, const porta_kernel_call* c) { return run_pool(op, dt, c); }
+  static porta_status softmax(uint32_t op, int dt, const porta_kernel_call* c) { return run_softmax(op, dt, c); }
+  static porta_status loss(uint32_t op, int dt, const porta_kernel_call* c) { return run_loss(op, dt, c); }
+  static porta_status optimizer(uint32_t op, int dt, const porta_kernel_call* c) { return run_optimizer(op, dt, c); }
+  static porta_status unknown(uint32_t op, int, const porta_kernel_call*) {
+    return report(PORTA_ERROR_NOT_IMPLEMENTED, "unknown op id " + std::to_string(op));
   }
-}
+};
+
+porta_status run(uint32_t op, int dt, const porta_kernel_call* c) { return plugin::by_kind<Runners>(op, dt, c); }
 
 template <uint32_t Op, int Dt>
 porta_status entry(const porta_kernel_call* c) {

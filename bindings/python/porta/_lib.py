@@ -1,11 +1,11 @@
 """Finds libporta.so and declares every C function of porta/porta.h once.
 
-The C structs below mirror porta.h and dlpack.h field for field; each
-versioned struct's ``struct_size`` is set by :func:`sized`. Op entry points
-(porta_add, porta_add_scalar, porta_sum, ...) are declared from the op table
-the library itself reports (porta_op_get_info: ops.h's PORTA_OP_DESCRIPTORS,
-read by ``op_table()``), by their kind, so a new op of an existing kind needs
-no edit here.
+The signatures come from _signatures.py, which generate_signatures.py derives
+from porta.h (tests/python/test_lib_matches_header.py fails when it is stale).
+The C structs below mirror porta.h and dlpack.h field for field (the same test
+checks every porta_* struct's fields and offsets); each versioned struct's
+``struct_size`` is set by :func:`sized`. ``op_table()`` reads the op table the
+library itself reports (porta_op_get_info: ops.h's PORTA_OP_DESCRIPTORS).
 """
 import ctypes
 import ctypes.util
@@ -13,6 +13,8 @@ import os
 import sysconfig
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32, c_int64,
                     c_size_t, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
+
+from ._signatures import SIGNATURES
 
 # ----------------------------------------------------------------- locating
 
@@ -196,174 +198,22 @@ DEV, DT = DLDevice, DLDataType
 STATUS = c_int               # porta_status
 LOG_CALLBACK = ctypes.CFUNCTYPE(None, c_int32, c_char_p, c_void_p)  # porta_log_callback
 
-_SIGNATURES = {
-    "porta_last_error": (c_char_p, ()),
-    "porta_status_name": (c_char_p, (INT,)),
-    "porta_version": (STATUS, (P_I32, P_I32, P_I32, P_I32, P_I32)),
-    "porta_dtype_by_name": (STATUS, (c_char_p, POINTER(DLDataType))),
-    "porta_op_count": (STATUS, (P_I32,)),
-    "porta_op_get_info": (STATUS, (I32, POINTER(OpInfo))),
-    "porta_load_plugin": (STATUS, (c_char_p,)),
-    "porta_add_plugin_path": (STATUS, (c_char_p,)),
-    "porta_plugin_count": (STATUS, (P_I32,)),
-    "porta_set_log_callback": (STATUS, (LOG_CALLBACK, c_void_p)),
-    "porta_set_log_level": (STATUS, (I32,)),
-    "porta_get_log_level": (STATUS, (P_I32,)),
-    "porta_set_num_threads": (STATUS, (I32,)),
-    "porta_get_num_threads": (STATUS, (P_I32,)),
-    "porta_plugin_get_info": (STATUS, (I32, POINTER(PluginInfo))),
-    "porta_device_parse": (STATUS, (c_char_p, POINTER(DLDevice))),
-    "porta_device_count": (STATUS, (c_char_p, P_INT)),
-    "porta_device_to_string": (STATUS, (DEV, c_char_p, SZ)),
-    "porta_device_get_info": (STATUS, (DEV, POINTER(DeviceInfo))),
-    "porta_accelerator_count": (STATUS, (P_I32,)),
-    "porta_accelerator_get": (STATUS, (I32, POINTER(DLDevice))),
-    "porta_synchronize": (STATUS, (DEV,)),
-    "porta_device_memory_stats": (STATUS, (DEV, POINTER(MemoryStats))),
-    "porta_device_empty_cache": (STATUS, (DEV,)),
-    # tensors: life and data
-    "porta_tensor_retain": (None, (T,)),
-    "porta_tensor_release": (None, (T,)),
-    "porta_tensor_empty": (STATUS, (DT, P_I64, I32, DEV, OUT)),
-    "porta_tensor_from_host": (STATUS, (c_void_p, DT, P_I64, I32, DEV, OUT)),
-    "porta_tensor_to_host": (STATUS, (T, c_void_p, SZ)),
-    "porta_tensor_from_host_into": (STATUS, (T, c_void_p, SZ)),
-    "porta_tensor_to": (STATUS, (T, DEV, OUT)),
-    "porta_tensor_to_non_blocking": (STATUS, (T, DEV, OUT)),
-    "porta_copy_into": (STATUS, (T, T)),
-    "porta_unary_inplace": (STATUS, (I32, T)),
-    "porta_binary_inplace": (STATUS, (I32, T, T)),
-    "porta_binary_scalar_inplace": (STATUS, (I32, T, D)),
-    "porta_full_int64": (STATUS, (P_I64, I32, I64, DT, DEV, OUT)),
-    "porta_arange_int64": (STATUS, (I64, I64, I64, DT, DEV, OUT)),
-    "porta_tensor_dtype": (STATUS, (T, POINTER(DLDataType))),
-    "porta_tensor_ndim": (STATUS, (T, P_I32)),
-    "porta_tensor_shape": (STATUS, (T, P_I64)),
-    "porta_tensor_strides": (STATUS, (T, P_I64)),
-    "porta_tensor_byte_offset": (STATUS, (T, POINTER(c_uint64))),
-    "porta_tensor_device": (STATUS, (T, POINTER(DLDevice))),
-    "porta_tensor_numel": (STATUS, (T, P_I64)),
-    "porta_tensor_is_contiguous": (STATUS, (T, P_INT)),
-    "porta_tensor_format": (STATUS, (T, c_char_p, SZ, POINTER(SZ))),
-    # views
-    "porta_view": (STATUS, (T, P_I64, I32, OUT)),
-    "porta_reshape": (STATUS, (T, P_I64, I32, OUT)),
-    "porta_slice": (STATUS, (T, I32, I64, I64, I64, OUT)),
-    "porta_select": (STATUS, (T, I32, I64, OUT)),
-    "porta_transpose": (STATUS, (T, I32, I32, OUT)),
-    "porta_permute": (STATUS, (T, P_I32, I32, OUT)),
-    "porta_expand": (STATUS, (T, P_I64, I32, OUT)),
-    "porta_unsqueeze": (STATUS, (T, I32, OUT)),
-    "porta_squeeze": (STATUS, (T, I32, OUT)),
-    "porta_contiguous": (STATUS, (T, OUT)),
-    "porta_clone": (STATUS, (T, OUT)),
-    # factories
-    "porta_full": (STATUS, (P_I64, I32, D, DT, DEV, OUT)),
-    "porta_zeros": (STATUS, (P_I64, I32, DT, DEV, OUT)),
-    "porta_ones": (STATUS, (P_I64, I32, DT, DEV, OUT)),
-    "porta_arange": (STATUS, (D, D, D, DT, DEV, OUT)),
-    "porta_manual_seed": (STATUS, (U64,)),
-    "porta_randperm": (STATUS, (I64, DEV, OUT)),
-    "porta_randperm_at": (STATUS, (I64, U64, U64, DEV, OUT)),
-    "porta_generator_get_state": (STATUS, (POINTER(c_uint64), POINTER(c_uint64))),
-    "porta_generator_set_state": (STATUS, (U64, U64)),
-    "porta_rand": (STATUS, (P_I64, I32, DT, DEV, OUT)),
-    "porta_randn": (STATUS, (P_I64, I32, DT, DEV, OUT)),
-    "porta_cast": (STATUS, (T, DT, OUT)),
-    # composite ops (porta.h "composite ops"): defined in the core from the kernel ops
-    "porta_clamp": (STATUS, (T, P_D, P_D, OUT)),
-    "porta_clamp_tensor": (STATUS, (T, T, T, OUT)),
-    "porta_lerp": (STATUS, (T, T, T, OUT)),
-    "porta_logsumexp": (STATUS, (T, P_I32, I32, INT, OUT)),
-    "porta_gelu": (STATUS, (T, I32, OUT)),
-    "porta_silu": (STATUS, (T, OUT)),
-    "porta_softplus": (STATUS, (T, D, D, OUT)),
-    "porta_leaky_relu": (STATUS, (T, D, OUT)),
-    "porta_elu": (STATUS, (T, D, OUT)),
-    "porta_hardtanh": (STATUS, (T, D, D, OUT)),
-    "porta_isnan": (STATUS, (T, OUT)),
-    "porta_isinf": (STATUS, (T, OUT)),
-    "porta_isfinite": (STATUS, (T, OUT)),
-    "porta_nan_to_num": (STATUS, (T, P_D, P_D, P_D, OUT)),
-    "porta_logical_not": (STATUS, (T, OUT)),
-    "porta_logical_and": (STATUS, (T, T, OUT)),
-    "porta_logical_or": (STATUS, (T, T, OUT)),
-    "porta_logical_xor": (STATUS, (T, T, OUT)),
-    # autograd
-    "porta_tensor_set_requires_grad": (STATUS, (T, INT)),
-    "porta_tensor_requires_grad": (STATUS, (T, P_INT)),
-    "porta_tensor_is_leaf": (STATUS, (T, P_INT)),
-    "porta_tensor_grad": (STATUS, (T, OUT)),
-    "porta_tensor_set_grad": (STATUS, (T, T)),
-    "porta_backward": (STATUS, (T, T)),
-    "porta_detach": (STATUS, (T, OUT)),
-    "porta_set_grad_enabled": (STATUS, (INT,)),
-    "porta_is_grad_enabled": (STATUS, (P_INT,)),
-    "porta_tensor_move_to": (STATUS, (T, DEV)),
-    "porta_tensor_set_data": (STATUS, (T, T)),
-    # nn
-    "porta_linear": (STATUS, (T, T, T, OUT)),
-    "porta_conv2d": (STATUS, (T, T, T, POINTER(Conv2dOptions), OUT)),
-    "porta_max_pool2d": (STATUS, (T, POINTER(Pool2dOptions), OUT)),
-    "porta_avg_pool2d": (STATUS, (T, POINTER(Pool2dOptions), OUT)),
-    "porta_softmax": (STATUS, (T, I32, OUT)),
-    "porta_log_softmax": (STATUS, (T, I32, OUT)),
-    "porta_cross_entropy": (STATUS, (T, T, INT, OUT)),
-    "porta_cross_entropy_ignore": (STATUS, (T, T, INT, I64, OUT)),
-    "porta_mse_loss": (STATUS, (T, T, INT, OUT)),
-    "porta_dropout": (STATUS, (T, D, INT, OUT)),
-    "porta_flatten": (STATUS, (T, I32, I32, OUT)),
-    "porta_init_uniform_": (STATUS, (T, D, D)),
-    "porta_init_normal_": (STATUS, (T, D, D)),
-    "porta_init_kaiming_uniform_": (STATUS, (T, D)),
-    "porta_init_layer_default_": (STATUS, (T, T)),
-    "porta_init_fan_in": (STATUS, (T, P_I64)),
-    # optimizers
-    "porta_sgd_create": (STATUS, (POINTER(c_void_p), I32, POINTER(SgdOptions), POINTER(c_void_p))),
-    "porta_adam_create": (STATUS, (POINTER(c_void_p), I32, POINTER(AdamOptions), POINTER(c_void_p))),
-    "porta_adamw_create": (STATUS, (POINTER(c_void_p), I32, POINTER(AdamOptions), POINTER(c_void_p))),
-    "porta_optimizer_step": (STATUS, (c_void_p,)),
-    "porta_optimizer_zero_grad": (STATUS, (c_void_p,)),
-    "porta_optimizer_set_lr": (STATUS, (c_void_p, D)),
-    "porta_optimizer_state_slots": (STATUS, (c_void_p, P_I32)),
-    "porta_optimizer_get_state": (STATUS, (c_void_p, I32, I32, OUT)),
-    "porta_optimizer_set_state": (STATUS, (c_void_p, I32, I32, T)),
-    "porta_optimizer_get_step": (STATUS, (c_void_p, I32, P_I64)),
-    "porta_optimizer_set_step": (STATUS, (c_void_p, I32, I64)),
-    "porta_optimizer_get_lr": (STATUS, (c_void_p, POINTER(c_double))),
-    "porta_optimizer_release": (None, (c_void_p,)),
-    # files and datasets
-    "porta_safetensors_save": (STATUS, (c_char_p, POINTER(c_char_p), POINTER(c_void_p), I32)),
-    "porta_safetensors_load": (STATUS, (c_char_p, DEV, POINTER(c_void_p))),
-    "porta_tensor_list_size": (STATUS, (c_void_p, P_I32)),
-    "porta_tensor_list_get": (STATUS, (c_void_p, I32, POINTER(c_char_p), OUT)),
-    "porta_tensor_list_release": (None, (c_void_p,)),
-    "porta_read_idx": (STATUS, (c_char_p, OUT)),
-    "porta_read_cifar10": (STATUS, (c_char_p, OUT, OUT)),
-    "porta_tensor_empty_pinned": (STATUS, (DT, P_I64, I32, DEV, OUT)),
-    "porta_tensor_is_pinned": (STATUS, (T, P_INT)),
-    # DLPack
-    "porta_to_dlpack_versioned": (STATUS, (T, U64, POINTER(c_void_p))),
-    "porta_to_dlpack": (STATUS, (T, POINTER(c_void_p))),
-    "porta_from_dlpack_versioned": (STATUS, (c_void_p, OUT)),
-    "porta_from_dlpack": (STATUS, (c_void_p, OUT)),
-    "porta_tensor_is_read_only": (STATUS, (T, P_INT)),
-    "porta_tensor_data_ptr": (STATUS, (T, POINTER(c_void_p))),
-}
 
-# C entry points of each op kind (see porta.h): name pattern -> argtypes.
-_KIND_SIGNATURES = {
-    "UNARY": {"{}": (T, OUT)},
-    "BINARY": {"{}": (T, T, OUT), "{}_scalar": (T, D, OUT)},
-    "COMPARE": {"{}": (T, T, OUT), "{}_scalar": (T, D, OUT)},
-    "WHERE": {"{}": (T, T, T, OUT)},
-    "REDUCE": {"{}": (T, P_I32, I32, INT, OUT)},
-    "ARGREDUCE": {"{}": (T, I32, INT, OUT)},
-    "MATMUL": {"{}": (T, T, OUT)},
-}
-for _NAME, _name, _id, _kind, *_rest in op_table():
-    for _pattern, _args in _KIND_SIGNATURES.get(_kind, {}).items():
-        _SIGNATURES["porta_" + _pattern.format(_name)] = (STATUS, _args)
+def _resolve(spelling):
+    """A ctypes type from its spelling in _signatures.py: an alias or class of this module,
+    a ctypes name, or POINTER(...) of one."""
+    if spelling is None:
+        return None
+    if spelling.startswith("POINTER(") and spelling.endswith(")"):
+        return POINTER(_resolve(spelling[len("POINTER("):-1]))
+    found = globals().get(spelling, getattr(ctypes, spelling, None))
+    if found is None:
+        raise ImportError(f"porta: _signatures.py spells a type {spelling!r} that _lib.py does not define")
+    return found
+
+
+# Every function of porta.h, from the table generate_signatures.py derives from the header.
+_SIGNATURES = {name: (_resolve(ret), tuple(_resolve(a) for a in args)) for name, (ret, args) in SIGNATURES.items()}
 
 missing = []  # functions this libporta.so lacks (e.g. an older build)
 
