@@ -31,30 +31,17 @@ porta_status report(porta_status status, const char* message) {
 
 int host_dtype(DLDataType t) { return plugin::dtype_index(t); }
 
-namespace {
-
-// The host kernel families, by kind (plugin::by_kind).
-struct HostFamilies {
-  static porta_kernel_fn factory(uint32_t op, int dt) { return find_factory_kernel(op, dt); }
-  static porta_kernel_fn copy(uint32_t op, int dt) { return find_elementwise_kernel(op, dt); }
-  static porta_kernel_fn unary(uint32_t op, int dt) { return find_elementwise_kernel(op, dt); }
-  static porta_kernel_fn binary(uint32_t op, int dt) { return find_elementwise_kernel(op, dt); }
-  static porta_kernel_fn reduce(uint32_t op, int dt) { return find_reduce_kernel(op, dt); }
-  static porta_kernel_fn matmul(uint32_t op, int dt) { return find_matmul_kernel(op, dt); }
-  static porta_kernel_fn conv(uint32_t op, int dt) { return find_conv_kernel(op, dt); }
-  static porta_kernel_fn pool(uint32_t op, int dt) { return find_pool_kernel(op, dt); }
-  static porta_kernel_fn softmax(uint32_t op, int dt) { return find_softmax_kernel(op, dt); }
-  static porta_kernel_fn loss(uint32_t op, int dt) { return find_loss_kernel(op, dt); }
-  static porta_kernel_fn optimizer(uint32_t op, int dt) { return find_optimizer_kernel(op, dt); }
-  static porta_kernel_fn unknown(uint32_t, int) { return nullptr; }
-};
-
-}  // namespace
+// The host kernel families, by kind.
+constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kHostFamilies = {
+    .factory = find_factory_kernel, .copy = find_elementwise_kernel, .unary = find_elementwise_kernel,
+    .binary = find_elementwise_kernel, .reduce = find_reduce_kernel, .matmul = find_matmul_kernel,
+    .conv = find_conv_kernel, .pool = find_pool_kernel, .softmax = find_softmax_kernel, .loss = find_loss_kernel,
+    .optimizer = find_optimizer_kernel, .unknown = plugin::no_kernel};
 
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  return plugin::by_kind<HostFamilies>(op, dt);
+  return plugin::by_kind(kHostFamilies, op, dt);
 }
 
 }  // namespace porta::host

@@ -85,43 +85,51 @@ inline constexpr int op_kind(uint32_t op) {
   }
 }
 
-// Finds or runs op's kernel family by the op's kind, the one kind switch of
-// every plugin: calls F::factory, F::copy, F::unary, F::binary (BINARY,
-// COMPARE, WHERE), F::reduce (REDUCE, ARGREDUCE), F::matmul, F::conv,
-// F::pool, F::softmax, F::loss or F::optimizer with (op, args...), and
-// F::unknown(op, args...) for an id this header does not know.
-template <class F, class... A>
-auto by_kind(uint32_t op, A... args) {
+// A plugin's kernel families by kind: each a function (op, args...) that
+// finds or runs the kernel of one family. `binary` serves BINARY, COMPARE
+// and WHERE, `reduce` REDUCE and ARGREDUCE; `unknown` an op id this header
+// does not know.
+template <class Fn>
+struct KindFamilies {
+  Fn factory, copy, unary, binary, reduce, matmul, conv, pool, softmax, loss, optimizer, unknown;
+};
+
+// Calls op's family in `f` by the op's kind: the one kind switch of every plugin.
+template <class Fn, class... A>
+auto by_kind(const KindFamilies<Fn>& f, uint32_t op, A... args) {
   switch (op_kind(op)) {
     case PORTA_OP_KIND_FACTORY:
-      return F::factory(op, args...);
+      return f.factory(op, args...);
     case PORTA_OP_KIND_COPY:
-      return F::copy(op, args...);
+      return f.copy(op, args...);
     case PORTA_OP_KIND_UNARY:
-      return F::unary(op, args...);
+      return f.unary(op, args...);
     case PORTA_OP_KIND_BINARY:
     case PORTA_OP_KIND_COMPARE:
     case PORTA_OP_KIND_WHERE:
-      return F::binary(op, args...);
+      return f.binary(op, args...);
     case PORTA_OP_KIND_REDUCE:
     case PORTA_OP_KIND_ARGREDUCE:
-      return F::reduce(op, args...);
+      return f.reduce(op, args...);
     case PORTA_OP_KIND_MATMUL:
-      return F::matmul(op, args...);
+      return f.matmul(op, args...);
     case PORTA_OP_KIND_CONV:
-      return F::conv(op, args...);
+      return f.conv(op, args...);
     case PORTA_OP_KIND_POOL:
-      return F::pool(op, args...);
+      return f.pool(op, args...);
     case PORTA_OP_KIND_SOFTMAX:
-      return F::softmax(op, args...);
+      return f.softmax(op, args...);
     case PORTA_OP_KIND_LOSS:
-      return F::loss(op, args...);
+      return f.loss(op, args...);
     case PORTA_OP_KIND_OPTIMIZER:
-      return F::optimizer(op, args...);
+      return f.optimizer(op, args...);
     default:
-      return F::unknown(op, args...);
+      return f.unknown(op, args...);
   }
 }
+
+// The finder of an op no family has: no kernel.
+inline porta_kernel_fn no_kernel(uint32_t, int) { return nullptr; }
 
 // The call's parameter struct, or nullptr when missing or older than P (its
 // struct_size smaller than P's).

@@ -15,30 +15,26 @@ porta_status launched(const char* op) {
                  "%s: kernel launch failed: %s: %s", op, cudaGetErrorName(err), cudaGetErrorString(err));
 }
 
-namespace {
-
-// The CUDA kernel families, by kind (plugin::by_kind).
-struct CudaFamilies {
-  static porta_kernel_fn factory(uint32_t op, int dt) { return find_factory_kernel(op, dt); }
-  static porta_kernel_fn copy(uint32_t op, int dt) { return find_copy_kernel(op, dt); }
-  static porta_kernel_fn unary(uint32_t op, int dt) { return find_unary_kernel(op, dt); }
-  static porta_kernel_fn binary(uint32_t op, int dt) { return find_binary_kernel(op, dt); }
-  static porta_kernel_fn reduce(uint32_t op, int dt) { return find_reduce_kernel(op, dt); }
-  static porta_kernel_fn matmul(uint32_t op, int dt) { return find_matmul_kernel(op, dt); }
-  static porta_kernel_fn conv(uint32_t op, int dt) { return find_conv_kernel(op, dt); }
-  static porta_kernel_fn pool(uint32_t op, int dt) { return find_pool_kernel(op, dt); }
-  static porta_kernel_fn softmax(uint32_t op, int dt) { return find_softmax_kernel(op, dt); }
-  static porta_kernel_fn loss(uint32_t op, int dt) { return find_loss_kernel(op, dt); }
-  static porta_kernel_fn optimizer(uint32_t op, int dt) { return find_optimizer_kernel(op, dt); }
-  static porta_kernel_fn unknown(uint32_t, int) { return nullptr; }
+// The CUDA kernel families, by kind.
+constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies = {
+    .factory = find_factory_kernel,
+    .copy = find_copy_kernel,
+    .unary = find_unary_kernel,
+    .binary = find_binary_kernel,
+    .reduce = find_reduce_kernel,
+    .matmul = find_matmul_kernel,
+    .conv = find_conv_kernel,
+    .pool = find_pool_kernel,
+    .softmax = find_softmax_kernel,
+    .loss = find_loss_kernel,
+    .optimizer = find_optimizer_kernel,
+    .unknown = plugin::no_kernel,
 };
-
-}  // namespace
 
 porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  return plugin::by_kind<CudaFamilies>(op, dt);
+  return plugin::by_kind(kCudaFamilies, op, dt);
 }
 
 }  // namespace porta::cuda

@@ -9,25 +9,27 @@
 namespace porta::opencl {
 namespace {
 
-// The OpenCL runners, by kind (plugin::by_kind).
-struct Runners {
-  static porta_status factory(uint32_t op, int dt, const porta_kernel_call* c) { return run_factory(op, dt, c); }
-  static porta_status copy(uint32_t op, int dt, const porta_kernel_call* c) { return run_copy(op, dt, c); }
-  static porta_status unary(uint32_t op, int dt, const porta_kernel_call* c) { return run_elementwise(op, dt, c); }
-  static porta_status binary(uint32_t op, int dt, const porta_kernel_call* c) { return run_elementwise(op, dt, c); }
-  static porta_status reduce(uint32_t op, int dt, const porta_kernel_call* c) { return run_reduce(op, dt, c); }
-  static porta_status matmul(uint32_t op, int dt, const porta_kernel_call* c) { return run_matmul(op, dt, c); }
-  static porta_status conv(uint32_t op, int dt, const porta_kernel_call* c) { return run_conv(op, dt, c); }
-  static porta_status pool(uint32_t op, int dt, const porta_kernel_call* c) { return run_pool(op, dt, c); }
-  static porta_status softmax(uint32_t op, int dt, const porta_kernel_call* c) { return run_softmax(op, dt, c); }
-  static porta_status loss(uint32_t op, int dt, const porta_kernel_call* c) { return run_loss(op, dt, c); }
-  static porta_status optimizer(uint32_t op, int dt, const porta_kernel_call* c) { return run_optimizer(op, dt, c); }
-  static porta_status unknown(uint32_t op, int, const porta_kernel_call*) {
-    return report(PORTA_ERROR_NOT_IMPLEMENTED, "unknown op id " + std::to_string(op));
-  }
+porta_status run_unknown(uint32_t op, int, const porta_kernel_call*) {
+  return report(PORTA_ERROR_NOT_IMPLEMENTED, "unknown op id " + std::to_string(op));
+}
+
+// The OpenCL runners, by kind.
+constexpr plugin::KindFamilies<porta_status (*)(uint32_t, int, const porta_kernel_call*)> kRunners = {
+    .factory = run_factory,
+    .copy = run_copy,
+    .unary = run_elementwise,
+    .binary = run_elementwise,
+    .reduce = run_reduce,
+    .matmul = run_matmul,
+    .conv = run_conv,
+    .pool = run_pool,
+    .softmax = run_softmax,
+    .loss = run_loss,
+    .optimizer = run_optimizer,
+    .unknown = run_unknown,
 };
 
-porta_status run(uint32_t op, int dt, const porta_kernel_call* c) { return plugin::by_kind<Runners>(op, dt, c); }
+porta_status run(uint32_t op, int dt, const porta_kernel_call* c) { return plugin::by_kind(kRunners, op, dt, c); }
 
 template <uint32_t Op, int Dt>
 porta_status entry(const porta_kernel_call* c) {

@@ -9,7 +9,6 @@ using namespace porta;
 namespace {
 
 std::optional<double> maybe(const double* v) { return v ? std::optional<double>(*v) : std::nullopt; }
-TensorPtr maybe_arg(porta_tensor* t, const char* name) { return t ? arg(t, name) : TensorPtr(); }
 
 }  // namespace
 
@@ -18,7 +17,7 @@ PORTA_API porta_status porta_clamp(porta_tensor* a, const double* min, const dou
 }
 
 PORTA_API porta_status porta_clamp_tensor(porta_tensor* a, porta_tensor* min, porta_tensor* max, porta_tensor** out) {
-  return produce(out, [&] { return composite::clamp_tensor(arg(a, "a"), maybe_arg(min, "min"), maybe_arg(max, "max")); });
+  return produce(out, [&] { return composite::clamp_tensor(arg(a, "a"), optional_arg(min, "min"), optional_arg(max, "max")); });
 }
 
 PORTA_API porta_status porta_lerp(porta_tensor* start, porta_tensor* end, porta_tensor* weight, porta_tensor** out) {

@@ -79,7 +79,7 @@ PORTA_API porta_status porta_init_kaiming_uniform_(porta_tensor* t, double a) {
 }
 
 PORTA_API porta_status porta_init_layer_default_(porta_tensor* weight, porta_tensor* bias) {
-  return guard([&] { nn::init_layer_default(arg(weight, "weight"), bias ? arg(bias, "bias") : TensorPtr()); });
+  return guard([&] { nn::init_layer_default(arg(weight, "weight"), optional_arg(bias, "bias")); });
 }
 
 PORTA_API porta_status porta_init_fan_in(const porta_tensor* t, int64_t* out) {

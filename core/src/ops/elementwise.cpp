@@ -85,8 +85,10 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   const Dims shape = broadcast_shapes(name, a->shape, b->shape);
   TensorPtr x = cast(a, dt), y = cast(b, dt);
   TensorPtr out = empty(*a->device, is_compare ? Dtype::Bool : dt, shape);
-  if (out->numel() > 0 && divides_integers(op, dt)) check_nonzero_divisor(name, y);
-  if (out->numel() > 0) launch_elementwise(op, dt, {x.get(), y.get()}, *out);
+  if (out->numel() > 0) {
+    if (divides_integers(op, dt)) check_nonzero_divisor(name, y);
+    launch_elementwise(op, dt, {x.get(), y.get()}, *out);
+  }
   return out;
 }
 
