@@ -43,7 +43,8 @@ extern "C" {
  * PORTA_OP_DESCRIPTORS (all of them, enums spelled out). Ids 0-34 (FULL to
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
  * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
- * to ASINH) since plugin ABI 1.3.
+ * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
+ * plugin ABI 1.4.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -120,7 +121,11 @@ extern "C" {
   R(X, REMAINDER,              remainder,              70, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - floor(a / b) * b, Python's %")             \
   R(X, FMOD,                   fmod,                   71, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - trunc(a / b) * b, C's fmod")               \
   R(X, FLOOR_DIVIDE,           floor_divide,           72, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "floor(a / b), Python's //")                    \
-  R(X, ASINH,                  asinh,                  73, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "inverse hyperbolic sine")
+  R(X, ASINH,                  asinh,                  73, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "inverse hyperbolic sine")    \
+  R(X, GATHER,                 gather,                 74, PORTA_OP_KIND_INDEX,     2, ANY,     SAME,  1, "out[p] = src[p, p[dim] := index[p]]")          \
+  R(X, SCATTER,                scatter,                75, PORTA_OP_KIND_INDEX,     2, ANY,     SAME,  1, "out[p, p[dim] := index[p]] (op)= src[p]")      \
+  R(X, CUMSUM,                 cumsum,                 76, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix sums along a dim")            \
+  R(X, CUMPROD,                cumprod,                77, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix products along a dim")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -243,7 +248,43 @@ typedef enum porta_op_kind {
    *  ADAM_STEP: inputs param, grad, exp_avg, exp_avg_sq, porta_adam_params;
    *    PyTorch's torch.optim.Adam (decoupled == 0) or AdamW (decoupled != 0).
    *  Since plugin ABI 1.1. */
-  PORTA_OP_KIND_OPTIMIZER = 13
+  PORTA_OP_KIND_OPTIMIZER = 13,
+  /** Indexing along one dim, porta_index_params; index is int64. Let p be a
+   *  position of the index tensor's shape S and p' be p with p[dim] replaced
+   *  by index[p]. The core guarantees: every tensor has the same ndim
+   *  (>= 1); S[d] <= the data tensor's shape[d] for every d != dim; every
+   *  index value lies in [0, the data tensor's shape[dim]); inputs have any
+   *  strides (0 where the core broadcast an index); outputs are contiguous.
+   *  GATHER: inputs src, index -> out of shape S: out[p] = src[p'].
+   *    Kernel dtype: src's (= out's).
+   *  SCATTER: inputs index, src (shape S, or larger: only S is read) ->
+   *    outputs[0] self, which the kernel reads and writes in place (the
+   *    core has already written self's values into it): for every p,
+   *    self[p'] = reduce(self[p'], src[p]) (ASSIGN: src[p]). The positions
+   *    of one line (those that differ only in p[dim]) are applied in
+   *    increasing p[dim], so a repeated index is deterministic on every
+   *    device: ASSIGN keeps the last, SUM adds in that order; lines never
+   *    write the same element, so they may run in parallel. AMAX/AMIN give
+   *    NaN when either operand is NaN. Kernel dtype: src's (= self's); the
+   *    core never asks for SUM or PROD on bool.
+   *  An index value out of range (the core checks first, so only a caller
+   *  bypassing it sends one) is never followed: host kernels return
+   *  INVALID_ARGUMENT naming it; device kernels, which cannot report, write
+   *  0 (GATHER) or skip the position (SCATTER). Params missing or with a
+   *  too small struct_size: INVALID_ARGUMENT.
+   *  Since plugin ABI 1.4. */
+  PORTA_OP_KIND_INDEX = 14,
+  /** Inclusive scans along the middle axis: in contiguous [outer, n, inner]
+   *  -> out contiguous [outer, n, inner], same dtype (int64, float32,
+   *  float64), porta_scan_params (NULL: forward).
+   *  CUMSUM: out[o, j, i] = sum of in[o, k, i] for k <= j (k >= j reversed).
+   *  CUMPROD: the same with products.
+   *  Each line accumulates in order along n (so every device gives the
+   *  same bits); float scans accumulate in double (in float on an OpenCL
+   *  device without cl_khr_fp64, which has no float64 kernels either) and
+   *  round each result; int64 scans wrap. A porta_scan_params with a too
+   *  small struct_size: INVALID_ARGUMENT. Since plugin ABI 1.4. */
+  PORTA_OP_KIND_SCAN = 15
 } porta_op_kind;
 
 /** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ...
@@ -352,6 +393,29 @@ typedef struct porta_adam_params {
   int64_t step;        /**< 1 on the first step */
   int32_t decoupled;   /**< nonzero: AdamW */
 } porta_adam_params;
+
+/** SCATTER's combination of self[p'] with src[p]. Since plugin ABI 1.4. */
+typedef enum porta_scatter_reduce {
+  PORTA_SCATTER_ASSIGN = 0, /**< self[p'] = src[p] */
+  PORTA_SCATTER_SUM = 1,    /**< self[p'] += src[p] */
+  PORTA_SCATTER_PROD = 2,   /**< self[p'] *= src[p] */
+  PORTA_SCATTER_AMAX = 3,   /**< self[p'] = max(self[p'], src[p]) */
+  PORTA_SCATTER_AMIN = 4    /**< self[p'] = min(self[p'], src[p]) */
+} porta_scatter_reduce;
+
+/** GATHER / SCATTER: the indexed dim and SCATTER's reduction.
+ *  Since plugin ABI 1.4. */
+typedef struct porta_index_params {
+  size_t struct_size; /**< sizeof(porta_index_params) */
+  int32_t dim;        /**< the indexed dim, in [0, ndim) */
+  int32_t reduce;     /**< SCATTER: a porta_scatter_reduce; GATHER: 0 */
+} porta_index_params;
+
+/** CUMSUM / CUMPROD: the scan's direction. Since plugin ABI 1.4. */
+typedef struct porta_scan_params {
+  size_t struct_size; /**< sizeof(porta_scan_params) */
+  int32_t reverse;    /**< nonzero: from the end (k >= j) */
+} porta_scan_params;
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -57,7 +57,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 3 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 4 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -151,7 +151,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 3
+#define PORTA_ABI_MINOR 4
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -803,6 +803,93 @@ PORTA_EXPORT porta_status porta_logical_and(porta_tensor* a, porta_tensor* b, po
 PORTA_EXPORT porta_status porta_logical_or(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 /** torch.logical_xor: exactly one nonzero. Since 1.3. */
 PORTA_EXPORT porta_status porta_logical_xor(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+
+/* ===================== indexing, joins and scans ===================== */
+/* Index tensors are int64 on the data's device (PyTorch's rule); an index
+ * outside the indexed dim is INVALID_ARGUMENT naming it, checked on the
+ * device before any kernel runs. Every op below is recorded by autograd
+ * (for the data operands; indices have no gradient). */
+
+/** torch.gather: out[p] = src[p with p[dim] := index[p]]; index has src's
+ *  ndim, and no larger sizes than src outside dim; out has index's shape
+ *  and src's dtype. Values must lie in [0, src.shape[dim]). Since 1.4. */
+PORTA_EXPORT porta_status porta_gather(porta_tensor* src, int32_t dim, porta_tensor* index, porta_tensor** out);
+/** porta_scatter's `reduce`: porta_scatter_reduce's values (porta/ops.h)
+ *  and PORTA_SCATTER_MEAN = 5 (the sum divided by the number of values
+ *  combined). Since 1.4. */
+#define PORTA_SCATTER_MEAN 5
+/** torch.scatter / scatter_add / scatter_reduce, out of place: a copy of
+ *  self where, for every position p of index, out[p with p[dim] :=
+ *  index[p]] is src[p] (ASSIGN; a repeated index keeps the last along dim)
+ *  or combined with it by `reduce` (SUM, PROD, AMAX, AMIN, MEAN). src has
+ *  self's dtype and no smaller sizes than index. include_self 0: a
+ *  position that receives values starts from them instead of from self's
+ *  value (ignored for ASSIGN). Gradients: to self and src for ASSIGN, SUM
+ *  and MEAN; PROD, AMAX and AMIN are not differentiable yet
+ *  (NOT_IMPLEMENTED when an input requires grad). Since 1.4. */
+PORTA_EXPORT porta_status porta_scatter(porta_tensor* self, int32_t dim, porta_tensor* index, porta_tensor* src,
+                                        int32_t reduce, int include_self, porta_tensor** out);
+/** torch.index_select: the entries index (1-D or 0-D) of src along dim;
+ *  out's dim has index's length. Since 1.4. */
+PORTA_EXPORT porta_status porta_index_select(porta_tensor* src, int32_t dim, porta_tensor* index,
+                                             porta_tensor** out);
+/** torch.index_add (out of place): self with alpha * source's slice i added
+ *  into slice index[i] along dim (repeats add up); source has self's
+ *  shape except index's length in dim. Since 1.4. */
+PORTA_EXPORT porta_status porta_index_add(porta_tensor* self, int32_t dim, porta_tensor* index,
+                                          porta_tensor* source, double alpha, porta_tensor** out);
+/** torch.index_copy (out of place): self with source's slice i written
+ *  into slice index[i] along dim (a repeated index keeps the last). Since 1.4. */
+PORTA_EXPORT porta_status porta_index_copy(porta_tensor* self, int32_t dim, porta_tensor* index,
+                                           porta_tensor* source, porta_tensor** out);
+/** torch.index_fill (out of place): self with slices index along dim set
+ *  to value. Since 1.4. */
+PORTA_EXPORT porta_status porta_index_fill(porta_tensor* self, int32_t dim, porta_tensor* index, double value,
+                                           porta_tensor** out);
+/** torch.masked_fill (out of place): value where the bool mask (broadcast
+ *  to self's shape) is true. Since 1.4. */
+PORTA_EXPORT porta_status porta_masked_fill(porta_tensor* self, porta_tensor* mask, double value,
+                                            porta_tensor** out);
+/** torch.masked_select: the 1-D elements of self where the bool mask
+ *  (self and mask broadcast together) is true, in row-major order. Reads
+ *  the count back from the device (a synchronization, as in PyTorch). Since 1.4. */
+PORTA_EXPORT porta_status porta_masked_select(porta_tensor* self, porta_tensor* mask, porta_tensor** out);
+/** torch.nonzero: int64 [count, ndim], the coordinates of t's nonzero
+ *  elements in row-major order (a 0-D t gives [count, 0]). Reads the count
+ *  back from the device. Since 1.4. */
+PORTA_EXPORT porta_status porta_nonzero(porta_tensor* t, porta_tensor** out);
+/** torch.take: t's elements at the row-major positions index (any shape;
+ *  negative positions count from the end); out has index's shape. Since 1.4. */
+PORTA_EXPORT porta_status porta_take(porta_tensor* t, porta_tensor* index, porta_tensor** out);
+/** torch.nn.functional.embedding: weight's rows [.., E] at the int64
+ *  indices (any shape); out has indices' shape + [E]. Rows equal to
+ *  padding_idx get no gradient; padding_idx lies in [-rows, rows) (a
+ *  negative one counts from the end) or is INT64_MIN for none. Since 1.4. */
+PORTA_EXPORT porta_status porta_embedding(porta_tensor* weight, porta_tensor* indices, int64_t padding_idx,
+                                          porta_tensor** out);
+
+/** torch.cat: n >= 1 tensors of one device, the same ndim and sizes except
+ *  in dim, joined along dim; dtypes promote. 1-D empty tensors are skipped,
+ *  as in PyTorch. Since 1.4. */
+PORTA_EXPORT porta_status porta_cat(porta_tensor* const* tensors, int32_t n, int32_t dim, porta_tensor** out);
+/** torch.stack: n >= 1 tensors of one shape joined along a new dim (in
+ *  [-(ndim+1), ndim]). Since 1.4. */
+PORTA_EXPORT porta_status porta_stack(porta_tensor* const* tensors, int32_t n, int32_t dim, porta_tensor** out);
+/** torch.split with sizes: n views of t along dim, outs[i] of sizes[i]
+ *  (which must add up to t.shape[dim]); outs has n slots, each a new
+ *  reference. torch.split(int) and torch.chunk compute the sizes. Since 1.4. */
+PORTA_EXPORT porta_status porta_split(porta_tensor* t, const int64_t* sizes, int32_t n, int32_t dim,
+                                      porta_tensor** outs);
+/** torch.unbind: the t.shape[dim] views of t with dim removed, into outs
+ *  (t.shape[dim] slots). Since 1.4. */
+PORTA_EXPORT porta_status porta_unbind(porta_tensor* t, int32_t dim, porta_tensor** outs);
+
+/** torch.cumsum along dim; integer and bool tensors accumulate in int64,
+ *  float32 in double (each prefix rounded). Since 1.4. */
+PORTA_EXPORT porta_status porta_cumsum(porta_tensor* t, int32_t dim, porta_tensor** out);
+/** torch.cumprod along dim, dtypes as porta_cumsum. The gradient needs an
+ *  input without zeros (INVALID_ARGUMENT otherwise). Since 1.4. */
+PORTA_EXPORT porta_status porta_cumprod(porta_tensor* t, int32_t dim, porta_tensor** out);
 
 
 /* ============================= autograd ============================= */

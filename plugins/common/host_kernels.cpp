@@ -36,7 +36,8 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kHostFamilies
     .factory = find_factory_kernel, .copy = find_elementwise_kernel, .unary = find_elementwise_kernel,
     .binary = find_elementwise_kernel, .reduce = find_reduce_kernel, .matmul = find_matmul_kernel,
     .conv = find_conv_kernel, .pool = find_pool_kernel, .softmax = find_softmax_kernel, .loss = find_loss_kernel,
-    .optimizer = find_optimizer_kernel, .unknown = plugin::no_kernel};
+    .optimizer = find_optimizer_kernel, .index = find_index_kernel, .scan = find_scan_kernel,
+    .unknown = plugin::no_kernel};
 
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);

@@ -49,5 +49,7 @@ porta_kernel_fn find_pool_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_softmax_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_loss_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_optimizer_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_index_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_scan_kernel(uint32_t op, int dtype);
 
 }  // namespace porta::host

@@ -28,6 +28,8 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies
     .softmax = find_softmax_kernel,
     .loss = find_loss_kernel,
     .optimizer = find_optimizer_kernel,
+    .index = find_index_kernel,
+    .scan = find_scan_kernel,
     .unknown = plugin::no_kernel,
 };
 

@@ -38,6 +38,8 @@ porta_kernel_fn find_pool_kernel(uint32_t op, int dtype);       // POOL
 porta_kernel_fn find_softmax_kernel(uint32_t op, int dtype);    // SOFTMAX
 porta_kernel_fn find_loss_kernel(uint32_t op, int dtype);       // LOSS
 porta_kernel_fn find_optimizer_kernel(uint32_t op, int dtype);  // OPTIMIZER
+porta_kernel_fn find_index_kernel(uint32_t op, int dtype);      // INDEX (gather, scatter)
+porta_kernel_fn find_scan_kernel(uint32_t op, int dtype);       // SCAN (cumsum, cumprod)
 
 // Threads per block of the plugin's one-dimensional kernels.
 inline constexpr int kThreads = 256;

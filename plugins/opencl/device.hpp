@@ -18,7 +18,9 @@ namespace porta::opencl {
 class Program;  // program.hpp
 
 // Kernel programs come in families (one .cl file each), built per dtype.
-enum class Family : int { Elementwise, Copy, Factory, Reduce, Conv, Pool, Softmax, Loss, Optimizer, Count };
+enum class Family : int {
+  Elementwise, Copy, Factory, Reduce, Conv, Pool, Softmax, Loss, Optimizer, Index, Scan, Count
+};
 inline constexpr int kDtypes = plugin::kDtCount;  // Porta's dtypes in the core's order: bool .. float64
 
 class Device {

@@ -26,6 +26,8 @@ constexpr plugin::KindFamilies<porta_status (*)(uint32_t, int, const porta_kerne
     .softmax = run_softmax,
     .loss = run_loss,
     .optimizer = run_optimizer,
+    .index = run_index,
+    .scan = run_scan,
     .unknown = run_unknown,
 };
 

@@ -25,6 +25,8 @@ const FamilySpec& family_spec(Family f) {
       {"softmax", {"softmax.cl"}},
       {"loss", {"loss.cl"}},
       {"optimizer", {"optimizer.cl"}},
+      {"index", {"index.cl"}},
+      {"scan", {"scan.cl"}},
   };
   return kSpecs[static_cast<int>(f)];
 }

@@ -13,6 +13,7 @@ using BinaryFn = porta_status (*)(porta_tensor*, porta_tensor*, porta_tensor**);
 using ScalarFn = porta_status (*)(porta_tensor*, double, porta_tensor**);
 using ReduceFn = porta_status (*)(porta_tensor*, const int32_t*, int32_t, int, porta_tensor**);
 using ArgReduceFn = porta_status (*)(porta_tensor*, int32_t, int, porta_tensor**);
+using ScanFn = porta_status (*)(porta_tensor*, int32_t, porta_tensor**);
 
 struct OpInfo {
   porta_op op;
@@ -43,6 +44,11 @@ struct ArgReduceOp {
   const char* name;
   ArgReduceFn fn;
 };
+struct ScanOp {
+  porta_op op;
+  const char* name;
+  ScanFn fn;
+};
 
 // CONF_WHEN_KIND(K, kind)(...) keeps its arguments only when `kind` is
 // PORTA_OP_KIND_K (the "probe" idiom: it tolerates kinds it does not know).
@@ -60,6 +66,8 @@ struct ArgReduceOp {
 #define CONF_PROBE_ARGREDUCE_PORTA_OP_KIND_ARGREDUCE ~, 1
 #define CONF_PROBE_WHERE_PORTA_OP_KIND_WHERE ~, 1
 #define CONF_PROBE_MATMUL_PORTA_OP_KIND_MATMUL ~, 1
+#define CONF_PROBE_INDEX_PORTA_OP_KIND_INDEX ~, 1
+#define CONF_PROBE_SCAN_PORTA_OP_KIND_SCAN ~, 1
 
 // clang-format off
 #define CONF_OP_INFO(NAME, name, id, kind, inputs) OpInfo{PORTA_OP_##NAME, #name, kind, inputs},
@@ -82,11 +90,19 @@ inline const ReduceOp kReduceOps[] = {PORTA_OP_LIST(CONF_X_REDUCE)};
   CONF_WHEN_KIND(ARGREDUCE, kind)(ArgReduceOp{PORTA_OP_##NAME, #name, porta_##name},)
 inline const ArgReduceOp kArgReduceOps[] = {PORTA_OP_LIST(CONF_X_ARGREDUCE)};
 
-// The WHERE and MATMUL kinds have one op each and a dedicated test file;
-// a second op of either kind stops the build here until it has tests.
+#define CONF_X_SCAN(NAME, name, id, kind, inputs) \
+  CONF_WHEN_KIND(SCAN, kind)(ScanOp{PORTA_OP_##NAME, #name, porta_##name},)
+inline const ScanOp kScanOps[] = {PORTA_OP_LIST(CONF_X_SCAN)};
+
+// The WHERE and MATMUL kinds have one op each and a dedicated test file, and
+// the INDEX kind's two ops (gather, scatter) differ in signature, so
+// test_index.cpp names them; another op of these kinds stops the build here
+// until it has tests.
 #define CONF_X_SINGLE(NAME, name, id, kind, inputs)                                                          \
   CONF_WHEN_KIND(WHERE, kind)(static_assert(PORTA_OP_##NAME == PORTA_OP_WHERE, "new WHERE op: add tests");)    \
-  CONF_WHEN_KIND(MATMUL, kind)(static_assert(PORTA_OP_##NAME == PORTA_OP_MATMUL, "new MATMUL op: add tests");)
+  CONF_WHEN_KIND(MATMUL, kind)(static_assert(PORTA_OP_##NAME == PORTA_OP_MATMUL, "new MATMUL op: add tests");) \
+  CONF_WHEN_KIND(INDEX, kind)(static_assert(PORTA_OP_##NAME == PORTA_OP_GATHER || PORTA_OP_##NAME == PORTA_OP_SCATTER, \
+                                            "new INDEX op: add tests to test_index.cpp");)
 PORTA_OP_LIST(CONF_X_SINGLE)
 // clang-format on
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -347,6 +348,139 @@ Reduction ref_matmul(const HostTensor& a_in, const HostTensor& b_in) {
         r.scale.push_back(m);
       }
   }
+  return r;
+}
+
+std::vector<DLDataType> table_dtypes(porta_op op) {
+  porta_op_dtypes cls = PORTA_DTYPES_ANY;
+  switch (op) {
+#define PORTA_X_DTYPES(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  case PORTA_OP_##NAME:                                                         \
+    cls = dtypes;                                                               \
+    break;
+    PORTA_OP_DESCRIPTORS(PORTA_X_DTYPES)
+#undef PORTA_X_DTYPES
+    default:
+      throw no_reference(op);
+  }
+  std::vector<DLDataType> out;
+  for (DLDataType d : kAllDtypes) {
+    const bool take = cls == PORTA_DTYPES_ANY || (cls == PORTA_DTYPES_NUMERIC && !is_bool(d)) ||
+                      (cls == PORTA_DTYPES_FLOAT && is_float(d)) ||
+                      (cls == PORTA_DTYPES_WIDE && (is_float(d) || same_dtype(d, porta_int64)));
+    if (take) out.push_back(d);
+  }
+  return out;
+}
+
+// 0-d tensors take part in gather and scatter as [1] (PyTorch's rule).
+static Shape at_least_1d(const Shape& s) { return s.empty() ? Shape{1} : s; }
+
+// The row-major position in a tensor of `shape` of the index tensor's
+// position `i` (of `ishape`), with coordinate `dim` replaced by `at`.
+static int64_t redirected(const Shape& ishape, int64_t i, size_t dim, int64_t at, const Shape& shape) {
+  int64_t pos = 0, stride = 1;
+  for (size_t k = ishape.size(); k-- > 0;) {
+    const int64_t c = k == dim ? at : i % ishape[k];
+    i /= ishape[k];
+    pos += c * stride;
+    stride *= shape[k];
+  }
+  return pos;
+}
+
+// The row-major position in `shape` of position `i` of `ishape` (no larger in any dim).
+static int64_t same_place(const Shape& ishape, int64_t i, const Shape& shape) {
+  int64_t pos = 0, stride = 1;
+  for (size_t k = ishape.size(); k-- > 0;) {
+    pos += (i % ishape[k]) * stride;
+    i /= ishape[k];
+    stride *= shape[k];
+  }
+  return pos;
+}
+
+HostTensor ref_gather(const HostTensor& src, int32_t dim, const HostTensor& index) {
+  const Shape ss = at_least_1d(src.shape), is = at_least_1d(index.shape);
+  const size_t d = static_cast<size_t>(wrap(dim, ss.size()));
+  HostTensor r{src.dtype, index.shape, {}};
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    const int64_t at = static_cast<int64_t>(index.v[i]);
+    if (at < 0 || at >= ss[d]) throw std::logic_error("ref_gather: index out of range");
+    r.v.push_back(src.v[redirected(is, i, d, at, ss)]);
+  }
+  return r;
+}
+
+Reduction ref_scatter(const HostTensor& self, int32_t dim, const HostTensor& index, const HostTensor& src,
+                      int32_t reduce, bool include_self) {
+  if (reduce < PORTA_SCATTER_ASSIGN || reduce > PORTA_SCATTER_MEAN) throw std::logic_error("ref_scatter: bad reduce");
+  const Shape ss = at_least_1d(self.shape), is = at_least_1d(index.shape), rs = at_least_1d(src.shape);
+  const size_t d = static_cast<size_t>(wrap(dim, ss.size()));
+  const DLDataType dt = self.dtype;
+  Reduction r{self, std::vector<double>(self.v.size(), 0.0)};
+  std::vector<double>& out = r.value.v;
+  std::vector<int64_t> count(self.v.size(), include_self ? 1 : 0);
+  if (include_self || reduce == PORTA_SCATTER_ASSIGN)
+    for (size_t k = 0; k < out.size(); ++k) r.scale[k] = std::fabs(out[k]);
+  for (int64_t i = 0; i < index.numel(); ++i) {
+    const int64_t at = static_cast<int64_t>(index.v[i]);
+    if (at < 0 || at >= ss[d]) throw std::logic_error("ref_scatter: index out of range");
+    const size_t q = static_cast<size_t>(redirected(is, i, d, at, ss));
+    const double x = src.v[same_place(is, i, rs)], y = out[q];
+    const bool first = count[q] == 0;
+    ++count[q];
+    r.scale[q] += std::fabs(x);
+    double v = x;
+    if (reduce == PORTA_SCATTER_ASSIGN || first)
+      v = x;
+    else if (reduce == PORTA_SCATTER_SUM || reduce == PORTA_SCATTER_MEAN)
+      v = y + x;
+    else if (reduce == PORTA_SCATTER_PROD)
+      v = y * x;
+    else if (std::isnan(x) || std::isnan(y))
+      v = NAN;
+    else
+      v = reduce == PORTA_SCATTER_AMAX ? std::max(x, y) : std::min(x, y);
+    out[q] = store_as(dt, v);
+  }
+  if (reduce == PORTA_SCATTER_MEAN)
+    for (size_t k = 0; k < out.size(); ++k) {
+      const double n = count[k] > 0 ? static_cast<double>(count[k]) : 1.0;
+      out[k] = store_as(dt, is_float(dt) ? out[k] / n : std::floor(out[k] / n));
+      r.scale[k] /= n;
+    }
+  if (reduce != PORTA_SCATTER_SUM && reduce != PORTA_SCATTER_MEAN) std::fill(r.scale.begin(), r.scale.end(), 0.0);
+  return r;
+}
+
+Reduction ref_scan(porta_op op, const HostTensor& t, int32_t dim) {
+  if (op != PORTA_OP_CUMSUM && op != PORTA_OP_CUMPROD) throw no_reference(op);
+  const bool sum = op == PORTA_OP_CUMSUM;
+  const DLDataType dt = is_float(t.dtype) ? t.dtype : porta_int64;
+  const size_t nd = t.shape.size(), d = static_cast<size_t>(wrap(dim, nd));
+  int64_t outer = 1, n = 1, inner = 1;
+  for (size_t i = 0; i < nd; ++i) (i < d ? outer : i == d ? n : inner) *= t.shape[i];
+  Reduction r{HostTensor{dt, t.shape, std::vector<double>(t.v.size())}, std::vector<double>(t.v.size(), 0.0)};
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      double acc = sum ? 0 : 1, mag = 0;
+      uint64_t wide = sum ? 0 : 1;  // int64 arithmetic that wraps
+      for (int64_t j = 0; j < n; ++j) {
+        const size_t k = static_cast<size_t>((o * n + j) * inner + in);
+        const double x = t.v[k];
+        mag += std::fabs(x);
+        if (is_float(dt)) {
+          acc = sum ? acc + x : acc * x;
+          r.value.v[k] = store_as(dt, acc);
+        } else {
+          const auto xi = static_cast<uint64_t>(static_cast<int64_t>(x));
+          wide = sum ? wide + xi : wide * xi;
+          r.value.v[k] = static_cast<double>(static_cast<int64_t>(wide));
+        }
+        r.scale[k] = sum ? mag : 0.0;
+      }
+    }
   return r;
 }
 

@@ -54,4 +54,24 @@ HostTensor ref_argreduce(porta_op op, const HostTensor& t, int32_t dim, bool kee
 // NumPy matmul; the dtype is the promoted float dtype.
 Reduction ref_matmul(const HostTensor& a, const HostTensor& b);
 
+// The dtypes of the op's row of the op table (its `dtypes` column), in kAllDtypes' order.
+std::vector<DLDataType> table_dtypes(porta_op op);
+
+// torch.gather: out[p] = src[p with p[dim] := index[p]], of index's shape
+// (0-d tensors count as 1-element 1-D ones). Index values must be in range.
+HostTensor ref_gather(const HostTensor& src, int32_t dim, const HostTensor& index);
+// torch.scatter / scatter_reduce, out of place: reduce is a
+// porta_scatter_reduce or PORTA_SCATTER_MEAN (5). The positions of index
+// are applied in row-major order, each step rounded to self's dtype as a
+// kernel computes it (so a repeated index under ASSIGN keeps the last along
+// dim); include_self false: a position that receives values starts from
+// the first of them; MEAN divides by the count (floor division for
+// integers). The scale is that of the sums.
+Reduction ref_scatter(const HostTensor& self, int32_t dim, const HostTensor& index, const HostTensor& src,
+                      int32_t reduce, bool include_self);
+// torch.cumsum / cumprod along dim: integer and bool inputs give int64
+// (wrapping), floats accumulate in double and round each prefix once. The
+// scale of cumsum is the running sum of magnitudes.
+Reduction ref_scan(porta_op op, const HostTensor& t, int32_t dim);
+
 }  // namespace conformance

@@ -1,41 +1,16 @@
 // Every differentiable op's backward against finite differences, in float64,
 // on every loaded device.
-#include "../conformance/device_params.hpp"
 #include "../conformance/op_tables.hpp"
-#include "gradcheck.hpp"
+#include "gradcheck_suite.hpp"
 
+using gradcheck::call;
 using gradcheck::Case;
-using gradcheck::check;
+using gradcheck::GradCheck;
 using gradcheck::ok;
-using Tensors = std::vector<porta_tensor*>;
+using gradcheck::Temps;
+using gradcheck::Tensors;
 
 namespace {
-
-// Intermediate results of a case, released when it ends, also when a
-// missing kernel ends it early (expect_ok throws then).
-class Temps {
- public:
-  Temps() = default;
-  Temps(const Temps&) = delete;
-  Temps& operator=(const Temps&) = delete;
-  ~Temps() {
-    for (porta_tensor* t : held_) porta_tensor_release(t);
-  }
-  porta_tensor* operator()(porta_tensor* t) {
-    held_.push_back(t);
-    return t;
-  }
-
- private:
-  std::vector<porta_tensor*> held_;
-};
-
-// Calls a C op of the form op(a, out) / op(a, b, out) and checks its status.
-template <typename F, typename... Args>
-porta_tensor* call(F op, Args... args) {
-  porta_tensor* out = nullptr;
-  return ok(op(args..., &out), out);
-}
 
 // f(x) = op(x) for the C unary op.
 Case unary(const char* name, porta_status (*op)(porta_tensor*, porta_tensor**), double lo = -1, double hi = 1) {
@@ -364,14 +339,6 @@ std::vector<Case> composite_cases() {
            }},
   };
 }
-
-class GradCheck : public conformance::DeviceTest {
- protected:
-  // Each case is one row of porta-gradcheck's summary (all float64).
-  void check_all(const std::vector<Case>& cases) {
-    for (const Case& c : cases) op_case(c.name, porta_float64, [&] { check(c, dev()); });
-  }
-};
 
 TEST_P(GradCheck, Elementwise) { check_all(elementwise_cases()); }
 TEST_P(GradCheck, ReductionsAndMatmul) { check_all(reduction_and_matmul_cases()); }

@@ -75,7 +75,7 @@ def test_cat_and_stack_promote_and_check(device):
 
 
 def test_cat_refuses_tensors_on_two_devices():
-    with pytest.raises(RuntimeError, match="same device.*tensor 1 on mock:0"):
+    with pytest.raises(RuntimeError, match="same device.*tensor 0 is on cpu and tensor 1 on mock:0"):
         porta.cat([porta.ones(2), porta.ones(2, device="mock:0")])
 
 

@@ -50,10 +50,11 @@ struct Case {
 };
 
 // The cases, in porta.h's order, split by the header's sections.
-std::vector<Case> tensor_cases();  // errors, FFI values, plugins, devices, tensors, views, factories
-std::vector<Case> op_cases();      // elementwise, reductions, linear algebra, autograd
-std::vector<Case> nn_cases();      // nn ops, initializers, optimizers
-std::vector<Case> io_cases();      // files and datasets, pinned memory, DLPack
+std::vector<Case> tensor_cases();    // errors, FFI values, plugins, devices, tensors, views, factories
+std::vector<Case> op_cases();        // elementwise, reductions, linear algebra, composites, indexing, autograd
+std::vector<Case> indexing_cases();  // indexing, joins and scans (op_cases places them)
+std::vector<Case> nn_cases();        // nn ops, initializers, optimizers
+std::vector<Case> io_cases();        // files and datasets, pinned memory, DLPack
 
 // Any status but PORTA_OK (for calls whose exact code is not the point).
 inline constexpr int kAnyError = -1;

@@ -1,5 +1,6 @@
 // Bad-argument cases, part 2: elementwise ops, reductions, linear algebra,
-// composite ops and autograd (porta.h's middle sections, in its order).
+// composite ops and autograd (porta.h's middle sections, in its order; the
+// indexing section between the last two is test_c_api_bad_args_indexing.cpp).
 #include "c_api_bad_args.hpp"
 
 #include <cmath>
@@ -328,7 +329,11 @@ const Case kCases[] = {
     {"porta_logical_and", [](Fixture& x) { check_binary(x, porta_logical_and, false); }},
     {"porta_logical_or", [](Fixture& x) { check_binary(x, porta_logical_or, false); }},
     {"porta_logical_xor", [](Fixture& x) { check_binary(x, porta_logical_xor, false); }},
+};
 
+// porta.h's indexing section (indexing_cases()) comes here, before autograd.
+
+const Case kAutogradCases[] = {
     // ---- autograd
     {"porta_tensor_set_requires_grad",
      [](Fixture& x) {
@@ -425,6 +430,8 @@ std::vector<Case> op_cases() {
   std::vector<Case> cases = {kCast};
   for (const Case& c : elementwise_cases()) cases.push_back(c);
   cases.insert(cases.end(), std::begin(kCases), std::end(kCases));
+  for (const Case& c : indexing_cases()) cases.push_back(c);
+  cases.insert(cases.end(), std::begin(kAutogradCases), std::end(kAutogradCases));
   return cases;
 }
 

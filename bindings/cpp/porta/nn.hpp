@@ -51,6 +51,12 @@ inline Tensor avg_pool2d(const Tensor& x, int kernel, int stride = 0, int paddin
                                int{count_include_pad}};
   return detail::call(porta_avg_pool2d, x.checked_handle(), &o);
 }
+/// Rows of weight [num_embeddings, dim] at int64 (or int32) indices of any
+/// shape; rows equal to padding_idx get no gradient.
+inline Tensor embedding(const Tensor& indices, const Tensor& weight, std::optional<int64_t> padding_idx = std::nullopt) {
+  return detail::call(porta_embedding, weight.checked_handle(), indices.checked_handle(),
+                      padding_idx.value_or(std::numeric_limits<int64_t>::min()));
+}
 /// softmax along dim.
 inline Tensor softmax(const Tensor& x, int dim) { return detail::call(porta_softmax, x.checked_handle(), int32_t(dim)); }
 /// log_softmax along dim.
@@ -581,6 +587,42 @@ class Flatten : public Module {
 
  private:
   int start_, end_;
+};
+
+/// A lookup table of num_embeddings rows of embedding_dim, initialized N(0, 1)
+/// as torch.nn.Embedding (the padding_idx row zeroed, and given no gradient).
+class Embedding : public Module {
+ public:
+  Embedding(int64_t num_embeddings, int64_t embedding_dim, std::optional<int64_t> padding_idx = std::nullopt)
+      : num_(num_embeddings), dim_(embedding_dim) {
+    if (padding_idx && (*padding_idx < -num_embeddings || *padding_idx >= num_embeddings))
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[Embedding] padding_idx ", *padding_idx,
+                                                            " must be within num_embeddings (", num_embeddings, ")"));
+    if (padding_idx) padding_idx_ = *padding_idx < 0 ? *padding_idx + num_embeddings : *padding_idx;
+    weight = register_parameter("weight", Tensor::empty({num_embeddings, embedding_dim}));
+    detail::check(porta_init_normal_(weight.handle(), 0.0, 1.0));
+    if (padding_idx_) {
+      NoGradGuard no_grad;
+      weight.select(0, *padding_idx_).fill_(0.0);
+    }
+  }
+  Tensor forward(const Tensor& indices) override {
+    check_device(indices);
+    return functional::embedding(indices, weight, padding_idx_);
+  }
+  std::string describe() const override {
+    return detail::cat("Embedding(", num_, ", ", dim_, padding_idx_ ? detail::cat(", padding_idx=", *padding_idx_) : "", ")");
+  }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    copy->weight = copy->parameter("weight");
+    return copy;
+  }
+  Tensor weight;
+
+ private:
+  int64_t num_, dim_;
+  std::optional<int64_t> padding_idx_;
 };
 
 /// Dropout(p): active in training mode only.

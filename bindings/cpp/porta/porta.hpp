@@ -26,6 +26,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -214,6 +215,16 @@ inline int64_t wrapped_into(int64_t v, DLDataType dt) {
 
 class Tensor;
 namespace detail {
+// torch.scatter_reduce's reduce names as porta_scatter's values.
+inline int32_t scatter_reduce_of(std::string_view reduce) {
+  if (reduce == "sum") return PORTA_SCATTER_SUM;
+  if (reduce == "prod") return PORTA_SCATTER_PROD;
+  if (reduce == "mean") return PORTA_SCATTER_MEAN;
+  if (reduce == "amax") return PORTA_SCATTER_AMAX;
+  if (reduce == "amin") return PORTA_SCATTER_AMIN;
+  throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[scatter_reduce] reduce must be \"sum\", \"prod\", \"mean\", \"amax\" or "
+                                            "\"amin\", got \"" + std::string(reduce) + "\"");
+}
 template <IntegerScalar I>
 std::optional<Tensor> exact_integer_operand(I s, const Tensor& t);
 template <IntegerScalar I>
@@ -382,6 +393,8 @@ using Dims = std::vector<int32_t>;
 #define PORTA_CPP_SHAPE_PORTA_OP_KIND_SOFTMAX NONE
 #define PORTA_CPP_SHAPE_PORTA_OP_KIND_LOSS NONE
 #define PORTA_CPP_SHAPE_PORTA_OP_KIND_OPTIMIZER NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_INDEX NONE
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_SCAN SCAN
 #define PORTA_CPP_PASTE(a, b) PORTA_CPP_PASTE_EXPANDED(a, b)
 #define PORTA_CPP_PASTE_EXPANDED(a, b) a##b
 
@@ -729,6 +742,98 @@ class Tensor {
   /// torch.logical_xor: exactly one nonzero (bool), broadcast.
   Tensor logical_xor(const Tensor& other) const { return make(porta_logical_xor, live(), other.live()); }
 
+  // ---- indexing along a dim (int64 index tensors; porta_gather, ... in porta.h)
+  /// torch.gather: out[p] = t[p with p[dim] := index[p]].
+  Tensor gather(int32_t dim, const Tensor& index) const { return make(porta_gather, live(), dim, index.live()); }
+  /// torch.scatter (out of place): src's values written at index along dim (a repeat keeps the last).
+  Tensor scatter(int32_t dim, const Tensor& index, const Tensor& src) const {
+    return make(porta_scatter, live(), dim, index.live(), src.live(), int32_t{PORTA_SCATTER_ASSIGN}, 1);
+  }
+  /// torch.scatter with a scalar value.
+  Tensor scatter(int32_t dim, const Tensor& index, double value) const {
+    return scatter(dim, index, full(index.shape(), value, device(), dtype()));
+  }
+  /// torch.scatter_add (out of place).
+  Tensor scatter_add(int32_t dim, const Tensor& index, const Tensor& src) const {
+    return make(porta_scatter, live(), dim, index.live(), src.live(), int32_t{PORTA_SCATTER_SUM}, 1);
+  }
+  /// torch.scatter_reduce: reduce is "sum", "prod", "mean", "amax" or "amin".
+  Tensor scatter_reduce(int32_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+                        bool include_self = true) const {
+    return make(porta_scatter, live(), dim, index.live(), src.live(), detail::scatter_reduce_of(reduce),
+                int{include_self});
+  }
+  /// In place: t.scatter_(dim, index, src), t.scatter_add_(...), recorded by autograd.
+  const Tensor& scatter_(int32_t dim, const Tensor& index, const Tensor& src) const { return copy_(scatter(dim, index, src)); }
+  const Tensor& scatter_(int32_t dim, const Tensor& index, double value) const { return copy_(scatter(dim, index, value)); }
+  const Tensor& scatter_add_(int32_t dim, const Tensor& index, const Tensor& src) const {
+    return copy_(scatter_add(dim, index, src));
+  }
+  const Tensor& scatter_reduce_(int32_t dim, const Tensor& index, const Tensor& src, std::string_view reduce,
+                                bool include_self = true) const {
+    return copy_(scatter_reduce(dim, index, src, reduce, include_self));
+  }
+  /// torch.index_select: the slices index (1-D int64 or int32) along dim.
+  Tensor index_select(int32_t dim, const Tensor& index) const {
+    return make(porta_index_select, live(), dim, index.live());
+  }
+  /// torch.index_add (out of place): alpha * source's slices added into slices index along dim.
+  Tensor index_add(int32_t dim, const Tensor& index, const Tensor& source, double alpha = 1.0) const {
+    return make(porta_index_add, live(), dim, index.live(), source.live(), alpha);
+  }
+  const Tensor& index_add_(int32_t dim, const Tensor& index, const Tensor& source, double alpha = 1.0) const {
+    return copy_(index_add(dim, index, source, alpha));
+  }
+  /// torch.index_copy (out of place).
+  Tensor index_copy(int32_t dim, const Tensor& index, const Tensor& source) const {
+    return make(porta_index_copy, live(), dim, index.live(), source.live());
+  }
+  const Tensor& index_copy_(int32_t dim, const Tensor& index, const Tensor& source) const {
+    return copy_(index_copy(dim, index, source));
+  }
+  /// torch.index_fill (out of place).
+  Tensor index_fill(int32_t dim, const Tensor& index, double value) const {
+    return make(porta_index_fill, live(), dim, index.live(), value);
+  }
+  const Tensor& index_fill_(int32_t dim, const Tensor& index, double value) const {
+    return copy_(index_fill(dim, index, value));
+  }
+  /// torch.masked_fill: value where the bool mask is true.
+  Tensor masked_fill(const Tensor& mask, double value) const { return make(porta_masked_fill, live(), mask.live(), value); }
+  const Tensor& masked_fill_(const Tensor& mask, double value) const { return copy_(masked_fill(mask, value)); }
+  /// torch.masked_select: the 1-D elements where the bool mask is true.
+  Tensor masked_select(const Tensor& mask) const { return make(porta_masked_select, live(), mask.live()); }
+  /// torch.nonzero: int64 [count, ndim] coordinates.
+  Tensor nonzero() const { return make(porta_nonzero, live()); }
+  /// torch.take: elements at row-major positions.
+  Tensor take(const Tensor& index) const { return make(porta_take, live(), index.live()); }
+  /// torch.split with sizes: views along dim.
+  std::vector<Tensor> split(const Shape& sizes, int32_t dim = 0) const {
+    std::vector<porta_tensor*> outs(sizes.size());
+    detail::check(porta_split(live(), sizes.data(), detail::count(sizes), dim, outs.data()));
+    return adopt_all(outs);
+  }
+  /// torch.split(int): pieces of split_size along dim (the last may be smaller).
+  std::vector<Tensor> split(int64_t split_size, int32_t dim = 0) const {
+    if (split_size <= 0) throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[split] split_size must be positive");
+    const int64_t n = size(dim);
+    Shape sizes;
+    for (int64_t at = 0; at < n || (n == 0 && sizes.empty()); at += split_size) sizes.push_back(std::min(split_size, n - at));
+    return split(sizes, dim);
+  }
+  /// torch.chunk: at most `chunks` pieces of ceil(size / chunks) along dim.
+  std::vector<Tensor> chunk(int64_t chunks, int32_t dim = 0) const {
+    if (chunks <= 0) throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[chunk] chunks must be positive");
+    const int64_t n = size(dim);
+    return split(std::max<int64_t>((n + chunks - 1) / chunks, 1), dim);
+  }
+  /// torch.unbind: the views along dim with dim removed.
+  std::vector<Tensor> unbind(int32_t dim = 0) const {
+    std::vector<porta_tensor*> outs(static_cast<size_t>(size(dim)));
+    detail::check(porta_unbind(live(), dim, outs.data()));
+    return adopt_all(outs);
+  }
+
   // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
   //   UNARY      t.exp(), in place t.exp_()
   //   BINARY     t.add(u), t.add(2.0), in place t.add_(u), t.add_(2.0)
@@ -737,6 +842,7 @@ class Tensor {
   //   REDUCE     t.sum(), t.sum({0, -1}, /*keepdim=*/true)
   //   ARGREDUCE  t.argmax(), t.argmax(1, /*keepdim=*/true)
   //   MATMUL     a.matmul(b)
+  //   SCAN       t.cumsum(1)
   // Each op's meaning is documented on its C function (porta_exp, porta_add,
   // ...) in porta/porta.h.
 #define PORTA_CPP_METHOD_NONE(NAME, name)
@@ -782,6 +888,8 @@ class Tensor {
   }
 #define PORTA_CPP_METHOD_MATMUL(NAME, name) \
   Tensor name(const Tensor& other) const { return make(porta_##name, live(), other.live()); }
+#define PORTA_CPP_METHOD_SCAN(NAME, name) \
+  Tensor name(int32_t dim) const { return make(porta_##name, live(), dim); }
 #define PORTA_CPP_METHOD(NAME, name, id, kind, inputs) \
   PORTA_CPP_PASTE(PORTA_CPP_METHOD_, PORTA_CPP_SHAPE_##kind)(NAME, name)
   PORTA_OP_LIST(PORTA_CPP_METHOD)
@@ -793,6 +901,7 @@ class Tensor {
 #undef PORTA_CPP_METHOD_REDUCE
 #undef PORTA_CPP_METHOD_ARGREDUCE
 #undef PORTA_CPP_METHOD_MATMUL
+#undef PORTA_CPP_METHOD_SCAN
 
  private:
   // Calls C function `f(args..., &out)` and adopts the new tensor, throwing on failure.
@@ -801,6 +910,12 @@ class Tensor {
     porta_tensor* out = nullptr;
     detail::check(f(args..., &out));
     return adopt(out);
+  }
+
+  static std::vector<Tensor> adopt_all(const std::vector<porta_tensor*>& handles) {
+    std::vector<Tensor> out;
+    for (porta_tensor* h : handles) out.push_back(adopt(h));
+    return out;
   }
 
   // Reads one int64 per dimension with a C getter such as porta_tensor_shape.
@@ -866,6 +981,8 @@ Tensor call(F f, Args... args) {
   }
 #define PORTA_CPP_FREE_MATMUL(name) \
   inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); }
+#define PORTA_CPP_FREE_SCAN(name) \
+  inline Tensor name(const Tensor& t, int32_t dim) { return t.name(dim); }
 #define PORTA_CPP_FREE(NAME, name, id, kind, inputs) PORTA_CPP_PASTE(PORTA_CPP_FREE_, PORTA_CPP_SHAPE_##kind)(name)
 PORTA_OP_LIST(PORTA_CPP_FREE)
 #undef PORTA_CPP_FREE
@@ -876,6 +993,7 @@ PORTA_OP_LIST(PORTA_CPP_FREE)
 #undef PORTA_CPP_FREE_REDUCE
 #undef PORTA_CPP_FREE_ARGREDUCE
 #undef PORTA_CPP_FREE_MATMUL
+#undef PORTA_CPP_FREE_SCAN
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_FACTORY
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_COPY
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_UNARY
@@ -890,6 +1008,8 @@ PORTA_OP_LIST(PORTA_CPP_FREE)
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_SOFTMAX
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_LOSS
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_OPTIMIZER
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_INDEX
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_SCAN
 #undef PORTA_CPP_PASTE
 #undef PORTA_CPP_PASTE_EXPANDED
 
@@ -908,6 +1028,47 @@ inline Tensor clamp(const Tensor& t, const std::optional<Tensor>& min, const std
 inline Tensor clamp(const Tensor& t, const Tensor& min, const Tensor& max) {
   return t.clamp(std::optional<Tensor>(min), std::optional<Tensor>(max));
 }
+/// torch::cat: tensors of one device joined along dim (dtypes promote).
+inline Tensor cat(const std::vector<Tensor>& tensors, int32_t dim = 0) {
+  std::vector<porta_tensor*> handles;
+  for (const Tensor& t : tensors) handles.push_back(t.handle());
+  return detail::call(porta_cat, handles.data(), detail::count(handles), dim);
+}
+/// torch::stack: tensors of one shape joined along a new dim.
+inline Tensor stack(const std::vector<Tensor>& tensors, int32_t dim = 0) {
+  std::vector<porta_tensor*> handles;
+  for (const Tensor& t : tensors) handles.push_back(t.handle());
+  return detail::call(porta_stack, handles.data(), detail::count(handles), dim);
+}
+inline std::vector<Tensor> split(const Tensor& t, int64_t split_size, int32_t dim = 0) { return t.split(split_size, dim); }
+inline std::vector<Tensor> split(const Tensor& t, const Shape& sizes, int32_t dim = 0) { return t.split(sizes, dim); }
+inline std::vector<Tensor> chunk(const Tensor& t, int64_t chunks, int32_t dim = 0) { return t.chunk(chunks, dim); }
+inline std::vector<Tensor> unbind(const Tensor& t, int32_t dim = 0) { return t.unbind(dim); }
+inline Tensor gather(const Tensor& t, int32_t dim, const Tensor& index) { return t.gather(dim, index); }
+inline Tensor scatter(const Tensor& t, int32_t dim, const Tensor& index, const Tensor& src) {
+  return t.scatter(dim, index, src);
+}
+inline Tensor scatter_add(const Tensor& t, int32_t dim, const Tensor& index, const Tensor& src) {
+  return t.scatter_add(dim, index, src);
+}
+inline Tensor scatter_reduce(const Tensor& t, int32_t dim, const Tensor& index, const Tensor& src,
+                             std::string_view reduce, bool include_self = true) {
+  return t.scatter_reduce(dim, index, src, reduce, include_self);
+}
+inline Tensor index_select(const Tensor& t, int32_t dim, const Tensor& index) { return t.index_select(dim, index); }
+inline Tensor index_add(const Tensor& t, int32_t dim, const Tensor& index, const Tensor& source, double alpha = 1.0) {
+  return t.index_add(dim, index, source, alpha);
+}
+inline Tensor index_copy(const Tensor& t, int32_t dim, const Tensor& index, const Tensor& source) {
+  return t.index_copy(dim, index, source);
+}
+inline Tensor index_fill(const Tensor& t, int32_t dim, const Tensor& index, double value) {
+  return t.index_fill(dim, index, value);
+}
+inline Tensor masked_fill(const Tensor& t, const Tensor& mask, double value) { return t.masked_fill(mask, value); }
+inline Tensor masked_select(const Tensor& t, const Tensor& mask) { return t.masked_select(mask); }
+inline Tensor nonzero(const Tensor& t) { return t.nonzero(); }
+inline Tensor take(const Tensor& t, const Tensor& index) { return t.take(index); }
 /// torch::clamp_min.
 inline Tensor clamp_min(const Tensor& t, double min) { return t.clamp_min(min); }
 /// torch::clamp_min with a tensor bound.

@@ -22,11 +22,11 @@ from ._runtime import (load_plugin, add_plugin_path, set_num_threads, get_num_th
 from . import _plugin_packages
 _plugin_packages.add_to_search()
 from ._tensor import Tensor, Size
-from . import _tensor_ops, _views, _indexing, _convert, _format, _dlpack  # noqa: F401 - they extend Tensor
+from . import _tensor_ops, _views, _index_ops, _indexing, _convert, _format, _dlpack  # noqa: F401 - they extend Tensor
 from ._tensor_ops import values_indices
 from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full, arange, linspace, rand, randn,
-                         randint, eye, empty_like, zeros_like, ones_like, full_like, rand_like, randn_like, stack,
-                         cat, concat, concatenate, manual_seed, get_rng_state, set_rng_state,
+                         randint, eye, empty_like, zeros_like, ones_like, full_like, rand_like, randn_like,
+                         manual_seed, get_rng_state, set_rng_state,
                          initial_seed)
 from ._dlpack import from_dlpack
 from ._generator import Generator, randperm

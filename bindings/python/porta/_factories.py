@@ -1,5 +1,5 @@
 """Tensor factories as in PyTorch: tensor, zeros, ones, full, empty, arange,
-rand, randn (+ the *_like forms), stack and cat, and the random seed."""
+rand, randn (+ the *_like forms) and the random seed (cat and stack: _index_ops.py)."""
 from ctypes import byref, c_uint64
 
 from . import _device, _dtype
@@ -160,68 +160,6 @@ def _like(factory):
 
 empty_like, zeros_like, ones_like, rand_like, randn_like, full_like = map(
     _like, (empty, zeros, ones, rand, randn, full))
-
-
-def _joined(tensors, name):
-    tensors = list(tensors)
-    if not tensors:
-        raise InvalidArgumentError(f"{name}() expects a non-empty list of tensors")
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"{name}(): expected a sequence of Tensors, but item {i} is {type(t).__name__}")
-    first = tensors[0]
-    for i, t in enumerate(tensors):
-        if t.device != first.device:
-            raise RuntimeError(f"{name}(): expected all tensors to be on the same device, but tensor 0 is on "
-                               f"{first.device} and tensor {i} on {t.device}; move them first (.to(device))")
-    return tensors
-
-
-def _promoted(tensors):
-    """PyTorch's result type of a list of tensors (bool < uint8 < int32 < int64 < float32 < float64)."""
-    order = (_dtype.bool_, _dtype.uint8, _dtype.int32, _dtype.int64, _dtype.float32, _dtype.float64)
-    return max((t.dtype for t in tensors), key=order.index)
-
-
-def stack(tensors, dim=0):
-    """Tensors of one shape joined along a new dimension `dim` (dtypes promote; recorded by autograd)."""
-    tensors = _joined(tensors, "stack")
-    first = tensors[0]
-    for i, t in enumerate(tensors):
-        if t.shape != first.shape:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(first.shape)} at entry 0 "
-                               f"and {list(t.shape)} at entry {i}")
-    return cat([t.unsqueeze(dim) for t in tensors], dim)
-
-
-def cat(tensors, dim=0):
-    """Tensors joined along dimension `dim`: the same number of dimensions and the same sizes except in
-    `dim` (1-D empty tensors are skipped, as in PyTorch); dtypes promote; recorded by autograd."""
-    tensors = _joined(tensors, "cat")
-    kept = [t for t in tensors if not (t.ndim == 1 and t.shape[0] == 0)] or tensors[:1]
-    first = kept[0]
-    if first.ndim == 0:
-        raise RuntimeError("cat(): zero-dimensional tensor (at position 0) cannot be concatenated")
-    d = first._wrap_dim(dim, "cat")
-    for i, t in enumerate(kept):
-        if t.ndim != first.ndim:
-            raise RuntimeError(f"cat(): tensors must have same number of dimensions: got {first.ndim} and {t.ndim}")
-        for k in range(first.ndim):
-            if k != d and t.shape[k] != first.shape[k]:
-                raise RuntimeError(f"cat(): sizes of tensors must match except in dimension {d}. Expected size "
-                                   f"{first.shape[k]} but got size {t.shape[k]} for tensor number {i} in the list")
-    shape = list(first.shape)
-    shape[d] = sum(t.shape[d] for t in kept)
-    out = empty(*shape, dtype=_promoted(tensors), device=first.device)
-    offset = 0
-    for t in kept:
-        n = t.shape[d]
-        out.narrow(d, offset, n).copy_(t)  # an in-place write autograd records (the view rebases `out`)
-        offset += n
-    return out
-
-
-concat = concatenate = cat
 
 
 def manual_seed(seed):

@@ -1,9 +1,11 @@
 """t[key] and t[key] = value with ints, slices (step > 0), None, Ellipsis and
 negative indices. Results are views on t's device; assignment writes through
-porta_copy_into (broadcast, cast, from any device)."""
+porta_copy_into (broadcast, cast, from any device). Keys with tensors, masks,
+lists or ranges go to _advanced_indexing.py."""
 import operator
 from ctypes import byref, c_void_p
 
+from . import _advanced_indexing as _advanced
 from ._errors import error
 from ._lib import fn
 from ._tensor import Tensor, wrap
@@ -21,11 +23,8 @@ def _as_int(item):
 
 
 def _unsupported(item):
-    what = type(item).__name__
-    if isinstance(item, Tensor) or hasattr(item, "__array__") or isinstance(item, list):
-        return IndexError(f"indexing with a {what} (advanced indexing: masks or index arrays) is not supported by "
-                          "Porta; use ints, slices, None and ...; e.g. porta.where(mask, x, y) for masks")
-    return IndexError(f"only integers, slices (:), ellipsis (...) and None are valid indices (got {what})")
+    return IndexError("only integers, slices (:), ellipsis (...), None and long, int or bool tensors (or lists, "
+                      f"ranges and arrays of them) are valid indices (got {type(item).__name__})")
 
 
 def _step(out, h, status):
@@ -51,6 +50,8 @@ def index(self, key):
             raise error(status)
         return wrap(out)
     items = key if isinstance(key, tuple) else (key,)
+    if any(_advanced.is_advanced(it) for it in items):
+        return _advanced.get(self, items)
     shape = self.shape
     consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
     if consumed > len(shape):
@@ -94,6 +95,9 @@ def index(self, key):
 
 def assign(self, key, value):
     """self[key] = value: writes into the view (value broadcast and cast; any device)."""
+    items = key if isinstance(key, tuple) else (key,)
+    if any(_advanced.is_advanced(it) for it in items):
+        return _advanced.put(self, items, value)
     target = index(self, key) if not (key is Ellipsis or (isinstance(key, tuple) and not key)) else self
     if isinstance(value, Tensor):
         target.copy_(value)

@@ -13,7 +13,7 @@ OPS = tuple(Op(*row) for row in op_table())
 
 # Kinds whose ops have a user-facing C entry point of one shape (porta.h);
 # the others are kernels the core runs itself or have hand-written entry points.
-USER_KINDS = ("UNARY", "BINARY", "COMPARE", "WHERE", "REDUCE", "ARGREDUCE", "MATMUL")
+USER_KINDS = ("UNARY", "BINARY", "COMPARE", "WHERE", "REDUCE", "ARGREDUCE", "MATMUL", "SCAN")
 
 
 def of_kind(*kinds):

@@ -7,6 +7,7 @@ plus Python's arithmetic, comparison and matmul operators.
   REDUCE     t.sum(), t.sum(dim=(0, 1), keepdim=True)
   ARGREDUCE  t.argmax(), t.argmax(dim=1, keepdim=True)
   MATMUL     a.matmul(b), a @ b
+  SCAN       t.cumsum(1), t.cumsum(1, dtype=porta.float64), in place t.cumsum_(1)
 Then the composite ops of porta.h (clamp, lerp, logsumexp, isnan/isinf/isfinite,
 nan_to_num, logical_*), their in-place forms (computed, then written with
 copy_), Python's % and // (remainder, floor_divide) and PyTorch's aliases
@@ -212,6 +213,18 @@ def _make_matmul(name):
     return op
 
 
+def _make_scan(name):
+    c = getattr(fn, "porta_" + name)
+
+    def op(self, dim, *, dtype=None):
+        t = self if dtype is None else self.to(_dtype.resolve(dtype))
+        return call(c, t._h, dim)
+
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = f"porta_{name} along dim (integers and bool accumulate in int64; dtype= converts first)."
+    return op
+
+
 def _where(condition, input, other):  # noqa: A002 - torch's names
     """porta.where(condition, input, other): input where condition else other (scalars allowed)."""
     from ._factories import full
@@ -243,7 +256,7 @@ def _where_scalar_dtype(s, tensor_dt, peer):
 
 
 _MAKERS = {"UNARY": _make_unary, "BINARY": _make_binary, "COMPARE": _make_binary,
-           "REDUCE": _make_reduce, "ARGREDUCE": _make_argreduce, "MATMUL": _make_matmul}
+           "REDUCE": _make_reduce, "ARGREDUCE": _make_argreduce, "MATMUL": _make_matmul, "SCAN": _make_scan}
 
 for _op in _ops.of_kind(*_ops.USER_KINDS):
     if _op.kind == "WHERE":
@@ -257,6 +270,9 @@ for _op in _ops.of_kind(*_ops.USER_KINDS):
         setattr(Tensor, _op.name + "_", _make_unary_inplace(_op.id, _op.name))
     elif _op.kind in ("BINARY", "COMPARE"):
         setattr(Tensor, _op.name + "_", _make_binary_inplace(_op.id, _op.name))
+    elif _op.kind == "SCAN":
+        setattr(Tensor, _op.name + "_", lambda self, dim, *, dtype=None, _m=_method, _n=_op.name:
+                in_place(self, lambda s: _m(s, dim, dtype=dtype), _n + "_"))
 
 # ------------------------------------------------------------ max/min like torch
 

@@ -1,6 +1,6 @@
 """Views (they share storage and stay on the tensor's device): view, reshape,
-permute, transpose, t/T, unsqueeze, squeeze, flatten, expand, narrow, select,
-split/chunk/unbind."""
+permute, transpose, t/T, unsqueeze, squeeze, flatten, expand, narrow, select
+(split/chunk/unbind: _index_ops.py)."""
 from ctypes import c_int32
 
 from . import _tensor_ops
@@ -101,51 +101,15 @@ def select(self, dim, index):
     return call(fn.porta_select, self._h, dim, index)
 
 
-def split(self, split_size_or_sections, dim=0):
-    """Views of consecutive pieces along `dim`: of split_size each, or of the given sizes."""
-    d = self._wrap_dim(dim, "split")
-    size = self.shape[d]
-    if isinstance(split_size_or_sections, int):
-        step = split_size_or_sections
-        if step < 0 or (step == 0 and size != 0):
-            raise RuntimeError(f"split(): split_size can only be 0 if dimension size is 0, and never negative, but "
-                               f"got split_size={step} and dimension size {size}")
-        sizes = [min(step, size - s) for s in range(0, size, step)] if step else [0]
-    else:
-        sizes = list(split_size_or_sections)
-        if sum(sizes) != size:
-            raise ValueError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size "
-                             f"at dimension {dim}), but got split_sizes={sizes}")
-    out, start = [], 0
-    for n in sizes:
-        out.append(narrow(self, d, start, n))
-        start += n
-    return tuple(out)
-
-
-def chunk(self, chunks, dim=0):
-    """At most `chunks` views of (nearly) equal size along `dim`."""
-    if not isinstance(chunks, int) or chunks <= 0:
-        raise RuntimeError(f"chunk(): chunks must be greater than 0, got {chunks}")
-    size = self.shape[self._wrap_dim(dim, "chunk")]
-    return split(self, max(1, -(-size // chunks)), dim)
-
-
-def unbind(self, dim=0):
-    """Every slice along `dim`, with that dimension removed."""
-    return tuple(select(self, dim, i) for i in range(self.shape[self._wrap_dim(dim, "unbind")]))
-
-
 T = Tensor
 T.view, T.reshape, T.permute, T.transpose, T.swapaxes, T.t = view, reshape, permute, transpose, transpose, t
 T.T = property(_T)
 T.mT = property(lambda self: transpose(self, -2, -1))
 T.unsqueeze, T.squeeze, T.flatten, T.ravel, T.expand = unsqueeze, squeeze, flatten, ravel, expand
-T.narrow, T.select, T.split, T.chunk, T.unbind = narrow, select, split, chunk, unbind
+T.narrow, T.select = narrow, select
 T.view_as = lambda self, other: view(self, other.shape)
 T.reshape_as = lambda self, other: reshape(self, other.shape)
 T.expand_as = lambda self, other: expand(self, other.shape)
 _tensor_ops.namespace.update(
     reshape=reshape, permute=permute, transpose=transpose, swapaxes=transpose, t=t, unsqueeze=unsqueeze,
-    squeeze=squeeze, flatten=flatten, ravel=ravel, narrow=narrow, select=select, split=split, chunk=chunk,
-    unbind=unbind)
+    squeeze=squeeze, flatten=flatten, ravel=ravel, narrow=narrow, select=select)

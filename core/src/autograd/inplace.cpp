@@ -188,7 +188,7 @@ namespace {
 // before the write).
 template <typename Compute>
 void write_inplace(porta_op op, const TensorPtr& t, const TensorPtr* other, Compute&& compute) {
-  const std::string name = cat(op_name(op), "_");
+  const std::string name = porta::cat(op_name(op), "_");
   check_writable_memory(*t, name.c_str());
   const TensorPtr x = autograd::records_write(*t, other ? other->get() : nullptr) ? clone(t) : t;
   autograd::write_result(t, compute(x), name.c_str());

@@ -15,6 +15,13 @@ using namespace porta;
 #define PORTA_GEN_PORTA_OP_KIND_SOFTMAX(NAME, name)
 #define PORTA_GEN_PORTA_OP_KIND_LOSS(NAME, name)
 #define PORTA_GEN_PORTA_OP_KIND_OPTIMIZER(NAME, name)
+// GATHER and SCATTER sit behind c_api/indexing.cpp's entry points.
+#define PORTA_GEN_PORTA_OP_KIND_INDEX(NAME, name)
+
+#define PORTA_GEN_PORTA_OP_KIND_SCAN(NAME, name)                                         \
+  PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, porta_tensor** out) { \
+    return produce(out, [&] { return ag::scan(PORTA_OP_##NAME, arg(t, "t"), dim, false); }); \
+  }
 
 #define PORTA_GEN_PORTA_OP_KIND_UNARY(NAME, name)                                       \
   PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor** out) {            \

@@ -3,6 +3,8 @@
 // calls these; backward formulas call porta::ops (no double backward).
 #pragma once
 
+#include <vector>
+
 #include "ops/ops.hpp"
 
 namespace porta::ag {
@@ -24,6 +26,20 @@ void copy_(const TensorPtr& dst, const TensorPtr& src, const char* op);
 // ---- reductions and matmul (reduce_grad.cpp)
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);
+
+// ---- indexing and scans (index_grad.cpp): gradients to the data operands
+// `op` names the caller in errors.
+TensorPtr gather(const TensorPtr& src, int32_t dim, const TensorPtr& index, const char* op = "gather");
+// ASSIGN and SUM are differentiable; other reductions refuse inputs that require grad.
+TensorPtr scatter(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& src,
+                  porta_scatter_reduce reduce, const char* op = "scatter");
+TensorPtr scan(porta_op op, const TensorPtr& t, int32_t dim, bool reverse);
+
+// ---- joins and splits (join.cpp), as torch.cat / stack / split / unbind
+TensorPtr cat(const std::vector<TensorPtr>& tensors, int32_t dim);
+TensorPtr stack(const std::vector<TensorPtr>& tensors, int32_t dim);
+std::vector<TensorPtr> split(const TensorPtr& t, const std::vector<int64_t>& sizes, int32_t dim);
+std::vector<TensorPtr> unbind(const TensorPtr& t, int32_t dim);
 
 // ---- views and moves (view_grad.cpp)
 TensorPtr view(const TensorPtr& t, const Dims& shape);

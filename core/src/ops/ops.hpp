@@ -69,6 +69,21 @@ Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b);
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr argreduce(porta_op op, const TensorPtr& t, int32_t dim, bool keepdim);
 
+// ---- indexing and scans (index.cpp); index tensors are int64
+// out[p] = src[p with p[dim] := index[p]]. `op` names the caller in errors.
+TensorPtr gather(const TensorPtr& src, int32_t dim, const TensorPtr& index, const char* op = "gather");
+// A copy of self with src scattered into it by `reduce` (porta/ops.h's SCATTER).
+TensorPtr scatter(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& src,
+                  porta_scatter_reduce reduce, const char* op = "scatter");
+// Inclusive CUMSUM / CUMPROD along dim (integers and bool in int64).
+TensorPtr scan(porta_op op, const TensorPtr& t, int32_t dim, bool reverse);
+// Fails with PyTorch's "index 5 is out of bounds for dimension 0 with size 3"
+// unless every value of the int64 `index` lies in [0, size); reads the
+// index's minimum and maximum back from its device.
+void check_index_range(const char* op, const TensorPtr& index, int64_t size, int32_t dim);
+// The smallest and largest value of a non-empty int64 tensor (read back from its device).
+void index_extremes(const TensorPtr& index, int64_t* lo, int64_t* hi);
+
 // ---- linear algebra (matmul.cpp)
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);
 

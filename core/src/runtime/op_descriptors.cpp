@@ -52,6 +52,8 @@ const char* kind_name(porta_op_kind kind) {
     case PORTA_OP_KIND_SOFTMAX: return "SOFTMAX";
     case PORTA_OP_KIND_LOSS: return "LOSS";
     case PORTA_OP_KIND_OPTIMIZER: return "OPTIMIZER";
+    case PORTA_OP_KIND_INDEX: return "INDEX";
+    case PORTA_OP_KIND_SCAN: return "SCAN";
   }
   return "unknown kind";
 }
@@ -66,7 +68,8 @@ int32_t ops_known_at_plugin_minor(uint32_t minor) {
   // The first id of each minor's ops (porta/ops.h says which ids came when).
   if (minor == 0) return PORTA_OP_IM2COL;
   if (minor <= 2) return PORTA_OP_SIN;
-  static_assert(PORTA_PLUGIN_ABI_MINOR == 3, "ops appended in a new plugin ABI minor need their first id here");
+  if (minor == 3) return PORTA_OP_GATHER;
+  static_assert(PORTA_PLUGIN_ABI_MINOR == 4, "ops appended in a new plugin ABI minor need their first id here");
   return PORTA_OP_COUNT;
 }
 

@@ -46,5 +46,7 @@ porta_status run_pool(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_softmax(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_loss(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_optimizer(uint32_t op, int dt, const porta_kernel_call* c);
+porta_status run_index(uint32_t op, int dt, const porta_kernel_call* c);
+porta_status run_scan(uint32_t op, int dt, const porta_kernel_call* c);
 
 }  // namespace porta::opencl

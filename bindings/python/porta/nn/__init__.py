@@ -1,6 +1,6 @@
 """porta.nn: modules and layers as torch.nn."""
 from . import functional, init
-from .layers import (ELU, GELU, AvgPool2d, Conv2d, Dropout, Flatten, Hardtanh, Identity, LeakyReLU, Linear,
+from .layers import (ELU, GELU, AvgPool2d, Embedding, Conv2d, Dropout, Flatten, Hardtanh, Identity, LeakyReLU, Linear,
                      LogSigmoid, LogSoftmax, MaxPool2d, ModuleList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, Softmax,
                      Softplus, Tanh)
 from .loss import CrossEntropyLoss, MSELoss
@@ -10,4 +10,4 @@ from .parameter import Parameter
 __all__ = ["functional", "init", "Module", "Parameter", "Sequential", "ModuleList", "Identity", "Linear",
            "Conv2d", "ReLU", "GELU", "SiLU", "Softplus", "LeakyReLU", "ELU", "Hardtanh", "ReLU6",
            "LogSigmoid", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MaxPool2d", "AvgPool2d", "Flatten",
-           "Dropout", "MSELoss", "CrossEntropyLoss"]
+           "Dropout", "Embedding", "MSELoss", "CrossEntropyLoss"]

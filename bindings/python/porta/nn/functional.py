@@ -245,3 +245,31 @@ def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
 
 
 matmul = _tensor_ops.namespace["matmul"]
+
+
+def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,  # noqa: A002
+              sparse=False):
+    """Rows of weight [num_embeddings, dim] at the integer indices `input` (any shape); rows equal to
+    padding_idx get no gradient (porta_embedding)."""
+    for name, value, default in (("max_norm", max_norm, None), ("scale_grad_by_freq", scale_grad_by_freq, False),
+                                 ("sparse", sparse, False)):
+        if value != default:
+            raise NotImplementedError(f"embedding: {name}={value!r} is not supported by Porta")
+    if norm_type != 2.0:
+        raise NotImplementedError("embedding: norm_type is only meaningful with max_norm, which Porta does not support")
+    return call(fn.porta_embedding, weight._h, input._h, -2**63 if padding_idx is None else int(padding_idx))
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 [..., num_classes] with a 1 at each value of the int64 `tensor` (num_classes -1: max + 1)."""
+    from .. import _dtype, _factories
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type int64 (LongTensor)")
+    if num_classes == -1:
+        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
+    out = _factories.zeros(*tensor.shape, num_classes, dtype=_dtype.int64, device=tensor.device)
+    if tensor.numel() == 0:
+        return out
+    if tensor.min().item() < 0:
+        raise RuntimeError("one_hot: class values must be non-negative")
+    return out.scatter(-1, tensor.unsqueeze(-1), 1)

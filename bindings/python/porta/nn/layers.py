@@ -1,7 +1,7 @@
 """The layers, initialized as PyTorch initializes them: Sequential, ModuleList,
 Linear, Conv2d, ReLU, GELU, SiLU, Softplus, LeakyReLU, ELU, Hardtanh, ReLU6,
 LogSigmoid, Sigmoid, Tanh, MaxPool2d, AvgPool2d, Flatten, Dropout, Softmax,
-LogSoftmax, Identity."""
+LogSoftmax, Identity, Embedding."""
 from collections import OrderedDict
 
 from .. import _factories
@@ -383,3 +383,51 @@ class Dropout(Module):
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Embedding(Module):
+    """A lookup table of num_embeddings rows of embedding_dim, N(0, 1) as torch.nn.Embedding (the padding_idx
+    row zeroed, and given no gradient)."""
+
+    def __init__(self, num_embeddings, embedding_dim, padding_idx=None, max_norm=None, norm_type=2.0,
+                 scale_grad_by_freq=False, sparse=False, _weight=None, _freeze=False, device=None, dtype=None):
+        super().__init__()
+        for name, value, default in (("max_norm", max_norm, None), ("scale_grad_by_freq", scale_grad_by_freq, False),
+                                     ("sparse", sparse, False)):
+            if value != default:
+                raise NotImplementedError(f"Embedding: {name}={value!r} is not supported by Porta")
+        if padding_idx is not None:
+            if not -num_embeddings <= padding_idx < num_embeddings:
+                raise AssertionError("Padding_idx must be within num_embeddings")
+            padding_idx = padding_idx + num_embeddings if padding_idx < 0 else padding_idx
+        self.num_embeddings, self.embedding_dim, self.padding_idx = num_embeddings, embedding_dim, padding_idx
+        if _weight is None:
+            self.weight = Parameter(_factories.empty(num_embeddings, embedding_dim, device=device, dtype=dtype),
+                                    requires_grad=not _freeze)
+            self.reset_parameters()
+        else:
+            if tuple(_weight.shape) != (num_embeddings, embedding_dim):
+                raise ValueError("Shape of weight does not match num_embeddings and embedding_dim")
+            self.weight = Parameter(_weight, requires_grad=not _freeze)
+
+    def reset_parameters(self):
+        """N(0, 1), then the padding row zeroed."""
+        init.normal_(self.weight)
+        if self.padding_idx is not None:
+            from ..autograd import no_grad
+            with no_grad():
+                self.weight[self.padding_idx].fill_(0)
+
+    @classmethod
+    def from_pretrained(cls, embeddings, freeze=True, padding_idx=None, **kwargs):
+        """An Embedding holding `embeddings` (2-D), frozen unless freeze=False."""
+        rows, cols = embeddings.shape
+        return cls(rows, cols, _weight=embeddings, _freeze=freeze, padding_idx=padding_idx, **kwargs)
+
+    def forward(self, input):  # noqa: A002 - torch's name
+        self._check_input_device(input, self.weight)
+        return F.embedding(input, self.weight, self.padding_idx)
+
+    def extra_repr(self):
+        pad = f", padding_idx={self.padding_idx}" if self.padding_idx is not None else ""
+        return f"{self.num_embeddings}, {self.embedding_dim}{pad}"

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .. import _device, _dtype, _factories
+from .. import _device, _dtype, _factories, _index_ops
 from .._generator import Generator, randperm
 from .._tensor import Tensor
 
@@ -76,7 +76,7 @@ def random_split(dataset, lengths, generator=None):
 def _stack(samples, pin_for):
     first = samples[0]
     if pin_for is None:
-        return _factories.stack(samples)
+        return _index_ops.stack(samples)
     out = _factories.empty_pinned((len(samples),) + tuple(first.shape), dtype=first.dtype, for_device=pin_for)
     for i, s in enumerate(samples):
         out[i] = s

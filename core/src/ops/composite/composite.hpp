@@ -2,7 +2,7 @@
 // autograd through their parts (so their backward is derived, never
 // written), and reached from C, C++ and Python through porta.h like any op.
 // Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
-// logical.cpp, lerp.cpp, logsumexp.cpp.
+// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp.
 #pragma once
 
 #include <optional>
@@ -46,6 +46,21 @@ TensorPtr lerp(const TensorPtr& start, const TensorPtr& end, const TensorPtr& we
 
 // ---- logsumexp.cpp: log(sum(exp(a))) over dims, without overflow
 TensorPtr logsumexp(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
+
+// ---- indexing.cpp: index tensors are int64 (int32 where PyTorch takes it too)
+TensorPtr index_select(const TensorPtr& src, int32_t dim, const TensorPtr& index);
+TensorPtr index_add(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& source, double alpha);
+TensorPtr index_copy(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& source);
+TensorPtr index_fill(const TensorPtr& self, int32_t dim, const TensorPtr& index, double value);
+// porta_scatter: reduce is a porta_scatter_reduce or PORTA_SCATTER_MEAN.
+TensorPtr scatter_reduce(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& src,
+                         int32_t reduce, bool include_self);
+TensorPtr masked_fill(const TensorPtr& self, const TensorPtr& mask, double value);
+TensorPtr masked_select(const TensorPtr& self, const TensorPtr& mask);
+TensorPtr nonzero(const TensorPtr& t);
+TensorPtr take(const TensorPtr& t, const TensorPtr& index);
+// padding_idx INT64_MIN: none.
+TensorPtr embedding(const TensorPtr& weight, const TensorPtr& indices, int64_t padding_idx);
 
 // Fails (UNSUPPORTED_DTYPE, naming `op`) unless `a` is floating.
 void require_floating(const char* op, const TensorPtr& a);

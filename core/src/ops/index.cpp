@@ -1,0 +1,115 @@
+// Indexing along one dim (GATHER, SCATTER) and scans (CUMSUM, CUMPROD): the
+// core checks shapes, dtypes and index ranges, so kernels only move values.
+#include <limits>
+
+#include "runtime/error.hpp"
+#include "ops/ops.hpp"
+
+namespace porta::ops {
+namespace {
+
+// Reads a 0-d tensor's single int64 value back to the host.
+int64_t read_int64(const TensorPtr& t) {
+  int64_t v = 0;
+  to_host(*cast(t, Dtype::Int64), &v, sizeof v);
+  return v;
+}
+
+void require_index(const char* op, const porta_tensor& src, const porta_tensor& index) {
+  if (index.dtype != Dtype::Int64)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected an int64 index, got ", dtype_name(index.dtype),
+         "; convert it first (.long())");
+  check_same_device(op, {&src, &index});
+}
+
+// 0-d tensors take part as 1-element 1-D ones (PyTorch's rule for gather and scatter).
+TensorPtr at_least_1d(const TensorPtr& t) { return t->ndim() == 0 ? reshape(t, Dims{1}) : t; }
+
+}  // namespace
+
+void index_extremes(const TensorPtr& index, int64_t* lo, int64_t* hi) {
+  *lo = read_int64(reduce(PORTA_OP_MIN, index, nullptr, 0, false));
+  *hi = read_int64(reduce(PORTA_OP_MAX, index, nullptr, 0, false));
+}
+
+void check_index_range(const char* op, const TensorPtr& index, int64_t size, int32_t dim) {
+  if (index->numel() == 0) return;
+  int64_t lo = 0, hi = 0;
+  index_extremes(index, &lo, &hi);
+  if (lo < 0 || hi >= size)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": index ", lo < 0 ? lo : hi, " is out of bounds for dimension ", dim,
+         " with size ", size);
+}
+
+TensorPtr gather(const TensorPtr& src_in, int32_t dim, const TensorPtr& index_in, const char* op) {
+  require_index(op, *src_in, *index_in);
+  if (src_in->ndim() != index_in->ndim() && !(src_in->ndim() <= 1 && index_in->ndim() <= 1))
+    fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": index ", index_in->shape.str(), " must have as many dimensions as src ",
+         src_in->shape.str());
+  const TensorPtr src = at_least_1d(src_in), index = at_least_1d(index_in);
+  const int32_t d = wrap_dim(op, dim, src->ndim());
+  for (int32_t i = 0; i < src->ndim(); ++i)
+    if (i != d && index->shape[i] > src->shape[i])
+      fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": index ", index_in->shape.str(), " must be no larger than src ",
+           src_in->shape.str(), " apart from dimension ", d);
+  check_index_range(op, index, src->shape[d], d);
+  TensorPtr out = empty(*src->device, src->dtype, index->shape);
+  if (out->numel() > 0) {
+    const KernelArg in[] = {KernelArg(*src), KernelArg(*index)};
+    const porta_index_params p{sizeof(porta_index_params), d, 0};
+    launch(*out->device, PORTA_OP_GATHER, src->dtype, in, 2, KernelArg(*out), &p);
+  }
+  return index_in->ndim() == 0 ? reshape(out, Dims{}) : out;
+}
+
+TensorPtr scatter(const TensorPtr& self_in, int32_t dim, const TensorPtr& index_in, const TensorPtr& src_in,
+                  porta_scatter_reduce reduce, const char* op) {
+  require_index(op, *self_in, *index_in);
+  check_same_device(op, {self_in.get(), src_in.get()});
+  if (reduce < PORTA_SCATTER_ASSIGN || reduce > PORTA_SCATTER_AMIN)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": reduce ", static_cast<int>(reduce),
+         " is not a porta_scatter_reduce value (0-4) or PORTA_SCATTER_MEAN (5)");
+  if (src_in->dtype != self_in->dtype)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected a source of self's dtype ", dtype_name(self_in->dtype), ", got ",
+         dtype_name(src_in->dtype), "; convert it first");
+  if (self_in->dtype == Dtype::Bool && (reduce == PORTA_SCATTER_SUM || reduce == PORTA_SCATTER_PROD))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": reducing bool tensors by sum or product is not supported; cast to "
+                                        "an integer dtype first");
+  const int32_t nd = std::max(self_in->ndim(), 1);
+  if (std::max(index_in->ndim(), 1) != nd || std::max(src_in->ndim(), 1) != nd)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": self ", self_in->shape.str(), ", index ", index_in->shape.str(),
+         " and src ", src_in->shape.str(), " must have the same number of dimensions");
+  const TensorPtr self = at_least_1d(self_in), index = at_least_1d(index_in), src = at_least_1d(src_in);
+  const int32_t d = wrap_dim(op, dim, nd);
+  for (int32_t i = 0; i < nd; ++i) {
+    if (index->shape[i] > src->shape[i] || (i != d && index->shape[i] > self->shape[i]))
+      fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": index ", index_in->shape.str(), " must be no larger than src ",
+           src_in->shape.str(), " and, apart from dimension ", d, ", than self ", self_in->shape.str());
+  }
+  check_index_range(op, index, self->shape[d], d);
+  TensorPtr out = clone(self);
+  if (index->numel() > 0) {
+    const KernelArg in[] = {KernelArg(*index), KernelArg(*src)};
+    const porta_index_params p{sizeof(porta_index_params), d, static_cast<int32_t>(reduce)};
+    launch(*out->device, PORTA_OP_SCATTER, out->dtype, in, 2, KernelArg(*out), &p);
+  }
+  return self_in->ndim() == 0 ? reshape(out, Dims{}) : out;
+}
+
+TensorPtr scan(porta_op op, const TensorPtr& t, int32_t dim, bool reverse) {
+  const char* name = op_name(op);
+  const int32_t d = wrap_dim(name, dim, t->ndim());
+  const Dtype dt = is_floating(t->dtype) ? t->dtype : Dtype::Int64;
+  TensorPtr in = contiguous(cast(t, dt));
+  TensorPtr out = empty(*t->device, dt, t->shape);
+  if (out->numel() == 0) return out;
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int32_t i = 0; i < t->ndim(); ++i) (i < d ? outer : i == d ? n : inner) *= t->shape[i];
+  const Dims shape{outer, n, inner}, strides{n * inner, inner, 1};
+  const KernelArg arg(*in, shape, strides);
+  const porta_scan_params p{sizeof(porta_scan_params), reverse ? 1 : 0};
+  launch(*out->device, op, dt, &arg, 1, KernelArg(*out, shape, strides), &p);
+  return out;
+}
+
+}  // namespace porta::ops

@@ -1,0 +1,178 @@
+// Host kernels of the INDEX kind: GATHER in parallel over output elements,
+// SCATTER in parallel over lines (the positions with p[dim] == 0), each line
+// applied serially in increasing p[dim], as porta/ops.h requires. Both walk
+// the index's shape with strided_loop.hpp, the data tensor taking part with
+// stride 0 along dim, where each index value then adds its own offset.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <mutex>
+
+#include "dtype_dispatch.hpp"
+#include "index_call.hpp"
+#include "index_math.hpp"
+#include "strided_loop.hpp"
+
+namespace porta::host {
+namespace {
+
+using plugin::IndexCall;
+
+// The walk over the index's shape S, or over its lines (S with S[dim] = 1):
+// operand 0 the values (GATHER's out, SCATTER's src), 1 the index, 2 the data
+// tensor, whose stride along dim is 0 (index values address it there).
+class IndexWalk {
+ public:
+  StridedOperands<3> ops;
+  int64_t along[3] = {};  // bytes per step along dim: values, index, data
+
+  IndexWalk(const IndexCall& k, bool lines) {
+    const DLTensor* ts[3] = {k.values, k.index, k.data};
+    ops.ndim = k.index->ndim;
+    ops.shape = shape_;
+    for (int32_t d = 0; d < ops.ndim; ++d) shape_[d] = (lines && d == k.dim) ? 1 : k.index->shape[d];
+    for (int i = 0; i < 3; ++i) {
+      const DLTensor& t = *ts[i];
+      int64_t row_major = 1;
+      for (int32_t d = t.ndim - 1; d >= 0; --d) {
+        strides_[i][d] = t.strides ? t.strides[d] : row_major;
+        row_major *= t.shape[d];
+      }
+      ops.base[i] = static_cast<char*>(t.data) + t.byte_offset;
+      ops.strides[i] = strides_[i];
+      ops.esize[i] = (t.dtype.bits * t.dtype.lanes + 7) / 8;
+      along[i] = strides_[i][k.dim] * ops.esize[i];
+    }
+    strides_[2][k.dim] = 0;
+  }
+  IndexWalk(const IndexWalk&) = delete;  // ops points into this object
+  IndexWalk& operator=(const IndexWalk&) = delete;
+
+ private:
+  int64_t shape_[PORTA_MAX_DIMS] = {};
+  int64_t strides_[3][PORTA_MAX_DIMS] = {};
+};
+
+// The first index value outside [0, extent) the walk met, reported after
+// the parallel loop (the core checks ranges: this only guards direct calls).
+class BadIndex {
+ public:
+  void note(int64_t at, int64_t value) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (at < at_) at_ = at, value_ = value;
+  }
+  porta_status status(uint32_t op, const IndexCall& k) const {
+    if (at_ == std::numeric_limits<int64_t>::max()) return PORTA_OK;
+    char msg[192];
+    std::snprintf(msg, sizeof msg, "%s: index value %lld is outside [0, %lld), the size of %s's dim %d",
+                  plugin::op_name(op), (long long)value_, (long long)k.extent(), k.data_name, k.dim);
+    return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+  }
+
+ private:
+  std::mutex mutex_;
+  int64_t at_ = std::numeric_limits<int64_t>::max(), value_ = 0;
+};
+
+porta_status read_call(uint32_t op, const porta_kernel_call* c, IndexCall* k) {
+  char msg[256];
+  return plugin::index_call(op, c, k, msg, sizeof msg) ? PORTA_OK : report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+}
+
+template <class T>
+const T& at(const char* p, int64_t bytes) {
+  return *reinterpret_cast<const T*>(p + bytes);
+}
+
+template <class T>
+porta_status gather_kernel(const porta_kernel_call* c) {
+  IndexCall k;
+  if (const porta_status st = read_call(PORTA_OP_GATHER, c, &k); st != PORTA_OK) return st;
+  const IndexWalk w(k, false);
+  const int64_t extent = k.extent(), step = w.along[2];
+  BadIndex bad;
+  parallel_runs(w.ops, numel(*k.index), [&](char* const* p, const int64_t* s, int64_t count, int64_t linear) {
+    for (int64_t t = 0; t < count; ++t) {
+      const int64_t i = at<int64_t>(p[1], t * s[1]);
+      T* out = reinterpret_cast<T*>(p[0] + t * s[0]);
+      if (i < 0 || i >= extent) {
+        bad.note(linear + t, i);
+        *out = T(0);
+      } else {
+        *out = at<T>(p[2], t * s[2] + i * step);
+      }
+    }
+  });
+  return bad.status(PORTA_OP_GATHER, k);
+}
+
+template <class T, int Reduce>
+void scatter_lines(const IndexCall& k, BadIndex& bad) {
+  const IndexWalk w(k, true);
+  const int64_t len = k.index->shape[k.dim], extent = k.extent();
+  const int64_t src_step = w.along[0], index_step = w.along[1], self_step = w.along[2];
+  const math::ScatterReduce<Reduce> f;
+  parallel_for(k.lines(), std::max<int64_t>(1, kElementwiseGrain / len), [&](int64_t b, int64_t e) {
+    for_each_run(w.ops, b, e, [&](char* const* p, const int64_t* s, int64_t count, int64_t line) {
+      for (int64_t t = 0; t < count; ++t) {
+        const char *src = p[0] + t * s[0], *index = p[1] + t * s[1];
+        char* self = p[2] + t * s[2];
+        for (int64_t j = 0; j < len; ++j) {  // in increasing p[dim]: the last write wins
+          const int64_t i = at<int64_t>(index, j * index_step);
+          if (i < 0 || i >= extent) {
+            bad.note((line + t) * len + j, i);
+            continue;
+          }
+          T& dst = *reinterpret_cast<T*>(self + i * self_step);
+          dst = f(dst, at<T>(src, j * src_step));
+        }
+      }
+    });
+  });
+}
+
+template <class T>
+porta_status scatter_kernel(const porta_kernel_call* c) {
+  IndexCall k;
+  if (const porta_status st = read_call(PORTA_OP_SCATTER, c, &k); st != PORTA_OK) return st;
+  if (numel(*k.index) == 0) return PORTA_OK;
+  BadIndex bad;
+  switch (k.reduce) {
+    case PORTA_SCATTER_ASSIGN:
+      scatter_lines<T, PORTA_SCATTER_ASSIGN>(k, bad);
+      break;
+    case PORTA_SCATTER_SUM:
+      scatter_lines<T, PORTA_SCATTER_SUM>(k, bad);
+      break;
+    case PORTA_SCATTER_PROD:
+      scatter_lines<T, PORTA_SCATTER_PROD>(k, bad);
+      break;
+    case PORTA_SCATTER_AMAX:
+      scatter_lines<T, PORTA_SCATTER_AMAX>(k, bad);
+      break;
+    default:
+      scatter_lines<T, PORTA_SCATTER_AMIN>(k, bad);
+      break;
+  }
+  return bad.status(PORTA_OP_SCATTER, k);
+}
+
+}  // namespace
+
+porta_kernel_fn find_index_kernel(uint32_t op, int dtype) {
+  if (!plugin::op_takes_dtype(op, dtype)) return nullptr;
+  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
+    using T = storage_t<DT>;
+    switch (op) {
+      case PORTA_OP_GATHER:
+        return &gather_kernel<T>;
+      case PORTA_OP_SCATTER:
+        return &scatter_kernel<T>;
+      default:
+        return nullptr;
+    }
+  });
+}
+
+}  // namespace porta::host

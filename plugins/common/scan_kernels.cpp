@@ -1,0 +1,65 @@
+// Host kernels of the SCAN kind: inclusive CUMSUM and CUMPROD along the
+// middle axis of contiguous [outer, n, inner], in parallel over the
+// (outer, inner) lines, each walked in order (forward or reversed). Floats
+// accumulate in double and round each result; int64 wraps (index_math.hpp).
+#include <algorithm>
+
+#include "dtype_dispatch.hpp"
+#include "index_call.hpp"
+#include "index_math.hpp"
+#include "strided_loop.hpp"
+
+namespace porta::host {
+namespace {
+
+template <uint32_t Op, class T>
+porta_status scan_kernel(const porta_kernel_call* c) {
+  plugin::ScanCall s;
+  char msg[256];
+  if (!plugin::scan_call(Op, c, &s, msg, sizeof msg)) return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+  using A = math::scan_acc_t<T>;
+  const math::ScanStep<Op> step;
+  const T* x = data_of<const T>(c->inputs[0]);
+  T* y = data_of<T>(c->outputs[0]);
+  const int64_t n = s.n, inner = s.inner;
+  const int64_t first = s.reverse ? (n - 1) * inner : 0, stride = s.reverse ? -inner : inner;
+  parallel_for(s.outer * inner, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)),
+               [&](int64_t b, int64_t e) {
+                 for (int64_t line = b; line < e; ++line) {
+                   const int64_t base = (line / inner) * n * inner + line % inner + first;
+                   A acc = math::ScanStep<Op>::template start<A>();
+                   for (int64_t j = 0; j < n; ++j) {
+                     const int64_t at = base + j * stride;
+                     acc = step(acc, static_cast<A>(x[at]));
+                     y[at] = static_cast<T>(acc);
+                   }
+                 }
+               });
+  return PORTA_OK;
+}
+
+// The kernel of Op for dtype index `dtype`: the dtypes of Op's row of the op table.
+template <uint32_t Op>
+porta_kernel_fn scan_for(int dtype) {
+  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
+    if constexpr (plugin::op_takes_dtype(Op, DT))
+      return &scan_kernel<Op, storage_t<DT>>;
+    else
+      return nullptr;
+  });
+}
+
+}  // namespace
+
+porta_kernel_fn find_scan_kernel(uint32_t op, int dtype) {
+  switch (op) {
+    case PORTA_OP_CUMSUM:
+      return scan_for<PORTA_OP_CUMSUM>(dtype);
+    case PORTA_OP_CUMPROD:
+      return scan_for<PORTA_OP_CUMPROD>(dtype);
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace porta::host

@@ -1,0 +1,72 @@
+// SCAN kernels: inclusive CUMSUM and CUMPROD along the middle axis of
+// contiguous [outer, n, inner], a thread per (outer, inner) line walking it
+// in order (neighbouring threads read neighbouring columns when inner > 1).
+// Floats accumulate in double and round each result, int64 wraps: the cpu
+// plugin's steps (plugins/common/index_math.hpp), so results match bit for bit.
+#include "dtype_dispatch.hpp"
+#include "index_call.hpp"
+#include "index_math.hpp"
+#include "kernels.hpp"
+#include "strided_index.cuh"
+
+namespace porta::cuda {
+namespace {
+
+using host::storage_t;
+using host::visit_dtype;
+
+template <uint32_t Op, class T>
+__global__ void __launch_bounds__(kThreads)
+    scan_kernel(const T* x, T* y, int64_t lines, int64_t n, int64_t inner, bool reverse) {
+  using A = math::scan_acc_t<T>;
+  const math::ScanStep<Op> step;
+  const int64_t first = reverse ? (n - 1) * inner : 0, stride = reverse ? -inner : inner;
+  for (int64_t line = thread_index(); line < lines; line += thread_count()) {
+    const int64_t base = (line / inner) * n * inner + line % inner + first;
+    A acc = math::ScanStep<Op>::template start<A>();
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t at = base + j * stride;
+      acc = step(acc, static_cast<A>(x[at]));
+      y[at] = static_cast<T>(acc);
+    }
+  }
+}
+
+template <uint32_t Op, class T>
+porta_status scan(const porta_kernel_call* c) {
+  plugin::ScanCall s;
+  char msg[256];
+  if (!plugin::scan_call(Op, c, &s, msg, sizeof msg)) return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+  Launch l;
+  if (porta_status st = begin(c, &l); st != PORTA_OK) return st;
+  const int64_t lines = s.outer * s.inner;
+  scan_kernel<Op, T><<<l.blocks(lines), kThreads, 0, l.stream>>>(
+      data_of<const T>(c->inputs[0]), data_of<T>(c->outputs[0]), lines, s.n, s.inner, s.reverse);
+  return launched(plugin::op_name(Op));
+}
+
+// The kernel of Op for dtype index `dtype`: the dtypes of Op's row of the op table.
+template <uint32_t Op>
+porta_kernel_fn scan_for(int dtype) {
+  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
+    if constexpr (plugin::op_takes_dtype(Op, DT))
+      return &scan<Op, storage_t<DT>>;
+    else
+      return nullptr;
+  });
+}
+
+}  // namespace
+
+porta_kernel_fn find_scan_kernel(uint32_t op, int dtype) {
+  switch (op) {
+    case PORTA_OP_CUMSUM:
+      return scan_for<PORTA_OP_CUMSUM>(dtype);
+    case PORTA_OP_CUMPROD:
+      return scan_for<PORTA_OP_CUMPROD>(dtype);
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace porta::cuda
