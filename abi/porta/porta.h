@@ -82,7 +82,8 @@
  *   PORTA_PLUGIN_REJECTED = 3, PORTA_PLUGIN_EXCLUDED = 4
  *
  * porta_reduction (the losses' `reduction`):
- *   PORTA_REDUCTION_NONE = 0, PORTA_REDUCTION_MEAN = 1, PORTA_REDUCTION_SUM = 2
+ *   PORTA_REDUCTION_NONE = 0, PORTA_REDUCTION_MEAN = 1, PORTA_REDUCTION_SUM = 2,
+ *   PORTA_REDUCTION_BATCHMEAN = 3 (porta_kl_div only; since 1.4)
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
@@ -529,6 +530,44 @@ PORTA_EXPORT porta_status porta_randperm(int64_t n, DLDevice device, porta_tenso
 PORTA_EXPORT porta_status porta_randperm_at(int64_t n, uint64_t seed, uint64_t offset, DLDevice device,
                                             porta_tensor** out);
 
+/** A random generator's state that the caller owns (a torch.Generator): a
+ *  draw reads counters from `offset` on and advances it past them, so the
+ *  same (seed, offset) gives the same numbers on every device, and the
+ *  global generator is untouched. Set struct_size to
+ *  sizeof(porta_generator_state). Since 1.4. */
+typedef struct porta_generator_state {
+  size_t struct_size; /**< sizeof(porta_generator_state) */
+  uint64_t seed;      /**< the Philox key */
+  uint64_t offset;    /**< the next counter to draw */
+} porta_generator_state;
+/** Uniform samples in [low, high) (float dtypes) from `generator` (NULL:
+ *  the global one); one counter per element, as porta_rand. Since 1.4. */
+PORTA_EXPORT porta_status porta_uniform(const int64_t* shape, int32_t ndim, DLDataType dtype, DLDevice device,
+                                        double low, double high, porta_generator_state* generator,
+                                        porta_tensor** out);
+/** Normal samples of mean and std (>= 0) (float dtypes), as porta_uniform. Since 1.4. */
+PORTA_EXPORT porta_status porta_normal(const int64_t* shape, int32_t ndim, DLDataType dtype, DLDevice device,
+                                       double mean, double std, porta_generator_state* generator, porta_tensor** out);
+/** torch.normal(mean, std) with tensors (either may be NULL: 0 and 1),
+ *  broadcast together: mean + std * z, z standard normal; float dtypes. Since 1.4. */
+PORTA_EXPORT porta_status porta_normal_tensor(porta_tensor* mean, porta_tensor* std,
+                                              porta_generator_state* generator, porta_tensor** out);
+/** Integers uniform in [low, high) (integer or float dtypes; PyTorch's
+ *  randint), from one uniform double per element. Since 1.4. */
+PORTA_EXPORT porta_status porta_randint(int64_t low, int64_t high, const int64_t* shape, int32_t ndim,
+                                        DLDataType dtype, DLDevice device, porta_generator_state* generator,
+                                        porta_tensor** out);
+/** torch.bernoulli: 1 with probability p (each element of the float tensor
+ *  p, in [0, 1]), else 0, in p's dtype. Since 1.4. */
+PORTA_EXPORT porta_status porta_bernoulli(porta_tensor* p, porta_generator_state* generator, porta_tensor** out);
+/** torch.multinomial: int64 [num_samples] (or [N, num_samples] for probs
+ *  [N, C]) class indices drawn with probabilities proportional to the
+ *  non-negative weights `probs`; without replacement each class at most
+ *  once (num_samples <= C). Checks the weights on the host (a
+ *  synchronization, as PyTorch's). Since 1.4. */
+PORTA_EXPORT porta_status porta_multinomial(porta_tensor* probs, int64_t num_samples, int replacement,
+                                            porta_generator_state* generator, porta_tensor** out);
+
 /* ======================== elementwise ops ======================== */
 
 /** Converts `t` to `dtype` (floats to ints truncate toward zero; any
@@ -892,6 +931,71 @@ PORTA_EXPORT porta_status porta_cumsum(porta_tensor* t, int32_t dim, porta_tenso
 PORTA_EXPORT porta_status porta_cumprod(porta_tensor* t, int32_t dim, porta_tensor** out);
 
 
+/* ================= statistics, shapes and products ================= */
+/* Composites with PyTorch's rules, recorded by autograd through their parts.
+ * dims / num_dims as porta_sum (num_dims 0: every dim). */
+
+/** torch.var over dims with Bessel's correction (PyTorch's default 1; 0:
+ *  the population variance); a divisor n - correction <= 0 gives inf or
+ *  NaN, as in PyTorch. Floating tensors. Since 1.4. */
+PORTA_EXPORT porta_status porta_var(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                    int keepdim, porta_tensor** out);
+/** torch.std: the square root of porta_var. Since 1.4. */
+PORTA_EXPORT porta_status porta_std(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                    int keepdim, porta_tensor** out);
+/** torch.prod along dim (PORTA_ALL_DIMS: every element); integers and bool
+ *  give int64; over zero elements 1. The gradient needs an input without
+ *  zeros (as porta_cumprod's). Since 1.4. */
+PORTA_EXPORT porta_status porta_prod(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** out);
+/** torch.any over dims: bool, whether any element is nonzero (NaN is). Since 1.4. */
+PORTA_EXPORT porta_status porta_any(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                    porta_tensor** out);
+/** torch.all over dims: bool, whether every element is nonzero. Since 1.4. */
+PORTA_EXPORT porta_status porta_all(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                    porta_tensor** out);
+/** torch.count_nonzero over dims: int64. Since 1.4. */
+PORTA_EXPORT porta_status porta_count_nonzero(porta_tensor* t, const int32_t* dims, int32_t num_dims,
+                                              porta_tensor** out);
+/** torch.linalg.vector_norm: (sum |t|^ord)^(1/ord) over dims; ord INFINITY
+ *  the largest |t|, -INFINITY the smallest, 0 the count of nonzeros.
+ *  Floating tensors; the gradient at a zero norm is 0, as PyTorch's.
+ *  Since 1.4. */
+PORTA_EXPORT porta_status porta_vector_norm(porta_tensor* t, double ord, const int32_t* dims, int32_t num_dims,
+                                            int keepdim, porta_tensor** out);
+
+/** torch.flip: t reversed along each of dims (a copy). Since 1.4. */
+PORTA_EXPORT porta_status porta_flip(porta_tensor* t, const int32_t* dims, int32_t num_dims, porta_tensor** out);
+/** torch.roll: t shifted by shifts[i] along dims[i] (elements leaving one
+ *  end come back at the other); num_dims 0: the flattened tensor by the
+ *  single shifts[0]. Since 1.4. */
+PORTA_EXPORT porta_status porta_roll(porta_tensor* t, const int64_t* shifts, int32_t num_shifts,
+                                     const int32_t* dims, int32_t num_dims, porta_tensor** out);
+/** torch.Tensor.repeat: t tiled repeats[i] times along dim i; n >= ndim
+ *  (t gains leading dims of 1), n <= PORTA_MAX_DIMS / 2. Since 1.4. */
+PORTA_EXPORT porta_status porta_repeat(porta_tensor* t, const int64_t* repeats, int32_t n, porta_tensor** out);
+/** torch.tril: t's last two dims with the elements above diagonal `diagonal`
+ *  (0 the main one, > 0 above it) zeroed. Since 1.4. */
+PORTA_EXPORT porta_status porta_tril(porta_tensor* t, int64_t diagonal, porta_tensor** out);
+/** torch.triu: the elements below diagonal `diagonal` zeroed. Since 1.4. */
+PORTA_EXPORT porta_status porta_triu(porta_tensor* t, int64_t diagonal, porta_tensor** out);
+/** torch.outer of 1-D a and b: [len(a), len(b)], dtypes promoted. Since 1.4. */
+PORTA_EXPORT porta_status porta_outer(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** torch.mm: 2-D @ 2-D (porta_matmul with those shapes only). Since 1.4. */
+PORTA_EXPORT porta_status porta_mm(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** torch.mv: 2-D @ 1-D. Since 1.4. */
+PORTA_EXPORT porta_status porta_mv(porta_tensor* a, porta_tensor* v, porta_tensor** out);
+/** torch.dot: the 0-D inner product of two 1-D tensors of one length. Since 1.4. */
+PORTA_EXPORT porta_status porta_dot(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** torch.bmm: [B, n, k] @ [B, k, m], without broadcasting. Since 1.4. */
+PORTA_EXPORT porta_status porta_bmm(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** torch.addmm: beta * c + alpha * (a @ b), a and b 2-D, c broadcast to the
+ *  product; beta 0 does not read c's values (NaN included). Since 1.4. */
+PORTA_EXPORT porta_status porta_addmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta,
+                                      double alpha, porta_tensor** out);
+/** torch.baddbmm: beta * c + alpha * bmm(a, b). Since 1.4. */
+PORTA_EXPORT porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta,
+                                        double alpha, porta_tensor** out);
+
 /* ============================= autograd ============================= */
 
 /** Marks a leaf tensor as requiring (or not) gradients. Only leaves (tensors
@@ -934,7 +1038,9 @@ PORTA_EXPORT porta_status porta_tensor_set_data(porta_tensor* t, porta_tensor* s
 typedef enum porta_reduction {
   PORTA_REDUCTION_NONE = 0, /**< per-element (or per-sample) losses */
   PORTA_REDUCTION_MEAN = 1, /**< their mean (PyTorch's default) */
-  PORTA_REDUCTION_SUM = 2   /**< their sum */
+  PORTA_REDUCTION_SUM = 2,  /**< their sum */
+  /** the sum divided by the batch size (dim 0): porta_kl_div only. Since 1.4. */
+  PORTA_REDUCTION_BATCHMEAN = 3
 } porta_reduction;
 
 /** x @ weight^T + bias, x [..., in], weight [out, in], bias [out] or NULL. Since 1.0. */
@@ -986,6 +1092,74 @@ PORTA_EXPORT porta_status porta_cross_entropy_ignore(porta_tensor* logits, porta
 /** Mean squared error; input and target of one shape. Since 1.0. */
 PORTA_EXPORT porta_status porta_mse_loss(porta_tensor* input, porta_tensor* target,
                                          porta_reduction reduction, porta_tensor** out);
+/** torch.nn.functional.nll_loss on log-probabilities [N, C], [N, C, d...]
+ *  or [C], with integer targets [N], [N, d...] or []: -w[t] input[t], 0 where
+ *  target is ignore_index; weight [C] or NULL; MEAN divides by the sum of
+ *  the targets' weights. Since 1.4. */
+PORTA_EXPORT porta_status porta_nll_loss(porta_tensor* input, porta_tensor* target, porta_tensor* weight,
+                                         int64_t ignore_index, porta_reduction reduction, porta_tensor** out);
+/** torch.nn.functional.cross_entropy in full: logits [N, C], [N, C, d...]
+ *  or [C]; target class indices (as porta_nll_loss) or class probabilities
+ *  (floating, the logits' shape); weight [C] or NULL; ignore_index (class
+ *  indices only); label_smoothing in [0, 1], PyTorch's formula. Since 1.4. */
+PORTA_EXPORT porta_status porta_cross_entropy_loss(porta_tensor* logits, porta_tensor* target, porta_tensor* weight,
+                                                   int64_t ignore_index, porta_reduction reduction,
+                                                   double label_smoothing, porta_tensor** out);
+/** torch.nn.functional.binary_cross_entropy on probabilities in [0, 1]
+ *  (INVALID_ARGUMENT otherwise, read back from the device); logs clamped
+ *  at -100 as PyTorch's; weight (input's shape) or NULL. Since 1.4. */
+PORTA_EXPORT porta_status porta_binary_cross_entropy(porta_tensor* input, porta_tensor* target, porta_tensor* weight,
+                                                     porta_reduction reduction, porta_tensor** out);
+/** torch.nn.functional.binary_cross_entropy_with_logits, stable for any
+ *  logit; weight and pos_weight (broadcast) or NULL. Since 1.4. */
+PORTA_EXPORT porta_status porta_binary_cross_entropy_with_logits(porta_tensor* input, porta_tensor* target,
+                                                                 porta_tensor* weight, porta_tensor* pos_weight,
+                                                                 porta_reduction reduction, porta_tensor** out);
+/** torch.nn.functional.l1_loss: |input - target|. Since 1.4. */
+PORTA_EXPORT porta_status porta_l1_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                        porta_tensor** out);
+/** torch.nn.functional.smooth_l1_loss: 0.5 d^2 / beta where |d| < beta,
+ *  else |d| - beta / 2 (beta 0: l1). Since 1.4. */
+PORTA_EXPORT porta_status porta_smooth_l1_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                               double beta, porta_tensor** out);
+/** torch.nn.functional.huber_loss: 0.5 d^2 where |d| < delta, else
+ *  delta (|d| - delta / 2). Since 1.4. */
+PORTA_EXPORT porta_status porta_huber_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                           double delta, porta_tensor** out);
+/** torch.nn.functional.kl_div: target (log t - input) on log-probability
+ *  inputs (log_target: target given as logs too); 0 log 0 = 0; reduction
+ *  may be PORTA_REDUCTION_BATCHMEAN (PyTorch's recommended one). Since 1.4. */
+PORTA_EXPORT porta_status porta_kl_div(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                       int log_target, porta_tensor** out);
+/** torch.nn.functional.layer_norm over the last n dims (their sizes in
+ *  normalized_shape), population variance; weight and bias of that shape
+ *  or NULL. Since 1.4. */
+PORTA_EXPORT porta_status porta_layer_norm(porta_tensor* x, const int64_t* normalized_shape, int32_t n,
+                                           porta_tensor* weight, porta_tensor* bias, double eps, porta_tensor** out);
+/** torch.nn.functional.group_norm: x [N, C, *] normalized within each of
+ *  `groups` channel groups; weight and bias [C] or NULL. Since 1.4. */
+PORTA_EXPORT porta_status porta_group_norm(porta_tensor* x, int64_t groups, porta_tensor* weight, porta_tensor* bias,
+                                           double eps, porta_tensor** out);
+/** torch.nn.functional.batch_norm on x [N, C, *]: training, the batch's
+ *  statistics, and running_mean / running_var (both or NULL) updated in
+ *  place, not recorded: r = (1 - momentum) r + momentum s, the variance
+ *  unbiased; otherwise the running statistics (required). weight and bias
+ *  [C] or NULL. Since 1.4. */
+PORTA_EXPORT porta_status porta_batch_norm(porta_tensor* x, porta_tensor* running_mean, porta_tensor* running_var,
+                                           porta_tensor* weight, porta_tensor* bias, int training, double momentum,
+                                           double eps, porta_tensor** out);
+/** torch.nn.functional.scaled_dot_product_attention: softmax(q k^T * scale
+ *  + mask) v for q [..., L, E], k [..., S, E], v [..., S, Ev] (batch dims
+ *  broadcast). attn_mask (NULL: none) is bool (false: excluded) or added
+ *  to the scores; is_causal masks key positions after each query's
+ *  (PyTorch's top-left convention), not together with attn_mask; scale NaN
+ *  means 1/sqrt(E); dropout_p applies to the weights when training != 0
+ *  (PyTorch's function always applies it: pass training 1 for that).
+ *  Since 1.4. */
+PORTA_EXPORT porta_status porta_scaled_dot_product_attention(porta_tensor* q, porta_tensor* k, porta_tensor* v,
+                                                             porta_tensor* attn_mask, double dropout_p,
+                                                             int is_causal, double scale, int training,
+                                                             porta_tensor** out);
 /** Zeroes elements with probability p (from Porta's generator) and scales
  *  the rest by 1/(1-p) when training != 0; the identity otherwise. Since 1.0. */
 PORTA_EXPORT porta_status porta_dropout(porta_tensor* x, double p, int training, porta_tensor** out);

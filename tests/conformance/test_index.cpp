@@ -781,12 +781,10 @@ HostTensor narrow_host(const HostTensor& t, size_t dim, int64_t start, int64_t n
 
 // Downloads and releases every handle of `outs`.
 std::vector<HostTensor> take_all(std::vector<porta_tensor*>& outs) {
+  std::vector<Tensor> owned;  // every handle owned first: a download that throws (a missing kernel) leaks none
+  for (porta_tensor*& t : outs) owned.emplace_back(std::exchange(t, nullptr));
   std::vector<HostTensor> r;
-  for (porta_tensor*& t : outs) {
-    Tensor owned(t);
-    t = nullptr;
-    r.push_back(download(owned));
-  }
+  for (const Tensor& t : owned) r.push_back(download(t));
   return r;
 }
 

@@ -57,6 +57,62 @@ inline Tensor embedding(const Tensor& indices, const Tensor& weight, std::option
   return detail::call(porta_embedding, weight.checked_handle(), indices.checked_handle(),
                       padding_idx.value_or(std::numeric_limits<int64_t>::min()));
 }
+/// Negative log likelihood of log-probabilities [N, C], [N, C, d...] or [C] at class indices.
+inline Tensor nll_loss(const Tensor& input, const Tensor& target, const Tensor& weight = {}, int64_t ignore_index = -100,
+                       porta_reduction r = PORTA_REDUCTION_MEAN) {
+  return detail::call(porta_nll_loss, input.checked_handle(), target.checked_handle(), weight.handle(), ignore_index, r);
+}
+/// Cross entropy in full: class indices or probabilities, class weights, label smoothing, [N, C, d...] inputs.
+inline Tensor cross_entropy_loss(const Tensor& logits, const Tensor& target, const Tensor& weight = {},
+                                 int64_t ignore_index = -100, porta_reduction r = PORTA_REDUCTION_MEAN,
+                                 double label_smoothing = 0.0) {
+  return detail::call(porta_cross_entropy_loss, logits.checked_handle(), target.checked_handle(), weight.handle(),
+                      ignore_index, r, label_smoothing);
+}
+/// Binary cross entropy of probabilities in [0, 1].
+inline Tensor binary_cross_entropy(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                                   porta_reduction r = PORTA_REDUCTION_MEAN) {
+  return detail::call(porta_binary_cross_entropy, input.checked_handle(), target.checked_handle(), weight.handle(), r);
+}
+/// Binary cross entropy of logits.
+inline Tensor binary_cross_entropy_with_logits(const Tensor& input, const Tensor& target, const Tensor& weight = {},
+                                               const Tensor& pos_weight = {}, porta_reduction r = PORTA_REDUCTION_MEAN) {
+  return detail::call(porta_binary_cross_entropy_with_logits, input.checked_handle(), target.checked_handle(),
+                      weight.handle(), pos_weight.handle(), r);
+}
+inline Tensor l1_loss(const Tensor& input, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN) {
+  return detail::call(porta_l1_loss, input.checked_handle(), target.checked_handle(), r);
+}
+inline Tensor smooth_l1_loss(const Tensor& input, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN,
+                             double beta = 1.0) {
+  return detail::call(porta_smooth_l1_loss, input.checked_handle(), target.checked_handle(), r, beta);
+}
+inline Tensor huber_loss(const Tensor& input, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN,
+                         double delta = 1.0) {
+  return detail::call(porta_huber_loss, input.checked_handle(), target.checked_handle(), r, delta);
+}
+/// KL divergence; r may be PORTA_REDUCTION_BATCHMEAN.
+inline Tensor kl_div(const Tensor& input, const Tensor& target, porta_reduction r = PORTA_REDUCTION_MEAN,
+                     bool log_target = false) {
+  return detail::call(porta_kl_div, input.checked_handle(), target.checked_handle(), r, int{log_target});
+}
+/// Normalizes over the last normalized_shape.size() dims.
+inline Tensor layer_norm(const Tensor& x, const Shape& normalized_shape, const Tensor& weight = {},
+                         const Tensor& bias = {}, double eps = 1e-5) {
+  return detail::call(porta_layer_norm, x.checked_handle(), normalized_shape.data(), detail::count(normalized_shape),
+                      weight.handle(), bias.handle(), eps);
+}
+inline Tensor group_norm(const Tensor& x, int64_t groups, const Tensor& weight = {}, const Tensor& bias = {},
+                         double eps = 1e-5) {
+  return detail::call(porta_group_norm, x.checked_handle(), groups, weight.handle(), bias.handle(), eps);
+}
+/// Batch normalization; while training, running_mean / running_var (both or neither) are updated in place.
+inline Tensor batch_norm(const Tensor& x, const Tensor& running_mean, const Tensor& running_var,
+                         const Tensor& weight = {}, const Tensor& bias = {}, bool training = false,
+                         double momentum = 0.1, double eps = 1e-5) {
+  return detail::call(porta_batch_norm, x.checked_handle(), running_mean.handle(), running_var.handle(),
+                      weight.handle(), bias.handle(), int{training}, momentum, eps);
+}
 /// softmax along dim.
 inline Tensor softmax(const Tensor& x, int dim) { return detail::call(porta_softmax, x.checked_handle(), int32_t(dim)); }
 /// log_softmax along dim.
@@ -625,6 +681,68 @@ class Embedding : public Module {
   std::optional<int64_t> padding_idx_;
 };
 
+/// LayerNorm over the last dims; weight ones and bias zeros, as torch.nn.LayerNorm.
+class LayerNorm : public Module {
+ public:
+  explicit LayerNorm(Shape normalized_shape, double eps = 1e-5, bool elementwise_affine = true)
+      : shape_(std::move(normalized_shape)), eps_(eps) {
+    if (elementwise_affine) {
+      weight = register_parameter("weight", Tensor::full(shape_, 1.0));
+      bias = register_parameter("bias", Tensor::zeros(shape_));
+    }
+  }
+  Tensor forward(const Tensor& x) override {
+    check_device(x);
+    return functional::layer_norm(x, shape_, weight, bias, eps_);
+  }
+  std::string describe() const override {
+    std::string dims;
+    for (int64_t d : shape_) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+    return detail::cat("LayerNorm([", dims, "], eps=", eps_, ")");
+  }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    copy->weight = copy->parameter("weight");
+    copy->bias = copy->parameter("bias");
+    return copy;
+  }
+  Tensor weight, bias;
+
+ private:
+  Shape shape_;
+  double eps_;
+};
+
+/// GroupNorm(num_groups, num_channels), as torch.nn.GroupNorm.
+class GroupNorm : public Module {
+ public:
+  GroupNorm(int64_t num_groups, int64_t num_channels, double eps = 1e-5, bool affine = true)
+      : groups_(num_groups), channels_(num_channels), eps_(eps) {
+    if (num_groups <= 0 || num_channels % num_groups != 0)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[GroupNorm] num_channels must be divisible by num_groups");
+    if (affine) {
+      weight = register_parameter("weight", Tensor::full({num_channels}, 1.0));
+      bias = register_parameter("bias", Tensor::zeros({num_channels}));
+    }
+  }
+  Tensor forward(const Tensor& x) override {
+    check_device(x);
+    return functional::group_norm(x, groups_, weight, bias, eps_);
+  }
+  std::string describe() const override { return detail::cat("GroupNorm(", groups_, ", ", channels_, ", eps=", eps_, ")"); }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    copy->weight = copy->parameter("weight");
+    copy->bias = copy->parameter("bias");
+    return copy;
+  }
+  Tensor weight, bias;
+
+ private:
+  int64_t groups_, channels_;
+  double eps_;
+};
+
 /// Dropout(p): active in training mode only.
 class Dropout : public Module {
  public:
@@ -672,6 +790,91 @@ class CrossEntropyLoss : public Loss<CrossEntropyLoss> {
  private:
   porta_reduction r_;
   int64_t ignore_;
+};
+
+/// The losses of nn::functional as modules (class weights as undefined-or-given tensors).
+class NLLLoss : public Loss<NLLLoss> {
+ public:
+  explicit NLLLoss(Tensor weight = {}, int64_t ignore_index = -100, porta_reduction r = PORTA_REDUCTION_MEAN)
+      : weight_(std::move(weight)), ignore_(ignore_index), r_(r) {}
+  Tensor operator()(const Tensor& input, const Tensor& target) const {
+    return functional::nll_loss(input, target, weight_, ignore_, r_);
+  }
+
+ private:
+  Tensor weight_;
+  int64_t ignore_;
+  porta_reduction r_;
+};
+
+class BCELoss : public Loss<BCELoss> {
+ public:
+  explicit BCELoss(Tensor weight = {}, porta_reduction r = PORTA_REDUCTION_MEAN) : weight_(std::move(weight)), r_(r) {}
+  Tensor operator()(const Tensor& input, const Tensor& target) const {
+    return functional::binary_cross_entropy(input, target, weight_, r_);
+  }
+
+ private:
+  Tensor weight_;
+  porta_reduction r_;
+};
+
+class BCEWithLogitsLoss : public Loss<BCEWithLogitsLoss> {
+ public:
+  explicit BCEWithLogitsLoss(Tensor weight = {}, porta_reduction r = PORTA_REDUCTION_MEAN, Tensor pos_weight = {})
+      : weight_(std::move(weight)), pos_weight_(std::move(pos_weight)), r_(r) {}
+  Tensor operator()(const Tensor& input, const Tensor& target) const {
+    return functional::binary_cross_entropy_with_logits(input, target, weight_, pos_weight_, r_);
+  }
+
+ private:
+  Tensor weight_, pos_weight_;
+  porta_reduction r_;
+};
+
+class L1Loss : public Loss<L1Loss> {
+ public:
+  explicit L1Loss(porta_reduction r = PORTA_REDUCTION_MEAN) : r_(r) {}
+  Tensor operator()(const Tensor& input, const Tensor& target) const { return functional::l1_loss(input, target, r_); }
+
+ private:
+  porta_reduction r_;
+};
+
+class SmoothL1Loss : public Loss<SmoothL1Loss> {
+ public:
+  explicit SmoothL1Loss(porta_reduction r = PORTA_REDUCTION_MEAN, double beta = 1.0) : r_(r), beta_(beta) {}
+  Tensor operator()(const Tensor& input, const Tensor& target) const {
+    return functional::smooth_l1_loss(input, target, r_, beta_);
+  }
+
+ private:
+  porta_reduction r_;
+  double beta_;
+};
+
+class HuberLoss : public Loss<HuberLoss> {
+ public:
+  explicit HuberLoss(porta_reduction r = PORTA_REDUCTION_MEAN, double delta = 1.0) : r_(r), delta_(delta) {}
+  Tensor operator()(const Tensor& input, const Tensor& target) const {
+    return functional::huber_loss(input, target, r_, delta_);
+  }
+
+ private:
+  porta_reduction r_;
+  double delta_;
+};
+
+class KLDivLoss : public Loss<KLDivLoss> {
+ public:
+  explicit KLDivLoss(porta_reduction r = PORTA_REDUCTION_MEAN, bool log_target = false) : r_(r), log_target_(log_target) {}
+  Tensor operator()(const Tensor& input, const Tensor& target) const {
+    return functional::kl_div(input, target, r_, log_target_);
+  }
+
+ private:
+  porta_reduction r_;
+  bool log_target_;
 };
 
 }  // namespace porta::nn

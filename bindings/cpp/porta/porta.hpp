@@ -348,6 +348,35 @@ inline void synchronize(const Device& device) { detail::check(porta_synchronize(
 /// Reseeds the global random generator (same seed, same numbers on every device).
 inline void manual_seed(uint64_t seed) { detail::check(porta_manual_seed(seed)); }
 
+/// A random generator of the caller's own (torch::Generator): a (seed, offset)
+/// that each draw from it advances; the same state gives the same numbers on
+/// every device, and the global generator is untouched.
+class Generator {
+ public:
+  explicit Generator(uint64_t seed = 67280421310721ull) { manual_seed(seed); }
+  /// Reseeds and rewinds; returns *this.
+  Generator& manual_seed(uint64_t seed) {
+    s_.seed = seed, s_.offset = 0;
+    return *this;
+  }
+  uint64_t initial_seed() const { return s_.seed; }
+  /// (seed, offset), for set_state.
+  std::pair<uint64_t, uint64_t> get_state() const { return {s_.seed, s_.offset}; }
+  Generator& set_state(std::pair<uint64_t, uint64_t> state) {
+    s_.seed = state.first, s_.offset = state.second;
+    return *this;
+  }
+  /// The C state the porta_* sampling functions take and advance.
+  porta_generator_state* state() { return &s_; }
+
+ private:
+  porta_generator_state s_{sizeof(porta_generator_state), 0, 0};
+};
+
+namespace detail {
+inline porta_generator_state* state_of(Generator* g) { return g ? g->state() : nullptr; }
+}  // namespace detail
+
 /// Whether ops on this thread are recorded for autograd.
 inline bool is_grad_enabled() { return detail::get<int>(porta_is_grad_enabled) != 0; }
 /// Turns recording of ops for autograd on or off for this thread.
@@ -530,6 +559,24 @@ class Tensor {
   /// Standard normal samples, the same on every device for one seed.
   static Tensor randn(const Shape& shape, Device device = {}, DLDataType dtype = kFloat32) {
     return make(porta_randn, shape.data(), detail::count(shape), dtype, device.dl());
+  }
+  /// Uniform samples in [low, high) from `generator` (nullptr: the global one).
+  static Tensor uniform(const Shape& shape, double low, double high, Device device = {}, DLDataType dtype = kFloat32,
+                        Generator* generator = nullptr) {
+    return make(porta_uniform, shape.data(), detail::count(shape), dtype, device.dl(), low, high,
+                detail::state_of(generator));
+  }
+  /// Normal samples of mean and std from `generator` (nullptr: the global one).
+  static Tensor normal(const Shape& shape, double mean, double std, Device device = {}, DLDataType dtype = kFloat32,
+                       Generator* generator = nullptr) {
+    return make(porta_normal, shape.data(), detail::count(shape), dtype, device.dl(), mean, std,
+                detail::state_of(generator));
+  }
+  /// Integers uniform in [low, high) (torch::randint; int64 by default).
+  static Tensor randint(int64_t low, int64_t high, const Shape& shape, Device device = {}, DLDataType dtype = kInt64,
+                        Generator* generator = nullptr) {
+    return make(porta_randint, low, high, shape.data(), detail::count(shape), dtype, device.dl(),
+                detail::state_of(generator));
   }
   /// An uninitialized cpu tensor in page-locked memory from `for_device`'s plugin, for fast copies to it.
   static Tensor empty_pinned(const Shape& shape, Device for_device, DLDataType dtype = kFloat32) {
@@ -834,6 +881,59 @@ class Tensor {
     return adopt_all(outs);
   }
 
+  // ---- statistics, shapes and products (porta_var, ... in porta.h); dims {} reduce over every dim
+  /// torch.var with Bessel's correction (default 1).
+  Tensor var(const Dims& dims = {}, double correction = 1.0, bool keepdim = false) const {
+    return make(porta_var, live(), dims.data(), detail::count(dims), correction, int{keepdim});
+  }
+  /// torch.std with Bessel's correction (default 1).
+  Tensor std(const Dims& dims = {}, double correction = 1.0, bool keepdim = false) const {
+    return make(porta_std, live(), dims.data(), detail::count(dims), correction, int{keepdim});
+  }
+  /// torch.prod over every element, or along dim (integers give int64).
+  Tensor prod(std::optional<int32_t> dim = std::nullopt, bool keepdim = false) const {
+    return make(porta_prod, live(), dim.value_or(PORTA_ALL_DIMS), int{keepdim});
+  }
+  /// torch.any / all (bool).
+  Tensor any(const Dims& dims = {}, bool keepdim = false) const {
+    return make(porta_any, live(), dims.data(), detail::count(dims), int{keepdim});
+  }
+  Tensor all(const Dims& dims = {}, bool keepdim = false) const {
+    return make(porta_all, live(), dims.data(), detail::count(dims), int{keepdim});
+  }
+  /// torch.count_nonzero (int64).
+  Tensor count_nonzero(const Dims& dims = {}) const {
+    return make(porta_count_nonzero, live(), dims.data(), detail::count(dims));
+  }
+  /// torch.linalg.vector_norm / Tensor.norm: ord 2 by default (INFINITY: max |x|).
+  Tensor norm(double ord = 2.0, const Dims& dims = {}, bool keepdim = false) const {
+    return make(porta_vector_norm, live(), ord, dims.data(), detail::count(dims), int{keepdim});
+  }
+  /// torch.flip along dims.
+  Tensor flip(const Dims& dims) const { return make(porta_flip, live(), dims.data(), detail::count(dims)); }
+  /// torch.roll: shifts along dims (dims {}: the flattened tensor by one shift).
+  Tensor roll(const Shape& shifts, const Dims& dims = {}) const {
+    return make(porta_roll, live(), shifts.data(), detail::count(shifts), dims.data(), detail::count(dims));
+  }
+  /// torch.Tensor.repeat.
+  Tensor repeat(const Shape& repeats) const { return make(porta_repeat, live(), repeats.data(), detail::count(repeats)); }
+  /// torch.tril / triu over the last two dims.
+  Tensor tril(int64_t diagonal = 0) const { return make(porta_tril, live(), diagonal); }
+  Tensor triu(int64_t diagonal = 0) const { return make(porta_triu, live(), diagonal); }
+  /// torch.outer, mm, mv, dot, bmm (matmul with each one's shape rule).
+  Tensor outer(const Tensor& other) const { return make(porta_outer, live(), other.live()); }
+  Tensor mm(const Tensor& other) const { return make(porta_mm, live(), other.live()); }
+  Tensor mv(const Tensor& vec) const { return make(porta_mv, live(), vec.live()); }
+  Tensor dot(const Tensor& other) const { return make(porta_dot, live(), other.live()); }
+  Tensor bmm(const Tensor& other) const { return make(porta_bmm, live(), other.live()); }
+  /// torch.addmm / baddbmm: beta * self + alpha * (a @ b).
+  Tensor addmm(const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0) const {
+    return make(porta_addmm, live(), a.live(), b.live(), beta, alpha);
+  }
+  Tensor baddbmm(const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0) const {
+    return make(porta_baddbmm, live(), a.live(), b.live(), beta, alpha);
+  }
+
   // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
   //   UNARY      t.exp(), in place t.exp_()
   //   BINARY     t.add(u), t.add(2.0), in place t.add_(u), t.add_(2.0)
@@ -1069,6 +1169,50 @@ inline Tensor masked_fill(const Tensor& t, const Tensor& mask, double value) { r
 inline Tensor masked_select(const Tensor& t, const Tensor& mask) { return t.masked_select(mask); }
 inline Tensor nonzero(const Tensor& t) { return t.nonzero(); }
 inline Tensor take(const Tensor& t, const Tensor& index) { return t.take(index); }
+inline Tensor var(const Tensor& t, const Dims& dims = {}, double correction = 1.0, bool keepdim = false) {
+  return t.var(dims, correction, keepdim);
+}
+inline Tensor std(const Tensor& t, const Dims& dims = {}, double correction = 1.0, bool keepdim = false) {
+  return t.std(dims, correction, keepdim);
+}
+inline Tensor prod(const Tensor& t, std::optional<int32_t> dim = std::nullopt, bool keepdim = false) {
+  return t.prod(dim, keepdim);
+}
+inline Tensor any(const Tensor& t, const Dims& dims = {}, bool keepdim = false) { return t.any(dims, keepdim); }
+inline Tensor all(const Tensor& t, const Dims& dims = {}, bool keepdim = false) { return t.all(dims, keepdim); }
+inline Tensor count_nonzero(const Tensor& t, const Dims& dims = {}) { return t.count_nonzero(dims); }
+inline Tensor norm(const Tensor& t, double ord = 2.0, const Dims& dims = {}, bool keepdim = false) {
+  return t.norm(ord, dims, keepdim);
+}
+inline Tensor flip(const Tensor& t, const Dims& dims) { return t.flip(dims); }
+inline Tensor roll(const Tensor& t, const Shape& shifts, const Dims& dims = {}) { return t.roll(shifts, dims); }
+inline Tensor tril(const Tensor& t, int64_t diagonal = 0) { return t.tril(diagonal); }
+inline Tensor triu(const Tensor& t, int64_t diagonal = 0) { return t.triu(diagonal); }
+inline Tensor outer(const Tensor& a, const Tensor& b) { return a.outer(b); }
+inline Tensor mm(const Tensor& a, const Tensor& b) { return a.mm(b); }
+inline Tensor mv(const Tensor& a, const Tensor& v) { return a.mv(v); }
+inline Tensor dot(const Tensor& a, const Tensor& b) { return a.dot(b); }
+inline Tensor bmm(const Tensor& a, const Tensor& b) { return a.bmm(b); }
+inline Tensor addmm(const Tensor& c, const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0) {
+  return c.addmm(a, b, beta, alpha);
+}
+inline Tensor baddbmm(const Tensor& c, const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0) {
+  return c.baddbmm(a, b, beta, alpha);
+}
+/// torch::bernoulli: 1 with probability p (elementwise), else 0.
+inline Tensor bernoulli(const Tensor& p, Generator* generator = nullptr) {
+  return detail::call(porta_bernoulli, p.checked_handle(), detail::state_of(generator));
+}
+/// torch::multinomial: class indices drawn with probabilities proportional to probs ([C] or [N, C]).
+inline Tensor multinomial(const Tensor& probs, int64_t num_samples, bool replacement = false,
+                          Generator* generator = nullptr) {
+  return detail::call(porta_multinomial, probs.checked_handle(), num_samples, int{replacement},
+                      detail::state_of(generator));
+}
+/// torch::normal(mean, std) with tensors (either undefined: 0 and 1), broadcast.
+inline Tensor normal(const Tensor& mean, const Tensor& std, Generator* generator = nullptr) {
+  return detail::call(porta_normal_tensor, mean.handle(), std.handle(), detail::state_of(generator));
+}
 /// torch::clamp_min.
 inline Tensor clamp_min(const Tensor& t, double min) { return t.clamp_min(min); }
 /// torch::clamp_min with a tensor bound.

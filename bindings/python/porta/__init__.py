@@ -22,11 +22,11 @@ from ._runtime import (load_plugin, add_plugin_path, set_num_threads, get_num_th
 from . import _plugin_packages
 _plugin_packages.add_to_search()
 from ._tensor import Tensor, Size
-from . import _tensor_ops, _views, _index_ops, _indexing, _convert, _format, _dlpack  # noqa: F401 - they extend Tensor
+from . import _tensor_ops, _views, _index_ops, _reduction_shape_ops, _indexing, _convert, _format, _dlpack  # noqa: F401 - they extend Tensor
 from ._tensor_ops import values_indices
 from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full, arange, linspace, rand, randn,
-                         randint, eye, empty_like, zeros_like, ones_like, full_like, rand_like, randn_like,
-                         manual_seed, get_rng_state, set_rng_state,
+                         randint, normal, bernoulli, multinomial, eye, empty_like, zeros_like, ones_like, full_like,
+                         rand_like, randn_like, randint_like, manual_seed, get_rng_state, set_rng_state,
                          initial_seed)
 from ._dlpack import from_dlpack
 from ._generator import Generator, randperm
@@ -34,7 +34,7 @@ from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, i
 from ._memory import (memory_stats, memory_allocated, memory_reserved, max_memory_allocated, max_memory_reserved,
                       empty_cache)
 from ._serialization import save, load
-from . import cuda, nn, optim, utils, datasets, transforms  # noqa: F401
+from . import cuda, linalg, nn, optim, utils, datasets, transforms  # noqa: F401
 
 globals().update(_tensor_ops.namespace)  # porta.add, porta.exp, porta.sum, porta.where, ...
 

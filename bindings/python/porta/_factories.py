@@ -6,7 +6,8 @@ from . import _device, _dtype
 from ._convert import from_data
 from ._errors import InvalidArgumentError, check
 from ._lib import fn
-from ._tensor import Tensor, call, normalize_shape, shape_array
+from ._generator import sample
+from ._tensor import Size, Tensor, call, normalize_shape, shape_array
 
 
 def _finish(t, requires_grad, pin_memory=False):
@@ -118,29 +119,87 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     return _finish(t, requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad=False):
-    """Uniform samples in [0, 1); the same numbers on every device for one seed."""
-    shape, n = shape_array(normalize_shape(size))
-    return _finish(call(fn.porta_rand, shape, n, _dt(dtype).dl, _device.resolve(device)), requires_grad)
+def _size(size, keyword, name):
+    if keyword is not None:
+        if size:
+            raise TypeError(f"{name}(): got the size both positionally and as size=")
+        size = (keyword,)
+    return normalize_shape(size)
 
 
-def randn(*size, dtype=None, device=None, requires_grad=False):
-    """Standard normal samples; the same numbers on every device for one seed."""
-    shape, n = shape_array(normalize_shape(size))
-    return _finish(call(fn.porta_randn, shape, n, _dt(dtype).dl, _device.resolve(device)), requires_grad)
+def _no_out(out, name):
+    if out is not None:
+        raise NotImplementedError(f"{name}: out= is not supported by Porta; assign the result instead")
 
 
-def randint(low, high=None, size=(), *, dtype=None, device=None):
-    """Integers uniform in [low, high) (int64 by default): randint(high, size) or randint(low, high, size),
-    as PyTorch."""
-    if high is None:
-        low, high = 0, low
-    elif size == () and isinstance(high, (tuple, list)):  # randint(high, size)
+def rand(*size, generator=None, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw):
+    """Uniform samples in [0, 1) from `generator` (a porta.Generator; None: the global generator); the same numbers
+    on every device for one seed."""
+    _no_out(out, "rand")
+    shape, n = shape_array(_size(size, kw.pop("size", None), "rand"))
+    _refuse(kw, "rand")
+    return _finish(sample(fn.porta_uniform, generator, shape, n, _dt(dtype).dl, _device.resolve(device), 0.0, 1.0),
+                   requires_grad, pin_memory)
+
+
+def randn(*size, generator=None, out=None, dtype=None, device=None, requires_grad=False, pin_memory=False, **kw):
+    """Standard normal samples from `generator` (None: the global generator); device-independent like rand."""
+    _no_out(out, "randn")
+    shape, n = shape_array(_size(size, kw.pop("size", None), "randn"))
+    _refuse(kw, "randn")
+    return _finish(sample(fn.porta_normal, generator, shape, n, _dt(dtype).dl, _device.resolve(device), 0.0, 1.0),
+                   requires_grad, pin_memory)
+
+
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
+    """Integers uniform in [low, high) (int64 by default): randint(high, size) or randint(low, high, size), as
+    PyTorch."""
+    _no_out(out, "randint")
+    if size is None and isinstance(high, (tuple, list, Size)):  # randint(high, size)
         low, high, size = 0, low, high
-    if not low < high:
-        raise RuntimeError(f"randint(): expects low to be less than high, but got low={low} >= high={high}")
-    u = rand(*normalize_shape((size,)), dtype=_dtype.float64, device=device)
-    return (u * (high - low)).to(_dt(dtype, _dtype.int64)) + low
+    elif high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint(): the size argument is required (e.g. randint(10, (3,)))")
+    shape, n = shape_array(normalize_shape((size,)))
+    t = sample(fn.porta_randint, generator, int(low), int(high), shape, n, _dt(dtype, _dtype.int64).dl,
+               _device.resolve(device))
+    return _finish(t, requires_grad)
+
+
+def _refuse(kw, name):
+    if kw:
+        raise TypeError(f"{name}() got unexpected keyword argument(s): {', '.join(sorted(kw))}")
+
+
+def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, device=None, requires_grad=False):
+    """torch.normal: tensors mean and/or std (broadcast; the other a number), or numbers with a size."""
+    _no_out(out, "normal")
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if size is not None:
+            raise TypeError("normal(): size is only taken with a number mean and std")
+        like = mean if isinstance(mean, Tensor) else std
+        m = mean if isinstance(mean, Tensor) else full((), float(mean), dtype=like.dtype, device=like.device)
+        sd = std if isinstance(std, Tensor) else full((), float(std), dtype=like.dtype, device=like.device)
+        return _finish(sample(fn.porta_normal_tensor, generator, m._h, sd._h), requires_grad)
+    if size is None:
+        raise TypeError("normal(): with a number mean and std, size is required")
+    shape, n = shape_array(normalize_shape((size,)))
+    t = sample(fn.porta_normal, generator, shape, n, _dt(dtype).dl, _device.resolve(device), float(mean), float(std))
+    return _finish(t, requires_grad)
+
+
+def bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002 - torch's name
+    """torch.bernoulli: 1 with probability input (or the number p), else 0, in input's dtype."""
+    _no_out(out, "bernoulli")
+    probs = input if p is None else full(tuple(input.shape), float(p), dtype=input.dtype, device=input.device)
+    return sample(fn.porta_bernoulli, generator, probs._h)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
+    """torch.multinomial: int64 class indices drawn with probabilities proportional to input ([C] or [N, C])."""
+    _no_out(out, "multinomial")
+    return sample(fn.porta_multinomial, generator, input._h, int(num_samples), 1 if replacement else 0)
 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
@@ -160,6 +219,47 @@ def _like(factory):
 
 empty_like, zeros_like, ones_like, rand_like, randn_like, full_like = map(
     _like, (empty, zeros, ones, rand, randn, full))
+
+
+def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):  # noqa: A002
+    """randint with input's shape, dtype and device."""
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                   requires_grad=requires_grad)
+
+
+_uniform_from_global, _normal_from_global = Tensor.uniform_, Tensor.normal_
+
+
+def _uniform_(self, a=0.0, b=1.0, *, generator=None):
+    """Fills self from U(a, b) in place (from `generator`, else the global generator); returns self."""
+    if generator is None:
+        return _uniform_from_global(self, a, b)
+    shape, n = shape_array(tuple(self.shape))
+    return self.copy_(sample(fn.porta_uniform, generator, shape, n, self.dtype.dl, _device.resolve(self.device), float(a),
+                             float(b)))
+
+
+def _normal_(self, mean=0.0, std=1.0, *, generator=None):
+    """Fills self from N(mean, std^2) in place (from `generator`, else the global generator); returns self."""
+    if generator is None:
+        return _normal_from_global(self, mean, std)
+    shape, n = shape_array(tuple(self.shape))
+    return self.copy_(sample(fn.porta_normal, generator, shape, n, self.dtype.dl, _device.resolve(self.device), float(mean),
+                             float(std)))
+
+
+def _bernoulli_(self, p=0.5, *, generator=None):
+    """Fills self with 1 (probability p, a number or a tensor) or 0, in place; returns self."""
+    probs = p if isinstance(p, Tensor) else full(tuple(self.shape), float(p), dtype=_dtype.float64, device=self.device)
+    return self.copy_(sample(fn.porta_bernoulli, generator, probs._h))
+
+
+Tensor.uniform_, Tensor.normal_, Tensor.bernoulli_ = _uniform_, _normal_, _bernoulli_
+Tensor.bernoulli = lambda self, p=None, *, generator=None: bernoulli(self, p, generator=generator)
+Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=None: multinomial(
+    self, num_samples, replacement, generator=generator)
 
 
 def manual_seed(seed):

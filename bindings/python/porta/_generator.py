@@ -6,12 +6,12 @@ the caller: each draw reads n counters from its offset and moves the offset past
 same seed gives the same numbers in every binding (the C++ DataLoader's `seed` option is one).
 get_state() returns the (seed, offset) pair (PyTorch returns a ByteTensor)."""
 import os
-from ctypes import c_void_p
+from ctypes import byref, c_void_p, sizeof
 
 from . import _device, _dtype
 from ._errors import check
-from ._lib import fn
-from ._tensor import wrap
+from ._lib import GeneratorState, fn
+from ._tensor import call, wrap
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's default seed, as the global generator's
 
@@ -53,11 +53,27 @@ class Generator:
         return at
 
 
+def _check(generator, name):
+    if generator is not None and not isinstance(generator, Generator):
+        raise TypeError(f"{name}: generator must be a porta.Generator, got {type(generator).__name__}")
+
+
+def sample(c, generator, *args):
+    """C sampler c(*args, state, &out) with `generator`'s state (None: the global generator), which the call
+    advances past the counters it drew (only when it succeeds)."""
+    if generator is None:
+        return call(c, *args, None)
+    _check(generator, c.__name__.replace("porta_", "") + "()")
+    state = GeneratorState(sizeof(GeneratorState), generator._seed, generator._offset)
+    out = call(c, *args, byref(state))
+    generator._offset = state.offset
+    return out
+
+
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     """A random permutation of 0..n-1 (int64), from `generator` or the global generator."""
     from ._factories import _finish
-    if generator is not None and not isinstance(generator, Generator):
-        raise TypeError(f"randperm(): generator must be a porta.Generator, got {type(generator).__name__}")
+    _check(generator, "randperm()")
     out = c_void_p()
     dev = _device.resolve(device)
     if generator is None:

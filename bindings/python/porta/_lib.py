@@ -169,6 +169,11 @@ class Pool2dOptions(Structure):
                 ("padding", c_int32 * 2), ("dilation", c_int32 * 2), ("count_include_pad", c_int32)]
 
 
+class GeneratorState(Structure):
+    """porta_generator_state: a caller-owned (seed, offset) that sampling calls advance."""
+    _fields_ = [("struct_size", c_size_t), ("seed", c_uint64), ("offset", c_uint64)]
+
+
 class SgdOptions(Structure):
     """porta_sgd_options."""
     _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("momentum", c_double), ("dampening", c_double),

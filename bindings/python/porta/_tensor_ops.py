@@ -668,19 +668,5 @@ T.reciprocal = lambda self: _scalar_like(1.0, self).div(self)
 T.softmax = lambda self, dim: call(fn.porta_softmax, self._h, dim)
 T.log_softmax = lambda self, dim: call(fn.porta_log_softmax, self._h, dim)
 namespace.update(softmax=T.softmax, log_softmax=T.log_softmax, square=T.square, rsqrt=T.rsqrt,
-                 reciprocal=T.reciprocal, mm=T.matmul, true_divide=T.div, divide=T.div, multiply=T.mul,
+                 reciprocal=T.reciprocal, true_divide=T.div, divide=T.div, multiply=T.mul,
                  subtract=T.sub)
-
-
-def _all(self, dim=None, keepdim=False):
-    """Whether every element (along `dim`) is nonzero, as a bool tensor."""
-    return self.ne(0).eq(False).sum(dim, keepdim).eq(0)
-
-
-def _any(self, dim=None, keepdim=False):
-    """Whether any element (along `dim`) is nonzero, as a bool tensor."""
-    return self.ne(0).sum(dim, keepdim).gt(0)
-
-
-T.all, T.any = _all, _any
-namespace.update(all=_all, any=_any)

@@ -92,3 +92,89 @@ PORTA_API porta_status porta_logical_or(porta_tensor* a, porta_tensor* b, porta_
 PORTA_API porta_status porta_logical_xor(porta_tensor* a, porta_tensor* b, porta_tensor** out) {
   return produce(out, [&] { return composite::logical_xor(arg(a, "a"), arg(b, "b")); });
 }
+
+// ---- statistics, shapes and products (ops/composite/statistics.cpp, shape.cpp)
+
+PORTA_API porta_status porta_var(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                 int keepdim, porta_tensor** out) {
+  return produce(out, [&] { return composite::var(arg(t, "t"), dims, num_dims, correction, keepdim != 0); });
+}
+
+PORTA_API porta_status porta_std(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                 int keepdim, porta_tensor** out) {
+  return produce(out, [&] { return composite::std_dev(arg(t, "t"), dims, num_dims, correction, keepdim != 0); });
+}
+
+PORTA_API porta_status porta_prod(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** out) {
+  return produce(out, [&] { return composite::prod(arg(t, "t"), dim, keepdim != 0); });
+}
+
+PORTA_API porta_status porta_any(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                 porta_tensor** out) {
+  return produce(out, [&] { return composite::any(arg(t, "t"), dims, num_dims, keepdim != 0); });
+}
+
+PORTA_API porta_status porta_all(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                 porta_tensor** out) {
+  return produce(out, [&] { return composite::all(arg(t, "t"), dims, num_dims, keepdim != 0); });
+}
+
+PORTA_API porta_status porta_count_nonzero(porta_tensor* t, const int32_t* dims, int32_t num_dims, porta_tensor** out) {
+  return produce(out, [&] { return composite::count_nonzero(arg(t, "t"), dims, num_dims); });
+}
+
+PORTA_API porta_status porta_vector_norm(porta_tensor* t, double ord, const int32_t* dims, int32_t num_dims,
+                                         int keepdim, porta_tensor** out) {
+  return produce(out, [&] { return composite::vector_norm(arg(t, "t"), ord, dims, num_dims, keepdim != 0); });
+}
+
+PORTA_API porta_status porta_flip(porta_tensor* t, const int32_t* dims, int32_t num_dims, porta_tensor** out) {
+  return produce(out, [&] { return composite::flip(arg(t, "t"), dims, num_dims); });
+}
+
+PORTA_API porta_status porta_roll(porta_tensor* t, const int64_t* shifts, int32_t num_shifts, const int32_t* dims,
+                                  int32_t num_dims, porta_tensor** out) {
+  return produce(out, [&] { return composite::roll(arg(t, "t"), shifts, num_shifts, dims, num_dims); });
+}
+
+PORTA_API porta_status porta_repeat(porta_tensor* t, const int64_t* repeats, int32_t n, porta_tensor** out) {
+  return produce(out, [&] { return composite::repeat(arg(t, "t"), repeats, n); });
+}
+
+PORTA_API porta_status porta_tril(porta_tensor* t, int64_t diagonal, porta_tensor** out) {
+  return produce(out, [&] { return composite::triangle(arg(t, "t"), diagonal, true); });
+}
+
+PORTA_API porta_status porta_triu(porta_tensor* t, int64_t diagonal, porta_tensor** out) {
+  return produce(out, [&] { return composite::triangle(arg(t, "t"), diagonal, false); });
+}
+
+PORTA_API porta_status porta_outer(porta_tensor* a, porta_tensor* b, porta_tensor** out) {
+  return produce(out, [&] { return composite::outer(arg(a, "a"), arg(b, "b")); });
+}
+
+PORTA_API porta_status porta_mm(porta_tensor* a, porta_tensor* b, porta_tensor** out) {
+  return produce(out, [&] { return composite::mm(arg(a, "a"), arg(b, "b")); });
+}
+
+PORTA_API porta_status porta_mv(porta_tensor* a, porta_tensor* v, porta_tensor** out) {
+  return produce(out, [&] { return composite::mv(arg(a, "a"), arg(v, "v")); });
+}
+
+PORTA_API porta_status porta_dot(porta_tensor* a, porta_tensor* b, porta_tensor** out) {
+  return produce(out, [&] { return composite::dot(arg(a, "a"), arg(b, "b")); });
+}
+
+PORTA_API porta_status porta_bmm(porta_tensor* a, porta_tensor* b, porta_tensor** out) {
+  return produce(out, [&] { return composite::bmm(arg(a, "a"), arg(b, "b")); });
+}
+
+PORTA_API porta_status porta_addmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta, double alpha,
+                                   porta_tensor** out) {
+  return produce(out, [&] { return composite::addmm(arg(c, "c"), arg(a, "a"), arg(b, "b"), beta, alpha); });
+}
+
+PORTA_API porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta, double alpha,
+                                     porta_tensor** out) {
+  return produce(out, [&] { return composite::baddbmm(arg(c, "c"), arg(a, "a"), arg(b, "b"), beta, alpha); });
+}

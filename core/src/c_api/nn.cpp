@@ -89,3 +89,98 @@ PORTA_API porta_status porta_init_fan_in(const porta_tensor* t, int64_t* out) {
     *out = nn::fan_in(x);
   });
 }
+
+// ---- losses and normalization (nn/losses.cpp, nn/normalization.cpp), since 1.4
+
+PORTA_API porta_status porta_nll_loss(porta_tensor* input, porta_tensor* target, porta_tensor* weight,
+                                      int64_t ignore_index, porta_reduction reduction, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::nll_loss(arg(input, "input"), arg(target, "target"), optional_arg(weight, "weight"), ignore_index,
+                        reduction);
+  });
+}
+
+PORTA_API porta_status porta_cross_entropy_loss(porta_tensor* logits, porta_tensor* target, porta_tensor* weight,
+                                                int64_t ignore_index, porta_reduction reduction, double label_smoothing,
+                                                porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::cross_entropy_loss(arg(logits, "logits"), arg(target, "target"), optional_arg(weight, "weight"),
+                                  ignore_index, reduction, label_smoothing);
+  });
+}
+
+PORTA_API porta_status porta_binary_cross_entropy(porta_tensor* input, porta_tensor* target, porta_tensor* weight,
+                                                  porta_reduction reduction, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::binary_cross_entropy(arg(input, "input"), arg(target, "target"), optional_arg(weight, "weight"),
+                                    reduction);
+  });
+}
+
+PORTA_API porta_status porta_binary_cross_entropy_with_logits(porta_tensor* input, porta_tensor* target,
+                                                              porta_tensor* weight, porta_tensor* pos_weight,
+                                                              porta_reduction reduction, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::binary_cross_entropy_with_logits(arg(input, "input"), arg(target, "target"),
+                                                optional_arg(weight, "weight"), optional_arg(pos_weight, "pos_weight"),
+                                                reduction);
+  });
+}
+
+PORTA_API porta_status porta_l1_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                     porta_tensor** out) {
+  return produce(out, [&] { return nn::l1_loss(arg(input, "input"), arg(target, "target"), reduction); });
+}
+
+PORTA_API porta_status porta_smooth_l1_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                            double beta, porta_tensor** out) {
+  return produce(out, [&] { return nn::smooth_l1_loss(arg(input, "input"), arg(target, "target"), reduction, beta); });
+}
+
+PORTA_API porta_status porta_huber_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                        double delta, porta_tensor** out) {
+  return produce(out, [&] { return nn::huber_loss(arg(input, "input"), arg(target, "target"), reduction, delta); });
+}
+
+PORTA_API porta_status porta_kl_div(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
+                                    int log_target, porta_tensor** out) {
+  return produce(out, [&] { return nn::kl_div(arg(input, "input"), arg(target, "target"), reduction, log_target != 0); });
+}
+
+PORTA_API porta_status porta_layer_norm(porta_tensor* x, const int64_t* normalized_shape, int32_t n,
+                                        porta_tensor* weight, porta_tensor* bias, double eps, porta_tensor** out) {
+  return produce(out, [&] {
+    TensorPtr input = arg(x, "x");
+    if (n < 1 || n > PORTA_MAX_DIMS)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "layer_norm: n (the length of normalized_shape) must be in [1, ",
+           PORTA_MAX_DIMS, "], got ", n);
+    return nn::layer_norm(input, Dims::from(normalized_shape, n, "normalized_shape"), optional_arg(weight, "weight"),
+                          optional_arg(bias, "bias"), eps);
+  });
+}
+
+PORTA_API porta_status porta_group_norm(porta_tensor* x, int64_t groups, porta_tensor* weight, porta_tensor* bias,
+                                        double eps, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::group_norm(arg(x, "x"), groups, optional_arg(weight, "weight"), optional_arg(bias, "bias"), eps);
+  });
+}
+
+PORTA_API porta_status porta_batch_norm(porta_tensor* x, porta_tensor* running_mean, porta_tensor* running_var,
+                                        porta_tensor* weight, porta_tensor* bias, int training, double momentum,
+                                        double eps, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::batch_norm(arg(x, "x"), optional_arg(running_mean, "running_mean"),
+                          optional_arg(running_var, "running_var"), optional_arg(weight, "weight"),
+                          optional_arg(bias, "bias"), training != 0, momentum, eps);
+  });
+}
+
+PORTA_API porta_status porta_scaled_dot_product_attention(porta_tensor* q, porta_tensor* k, porta_tensor* v,
+                                                          porta_tensor* attn_mask, double dropout_p, int is_causal,
+                                                          double scale, int training, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::scaled_dot_product_attention(arg(q, "q"), arg(k, "k"), arg(v, "v"), optional_arg(attn_mask, "attn_mask"),
+                                            dropout_p, is_causal != 0, scale, training != 0);
+  });
+}

@@ -20,6 +20,35 @@ TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target, porta_
 TensorPtr mse_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction);
 TensorPtr dropout(const TensorPtr& x, double p, bool training);
 
+// ---- normalization.cpp (weight and bias may be null)
+TensorPtr layer_norm(const TensorPtr& x, const Dims& normalized_shape, const TensorPtr& weight, const TensorPtr& bias,
+                     double eps);
+TensorPtr group_norm(const TensorPtr& x, int64_t groups, const TensorPtr& weight, const TensorPtr& bias, double eps);
+// Running statistics (both or neither) are updated in place while training.
+TensorPtr batch_norm(const TensorPtr& x, const TensorPtr& running_mean, const TensorPtr& running_var,
+                     const TensorPtr& weight, const TensorPtr& bias, bool training, double momentum, double eps);
+
+// ---- attention.cpp: scale NaN means 1 / sqrt(E); attn_mask may be null
+TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, const TensorPtr& v,
+                                       const TensorPtr& attn_mask, double dropout_p, bool is_causal, double scale,
+                                       bool training);
+
+// ---- losses.cpp: PyTorch's losses beyond cross_entropy and mse_loss
+TensorPtr nll_loss(const TensorPtr& log_probs, const TensorPtr& target, const TensorPtr& weight, int64_t ignore_index,
+                   porta_reduction reduction);
+// Class indices or probabilities as target; weight may be null.
+TensorPtr cross_entropy_loss(const TensorPtr& logits, const TensorPtr& target, const TensorPtr& weight,
+                             int64_t ignore_index, porta_reduction reduction, double label_smoothing);
+TensorPtr binary_cross_entropy(const TensorPtr& input, const TensorPtr& target, const TensorPtr& weight,
+                               porta_reduction reduction);
+TensorPtr binary_cross_entropy_with_logits(const TensorPtr& input, const TensorPtr& target, const TensorPtr& weight,
+                                           const TensorPtr& pos_weight, porta_reduction reduction);
+TensorPtr l1_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction);
+TensorPtr smooth_l1_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction, double beta);
+TensorPtr huber_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction, double delta);
+// reduction may be PORTA_REDUCTION_BATCHMEAN.
+TensorPtr kl_div(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction, bool log_target);
+
 // Initializers (in place, not recorded).
 void init_uniform(const TensorPtr& t, double low, double high);
 void init_normal(const TensorPtr& t, double mean, double std);

@@ -143,21 +143,29 @@ TensorPtr arange_int(DeviceState& dev, int64_t start, int64_t end, int64_t step,
   return cast(v, dtype);
 }
 
-void random_into(porta_op op, const TensorPtr& t, double a, double b) {
+uint64_t Counters::take(uint64_t n, uint64_t* seed) const {
+  if (!state) return reserve_counters(n, seed);
+  *seed = state->seed;
+  const uint64_t first = state->offset;
+  state->offset += n;
+  return first;
+}
+
+void random_into(porta_op op, const TensorPtr& t, double a, double b, Counters counters) {
   if (!is_floating(t->dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(t->dtype));
   begin_write(*t, op_name(op));
   if (t->numel() == 0) return;
   uint64_t seed = 0;
-  const uint64_t offset = reserve_counters(static_cast<uint64_t>(t->numel()), &seed);
+  const uint64_t offset = counters.take(static_cast<uint64_t>(t->numel()), &seed);
   launch_random(op, *t, a, b, seed, offset);
 }
 
-TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b) {
+TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b, Counters counters) {
   if (!is_floating(dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(dtype));
   TensorPtr t = empty(dev, dtype, shape);
-  random_into(op, t, a, b);
+  random_into(op, t, a, b, counters);
   return t;
 }
 

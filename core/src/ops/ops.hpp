@@ -45,9 +45,17 @@ TensorPtr arange_int(DeviceState& dev, int64_t start, int64_t end, int64_t step,
 // every device: C++ and Python loaders shuffle alike.
 TensorPtr randperm(DeviceState& dev, int64_t n);
 TensorPtr randperm_at(DeviceState& dev, int64_t n, uint64_t seed, uint64_t offset);
-TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b);
+// Where a draw takes its counters: the global generator (state null) or a
+// caller's generator state, advanced past every counter drawn.
+struct Counters {
+  porta_generator_state* state = nullptr;
+  // The first of n counters (and the seed they go with).
+  uint64_t take(uint64_t n, uint64_t* seed) const;
+};
+TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b,
+                 Counters counters = {});
 // Fills `t` (any strides) in place from the generator.
-void random_into(porta_op op, const TensorPtr& t, double a, double b);
+void random_into(porta_op op, const TensorPtr& t, double a, double b, Counters counters = {});
 void manual_seed(uint64_t seed);
 void generator_state(uint64_t* seed, uint64_t* offset);
 void set_generator_state(uint64_t seed, uint64_t offset);

@@ -1,13 +1,17 @@
 """porta.nn: modules and layers as torch.nn."""
 from . import functional, init
-from .layers import (ELU, GELU, AvgPool2d, Embedding, Conv2d, Dropout, Flatten, Hardtanh, Identity, LeakyReLU, Linear,
+from .layers import (ELU, GELU, AvgPool2d, BatchNorm1d, BatchNorm2d, Embedding, GroupNorm, LayerNorm, Conv2d, Dropout, Flatten, Hardtanh, Identity, LeakyReLU, Linear,
                      LogSigmoid, LogSoftmax, MaxPool2d, ModuleList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, Softmax,
                      Softplus, Tanh)
-from .loss import CrossEntropyLoss, MSELoss
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
+                   SmoothL1Loss)
+from .attention import MultiheadAttention, TransformerEncoderLayer
 from .module import Module
 from .parameter import Parameter
 
 __all__ = ["functional", "init", "Module", "Parameter", "Sequential", "ModuleList", "Identity", "Linear",
            "Conv2d", "ReLU", "GELU", "SiLU", "Softplus", "LeakyReLU", "ELU", "Hardtanh", "ReLU6",
            "LogSigmoid", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MaxPool2d", "AvgPool2d", "Flatten",
-           "Dropout", "Embedding", "MSELoss", "CrossEntropyLoss"]
+           "Dropout", "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "MSELoss",
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+           "KLDivLoss", "MultiheadAttention", "TransformerEncoderLayer"]

@@ -1,9 +1,9 @@
 """porta.nn.functional: the layers as functions (differentiable), as torch.nn.functional."""
 import warnings
-from ctypes import c_int32
+from ctypes import c_int32, c_int64
 
 from .. import _tensor_ops
-from .._lib import Conv2dOptions, Pool2dOptions, fn, int_out_of_range, sized
+from .._lib import Conv2dOptions, Pool2dOptions, fn, int_array, int_out_of_range, sized
 from .._tensor import call
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -215,12 +215,87 @@ def _refuse_legacy_reduction(size_average, reduce, op):
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
                   reduction="mean", label_smoothing=0.0):
-    """Cross entropy of logits [N, C] against int64 class indices [N] (PyTorch's argument order)."""
+    """Cross entropy of logits [N, C], [N, C, d...] or [C] against class indices or class probabilities, with
+    class weights and label smoothing (PyTorch's argument order)."""
     _refuse_legacy_reduction(size_average, reduce, "cross_entropy")
-    if weight is not None or label_smoothing:
-        raise NotImplementedError("cross_entropy: weight and label_smoothing are not supported by Porta")
-    return call(fn.porta_cross_entropy_ignore, input._h, target._h, _reduction(reduction, "cross_entropy"),
-                int(ignore_index))
+    r = _reduction(reduction, "cross_entropy")
+    if weight is None and not label_smoothing and input.ndim == 2 and target.ndim == 1:  # the fused kernel
+        return call(fn.porta_cross_entropy_ignore, input._h, target._h, r, int(ignore_index))
+    return call(fn.porta_cross_entropy_loss, input._h, target._h, _handle(weight), int(ignore_index), r,
+                float(label_smoothing))
+
+
+def _handle(t):
+    return None if t is None else t._h
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,  # noqa: A002
+             reduction="mean"):
+    """Negative log likelihood of log-probabilities [N, C], [N, C, d...] or [C] at class indices."""
+    _refuse_legacy_reduction(size_average, reduce, "nll_loss")
+    return call(fn.porta_nll_loss, input._h, target._h, _handle(weight), int(ignore_index),
+                _reduction(reduction, "nll_loss"))
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    """Binary cross entropy of probabilities in [0, 1] (logs clamped at -100, as PyTorch's)."""
+    _refuse_legacy_reduction(size_average, reduce, "binary_cross_entropy")
+    return call(fn.porta_binary_cross_entropy, input._h, target._h, _handle(weight),
+                _reduction(reduction, "binary_cross_entropy"))
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,  # noqa: A002
+                                     reduction="mean", pos_weight=None):
+    """Binary cross entropy of logits, stable for any magnitude; pos_weight weighs the positives."""
+    _refuse_legacy_reduction(size_average, reduce, "binary_cross_entropy_with_logits")
+    return call(fn.porta_binary_cross_entropy_with_logits, input._h, target._h, _handle(weight),
+                _handle(pos_weight), _reduction(reduction, "binary_cross_entropy_with_logits"))
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+    """Mean absolute error."""
+    _refuse_legacy_reduction(size_average, reduce, "l1_loss")
+    return call(fn.porta_l1_loss, input._h, target._h, _reduction(reduction, "l1_loss"))
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):  # noqa: A002
+    """0.5 d^2 / beta where |d| < beta, else |d| - beta / 2."""
+    _refuse_legacy_reduction(size_average, reduce, "smooth_l1_loss")
+    return call(fn.porta_smooth_l1_loss, input._h, target._h, _reduction(reduction, "smooth_l1_loss"), float(beta))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0):  # noqa: A002
+    """0.5 d^2 where |d| < delta, else delta (|d| - delta / 2)."""
+    return call(fn.porta_huber_loss, input._h, target._h, _reduction(reduction, "huber_loss"), float(delta))
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
+    """KL divergence of log-probabilities `input` from `target` (reduction='batchmean' is PyTorch's advice)."""
+    _refuse_legacy_reduction(size_average, reduce, "kl_div")
+    r = 3 if reduction == "batchmean" else _reduction(reduction, "kl_div")
+    return call(fn.porta_kl_div, input._h, target._h, r, 1 if log_target else 0)
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # noqa: A002
+    """Normalizes over the last len(normalized_shape) dims (population variance), then weight and bias."""
+    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    return call(fn.porta_layer_norm, input._h, int_array(c_int64, shape, "normalized_shape"), len(shape),
+                _handle(weight), _handle(bias), float(eps))
+
+
+def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A002
+    """Normalizes x [N, C, *] within num_groups groups of channels."""
+    return call(fn.porta_group_norm, input._h, int(num_groups), _handle(weight), _handle(bias), float(eps))
+
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,  # noqa: A002
+               eps=1e-5):
+    """Batch normalization over x [N, C, *]; while training the running statistics are updated in place."""
+    if momentum is None:
+        raise NotImplementedError("batch_norm: momentum=None (a cumulative moving average) is not supported by "
+                                  "Porta; pass a number")
+    return call(fn.porta_batch_norm, input._h, _handle(running_mean), _handle(running_var), _handle(weight),
+                _handle(bias), 1 if training else 0, float(momentum), float(eps))
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):  # noqa: A002
@@ -273,3 +348,13 @@ def one_hot(tensor, num_classes=-1):
     if tensor.min().item() < 0:
         raise RuntimeError("one_hot: class values must be non-negative")
     return out.scatter(-1, tensor.unsqueeze(-1), 1)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
+                                 enable_gqa=False):
+    """softmax(query key^T * scale + mask) value; attn_mask bool (False: excluded) or additive; is_causal masks
+    later keys; dropout_p applies to the weights (always, as PyTorch's function does)."""
+    if enable_gqa:
+        raise NotImplementedError("scaled_dot_product_attention: enable_gqa=True is not supported by Porta")
+    return call(fn.porta_scaled_dot_product_attention, query._h, key._h, value._h, _handle(attn_mask),
+                float(dropout_p), 1 if is_causal else 0, float("nan") if scale is None else float(scale), 1)

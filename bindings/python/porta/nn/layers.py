@@ -1,7 +1,7 @@
 """The layers, initialized as PyTorch initializes them: Sequential, ModuleList,
 Linear, Conv2d, ReLU, GELU, SiLU, Softplus, LeakyReLU, ELU, Hardtanh, ReLU6,
 LogSigmoid, Sigmoid, Tanh, MaxPool2d, AvgPool2d, Flatten, Dropout, Softmax,
-LogSoftmax, Identity, Embedding."""
+LogSoftmax, Identity, Embedding, LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d."""
 from collections import OrderedDict
 
 from .. import _factories
@@ -431,3 +431,107 @@ class Embedding(Module):
     def extra_repr(self):
         pad = f", padding_idx={self.padding_idx}" if self.padding_idx is not None else ""
         return f"{self.num_embeddings}, {self.embedding_dim}{pad}"
+
+
+class LayerNorm(Module):
+    """Normalizes over the last dims (normalized_shape); weight ones and bias zeros, as torch.nn.LayerNorm."""
+
+    def __init__(self, normalized_shape, eps=1e-5, elementwise_affine=True, bias=True, device=None, dtype=None):
+        super().__init__()
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+        self.normalized_shape, self.eps, self.elementwise_affine = shape, eps, elementwise_affine
+        if elementwise_affine:
+            self.weight = Parameter(_factories.ones(*shape, device=device, dtype=dtype))
+            if bias:
+                self.bias = Parameter(_factories.zeros(*shape, device=device, dtype=dtype))
+            else:
+                self.register_parameter("bias", None)
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):  # noqa: A002
+        return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+
+
+class GroupNorm(Module):
+    """Normalizes x [N, C, *] within num_groups channel groups, as torch.nn.GroupNorm."""
+
+    def __init__(self, num_groups, num_channels, eps=1e-5, affine=True, device=None, dtype=None):
+        super().__init__()
+        if num_channels % num_groups:
+            raise ValueError("num_channels must be divisible by num_groups")
+        self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
+        if affine:
+            self.weight = Parameter(_factories.ones(num_channels, device=device, dtype=dtype))
+            self.bias = Parameter(_factories.zeros(num_channels, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+
+    def forward(self, input):  # noqa: A002
+        return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
+
+    def extra_repr(self):
+        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+
+
+class _BatchNorm(Module):
+    _dims = ()
+
+    def __init__(self, num_features, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True, device=None,
+                 dtype=None):
+        super().__init__()
+        if momentum is None:
+            raise NotImplementedError(f"{type(self).__name__}: momentum=None (a cumulative moving average) is not "
+                                      "supported by Porta; pass a number")
+        self.num_features, self.eps, self.momentum = num_features, eps, momentum
+        self.affine, self.track_running_stats = affine, track_running_stats
+        if affine:
+            self.weight = Parameter(_factories.ones(num_features, device=device, dtype=dtype))
+            self.bias = Parameter(_factories.zeros(num_features, device=device, dtype=dtype))
+        else:
+            self.register_parameter("weight", None)
+            self.register_parameter("bias", None)
+        if track_running_stats:
+            self.register_buffer("running_mean", _factories.zeros(num_features, device=device, dtype=dtype))
+            self.register_buffer("running_var", _factories.ones(num_features, device=device, dtype=dtype))
+            self.register_buffer("num_batches_tracked", _factories.zeros((), dtype="int64", device=device))
+        else:
+            self.register_buffer("running_mean", None)
+            self.register_buffer("running_var", None)
+            self.register_buffer("num_batches_tracked", None)
+
+    def reset_running_stats(self):
+        if self.track_running_stats:
+            from ..autograd import no_grad
+            with no_grad():
+                self.running_mean.zero_()
+                self.running_var.fill_(1)
+                self.num_batches_tracked.zero_()
+
+    def forward(self, input):  # noqa: A002
+        if input.ndim not in self._dims:
+            raise ValueError(f"expected {' or '.join(f'{d}D' for d in self._dims)} input (got {input.ndim}D input)")
+        use_batch = self.training or self.running_mean is None
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.add_(1)
+        return F.batch_norm(input, self.running_mean, self.running_var, self.weight, self.bias, use_batch,
+                            self.momentum, self.eps)
+
+    def extra_repr(self):
+        return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
+                f"track_running_stats={self.track_running_stats}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of [N, C] or [N, C, L], as torch.nn.BatchNorm1d."""
+    _dims = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of [N, C, H, W], as torch.nn.BatchNorm2d."""
+    _dims = (4,)

@@ -2,7 +2,7 @@
 // autograd through their parts (so their backward is derived, never
 // written), and reached from C, C++ and Python through porta.h like any op.
 // Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
-// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp.
+// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, statistics.cpp, shape.cpp, sampling.cpp.
 #pragma once
 
 #include <optional>
@@ -61,6 +61,34 @@ TensorPtr nonzero(const TensorPtr& t);
 TensorPtr take(const TensorPtr& t, const TensorPtr& index);
 // padding_idx INT64_MIN: none.
 TensorPtr embedding(const TensorPtr& weight, const TensorPtr& indices, int64_t padding_idx);
+
+// ---- statistics.cpp: over dims (num_dims 0: all), as porta_sum
+TensorPtr var(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction, bool keepdim);
+TensorPtr std_dev(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction, bool keepdim);
+TensorPtr prod(const TensorPtr& a, int32_t dim, bool keepdim);  // dim PORTA_ALL_DIMS: every element
+TensorPtr any(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
+TensorPtr all(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
+TensorPtr count_nonzero(const TensorPtr& a, const int32_t* dims, int32_t num_dims);
+TensorPtr vector_norm(const TensorPtr& a, double ord, const int32_t* dims, int32_t num_dims, bool keepdim);
+
+// ---- shape.cpp: PyTorch's shape rules, gradients through the parts
+TensorPtr flip(const TensorPtr& a, const int32_t* dims, int32_t num_dims);
+TensorPtr roll(const TensorPtr& a, const int64_t* shifts, int32_t num_shifts, const int32_t* dims, int32_t num_dims);
+TensorPtr repeat(const TensorPtr& a, const int64_t* repeats, int32_t n);
+TensorPtr triangle(const TensorPtr& a, int64_t diagonal, bool lower);  // tril (lower) / triu
+TensorPtr outer(const TensorPtr& a, const TensorPtr& b);
+TensorPtr mm(const TensorPtr& a, const TensorPtr& b);
+TensorPtr mv(const TensorPtr& a, const TensorPtr& v);
+TensorPtr dot(const TensorPtr& a, const TensorPtr& b);
+TensorPtr bmm(const TensorPtr& a, const TensorPtr& b);
+TensorPtr addmm(const TensorPtr& c, const TensorPtr& a, const TensorPtr& b, double beta, double alpha);
+TensorPtr baddbmm(const TensorPtr& c, const TensorPtr& a, const TensorPtr& b, double beta, double alpha);
+
+// ---- sampling.cpp: from the global generator or a caller's state (ops::Counters)
+TensorPtr randint(DeviceState& dev, int64_t low, int64_t high, const Dims& shape, Dtype dtype, ops::Counters c);
+TensorPtr normal_tensor(const TensorPtr& mean, const TensorPtr& std, ops::Counters c);  // either may be null
+TensorPtr bernoulli(const TensorPtr& p, ops::Counters c);
+TensorPtr multinomial(const TensorPtr& probs, int64_t num_samples, bool replacement, ops::Counters c);
 
 // Fails (UNSUPPORTED_DTYPE, naming `op`) unless `a` is floating.
 void require_floating(const char* op, const TensorPtr& a);

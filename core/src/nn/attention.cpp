@@ -1,0 +1,48 @@
+// torch.nn.functional.scaled_dot_product_attention, composed: softmax(q k^T
+// * scale + mask) v, with a causal mask (the upper triangle above the main
+// diagonal, PyTorch's tril(ones(L, S)) convention), a bool mask (false:
+// excluded) or an additive float mask, and dropout on the weights.
+#include <cmath>
+
+#include "runtime/error.hpp"
+#include "nn/nn.hpp"
+#include "ops/composite/composite.hpp"
+
+namespace porta::nn {
+
+TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, const TensorPtr& v,
+                                       const TensorPtr& attn_mask, double dropout_p, bool is_causal, double scale,
+                                       bool training) {
+  const char* op = "scaled_dot_product_attention";
+  check_float(op, "query", *q);
+  check_same_device(op, {q.get(), k.get(), v.get()});
+  if (q->ndim() < 2 || k->ndim() < 2 || v->ndim() < 2)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": query, key and value must be at least 2-D [..., L, E], got ",
+         q->shape.str(), ", ", k->shape.str(), " and ", v->shape.str());
+  const int64_t e = q->shape[q->ndim() - 1], l = q->shape[q->ndim() - 2], s = k->shape[k->ndim() - 2];
+  if (k->shape[k->ndim() - 1] != e || v->shape[v->ndim() - 2] != s)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": expected key [..., S, ", e, "] and value [..., S, Ev] beside query ",
+         q->shape.str(), ", got key ", k->shape.str(), " and value ", v->shape.str());
+  if (is_causal && attn_mask)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": give attn_mask or is_causal, not both (as PyTorch)");
+  if (!(dropout_p >= 0.0 && dropout_p <= 1.0))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dropout_p must be in [0, 1], got ", dropout_p);
+  const double factor = std::isnan(scale) ? 1.0 / std::sqrt(static_cast<double>(e)) : scale;
+  TensorPtr scores = ag::binary_scalar(PORTA_OP_MUL, ag::matmul(q, ag::transpose(k, -2, -1)), factor);
+  DeviceState& dev = *q->device;
+  if (is_causal) {
+    TensorPtr keep = composite::triangle(ops::full(dev, Dims{l, s}, 1.0, Dtype::Bool), 0, true);
+    scores = composite::masked_fill(scores, ops::binary_scalar(PORTA_OP_EQ, keep, 0.0), -INFINITY);
+  } else if (attn_mask) {
+    check_same_device(op, {q.get(), attn_mask.get()});
+    if (attn_mask->dtype == Dtype::Bool)
+      scores = ag::where(attn_mask, scores, ops::full(dev, Dims{}, -INFINITY, scores->dtype));
+    else
+      scores = ag::binary(PORTA_OP_ADD, scores, attn_mask);
+  }
+  TensorPtr weights = softmax(scores, -1, false);
+  if (dropout_p > 0.0) weights = dropout(weights, dropout_p, training);
+  return ag::matmul(weights, v);
+}
+
+}  // namespace porta::nn
