@@ -52,7 +52,10 @@ struct Case {
 // The cases, in porta.h's order, split by the header's sections.
 std::vector<Case> tensor_cases();    // errors, FFI values, plugins, devices, tensors, views, factories
 std::vector<Case> op_cases();        // elementwise, reductions, linear algebra, composites, indexing, autograd
-std::vector<Case> indexing_cases();  // indexing, joins and scans (op_cases places them)
+std::vector<Case> sampling_cases();    // factories: sampling from a porta_generator_state (tensor_cases places them)
+std::vector<Case> indexing_cases();    // indexing, joins and scans (op_cases places them)
+std::vector<Case> statistics_cases();  // statistics, shapes and products (op_cases places them)
+std::vector<Case> nn_loss_cases();     // nn losses, normalization and attention (nn_cases places them)
 std::vector<Case> nn_cases();        // nn ops, initializers, optimizers
 std::vector<Case> io_cases();        // files and datasets, pinned memory, DLPack
 
@@ -97,6 +100,26 @@ void expect_handle_and_out_checked(Fixture& x, Call call) {
   REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", call(Fixture::released(), out.p()));
   REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_tensor", call(Fixture::foreign(), out.p()));
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", call(x.f.get(), nullptr));
+}
+
+// Every tensor argument of a call refused when NULL, released or foreign, and
+// out when NULL: call(a, b, c, out) with the others valid (`valid`, in order).
+// The arguments from `required` on are optional: NULL is valid for them.
+template <size_t N, typename Call>
+void expect_each_handle_checked(const std::array<porta_tensor*, N>& valid, const std::array<const char*, N>& names,
+                                Call call, size_t required = N) {
+  for (size_t k = 0; k < N; ++k) {
+    std::array<porta_tensor*, N> args = valid;
+    args[k] = nullptr;
+    Untouched<porta_tensor*> out;
+    if (k < required)
+      REFUSED(PORTA_ERROR_INVALID_HANDLE, (std::string(names[k]) + " is NULL").c_str(), call(args, out.p()));
+    args[k] = Fixture::released();
+    REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", call(args, out.p()));
+    args[k] = Fixture::foreign();
+    REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_tensor", call(args, out.p()));
+  }
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", call(valid, nullptr));
 }
 
 // A float32 tensor of `shape` on `device`, or a failed expectation.

@@ -18,24 +18,6 @@ Tensor index(const std::vector<int64_t>& values, std::vector<int64_t> shape, DLD
   return Tensor(t);
 }
 
-// Every tensor argument of a call refused when NULL, released or foreign, and
-// out when NULL: call(a, b, c, out) with the others valid (`valid`, in order).
-template <size_t N, typename Call>
-void expect_each_handle_checked(const std::array<porta_tensor*, N>& valid, const std::array<const char*, N>& names,
-                                Call call) {
-  for (size_t k = 0; k < N; ++k) {
-    std::array<porta_tensor*, N> args = valid;
-    args[k] = nullptr;
-    Untouched<porta_tensor*> out;
-    REFUSED(PORTA_ERROR_INVALID_HANDLE, (std::string(names[k]) + " is NULL").c_str(), call(args, out.p()));
-    args[k] = Fixture::released();
-    REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", call(args, out.p()));
-    args[k] = Fixture::foreign();
-    REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_tensor", call(args, out.p()));
-  }
-  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", call(valid, nullptr));
-}
-
 // cat and stack: n < 1, a NULL array, a bad element and out, each refused.
 template <typename Join>
 void check_join(Fixture& x, Join join, const char* shape_hint) {

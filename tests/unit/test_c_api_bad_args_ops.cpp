@@ -331,7 +331,8 @@ const Case kCases[] = {
     {"porta_logical_xor", [](Fixture& x) { check_binary(x, porta_logical_xor, false); }},
 };
 
-// porta.h's indexing section (indexing_cases()) comes here, before autograd.
+// porta.h's indexing section (indexing_cases()) and its statistics, shapes and
+// products (statistics_cases()) come here, before autograd.
 
 const Case kAutogradCases[] = {
     // ---- autograd
@@ -431,6 +432,7 @@ std::vector<Case> op_cases() {
   for (const Case& c : elementwise_cases()) cases.push_back(c);
   cases.insert(cases.end(), std::begin(kCases), std::end(kCases));
   for (const Case& c : indexing_cases()) cases.push_back(c);
+  for (const Case& c : statistics_cases()) cases.push_back(c);
   cases.insert(cases.end(), std::begin(kAutogradCases), std::end(kAutogradCases));
   return cases;
 }

@@ -638,6 +638,10 @@ const Case kCases[] = {
 
 }  // namespace
 
-std::vector<Case> tensor_cases() { return {std::begin(kCases), std::end(kCases)}; }
+std::vector<Case> tensor_cases() {
+  std::vector<Case> cases(std::begin(kCases), std::end(kCases));
+  for (const Case& c : sampling_cases()) cases.push_back(c);  // the factories' sampling part, last
+  return cases;
+}
 
 }  // namespace porta_bad_args

@@ -34,8 +34,14 @@ void index_extremes(const TensorPtr& index, int64_t* lo, int64_t* hi) {
 
 void check_index_range(const char* op, const TensorPtr& index, int64_t size, int32_t dim) {
   if (index->numel() == 0) return;
+  // A broadcast index (stride 0: index_select's 1-D index viewed along the
+  // other dims) holds only its distinct values once: reduce over those.
+  Dims distinct = index->shape;
+  for (int32_t i = 0; i < distinct.n; ++i)
+    if (index->strides[i] == 0) distinct[i] = 1;
+  const TensorPtr values = distinct == index->shape ? index : make_view(*index, distinct, index->strides, index->byte_offset);
   int64_t lo = 0, hi = 0;
-  index_extremes(index, &lo, &hi);
+  index_extremes(values, &lo, &hi);
   if (lo < 0 || hi >= size)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": index ", lo < 0 ? lo : hi, " is out of bounds for dimension ", dim,
          " with size ", size);

@@ -54,6 +54,7 @@ TensorPtr var(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double 
 
 TensorPtr std_dev(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction, bool keepdim) {
   require_floating("std", a);
+  reduced_count(*a, dims, num_dims, "std");  // its errors name std, not var
   return ag::unary(PORTA_OP_SQRT, var(a, dims, num_dims, correction, keepdim));
 }
 

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The ABI 1.4 ops against PyTorch on the CPU, each library in its own process
+(their thread pools would fight), at sizes a transformer or an embedding
+layer uses: gather, index_select, embedding forward + backward, cumsum, sort
+is not in Porta yet; bmm, layer_norm, scaled_dot_product_attention (causal).
+
+Usage: python3 tests/bench/ops_1_4_bench.py [--quick]   (run by hand or by
+scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
+torch time / porta time: above 1 means Porta is faster).
+Internal: python3 ops_1_4_bench.py --run porta|torch [--quick] prints JSON.
+"""
+import json
+import os
+import subprocess
+import sys
+import timeit
+
+QUICK = "--quick" in sys.argv
+THREADS = int(os.environ.get("BENCH_THREADS", "2"))
+
+
+def cases(lib):
+    """name -> (setup, run) for `lib`, a module with torch's spelling (torch or porta)."""
+    f = lib.nn.functional
+    lib.manual_seed(0)
+    big = lib.randn(4096, 512)
+    idx_rows = lib.randint(0, 4096, (8192,))
+    gather_idx = lib.randint(0, 512, (4096, 256))
+    weight = lib.randn(5000, 256, requires_grad=True)
+    tokens = lib.randint(0, 5000, (64, 128))
+    seq = lib.randn(64, 4096)
+    a, b = lib.randn(32, 128, 64), lib.randn(32, 64, 128)
+    x = lib.randn(64, 128, 512)
+    w, bias = lib.ones(512), lib.zeros(512)
+    q, k, v = (lib.randn(8, 8, 128, 64) for _ in range(3))
+
+    def embedding_step():
+        out = f.embedding(tokens, weight)
+        out.sum().backward()
+        weight.grad = None
+
+    return {
+        "gather [4096, 512] by [4096, 256]": lambda: big.gather(1, gather_idx),
+        "index_select 8192 rows of [4096, 512]": lambda: big.index_select(0, idx_rows),
+        "embedding [5000, 256] x [64, 128], forward + backward": embedding_step,
+        "cumsum [64, 4096] along dim 1": lambda: seq.cumsum(1),
+        "bmm [32, 128, 64] @ [32, 64, 128]": lambda: lib.bmm(a, b),
+        "layer_norm [64, 128, 512]": lambda: f.layer_norm(x, (512,), w, bias),
+        "scaled_dot_product_attention [8, 8, 128, 64], causal":
+            lambda: f.scaled_dot_product_attention(q, k, v, is_causal=True),
+    }
+
+
+def run(which):
+    if which == "torch":
+        import torch as lib
+        lib.set_num_threads(THREADS)
+    else:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings", "python"))
+        import porta as lib
+        lib.set_num_threads(THREADS)
+    out = {}
+    for name, fn in cases(lib).items():
+        fn()  # warm up
+        number = 3 if QUICK else 10
+        out[name] = min(timeit.repeat(fn, number=number, repeat=3 if QUICK else 7)) / number * 1e3
+    print(json.dumps(out))
+
+
+def main():
+    if "--run" in sys.argv:
+        return run(sys.argv[sys.argv.index("--run") + 1])
+    extra = ["--quick"] if QUICK else []
+    results = {}
+    for which in ("porta", "torch"):
+        r = subprocess.run([sys.executable, __file__, "--run", which] + extra, capture_output=True, text=True)
+        if r.returncode:
+            sys.exit(f"{which} run failed:\n{r.stderr}")
+        results[which] = json.loads(r.stdout.strip().splitlines()[-1])
+    print(f"| op ({THREADS} threads, best of runs, ms) | Porta | PyTorch | PyTorch / Porta |")
+    print("|---|---:|---:|---:|")
+    for name, p in results["porta"].items():
+        t = results["torch"][name]
+        print(f"| {name} | {p:.3f} | {t:.3f} | {t / p:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
