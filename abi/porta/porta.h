@@ -1040,7 +1040,10 @@ typedef enum porta_reduction {
   PORTA_REDUCTION_MEAN = 1, /**< their mean (PyTorch's default) */
   PORTA_REDUCTION_SUM = 2,  /**< their sum */
   /** the sum divided by the batch size (dim 0): porta_kl_div only. Since 1.4. */
-  PORTA_REDUCTION_BATCHMEAN = 3
+  PORTA_REDUCTION_BATCHMEAN = 3,
+  /** Not a reduction: widens the enum to int32, so that any value a caller
+   *  passes is well defined in C++ (and refused as unknown). Since 1.4. */
+  PORTA_REDUCTION_INT32_ = 0x7fffffff
 } porta_reduction;
 
 /** x @ weight^T + bias, x [..., in], weight [out, in], bias [out] or NULL. Since 1.0. */
