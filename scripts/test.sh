@@ -46,6 +46,6 @@ cmake --build build-tsan -j"$jobs" --target porta_stress porta_plugin_cpu porta_
 echo "== stress (TSan): 8 threads for 20 s"
 PORTA_PLUGIN_PATH="$PWD/build-tsan/lib/porta/test-plugins/mock" TSAN_OPTIONS=halt_on_error=1 \
   build-tsan/bin/porta_stress --threads 8 --seconds 20 | tee build-tsan/stress.txt
-echo "== fuzzing (libFuzzer + ASan + UBSan): every harness for 10 s from its seed corpus"
-scripts/fuzz.sh 10
+echo "== fuzzing (libFuzzer + ASan + UBSan): every harness for 5 s from its seed corpus (longer runs: scripts/fuzz.sh 300)"
+scripts/fuzz.sh 5
 echo "== all tests passed"

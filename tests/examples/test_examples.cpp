@@ -78,13 +78,14 @@ TEST_P(Examples, Seed1LinearRegressionInCpp) {
 }
 
 TEST_P(Examples, Seed2CifarCnnInCpp) {
-  // 200 training images: 50 batches of 4 per epoch; one folder per device (tests run in parallel).
+  // 200 training images: 50 batches of 4 per epoch, 2 epochs (4 loss reports; the full schedule is
+  // the demo's, run by hand); one folder per device (tests run in parallel).
   std::string tag = GetParam();
   for (char& ch : tag)
     if (ch == ':') ch = '_';
   const std::string dir = synthetic_cifar(40, tag);
-  expect_trains(run(std::string(SEED2_CPP) + " " + dir + " " + GetParam() + " --epochs 3 --print-every 25"),
-                R"(\] loss:)", 6);
+  expect_trains(run(std::string(SEED2_CPP) + " " + dir + " " + GetParam() + " --epochs 2 --print-every 25"),
+                R"(\] loss:)", 4);
 }
 
 TEST(Readme, CExampleMultiplies) {
