@@ -71,13 +71,6 @@ std::pair<TensorPtr, TensorPtr> picked(const TensorPtr& x, const TensorPtr& targ
   return {ag::unary(PORTA_OP_NEG, ag::binary(PORTA_OP_MUL, value, w)), w};
 }
 
-// The smallest (MIN) or largest (MAX) element, read back to the host.
-double extreme(porta_op op, const TensorPtr& t) {
-  double v = 0;
-  ops::to_host(*ops::cast(ops::reduce(op, t, nullptr, 0, false), Dtype::Float64), &v, sizeof v);
-  return v;
-}
-
 // |d| < t ? 0.5 d^2 * quad : |d| * lin - off
 TensorPtr piecewise(const TensorPtr& input, const TensorPtr& target, double threshold, double quad, double lin,
                     double off) {
@@ -169,7 +162,7 @@ TensorPtr binary_cross_entropy(const TensorPtr& input, const TensorPtr& target, 
   check_reduction(reduction, op);
   check_pair(op, input, target);
   if (input->numel() > 0) {
-    const double lo = extreme(PORTA_OP_MIN, input), hi = extreme(PORTA_OP_MAX, input);
+    const double lo = ops::reduce_to_host(PORTA_OP_MIN, input), hi = ops::reduce_to_host(PORTA_OP_MAX, input);
     if (!(lo >= 0.0 && hi <= 1.0))
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": all elements of input should be between 0 and 1 (got values in [", lo,
            ", ", hi, "]); apply sigmoid first, or use binary_cross_entropy_with_logits");

@@ -65,9 +65,7 @@ struct ScanNode final : Node {
     if (op == PORTA_OP_CUMSUM) return {ops::cast(ops::scan(PORTA_OP_CUMSUM, g, dim, !reverse), dtype)};
     TensorPtr x = input;
     TensorPtr zeros = ops::binary_scalar(PORTA_OP_EQ, x, 0.0);
-    int64_t any = 0;
-    ops::to_host(*ops::reduce(PORTA_OP_SUM, zeros, nullptr, 0, false), &any, sizeof any);
-    if (any != 0)
+    if (ops::reduce_to_host(PORTA_OP_SUM, zeros) != 0)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "cumprod: the gradient of an input with zeros is not supported yet; ",
            "compute the product another way (e.g. exp(cumsum(log(x))) for positive x)");
     TensorPtr s = ops::scan(PORTA_OP_CUMSUM, ops::binary(PORTA_OP_MUL, g, output), dim, !reverse);

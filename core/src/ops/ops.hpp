@@ -76,6 +76,9 @@ Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b);
 // ---- reductions (reduce.cpp); num_dims == 0 reduces over all dims
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr argreduce(porta_op op, const TensorPtr& t, int32_t dim, bool keepdim);
+// `op` (SUM, MIN, MAX, ...) over every element of a non-empty t, read back to
+// the host as a double (a synchronization): what argument checks compare.
+double reduce_to_host(porta_op op, const TensorPtr& t);
 
 // ---- indexing and scans (index.cpp); index tensors are int64
 // out[p] = src[p with p[dim] := index[p]]. `op` names the caller in errors.

@@ -118,4 +118,10 @@ TensorPtr argreduce(porta_op op, const TensorPtr& t, int32_t dim, bool keepdim) 
   return run(op, p, Dtype::Int64, reduced_shape(*t, mask, keepdim));
 }
 
+double reduce_to_host(porta_op op, const TensorPtr& t) {
+  double v = 0;
+  to_host(*cast(reduce(op, t, nullptr, 0, false), Dtype::Float64), &v, sizeof v);
+  return v;
+}
+
 }  // namespace porta::ops

@@ -10,14 +10,6 @@
 namespace porta::composite {
 namespace {
 
-double read_double(const TensorPtr& t) {
-  double v = 0;
-  ops::to_host(*ops::cast(t, Dtype::Float64), &v, sizeof v);
-  return v;
-}
-
-double extreme(porta_op op, const TensorPtr& t) { return read_double(ops::reduce(op, t, nullptr, 0, false)); }
-
 void require_float(const char* op, const char* what, const porta_tensor& t) {
   if (!is_floating(t.dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": ", what, " must be float32 or float64, got ", dtype_name(t.dtype));
@@ -61,7 +53,7 @@ TensorPtr normal_tensor(const TensorPtr& mean, const TensorPtr& std, ops::Counte
   if (mean && std) check_same_device("normal", {mean.get(), std.get()});
   const Dims shape = mean && std ? ops::broadcast_shapes("normal", mean->shape, std->shape) : any->shape;
   const Dtype dt = mean && std ? promote(mean->dtype, std->dtype) : any->dtype;
-  if (std && std->numel() > 0 && !(extreme(PORTA_OP_MIN, std) >= 0.0))
+  if (std && std->numel() > 0 && !(ops::reduce_to_host(PORTA_OP_MIN, std) >= 0.0))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "normal: expects all elements of std >= 0.0");
   TensorPtr z = ops::random(PORTA_OP_RAND_NORMAL, *any->device, shape, dt, 0.0, 1.0, c);
   if (std) z = ops::binary(PORTA_OP_MUL, z, ops::cast(std, dt));
@@ -71,7 +63,7 @@ TensorPtr normal_tensor(const TensorPtr& mean, const TensorPtr& std, ops::Counte
 TensorPtr bernoulli(const TensorPtr& p, ops::Counters c) {
   require_float("bernoulli", "p", *p);
   if (p->numel() > 0) {
-    const double lo = extreme(PORTA_OP_MIN, p), hi = extreme(PORTA_OP_MAX, p);
+    const double lo = ops::reduce_to_host(PORTA_OP_MIN, p), hi = ops::reduce_to_host(PORTA_OP_MAX, p);
     if (!(lo >= 0.0 && hi <= 1.0))
       fail(PORTA_ERROR_INVALID_ARGUMENT, "bernoulli: expects 0 <= p <= 1, got values in [", lo, ", ", hi, "]");
   }
@@ -92,10 +84,10 @@ TensorPtr multinomial(const TensorPtr& probs, int64_t num_samples, bool replacem
   TensorPtr w = ops::cast(probs->ndim() == 1 ? ops::unsqueeze(probs, 0) : probs, Dtype::Float64);  // [N, C]
   const int64_t rows = w->shape[0];
   if (rows > 0) {
-    if (!(extreme(PORTA_OP_MIN, w) >= 0.0) || !std::isfinite(extreme(PORTA_OP_MAX, w)))
+    if (!(ops::reduce_to_host(PORTA_OP_MIN, w) >= 0.0) || !std::isfinite(ops::reduce_to_host(PORTA_OP_MAX, w)))
       fail(PORTA_ERROR_INVALID_ARGUMENT, "multinomial: probability tensor contains either inf, nan or element < 0");
     const int32_t last = 1;
-    if (!(extreme(PORTA_OP_MIN, ops::reduce(PORTA_OP_SUM, w, &last, 1, false)) > 0.0))
+    if (!(ops::reduce_to_host(PORTA_OP_MIN, ops::reduce(PORTA_OP_SUM, w, &last, 1, false)) > 0.0))
       fail(PORTA_ERROR_INVALID_ARGUMENT, "multinomial: invalid distribution (a row sums to 0)");
   }
   DeviceState& dev = *probs->device;
