@@ -1,5 +1,6 @@
 # Install layout (relocatable: nothing installed names a path outside the prefix):
-#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp,nn.hpp,optim.hpp,data.hpp}
+#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp,nn.hpp,nn_utils.hpp,optim.hpp,
+#                  lr_scheduler.hpp,data.hpp,data_dataset.hpp,data_samplers.hpp,data_composite.hpp}
 #   include/dlpack/dlpack.h   the exact header Porta was built against, copied
 #                             from the package that provided it (PortaDLPack.cmake)
 #   lib/libporta.so, lib/porta/plugins/libporta_plugin_<name>.so

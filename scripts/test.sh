@@ -25,8 +25,9 @@ ctest --test-dir build --output-on-failure -j"$jobs"
 
 echo "== build (ASan + UBSan)"
 # CUDA stays out of the sanitizer build: nvcc takes no -fsanitize, and there is no GPU to test here.
+# -g1: line tables only (reports keep file:line); full debug info made the build a third slower.
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DPORTA_SANITIZE=address,undefined -DPORTA_WERROR=ON \
-      -DPORTA_BUILD_BENCHMARKS=OFF -DPORTA_CUDA=OFF -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" >/dev/null
+      -DCMAKE_C_FLAGS_DEBUG=-g1 -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DPORTA_BUILD_BENCHMARKS=OFF -DPORTA_CUDA=OFF -DPython3_EXECUTABLE="$PORTA_VENV_PYTHON" >/dev/null
 cmake --build build-asan -j"$jobs"
 echo "== tests (ASan + UBSan + LSan): unit, conformance, reliability (leak checks included), fuzz corpora, the emulated cuda plugin, examples on cpu"
 # use_sigaltstack=0: PoCL's LLVM installs its own (malloc-ed) alternate signal

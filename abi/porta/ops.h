@@ -11,7 +11,7 @@
  * id: stable number; kind: a porta_op_kind that fixes the kernel contract
  * below; inputs: the largest number of input tensors (SGD_STEP gets one
  * fewer without momentum). Every op has one output except MAX_POOL2D
- * (values and indices). PORTA_OP_DESCRIPTORS adds the dtypes the kernels
+ * and SORT (values and indices). PORTA_OP_DESCRIPTORS adds the dtypes the kernels
  * take, the result's dtype rule, whether autograd records it, and a doc.
  *
  * Versions: each declaration says since which plugin ABI version
@@ -44,7 +44,7 @@ extern "C" {
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
  * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
  * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
- * plugin ABI 1.4.
+ * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -125,7 +125,8 @@ extern "C" {
   R(X, GATHER,                 gather,                 74, PORTA_OP_KIND_INDEX,     2, ANY,     SAME,  1, "out[p] = src[p, p[dim] := index[p]]")          \
   R(X, SCATTER,                scatter,                75, PORTA_OP_KIND_INDEX,     2, ANY,     SAME,  1, "out[p, p[dim] := index[p]] (op)= src[p]")      \
   R(X, CUMSUM,                 cumsum,                 76, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix sums along a dim")            \
-  R(X, CUMPROD,                cumprod,                77, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix products along a dim")
+  R(X, CUMPROD,                cumprod,                77, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix products along a dim")      \
+  R(X, SORT,                   sort,                   78, PORTA_OP_KIND_SORT,      1, ANY,     SAME,  0, "stable sort along a dim, with indices")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -284,7 +285,21 @@ typedef enum porta_op_kind {
    *  device without cl_khr_fp64, which has no float64 kernels either) and
    *  round each result; int64 scans wrap. A porta_scan_params with a too
    *  small struct_size: INVALID_ARGUMENT. Since plugin ABI 1.4. */
-  PORTA_OP_KIND_SCAN = 15
+  PORTA_OP_KIND_SCAN = 15,
+  /** Stable sorts along the middle axis, porta_sort_params (NULL:
+   *  ascending). SORT: in contiguous [outer, n, inner] -> outputs[0] values
+   *  and outputs[1] int64 indices, both contiguous [outer, n, inner]:
+   *  each (outer, inner) line of `in` in order, and where each value came
+   *  from along n. Equal elements keep their input order (so every device
+   *  gives the same indices); NaN sorts after every number when ascending
+   *  and before when descending, NaNs equal among themselves; -0.0 equals
+   *  0.0; bool sorts false before true. outputs[2] (values' dtype) and
+   *  outputs[3] (int64), of the same shape, are scratch the kernel may
+   *  use as working memory (a device merge sort ping-pongs through them);
+   *  their contents afterwards are unspecified. Kernel dtype: in's (=
+   *  values'). A porta_sort_params with a too small struct_size:
+   *  INVALID_ARGUMENT. Since plugin ABI 1.5. */
+  PORTA_OP_KIND_SORT = 16
 } porta_op_kind;
 
 /** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ...
@@ -416,6 +431,12 @@ typedef struct porta_scan_params {
   size_t struct_size; /**< sizeof(porta_scan_params) */
   int32_t reverse;    /**< nonzero: from the end (k >= j) */
 } porta_scan_params;
+
+/** SORT's direction. Since plugin ABI 1.5. */
+typedef struct porta_sort_params {
+  size_t struct_size; /**< sizeof(porta_sort_params) */
+  int32_t descending; /**< nonzero: largest first */
+} porta_sort_params;
 
 #ifdef __cplusplus
 } /* extern "C" */

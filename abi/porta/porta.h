@@ -57,7 +57,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 4 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 5 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -131,11 +131,13 @@
  *   DLPACK_FLAG_BITMASK_READ_ONLY = 1, DLPACK_FLAG_BITMASK_IS_COPIED = 2
  *
  * Structs that begin with `size_t struct_size`: mirror their fields in
- * order and set struct_size to the size you declared; these are 1.2's:
+ * order and set struct_size to the size you declared; these are 1.5's:
  *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
  *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 32,
  *   sizeof(porta_pool2d_options) = 48, sizeof(porta_sgd_options) = 48,
- *   sizeof(porta_adam_options) = 48, sizeof(porta_op_info) = 56
+ *   sizeof(porta_adam_options) = 56 (48 before 1.5 added amsgrad),
+ *   sizeof(porta_rmsprop_options) = 56, sizeof(porta_adagrad_options) = 48,
+ *   sizeof(porta_op_info) = 56
  * A size that covers fewer fields (an older binding's) is accepted: the core
  * fills or reads only what it covers.
  */
@@ -152,7 +154,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 4
+#define PORTA_ABI_MINOR 5
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -930,6 +932,42 @@ PORTA_EXPORT porta_status porta_cumsum(porta_tensor* t, int32_t dim, porta_tenso
  *  input without zeros (INVALID_ARGUMENT otherwise). Since 1.4. */
 PORTA_EXPORT porta_status porta_cumprod(porta_tensor* t, int32_t dim, porta_tensor** out);
 
+/* ============================ sorting ============================ */
+/* Stable sorts (equal elements keep their order, so every device gives the
+ * same indices); NaN sorts after every number ascending and before it
+ * descending, as in PyTorch. Indices are int64; values are recorded by
+ * autograd (their gradient flows back to where each came from). A 0-D t
+ * sorts as one element. Two-output functions set both or neither. */
+
+/** torch.sort along dim: *values and *indices (t's shape). Since 1.5. */
+PORTA_EXPORT porta_status porta_sort(porta_tensor* t, int32_t dim, int32_t descending, porta_tensor** values,
+                                     porta_tensor** indices);
+/** torch.argsort: porta_sort's indices. Since 1.5. */
+PORTA_EXPORT porta_status porta_argsort(porta_tensor* t, int32_t dim, int32_t descending, porta_tensor** out);
+/** torch.topk: the k largest (smallest when largest is 0) along dim, in
+ *  order; k in [0, t.shape[dim]]. Equal values come in input order. Since 1.5. */
+PORTA_EXPORT porta_status porta_topk(porta_tensor* t, int64_t k, int32_t dim, int32_t largest,
+                                     porta_tensor** values, porta_tensor** indices);
+/** torch.kthvalue: the k-th smallest along dim (k from 1), dim kept when
+ *  keepdim. Since 1.5. */
+PORTA_EXPORT porta_status porta_kthvalue(porta_tensor* t, int64_t k, int32_t dim, int32_t keepdim,
+                                         porta_tensor** values, porta_tensor** indices);
+/** torch.unique of the flattened t (sorted=True): *values (1-D, sorted),
+ *  *inverse (int64, t's shape: each element's position in values) and
+ *  *counts (int64, like values); NaNs are distinct, as in PyTorch. Reads
+ *  the number of values back from the device. Sets all three or none. Since 1.5. */
+PORTA_EXPORT porta_status porta_unique(porta_tensor* t, porta_tensor** values, porta_tensor** inverse,
+                                       porta_tensor** counts);
+/** torch.unique_consecutive of the flattened t: as porta_unique, each run
+ *  of equal neighbours one value, in order. Since 1.5. */
+PORTA_EXPORT porta_status porta_unique_consecutive(porta_tensor* t, porta_tensor** values, porta_tensor** inverse,
+                                                   porta_tensor** counts);
+/** torch.bincount: 1-D non-negative integer x; out[i] counts the i's
+ *  (int64), or sums their weights (NULL: none; float32 weights give
+ *  float32, others float64); length max(max(x) + 1, minlength). Since 1.5. */
+PORTA_EXPORT porta_status porta_bincount(porta_tensor* x, porta_tensor* weights, int64_t minlength,
+                                         porta_tensor** out);
+
 
 /* ================= statistics, shapes and products ================= */
 /* Composites with PyTorch's rules, recorded by autograd through their parts.
@@ -1216,7 +1254,29 @@ typedef struct porta_adam_options {
   double beta2;        /**< (default 0.999) */
   double eps;          /**< (default 1e-8) */
   double weight_decay; /**< Adam: L2 (default 0); AdamW: decoupled (default 1e-2) */
+  int32_t amsgrad;     /**< nonzero: the maximum of past second moments (PyTorch's amsgrad; composed, not fused). Since 1.5. */
 } porta_adam_options;
+
+/** torch.optim.RMSprop options. Since 1.5. */
+typedef struct porta_rmsprop_options {
+  size_t struct_size;  /**< set by the caller: sizeof(porta_rmsprop_options) */
+  double lr;           /**< learning rate (PyTorch default 1e-2) */
+  double alpha;        /**< smoothing constant (default 0.99) */
+  double eps;          /**< denominator term (default 1e-8) */
+  double weight_decay; /**< L2 penalty (default 0) */
+  double momentum;     /**< momentum factor (default 0) */
+  int32_t centered;    /**< nonzero: normalize by the estimated variance of the gradient */
+} porta_rmsprop_options;
+
+/** torch.optim.Adagrad options. Since 1.5. */
+typedef struct porta_adagrad_options {
+  size_t struct_size;               /**< set by the caller: sizeof(porta_adagrad_options) */
+  double lr;                        /**< learning rate (PyTorch default 1e-2) */
+  double lr_decay;                  /**< (default 0) */
+  double weight_decay;              /**< L2 penalty (default 0) */
+  double initial_accumulator_value; /**< the sum's start (default 0) */
+  double eps;                       /**< denominator term (default 1e-10) */
+} porta_adagrad_options;
 
 /** SGD over `params` (n leaf tensors that require grad; references kept). Since 1.0. */
 PORTA_EXPORT porta_status porta_sgd_create(porta_tensor* const* params, int32_t n,
@@ -1227,8 +1287,17 @@ PORTA_EXPORT porta_status porta_adam_create(porta_tensor* const* params, int32_t
 /** AdamW (decoupled weight decay) over `params`. Since 1.0. */
 PORTA_EXPORT porta_status porta_adamw_create(porta_tensor* const* params, int32_t n,
                                              const porta_adam_options* options, porta_optimizer** out);
+/** RMSprop over `params` (options NULL: PyTorch's defaults). Its update is
+ *  composed from elementwise ops on each parameter's device. Since 1.5. */
+PORTA_EXPORT porta_status porta_rmsprop_create(porta_tensor* const* params, int32_t n,
+                                               const porta_rmsprop_options* options, porta_optimizer** out);
+/** Adagrad over `params` (options NULL: PyTorch's defaults), composed as
+ *  RMSprop. Since 1.5. */
+PORTA_EXPORT porta_status porta_adagrad_create(porta_tensor* const* params, int32_t n,
+                                               const porta_adagrad_options* options, porta_optimizer** out);
 /** One update of every parameter that has a gradient: one fused kernel per
- *  parameter on the parameter's device. Not recorded by autograd. Since 1.0. */
+ *  parameter on the parameter's device (RMSprop, Adagrad and amsgrad: a few
+ *  elementwise ops). Not recorded by autograd. Since 1.0. */
 PORTA_EXPORT porta_status porta_optimizer_step(porta_optimizer* opt);
 /** Clears every parameter's gradient (PyTorch's set_to_none behaviour). Since 1.0. */
 PORTA_EXPORT porta_status porta_optimizer_zero_grad(porta_optimizer* opt);
@@ -1237,7 +1306,9 @@ PORTA_EXPORT porta_status porta_optimizer_set_lr(porta_optimizer* opt, double lr
 /** Reads the learning rate. Since 1.0. */
 PORTA_EXPORT porta_status porta_optimizer_get_lr(const porta_optimizer* opt, double* out);
 /** How many state tensors each parameter has: SGD 1 with momentum (the
- *  momentum buffer) else 0; Adam and AdamW 2 (exp_avg, exp_avg_sq). Since 1.2. */
+ *  momentum buffer) else 0; Adam and AdamW 2 (exp_avg, exp_avg_sq), 3 with
+ *  amsgrad (max_exp_avg_sq); RMSprop square_avg, then momentum_buffer with
+ *  momentum, then grad_avg when centered; Adagrad 1 (sum). Since 1.2. */
 PORTA_EXPORT porta_status porta_optimizer_state_slots(const porta_optimizer* opt, int32_t* out);
 /** A copy of state `slot` of parameter `param` (its index in the list the
  *  optimizer was created with), on the parameter's device; *out is NULL

@@ -91,7 +91,7 @@ inline constexpr int op_kind(uint32_t op) {
 // does not know.
 template <class Fn>
 struct KindFamilies {
-  Fn factory, copy, unary, binary, reduce, matmul, conv, pool, softmax, loss, optimizer, index, scan, unknown;
+  Fn factory, copy, unary, binary, reduce, matmul, conv, pool, softmax, loss, optimizer, index, scan, sort, unknown;
 };
 
 // Calls op's family in `f` by the op's kind: the one kind switch of every plugin.
@@ -127,6 +127,8 @@ auto by_kind(const KindFamilies<Fn>& f, uint32_t op, A... args) {
       return f.index(op, args...);
     case PORTA_OP_KIND_SCAN:
       return f.scan(op, args...);
+    case PORTA_OP_KIND_SORT:
+      return f.sort(op, args...);
     default:
       return f.unknown(op, args...);
   }

@@ -30,6 +30,7 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies
     .optimizer = find_optimizer_kernel,
     .index = find_index_kernel,
     .scan = find_scan_kernel,
+    .sort = find_sort_kernel,
     .unknown = plugin::no_kernel,
 };
 

@@ -40,6 +40,7 @@ porta_kernel_fn find_loss_kernel(uint32_t op, int dtype);       // LOSS
 porta_kernel_fn find_optimizer_kernel(uint32_t op, int dtype);  // OPTIMIZER
 porta_kernel_fn find_index_kernel(uint32_t op, int dtype);      // INDEX (gather, scatter)
 porta_kernel_fn find_scan_kernel(uint32_t op, int dtype);       // SCAN (cumsum, cumprod)
+porta_kernel_fn find_sort_kernel(uint32_t op, int dtype);       // SORT
 
 // Threads per block of the plugin's one-dimensional kernels.
 inline constexpr int kThreads = 256;

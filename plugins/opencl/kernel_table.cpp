@@ -28,6 +28,7 @@ constexpr plugin::KindFamilies<porta_status (*)(uint32_t, int, const porta_kerne
     .optimizer = run_optimizer,
     .index = run_index,
     .scan = run_scan,
+    .sort = run_sort,
     .unknown = run_unknown,
 };
 

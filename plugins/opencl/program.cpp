@@ -27,6 +27,7 @@ const FamilySpec& family_spec(Family f) {
       {"optimizer", {"optimizer.cl"}},
       {"index", {"index.cl"}},
       {"scan", {"scan.cl"}},
+      {"sort", {"sort.cl"}},
   };
   return kSpecs[static_cast<int>(f)];
 }

@@ -160,8 +160,8 @@ DLDataType dtype_of(int dt) {
 template <uint32_t Op, int Dt>
 porta_status mock_kernel(const porta_kernel_call* call) {
   static const porta_kernel_fn host_kernel = porta::host::find_host_kernel(Op, dtype_of(Dt));
-  DLTensor ins[4], outs[2];
-  if (call->num_inputs > 4 || call->num_outputs < 1 || call->num_outputs > 2)
+  DLTensor ins[4], outs[4];  // SORT has four outputs (two are scratch)
+  if (call->num_inputs > 4 || call->num_outputs < 1 || call->num_outputs > 4)
     return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "mock: unexpected operand count");
   if (porta::mock::should_fail(porta::mock::Fault::Kernel))
     return porta::host::report(PORTA_ERROR_BACKEND, "mock: injected kernel launch fault");

@@ -236,14 +236,39 @@ AT(porta_sgd_options, weight_decay, 32, 8);
 AT(porta_sgd_options, nesterov, 40, 4);
 FFI_SIZE(porta_sgd_options, 48);
 
-/* Adam's and AdamW's options (1.0) */
+/* Adam's and AdamW's options (1.0; amsgrad 1.5, then 4 bytes of tail padding) */
 AT(porta_adam_options, struct_size, 0, 8);
 AT(porta_adam_options, lr, 8, 8);
 AT(porta_adam_options, beta1, 16, 8);
 AT(porta_adam_options, beta2, 24, 8);
 AT(porta_adam_options, eps, 32, 8);
 AT(porta_adam_options, weight_decay, 40, 8);
-FFI_SIZE(porta_adam_options, 48);
+AT(porta_adam_options, amsgrad, 48, 4);
+FFI_SIZE(porta_adam_options, 56);
+
+/* RMSprop's options (1.5); 4 bytes of tail padding */
+AT(porta_rmsprop_options, struct_size, 0, 8);
+AT(porta_rmsprop_options, lr, 8, 8);
+AT(porta_rmsprop_options, alpha, 16, 8);
+AT(porta_rmsprop_options, eps, 24, 8);
+AT(porta_rmsprop_options, weight_decay, 32, 8);
+AT(porta_rmsprop_options, momentum, 40, 8);
+AT(porta_rmsprop_options, centered, 48, 4);
+FFI_SIZE(porta_rmsprop_options, 56);
+
+/* Adagrad's options (1.5) */
+AT(porta_adagrad_options, struct_size, 0, 8);
+AT(porta_adagrad_options, lr, 8, 8);
+AT(porta_adagrad_options, lr_decay, 16, 8);
+AT(porta_adagrad_options, weight_decay, 24, 8);
+AT(porta_adagrad_options, initial_accumulator_value, 32, 8);
+AT(porta_adagrad_options, eps, 40, 8);
+FFI_SIZE(porta_adagrad_options, 48);
+
+/* SORT's parameters (plugin ABI 1.5); 4 bytes of tail padding */
+AT(porta_sort_params, struct_size, 0, 8);
+AT(porta_sort_params, descending, 8, 4);
+FFI_SIZE(porta_sort_params, 16);
 
 #else /* another ABI: no numbers, only the rule every struct follows */
 
@@ -256,7 +281,8 @@ _Static_assert(offsetof(porta_host_api, struct_size) == 0 && offsetof(porta_devi
                    offsetof(porta_plugin_info, struct_size) == 0 && offsetof(porta_device_info, struct_size) == 0 &&
                    offsetof(porta_memory_stats, struct_size) == 0 && offsetof(porta_conv2d_options, struct_size) == 0 &&
                    offsetof(porta_pool2d_options, struct_size) == 0 && offsetof(porta_sgd_options, struct_size) == 0 &&
-                   offsetof(porta_adam_options, struct_size) == 0,
+                   offsetof(porta_adam_options, struct_size) == 0 && offsetof(porta_rmsprop_options, struct_size) == 0 &&
+                   offsetof(porta_adagrad_options, struct_size) == 0 && offsetof(porta_sort_params, struct_size) == 0,
                "every ABI struct begins with size_t struct_size");
 
 #endif /* __LP64__ */

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The ABI 1.4 ops against PyTorch on the CPU, each library in its own process
-(their thread pools would fight), at sizes a transformer or an embedding
-layer uses: gather, index_select, embedding forward + backward, cumsum, sort
-is not in Porta yet; bmm, layer_norm, scaled_dot_product_attention (causal).
+"""The ABI 1.4 and 1.5 ops against PyTorch on the CPU, each library in its own
+process (their thread pools would fight), at sizes a transformer or an
+embedding layer uses: gather, index_select, embedding forward + backward,
+cumsum, sort and topk (logits of a 50k vocabulary), bmm, layer_norm,
+scaled_dot_product_attention (causal).
 
 Usage: python3 tests/bench/ops_1_4_bench.py [--quick]   (run by hand or by
 scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
@@ -29,6 +30,7 @@ def cases(lib):
     weight = lib.randn(5000, 256, requires_grad=True)
     tokens = lib.randint(0, 5000, (64, 128))
     seq = lib.randn(64, 4096)
+    logits = lib.randn(64, 50000)
     a, b = lib.randn(32, 128, 64), lib.randn(32, 64, 128)
     x = lib.randn(64, 128, 512)
     w, bias = lib.ones(512), lib.zeros(512)
@@ -44,6 +46,8 @@ def cases(lib):
         "index_select 8192 rows of [4096, 512]": lambda: big.index_select(0, idx_rows),
         "embedding [5000, 256] x [64, 128], forward + backward": embedding_step,
         "cumsum [64, 4096] along dim 1": lambda: seq.cumsum(1),
+        "sort [64, 4096] along dim 1": lambda: seq.sort(1),
+        "topk 50 of [64, 50000]": lambda: logits.topk(50),
         "bmm [32, 128, 64] @ [32, 64, 128]": lambda: lib.bmm(a, b),
         "layer_norm [64, 128, 512]": lambda: f.layer_norm(x, (512,), w, bias),
         "scaled_dot_product_attention [8, 8, 128, 64], causal":

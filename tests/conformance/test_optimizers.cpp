@@ -1,6 +1,9 @@
 // The fused optimizer steps of PORTA_OP_LIST (SGD_STEP, ADAM_STEP) through
-// porta_sgd_create / porta_adam_create / porta_adamw_create, three steps with
-// fresh gradients each time, against torch.optim's update rules in double.
+// porta_sgd_create / porta_adam_create / porta_adamw_create, and the composed
+// ones (amsgrad; RMSprop and Adagrad: tests/python/test_optim_composed.py),
+// three steps with fresh gradients each time, against torch.optim's update
+// rules in double.
+#include <algorithm>
 #include <cmath>
 #include <memory>
 
@@ -84,9 +87,10 @@ TEST_P(Optimizers, Sgd) {
 
 TEST_P(Optimizers, AdamAndAdamW) {
   const porta_adam_options configs[] = {
-      {sizeof(porta_adam_options), 1e-2, 0.9, 0.999, 1e-8, 0.0},
-      {sizeof(porta_adam_options), 3e-2, 0.8, 0.99, 1e-6, 0.01},
-      {sizeof(porta_adam_options), 1e-3, 0.0, 0.5, 1e-3, 0.1},
+      {sizeof(porta_adam_options), 1e-2, 0.9, 0.999, 1e-8, 0.0, 0},
+      {sizeof(porta_adam_options), 3e-2, 0.8, 0.99, 1e-6, 0.01, 0},
+      {sizeof(porta_adam_options), 1e-3, 0.0, 0.5, 1e-3, 0.1, 0},
+      {sizeof(porta_adam_options), 3e-2, 0.8, 0.5, 1e-6, 0.01, 1},  // amsgrad: beta2 0.5 lets v fall below its max
   };
   uint32_t seed = 100;
   for (bool decoupled : {false, true})
@@ -94,7 +98,8 @@ TEST_P(Optimizers, AdamAndAdamW) {
       for (DLDataType dt : {porta_float32, porta_float64}) {
         SCOPED_TRACE(std::string(decoupled ? "AdamW" : "Adam") + " lr " + std::to_string(o.lr) + " betas " +
                      std::to_string(o.beta1) + "," + std::to_string(o.beta2) + " eps " + std::to_string(o.eps) +
-                     " weight_decay " + std::to_string(o.weight_decay) + " " + dtype_name(dt));
+                     " weight_decay " + std::to_string(o.weight_decay) + " amsgrad " + std::to_string(o.amsgrad) +
+                     " " + dtype_name(dt));
         const HostTensor p0 = sample_host(dt, {4, 5}, seed++);
         const auto grads = grads_for(p0, seed += 3);
         op_case(decoupled ? "adamw" : "adam", dt, [&] {
@@ -105,7 +110,7 @@ TEST_P(Optimizers, AdamAndAdamW) {
           OptimizerPtr opt(raw, porta_optimizer_release);
           const auto got = run(opt.get(), p, grads);
           // torch.optim.Adam / AdamW in double.
-          std::vector<double> w = p0.v, m(w.size()), v(w.size());
+          std::vector<double> w = p0.v, m(w.size()), v(w.size()), v_max(w.size());
           for (size_t k = 0; k < grads.size(); ++k) {
             const double t = static_cast<double>(k + 1);
             const double bc1 = 1 - std::pow(o.beta1, t), bc2 = 1 - std::pow(o.beta2, t);
@@ -117,7 +122,8 @@ TEST_P(Optimizers, AdamAndAdamW) {
                 g += o.weight_decay * w[i];
               m[i] = o.beta1 * m[i] + (1 - o.beta1) * g;
               v[i] = o.beta2 * v[i] + (1 - o.beta2) * g * g;
-              w[i] -= o.lr / bc1 * m[i] / (std::sqrt(v[i]) / std::sqrt(bc2) + o.eps);
+              v_max[i] = std::max(v_max[i], v[i]);
+              w[i] -= o.lr / bc1 * m[i] / (std::sqrt(o.amsgrad ? v_max[i] : v[i]) / std::sqrt(bc2) + o.eps);
             }
             expect_close(got[k], HostTensor{dt, p0.shape, w}, step_tolerance(dt),
                          "after step " + std::to_string(k + 1));

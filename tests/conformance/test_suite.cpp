@@ -85,6 +85,8 @@ const char* covering_file(porta_op op) {
       return "test_index.cpp";
     case PORTA_OP_KIND_SCAN:
       return "test_scan.cpp";
+    case PORTA_OP_KIND_SORT:
+      return "test_sort.cpp";
   }
   return nullptr;
 }

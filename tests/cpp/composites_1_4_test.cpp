@@ -9,18 +9,15 @@
 #include <porta/nn.hpp>
 
 #include "mock_device.hpp"
+#include "tensor_values.hpp"
 
 using porta::Tensor;
 using testing::HasSubstr;
-using D = std::vector<double>;
+using porta_test::D;
+using porta_test::values;
+using porta_test::vec;
 
 namespace {
-
-Tensor vec(D values, porta::Shape shape = {}) {
-  if (shape.empty()) shape = {static_cast<int64_t>(values.size())};
-  return Tensor::from_vector(values, shape);
-}
-D values(const Tensor& t) { return t.cast(porta::kFloat64).to_vector<double>(); }
 
 TEST(Composites14, Statistics) {
   const Tensor x = vec({1, 2, 4, 8}, {2, 2});

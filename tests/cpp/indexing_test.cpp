@@ -9,23 +9,17 @@
 #include <porta/nn.hpp>
 
 #include "mock_device.hpp"
+#include "tensor_values.hpp"
 
 using porta::Tensor;
 using testing::HasSubstr;
-using D = std::vector<double>;
-using I = std::vector<int64_t>;
+using porta_test::D;
+using porta_test::values;
+using porta_test::vec;
+using porta_test::I;
+using porta_test::ivec;
 
 namespace {
-
-Tensor vec(D values, porta::Shape shape = {}) {
-  if (shape.empty()) shape = {static_cast<int64_t>(values.size())};
-  return Tensor::from_vector(values, shape);
-}
-Tensor ivec(I values, porta::Shape shape = {}) {
-  if (shape.empty()) shape = {static_cast<int64_t>(values.size())};
-  return Tensor::from_vector(values, shape);
-}
-D values(const Tensor& t) { return t.cast(porta::kFloat64).to_vector<double>(); }
 
 TEST(Indexing, GatherAndScatterFamily) {
   const Tensor x = vec({1, 2, 3, 4, 5, 6}, {2, 3});

@@ -7,6 +7,7 @@
 #include <porta/optim.hpp>
 #include <porta/porta.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -65,4 +66,25 @@ TEST(Parameters, AModuleUsedTwiceIsListedOnceAndOptimizersRefuseDuplicates) {
     EXPECT_THAT(e.what(), testing::HasSubstr("parameter 2 is parameter 0 again"));
   }
   EXPECT_THROW(porta::optim::Adam(std::vector<porta::Tensor>{}), porta::Error);
+}
+
+// RMSprop and Adagrad from C++: one step of PyTorch's rule, and their state slots.
+TEST(Optimizers, RmspropAndAdagradFromCpp) {
+  porta::Tensor p = porta::Tensor::from_vector(std::vector<double>{1.0, -2.0}, {2}).requires_grad_();
+  porta::optim::RMSprop rms({p}, {.lr = 0.1, .momentum = 0.5, .centered = true});
+  p.set_grad(porta::Tensor::from_vector(std::vector<double>{0.5, 1.0}, {2}));
+  rms.step();
+  EXPECT_EQ(rms.state_slots(), 3);
+  // square_avg = 0.01 g^2, grad_avg = 0.01 g, avg = sqrt(square_avg - grad_avg^2) + eps, p -= lr * g / avg.
+  const auto after = p.to_vector<double>();
+  for (size_t i = 0; i < 2; ++i) {
+    const double g = i ? 1.0 : 0.5, avg = std::sqrt(0.01 * g * g - 1e-4 * g * g) + 1e-8;
+    EXPECT_NEAR(after[i], (i ? -2.0 : 1.0) - 0.1 * g / avg, 1e-12);
+  }
+  porta::Tensor q = porta::Tensor::from_vector(std::vector<double>{3.0}, {1}).requires_grad_();
+  porta::optim::Adagrad ada({q}, {.lr = 0.5, .initial_accumulator_value = 1.0});
+  q.set_grad(porta::Tensor::from_vector(std::vector<double>{2.0}, {1}));
+  ada.step();
+  EXPECT_NEAR(q.to_vector<double>()[0], 3.0 - 0.5 * 2.0 / (std::sqrt(5.0) + 1e-10), 1e-12);
+  EXPECT_EQ(ada.state_slots(), 1);
 }

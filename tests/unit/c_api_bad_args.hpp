@@ -54,6 +54,7 @@ std::vector<Case> tensor_cases();    // errors, FFI values, plugins, devices, te
 std::vector<Case> op_cases();        // elementwise, reductions, linear algebra, composites, indexing, autograd
 std::vector<Case> sampling_cases();    // factories: sampling from a porta_generator_state (tensor_cases places them)
 std::vector<Case> indexing_cases();    // indexing, joins and scans (op_cases places them)
+std::vector<Case> sorting_cases();     // sorting (op_cases places them)
 std::vector<Case> statistics_cases();  // statistics, shapes and products (op_cases places them)
 std::vector<Case> nn_loss_cases();     // nn losses, normalization and attention (nn_cases places them)
 std::vector<Case> nn_cases();        // nn ops, initializers, optimizers

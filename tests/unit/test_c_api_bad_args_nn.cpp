@@ -315,8 +315,8 @@ const Case kCases[] = {
        Tensor p = x.leaf();
        porta_tensor* params[1] = {p.get()};
        Untouched<porta_optimizer*> out;
-       const porta_adam_options beta_one{sizeof(porta_adam_options), 1e-3, 1.0, 0.999, 1e-8, 0};
-       const porta_adam_options negative_eps{sizeof(porta_adam_options), 1e-3, 0.9, 0.999, -1, 0};
+       const porta_adam_options beta_one{sizeof(porta_adam_options), 1e-3, 1.0, 0.999, 1e-8, 0, 0};
+       const porta_adam_options negative_eps{sizeof(porta_adam_options), 1e-3, 0.9, 0.999, -1, 0, 0};
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_adam_create(params, 1, nullptr, nullptr));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "Adam: betas must be in [0, 1)",
                porta_adam_create(params, 1, &beta_one, out.p()));
@@ -332,7 +332,7 @@ const Case kCases[] = {
        Tensor p = x.leaf();
        porta_tensor* params[1] = {p.get()};
        Untouched<porta_optimizer*> out;
-       const porta_adam_options nan_beta{sizeof(porta_adam_options), 1e-3, 0.9, NAN, 1e-8, 0};
+       const porta_adam_options nan_beta{sizeof(porta_adam_options), 1e-3, 0.9, NAN, 1e-8, 0, 0};
        const porta_adam_options no_size = unsized<porta_adam_options>();
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_adamw_create(params, 1, nullptr, nullptr));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "AdamW: betas must be in [0, 1)",
@@ -341,6 +341,40 @@ const Case kCases[] = {
                porta_adamw_create(params, 1, &no_size, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "params must not be NULL",
                porta_adamw_create(nullptr, 2, nullptr, out.p()));
+     }},
+    {"porta_rmsprop_create",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* params[1] = {p.get()};
+       Untouched<porta_optimizer*> out;
+       const porta_rmsprop_options bad_alpha{sizeof(porta_rmsprop_options), 1e-2, -0.5, 1e-8, 0, 0, 0};
+       const porta_rmsprop_options nan_momentum{sizeof(porta_rmsprop_options), 1e-2, 0.99, 1e-8, 0, NAN, 0};
+       const porta_rmsprop_options no_size = unsized<porta_rmsprop_options>();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_rmsprop_create(params, 1, nullptr, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "RMSprop: alpha must be >= 0, got -0.5",
+               porta_rmsprop_create(params, 1, &bad_alpha, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "RMSprop: momentum must be >= 0",
+               porta_rmsprop_create(params, 1, &nan_momentum, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set",
+               porta_rmsprop_create(params, 1, &no_size, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "params must not be NULL",
+               porta_rmsprop_create(nullptr, 2, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "empty parameter list", porta_rmsprop_create(params, 0, nullptr, out.p()));
+     }},
+    {"porta_adagrad_create",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* params[1] = {p.get()};
+       Untouched<porta_optimizer*> out;
+       const porta_adagrad_options bad_decay{sizeof(porta_adagrad_options), 1e-2, -1, 0, 0, 1e-10};
+       const porta_adagrad_options no_size = unsized<porta_adagrad_options>();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_adagrad_create(params, 1, nullptr, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "Adagrad: lr_decay must be >= 0, got -1",
+               porta_adagrad_create(params, 1, &bad_decay, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set",
+               porta_adagrad_create(params, 1, &no_size, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "params must not be NULL",
+               porta_adagrad_create(nullptr, 2, nullptr, out.p()));
      }},
     {"porta_optimizer_step", [](Fixture& x) { expect_optimizer_handle_checked(x, porta_optimizer_step); }},
     {"porta_optimizer_zero_grad", [](Fixture& x) { expect_optimizer_handle_checked(x, porta_optimizer_zero_grad); }},
@@ -383,7 +417,7 @@ const Case kCases[] = {
        expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_state(o, 0, 0, x.f.get()); });
        Tensor param = x.leaf();
        porta_tensor* p = param.get();
-       const porta_adam_options ao{sizeof ao, 1e-3, 0.9, 0.999, 1e-8, 0};
+       const porta_adam_options ao{sizeof ao, 1e-3, 0.9, 0.999, 1e-8, 0, 0};
        porta_optimizer* adam = nullptr;
        ASSERT_EQ(porta_adam_create(&p, 1, &ao, &adam), PORTA_OK) << porta_last_error();
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "state is NULL", porta_optimizer_set_state(adam, 0, 0, nullptr));

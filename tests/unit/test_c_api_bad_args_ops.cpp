@@ -432,6 +432,7 @@ std::vector<Case> op_cases() {
   for (const Case& c : elementwise_cases()) cases.push_back(c);
   cases.insert(cases.end(), std::begin(kCases), std::end(kCases));
   for (const Case& c : indexing_cases()) cases.push_back(c);
+  for (const Case& c : sorting_cases()) cases.push_back(c);
   for (const Case& c : statistics_cases()) cases.push_back(c);
   cases.insert(cases.end(), std::begin(kAutogradCases), std::end(kAutogradCases));
   return cases;

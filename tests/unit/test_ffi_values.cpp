@@ -124,6 +124,8 @@ std::map<std::string, Known> header_values() {
   PORTA_FFI_SIZE(porta_pool2d_options)
   PORTA_FFI_SIZE(porta_sgd_options)
   PORTA_FFI_SIZE(porta_adam_options)
+  PORTA_FFI_SIZE(porta_rmsprop_options)
+  PORTA_FFI_SIZE(porta_adagrad_options)
   PORTA_FFI_SIZE(porta_op_info)
 #undef PORTA_FFI_SIZE
 #undef PORTA_FFI_ALIGN

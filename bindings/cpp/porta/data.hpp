@@ -2,7 +2,9 @@
 // seeded shuffling, drop_last, background worker threads that prefetch in
 // order, and pinned host buffers when the batches are bound for an
 // accelerator. Datasets: IDX files (MNIST, Fashion-MNIST; gzip too) and the
-// CIFAR-10 binary format, with Normalize.
+// CIFAR-10 binary format, with Normalize. Samplers (data_samplers.hpp) choose
+// the indices; Subset, ConcatDataset and random_split (data_composite.hpp)
+// build datasets from datasets.
 #pragma once
 
 #include <algorithm>
@@ -21,26 +23,12 @@
 #include <thread>
 #include <vector>
 
+#include "porta/data_composite.hpp"
+#include "porta/data_dataset.hpp"
+#include "porta/data_samplers.hpp"
 #include "porta/porta.hpp"
 
 namespace porta::data {
-
-/// One batch: inputs and targets, host (cpu) tensors.
-struct Batch {
-  Tensor data;    ///< e.g. float32 [B, C, H, W]
-  Tensor target;  ///< e.g. int64 [B]
-};
-
-/// A map-style dataset that assembles batches from sample indices.
-class Dataset {
- public:
-  virtual ~Dataset() = default;
-  /// Number of samples.
-  virtual int64_t size() const = 0;
-  /// The samples `indices`, stacked. `pin_for` names the accelerator the
-  /// batch is bound for (page-locked buffers), or is empty.
-  virtual Batch get_batch(const std::vector<int64_t>& indices, const std::optional<Device>& pin_for) const = 0;
-};
 
 /// Per-channel (x / 255 - mean) / std, as ToTensor() then Normalize(mean, std).
 struct Normalize {
@@ -227,6 +215,11 @@ struct LoaderOptions {
   int num_workers = 0;           ///< background threads assembling batches (0: in the caller)
   int prefetch = 2;              ///< batches each worker keeps ready
   std::optional<Device> pin_memory_for{};  ///< page-locked batches for this accelerator
+  /// Each epoch's indices, batch_size at a time, instead of 0..size-1 (torch's sampler=); not with shuffle.
+  std::shared_ptr<samplers::Sampler> sampler{};
+  /// Each epoch's batches of indices (torch's batch_sampler=); not with batch_size != 1, shuffle, sampler or
+  /// drop_last.
+  std::shared_ptr<samplers::BatchSampler> batch_sampler{};
 };
 
 /// Iterates a dataset in batches. `for (auto& batch : loader)` runs one epoch.
@@ -237,10 +230,16 @@ class DataLoader {
     if (o_.batch_size < 1) throw Error(PORTA_ERROR_INVALID_ARGUMENT, "DataLoader: batch_size must be >= 1");
     if (o_.num_workers < 0) throw Error(PORTA_ERROR_INVALID_ARGUMENT, "DataLoader: num_workers must be >= 0");
     if (o_.pin_memory_for && o_.pin_memory_for->is_cpu()) o_.pin_memory_for.reset();
+    if (o_.sampler && o_.shuffle)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "DataLoader: sampler option is mutually exclusive with shuffle");
+    if (o_.batch_sampler && (o_.batch_size != 1 || o_.shuffle || o_.sampler || o_.drop_last))
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "DataLoader: batch_sampler option is mutually exclusive with "
+                                                "batch_size, shuffle, sampler, and drop_last");
   }
   /// Batches per epoch.
   int64_t size() const {
-    const int64_t n = dataset_->size(), b = o_.batch_size;
+    if (o_.batch_sampler) return o_.batch_sampler->size();
+    const int64_t n = o_.sampler ? o_.sampler->size() : dataset_->size(), b = o_.batch_size;
     return o_.drop_last ? n / b : n / b + (n % b != 0);  // not (n + b - 1) / b: that overflows for a huge b
   }
 
@@ -249,18 +248,9 @@ class DataLoader {
   /// iterator may outlive the loader it came from (a temporary's begin()).
   class Epoch {
    public:
-    Epoch(const DataLoader& loader, uint64_t epoch) : dataset_(loader.dataset_), o_(loader.o_) {
-      const int64_t n = dataset_->size();
-      order_.resize(size_t(n));
-      std::iota(order_.begin(), order_.end(), 0);
-      if (o_.shuffle) {
-        const DLDevice cpu{kDLCPU, 0};
-        porta_tensor* perm = nullptr;
-        porta::detail::check(o_.seed ? porta_randperm_at(n, *o_.seed, epoch * uint64_t(n), cpu, &perm)
-                                     : porta_randperm(n, cpu, &perm));
-        order_ = Tensor::adopt(perm).to_vector<int64_t>();
-      }
-      total_ = loader.size();
+    Epoch(const DataLoader& loader, uint64_t epoch)
+        : dataset_(loader.dataset_), o_(loader.o_), batches_(loader.batches(epoch)) {
+      total_ = int64_t(batches_.size());
       for (int w = 0; w < o_.num_workers; ++w) workers_.emplace_back([this] { work(); });
     }
     ~Epoch() {
@@ -289,11 +279,7 @@ class DataLoader {
     }
 
    private:
-    Batch make(int64_t k) const {
-      const int64_t bs = o_.batch_size, n = int64_t(order_.size());
-      std::vector<int64_t> idx(order_.begin() + k * bs, order_.begin() + std::min(n, (k + 1) * bs));
-      return dataset_->get_batch(idx, o_.pin_memory_for);
-    }
+    Batch make(int64_t k) const { return dataset_->get_batch(batches_[size_t(k)], o_.pin_memory_for); }
     void work() {
       const int64_t limit = int64_t(o_.num_workers) * std::max(1, o_.prefetch);
       for (;;) {
@@ -318,7 +304,7 @@ class DataLoader {
 
     std::shared_ptr<const Dataset> dataset_;
     LoaderOptions o_;
-    std::vector<int64_t> order_;
+    std::vector<std::vector<int64_t>> batches_;
     int64_t total_ = 0, consumed_ = 0, next_ = 0;
     std::vector<std::thread> workers_;
     std::mutex mu_;
@@ -353,6 +339,27 @@ class DataLoader {
   Iterator end() const { return Iterator(); }
 
  private:
+  /// Epoch `epoch`'s batches of indices: the batch sampler's, or the sampler's (or the shuffled, or plain,
+  /// 0..size-1) indices cut batch_size at a time.
+  std::vector<std::vector<int64_t>> batches(uint64_t epoch) const {
+    if (o_.batch_sampler) return o_.batch_sampler->batches();
+    std::vector<int64_t> order;
+    const int64_t n = dataset_->size();
+    if (o_.sampler) {
+      order = o_.sampler->indices();
+    } else if (o_.shuffle) {
+      const DLDevice cpu{kDLCPU, 0};
+      porta_tensor* perm = nullptr;
+      porta::detail::check(o_.seed ? porta_randperm_at(n, *o_.seed, epoch * uint64_t(n), cpu, &perm)
+                                   : porta_randperm(n, cpu, &perm));
+      order = Tensor::adopt(perm).to_vector<int64_t>();
+    } else {
+      order.resize(size_t(n));
+      std::iota(order.begin(), order.end(), 0);
+    }
+    return samplers::detail::chunk(order, o_.batch_size, o_.drop_last);
+  }
+
   std::shared_ptr<const Dataset> dataset_;
   LoaderOptions o_;
   mutable uint64_t epochs_ = 0;

@@ -1,4 +1,4 @@
-// porta::optim — SGD, Adam, AdamW over porta.h. State lives on each
+// porta::optim — SGD, Adam, AdamW, RMSprop, Adagrad over porta.h. State lives on each
 // parameter's device and follows it; there is no optimizer.to().
 #pragma once
 
@@ -98,13 +98,14 @@ struct AdamOptions {
   double beta2 = 0.999;       ///< second moment decay
   double eps = 1e-8;          ///< denominator term
   double weight_decay = 0;    ///< L2 (Adam) or decoupled (AdamW; PyTorch's AdamW default is 1e-2)
+  bool amsgrad = false;       ///< the maximum of past second moments (composed from elementwise ops)
 };
 
 /// Adam.
 class Adam : public Optimizer {
  public:
   explicit Adam(const std::vector<Tensor>& params, const AdamOptions& o = {}) {
-    const porta_adam_options c{sizeof(c), o.lr, o.beta1, o.beta2, o.eps, o.weight_decay};
+    const porta_adam_options c{sizeof(c), o.lr, o.beta1, o.beta2, o.eps, o.weight_decay, int{o.amsgrad}};
     create(porta_adam_create, params, c);
   }
 };
@@ -113,9 +114,48 @@ class Adam : public Optimizer {
 class AdamW : public Optimizer {
  public:
   explicit AdamW(const std::vector<Tensor>& params, const AdamOptions& o = {.weight_decay = 1e-2}) {
-    const porta_adam_options c{sizeof(c), o.lr, o.beta1, o.beta2, o.eps, o.weight_decay};
+    const porta_adam_options c{sizeof(c), o.lr, o.beta1, o.beta2, o.eps, o.weight_decay, int{o.amsgrad}};
     create(porta_adamw_create, params, c);
   }
 };
 
+/// torch.optim.RMSprop options.
+struct RMSpropOptions {
+  double lr = 1e-2;          ///< learning rate
+  double alpha = 0.99;       ///< smoothing constant
+  double eps = 1e-8;         ///< denominator term
+  double weight_decay = 0;   ///< L2 penalty
+  double momentum = 0;       ///< momentum factor
+  bool centered = false;     ///< normalize by the estimated variance of the gradient
+};
+
+/// RMSprop (state: square_avg, then momentum_buffer with momentum, then grad_avg when centered).
+class RMSprop : public Optimizer {
+ public:
+  explicit RMSprop(const std::vector<Tensor>& params, const RMSpropOptions& o = {}) {
+    const porta_rmsprop_options c{sizeof(c), o.lr, o.alpha, o.eps, o.weight_decay, o.momentum, int{o.centered}};
+    create(porta_rmsprop_create, params, c);
+  }
+};
+
+/// torch.optim.Adagrad options.
+struct AdagradOptions {
+  double lr = 1e-2;                       ///< learning rate
+  double lr_decay = 0;                    ///< learning-rate decay per step
+  double weight_decay = 0;                ///< L2 penalty
+  double initial_accumulator_value = 0;   ///< the sum's start
+  double eps = 1e-10;                     ///< denominator term
+};
+
+/// Adagrad (state: sum).
+class Adagrad : public Optimizer {
+ public:
+  explicit Adagrad(const std::vector<Tensor>& params, const AdagradOptions& o = {}) {
+    const porta_adagrad_options c{sizeof(c), o.lr, o.lr_decay, o.weight_decay, o.initial_accumulator_value, o.eps};
+    create(porta_adagrad_create, params, c);
+  }
+};
+
 }  // namespace porta::optim
+
+#include "porta/lr_scheduler.hpp"  // the schedulers over Optimizer::lr() (porta::optim::StepLR, ...)

@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -424,6 +425,7 @@ using Dims = std::vector<int32_t>;
 #define PORTA_CPP_SHAPE_PORTA_OP_KIND_OPTIMIZER NONE
 #define PORTA_CPP_SHAPE_PORTA_OP_KIND_INDEX NONE
 #define PORTA_CPP_SHAPE_PORTA_OP_KIND_SCAN SCAN
+#define PORTA_CPP_SHAPE_PORTA_OP_KIND_SORT NONE
 #define PORTA_CPP_PASTE(a, b) PORTA_CPP_PASTE_EXPANDED(a, b)
 #define PORTA_CPP_PASTE_EXPANDED(a, b) a##b
 
@@ -854,6 +856,42 @@ class Tensor {
   Tensor nonzero() const { return make(porta_nonzero, live()); }
   /// torch.take: elements at row-major positions.
   Tensor take(const Tensor& index) const { return make(porta_take, live(), index.live()); }
+  // ---- sorting: stable (equal elements keep their order), NaN last ascending, first descending
+  /// torch.sort: {values, indices} along dim.
+  std::tuple<Tensor, Tensor> sort(int32_t dim = -1, bool descending = false) const {
+    porta_tensor *v = nullptr, *i = nullptr;
+    detail::check(porta_sort(live(), dim, descending ? 1 : 0, &v, &i));
+    return {adopt(v), adopt(i)};
+  }
+  /// torch.argsort: the indices that sort along dim.
+  Tensor argsort(int32_t dim = -1, bool descending = false) const {
+    return make(porta_argsort, live(), dim, descending ? 1 : 0);
+  }
+  /// torch.topk: {values, indices} of the k largest (or smallest) along dim, in order.
+  std::tuple<Tensor, Tensor> topk(int64_t k, int32_t dim = -1, bool largest = true) const {
+    porta_tensor *v = nullptr, *i = nullptr;
+    detail::check(porta_topk(live(), k, dim, largest ? 1 : 0, &v, &i));
+    return {adopt(v), adopt(i)};
+  }
+  /// torch.kthvalue: {values, indices} of the k-th smallest along dim (k from 1).
+  std::tuple<Tensor, Tensor> kthvalue(int64_t k, int32_t dim = -1, bool keepdim = false) const {
+    porta_tensor *v = nullptr, *i = nullptr;
+    detail::check(porta_kthvalue(live(), k, dim, keepdim ? 1 : 0, &v, &i));
+    return {adopt(v), adopt(i)};
+  }
+  /// torch::_unique2 of the flattened tensor: {sorted values, inverse (this shape), counts}.
+  std::tuple<Tensor, Tensor, Tensor> unique() const { return unique3(porta_unique); }
+  /// torch::unique_consecutive of the flattened tensor: {values, inverse, counts}.
+  std::tuple<Tensor, Tensor, Tensor> unique_consecutive() const { return unique3(porta_unique_consecutive); }
+  /// torch.bincount of a 1-D non-negative integer tensor: counts of each value.
+  Tensor bincount(int64_t minlength = 0) const {
+    return make(porta_bincount, live(), static_cast<porta_tensor*>(nullptr), minlength);
+  }
+  /// torch.bincount with weights (an undefined tensor: none): sums of the weights of each value.
+  Tensor bincount(const Tensor& weights, int64_t minlength = 0) const {
+    return make(porta_bincount, live(), weights.defined() ? weights.live() : nullptr, minlength);
+  }
+
   /// torch.split with sizes: views along dim.
   std::vector<Tensor> split(const Shape& sizes, int32_t dim = 0) const {
     std::vector<porta_tensor*> outs(sizes.size());
@@ -1004,6 +1042,13 @@ class Tensor {
 #undef PORTA_CPP_METHOD_SCAN
 
  private:
+  // unique / unique_consecutive: values, inverse and counts, all or none.
+  std::tuple<Tensor, Tensor, Tensor> unique3(porta_status (*f)(porta_tensor*, porta_tensor**, porta_tensor**,
+                                                                porta_tensor**)) const {
+    porta_tensor *v = nullptr, *i = nullptr, *c = nullptr;
+    detail::check(f(live(), &v, &i, &c));
+    return {adopt(v), adopt(i), adopt(c)};
+  }
   // Calls C function `f(args..., &out)` and adopts the new tensor, throwing on failure.
   template <class F, class... Args>
   static Tensor make(F f, Args... args) {
@@ -1110,6 +1155,7 @@ PORTA_OP_LIST(PORTA_CPP_FREE)
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_OPTIMIZER
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_INDEX
 #undef PORTA_CPP_SHAPE_PORTA_OP_KIND_SCAN
+#undef PORTA_CPP_SHAPE_PORTA_OP_KIND_SORT
 #undef PORTA_CPP_PASTE
 #undef PORTA_CPP_PASTE_EXPANDED
 
@@ -1169,6 +1215,22 @@ inline Tensor masked_fill(const Tensor& t, const Tensor& mask, double value) { r
 inline Tensor masked_select(const Tensor& t, const Tensor& mask) { return t.masked_select(mask); }
 inline Tensor nonzero(const Tensor& t) { return t.nonzero(); }
 inline Tensor take(const Tensor& t, const Tensor& index) { return t.take(index); }
+inline std::tuple<Tensor, Tensor> sort(const Tensor& t, int32_t dim = -1, bool descending = false) {
+  return t.sort(dim, descending);
+}
+inline Tensor argsort(const Tensor& t, int32_t dim = -1, bool descending = false) { return t.argsort(dim, descending); }
+inline std::tuple<Tensor, Tensor> topk(const Tensor& t, int64_t k, int32_t dim = -1, bool largest = true) {
+  return t.topk(k, dim, largest);
+}
+inline std::tuple<Tensor, Tensor> kthvalue(const Tensor& t, int64_t k, int32_t dim = -1, bool keepdim = false) {
+  return t.kthvalue(k, dim, keepdim);
+}
+inline std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& t) { return t.unique(); }
+inline std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& t) { return t.unique_consecutive(); }
+inline Tensor bincount(const Tensor& t, int64_t minlength = 0) { return t.bincount(minlength); }
+inline Tensor bincount(const Tensor& t, const Tensor& weights, int64_t minlength = 0) {
+  return t.bincount(weights, minlength);
+}
 inline Tensor var(const Tensor& t, const Dims& dims = {}, double correction = 1.0, bool keepdim = false) {
   return t.var(dims, correction, keepdim);
 }

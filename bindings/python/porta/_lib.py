@@ -183,7 +183,19 @@ class SgdOptions(Structure):
 class AdamOptions(Structure):
     """porta_adam_options."""
     _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("beta1", c_double), ("beta2", c_double),
-                ("eps", c_double), ("weight_decay", c_double)]
+                ("eps", c_double), ("weight_decay", c_double), ("amsgrad", c_int32)]
+
+
+class RmspropOptions(Structure):
+    """porta_rmsprop_options."""
+    _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("alpha", c_double), ("eps", c_double),
+                ("weight_decay", c_double), ("momentum", c_double), ("centered", c_int32)]
+
+
+class AdagradOptions(Structure):
+    """porta_adagrad_options."""
+    _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("lr_decay", c_double), ("weight_decay", c_double),
+                ("initial_accumulator_value", c_double), ("eps", c_double)]
 
 
 def sized(struct_type, **fields):

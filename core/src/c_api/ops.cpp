@@ -17,6 +17,8 @@ using namespace porta;
 #define PORTA_GEN_PORTA_OP_KIND_OPTIMIZER(NAME, name)
 // GATHER and SCATTER sit behind c_api/indexing.cpp's entry points.
 #define PORTA_GEN_PORTA_OP_KIND_INDEX(NAME, name)
+// SORT sits behind c_api/sorting.cpp's entry points (two outputs).
+#define PORTA_GEN_PORTA_OP_KIND_SORT(NAME, name)
 
 #define PORTA_GEN_PORTA_OP_KIND_SCAN(NAME, name)                                         \
   PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, porta_tensor** out) { \

@@ -23,7 +23,7 @@ static porta_status create_adam(porta_tensor* const* params, int32_t n, const po
                                 porta_optimizer** out, bool decoupled) {
   return guard([&] {
     require(out, "out");
-    const porta_adam_options defaults{sizeof(porta_adam_options), 1e-3, 0.9, 0.999, 1e-8, decoupled ? 1e-2 : 0.0};
+    const porta_adam_options defaults{sizeof(porta_adam_options), 1e-3, 0.9, 0.999, 1e-8, decoupled ? 1e-2 : 0.0, 0};
     *out = optim::create_adam(params, n, copy_in(options, defaults, "porta_adam_options"), decoupled);
   });
 }
@@ -36,6 +36,24 @@ PORTA_API porta_status porta_adam_create(porta_tensor* const* params, int32_t n,
 PORTA_API porta_status porta_adamw_create(porta_tensor* const* params, int32_t n, const porta_adam_options* options,
                                           porta_optimizer** out) {
   return create_adam(params, n, options, out, true);
+}
+
+PORTA_API porta_status porta_rmsprop_create(porta_tensor* const* params, int32_t n,
+                                            const porta_rmsprop_options* options, porta_optimizer** out) {
+  return guard([&] {
+    require(out, "out");
+    const porta_rmsprop_options defaults{sizeof(porta_rmsprop_options), 1e-2, 0.99, 1e-8, 0, 0, 0};
+    *out = optim::create_rmsprop(params, n, copy_in(options, defaults, "porta_rmsprop_options"));
+  });
+}
+
+PORTA_API porta_status porta_adagrad_create(porta_tensor* const* params, int32_t n,
+                                            const porta_adagrad_options* options, porta_optimizer** out) {
+  return guard([&] {
+    require(out, "out");
+    const porta_adagrad_options defaults{sizeof(porta_adagrad_options), 1e-2, 0, 0, 0, 1e-10};
+    *out = optim::create_adagrad(params, n, copy_in(options, defaults, "porta_adagrad_options"));
+  });
 }
 
 PORTA_API porta_status porta_optimizer_step(porta_optimizer* opt) {
@@ -52,7 +70,7 @@ PORTA_API porta_status porta_optimizer_set_lr(porta_optimizer* opt, double lr) {
     if (!(lr >= 0) || !std::isfinite(lr))
       fail(PORTA_ERROR_INVALID_ARGUMENT, "set_lr: lr must be finite and >= 0, got ", lr);
     std::lock_guard<std::mutex> lock(o.mu);
-    o.sgd.lr = o.adam.lr = lr;
+    optim::set_lr(o, lr);
   });
 }
 
@@ -60,14 +78,11 @@ PORTA_API porta_status porta_optimizer_get_lr(const porta_optimizer* opt, double
   return guard([&] {
     porta_optimizer& o = optim::check_optimizer(opt);
     require(out, "out");
-    *out = o.kind == porta_optimizer::Kind::Sgd ? o.sgd.lr : o.adam.lr;
+    *out = optim::lr(o);
   });
 }
 
-static int32_t state_slots(const porta_optimizer& o) {
-  if (o.kind != porta_optimizer::Kind::Sgd) return 2;
-  return o.sgd.momentum != 0 ? 1 : 0;
-}
+static int32_t state_slots(const porta_optimizer& o) { return optim::state_slots(o); }
 
 static size_t checked_param(const porta_optimizer& o, int32_t param, const char* who) {
   if (param < 0 || static_cast<size_t>(param) >= o.params.size())

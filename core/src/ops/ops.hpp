@@ -88,6 +88,13 @@ TensorPtr scatter(const TensorPtr& self, int32_t dim, const TensorPtr& index, co
                   porta_scatter_reduce reduce, const char* op = "scatter");
 // Inclusive CUMSUM / CUMPROD along dim (integers and bool in int64).
 TensorPtr scan(porta_op op, const TensorPtr& t, int32_t dim, bool reverse);
+
+// ---- sorting (sort.cpp)
+struct Sorted {
+  TensorPtr values, indices;  // indices: int64, where each value came from along dim
+};
+// A stable sort along dim (NaN last ascending, first descending: porta/ops.h's SORT). Not recorded.
+Sorted sort(const TensorPtr& t, int32_t dim, bool descending);
 // Fails with PyTorch's "index 5 is out of bounds for dimension 0 with size 3"
 // unless every value of the int64 `index` lies in [0, size); reads the
 // index's minimum and maximum back from its device.

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "autograd/node.hpp"
+#include "optim/composed_steps.hpp"
 #include "runtime/error.hpp"
 #include "ops/ops.hpp"
 
@@ -44,6 +45,16 @@ void follow(std::vector<TensorPtr>& state, DeviceState& dev) {
     if (s && s->device != &dev) s = ops::to(s, dev);
 }
 
+// A new optimizer of `kind` over `params`, with no state and no steps yet.
+porta_optimizer* make_optimizer(porta_optimizer::Kind kind, std::vector<TensorPtr> params) {
+  auto* opt = new porta_optimizer();
+  opt->kind = kind;
+  opt->params = std::move(params);
+  opt->state.resize(opt->params.size());
+  opt->steps.assign(opt->params.size(), 0);
+  return opt;
+}
+
 }  // namespace
 
 porta_optimizer& check_optimizer(const porta_optimizer* opt) {
@@ -60,12 +71,8 @@ porta_optimizer* create_sgd(porta_tensor* const* params, int32_t n, const porta_
   check_nonnegative("SGD", "weight_decay", o.weight_decay);
   if (o.nesterov && (o.momentum <= 0 || o.dampening != 0))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "SGD: Nesterov momentum requires momentum > 0 and dampening 0");
-  auto* opt = new porta_optimizer();
-  opt->kind = porta_optimizer::Kind::Sgd;
+  porta_optimizer* opt = make_optimizer(porta_optimizer::Kind::Sgd, std::move(ps));
   opt->sgd = o;
-  opt->params = std::move(ps);
-  opt->state.resize(opt->params.size());
-  opt->steps.assign(opt->params.size(), 0);
   return opt;
 }
 
@@ -77,13 +84,71 @@ porta_optimizer* create_adam(porta_tensor* const* params, int32_t n, const porta
   check_nonnegative(who, "weight_decay", o.weight_decay);
   if (!(o.beta1 >= 0 && o.beta1 < 1 && o.beta2 >= 0 && o.beta2 < 1))
     fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": betas must be in [0, 1), got (", o.beta1, ", ", o.beta2, ")");
-  auto* opt = new porta_optimizer();
-  opt->kind = decoupled ? porta_optimizer::Kind::AdamW : porta_optimizer::Kind::Adam;
+  const auto kind = decoupled ? porta_optimizer::Kind::AdamW : porta_optimizer::Kind::Adam;
+  porta_optimizer* opt = make_optimizer(kind, std::move(ps));
   opt->adam = o;
-  opt->params = std::move(ps);
-  opt->state.resize(opt->params.size());
-  opt->steps.assign(opt->params.size(), 0);
   return opt;
+}
+
+porta_optimizer* create_rmsprop(porta_tensor* const* params, int32_t n, const porta_rmsprop_options& o) {
+  auto ps = checked_params(params, n, "RMSprop");
+  check_nonnegative("RMSprop", "lr", o.lr);
+  check_nonnegative("RMSprop", "alpha", o.alpha);
+  check_nonnegative("RMSprop", "eps", o.eps);
+  check_nonnegative("RMSprop", "momentum", o.momentum);
+  check_nonnegative("RMSprop", "weight_decay", o.weight_decay);
+  porta_optimizer* opt = make_optimizer(porta_optimizer::Kind::RMSprop, std::move(ps));
+  opt->rmsprop = o;
+  return opt;
+}
+
+porta_optimizer* create_adagrad(porta_tensor* const* params, int32_t n, const porta_adagrad_options& o) {
+  auto ps = checked_params(params, n, "Adagrad");
+  check_nonnegative("Adagrad", "lr", o.lr);
+  check_nonnegative("Adagrad", "lr_decay", o.lr_decay);
+  check_nonnegative("Adagrad", "weight_decay", o.weight_decay);
+  check_nonnegative("Adagrad", "initial_accumulator_value", o.initial_accumulator_value);
+  check_nonnegative("Adagrad", "eps", o.eps);
+  porta_optimizer* opt = make_optimizer(porta_optimizer::Kind::Adagrad, std::move(ps));
+  opt->adagrad = o;
+  return opt;
+}
+
+double lr(const porta_optimizer& opt) {
+  switch (opt.kind) {
+    case porta_optimizer::Kind::Sgd: return opt.sgd.lr;
+    case porta_optimizer::Kind::Adam:
+    case porta_optimizer::Kind::AdamW: return opt.adam.lr;
+    case porta_optimizer::Kind::RMSprop: return opt.rmsprop.lr;
+    case porta_optimizer::Kind::Adagrad: return opt.adagrad.lr;
+  }
+  return 0;
+}
+
+void set_lr(porta_optimizer& opt, double lr) { opt.sgd.lr = opt.adam.lr = opt.rmsprop.lr = opt.adagrad.lr = lr; }
+
+int32_t state_slots(const porta_optimizer& o) {
+  switch (o.kind) {
+    case porta_optimizer::Kind::Sgd: return o.sgd.momentum != 0 ? 1 : 0;
+    case porta_optimizer::Kind::Adam:
+    case porta_optimizer::Kind::AdamW: return o.adam.amsgrad ? 3 : 2;
+    case porta_optimizer::Kind::RMSprop: return 1 + (o.rmsprop.momentum > 0) + (o.rmsprop.centered != 0);
+    case porta_optimizer::Kind::Adagrad: return 1;
+  }
+  return 0;
+}
+
+// The update of the kinds without a fused kernel, written only when all of it was computed.
+static void composed_step(porta_optimizer& opt, size_t i, const TensorPtr& p, const TensorPtr& g) {
+  const int64_t step = opt.steps[i] + 1;
+  const bool decoupled = opt.kind == porta_optimizer::Kind::AdamW;
+  Update u = opt.kind == porta_optimizer::Kind::RMSprop ? rmsprop_update(opt.rmsprop, p, g, opt.state[i])
+             : opt.kind == porta_optimizer::Kind::Adagrad ? adagrad_update(opt.adagrad, p, g, opt.state[i], step)
+                                                          : amsgrad_update(opt.adam, decoupled, p, g, opt.state[i], step);
+  begin_write(*p, "optimizer step");
+  if (p->numel() > 0) ops::copy_into(p, u.param);
+  opt.state[i] = std::move(u.state);
+  ++opt.steps[i];
 }
 
 // Updates parameter i with its state; commits nothing when it throws.
@@ -102,6 +167,10 @@ static void step_one(porta_optimizer& opt, size_t i) {
       fail(PORTA_ERROR_SHAPE_MISMATCH, "optimizer step: parameter ", i, " is now ", dtype_name(p->dtype), " ",
            p->shape.str(), " but its optimizer state is ", dtype_name(st->dtype), " ", st->shape.str(),
            " (its data was replaced after a step); make a new optimizer");
+  const bool fused = opt.kind == porta_optimizer::Kind::Sgd ||
+                     ((opt.kind == porta_optimizer::Kind::Adam || opt.kind == porta_optimizer::Kind::AdamW) &&
+                      !opt.adam.amsgrad);
+  if (!fused) return composed_step(opt, i, p, g);
   // New state is committed only after the kernel ran, so a failed step
   // leaves (parameter, state, step count) as they were before it.
   std::vector<TensorPtr> st = opt.state[i];

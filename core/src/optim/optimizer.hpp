@@ -1,5 +1,5 @@
-// Optimizers: SGD, Adam, AdamW. One fused plugin kernel per parameter per
-// step; state tensors live on the parameter's device and follow it when it
+// Optimizers: SGD, Adam, AdamW (one fused plugin kernel per parameter per
+// step), RMSprop, Adagrad and amsgrad (composed_steps.hpp); state tensors live on the parameter's device and follow it when it
 // moves.
 #pragma once
 
@@ -13,11 +13,13 @@
 inline constexpr uint32_t kPortaOptimizerMagic = 0x4f505449u;  // "OPTI"
 
 struct porta_optimizer {
-  enum class Kind { Sgd, Adam, AdamW };
+  enum class Kind { Sgd, Adam, AdamW, RMSprop, Adagrad };
   uint32_t magic = kPortaOptimizerMagic;
   Kind kind = Kind::Sgd;
   porta_sgd_options sgd{};
   porta_adam_options adam{};
+  porta_rmsprop_options rmsprop{};
+  porta_adagrad_options adagrad{};
   std::vector<porta::TensorPtr> params;
   std::vector<std::vector<porta::TensorPtr>> state;  // per parameter
   std::vector<int64_t> steps;                        // per parameter
@@ -28,6 +30,13 @@ namespace porta::optim {
 
 porta_optimizer* create_sgd(porta_tensor* const* params, int32_t n, const porta_sgd_options& o);
 porta_optimizer* create_adam(porta_tensor* const* params, int32_t n, const porta_adam_options& o, bool decoupled);
+porta_optimizer* create_rmsprop(porta_tensor* const* params, int32_t n, const porta_rmsprop_options& o);
+porta_optimizer* create_adagrad(porta_tensor* const* params, int32_t n, const porta_adagrad_options& o);
+// The learning rate, whichever the kind; set_lr sets it.
+double lr(const porta_optimizer& opt);
+void set_lr(porta_optimizer& opt, double lr);
+// State tensors per parameter (porta_optimizer_state_slots).
+int32_t state_slots(const porta_optimizer& opt);
 void step(porta_optimizer& opt);
 void zero_grad(porta_optimizer& opt);
 porta_optimizer& check_optimizer(const porta_optimizer* opt);

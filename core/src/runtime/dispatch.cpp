@@ -53,7 +53,11 @@ void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* 
             const KernelArg* outputs, int32_t num_outputs, const void* params) {
   require_usable(*dev.backend, dev.name);
   porta_kernel_fn fn = find_kernel(dev, op, kernel_dtype);
-  DLTensor ins[4], outs[2];
+  constexpr int32_t kMaxOperands = 4;  // SORT: values, indices and two scratch tensors
+  if (num_inputs > kMaxOperands || num_outputs > kMaxOperands)
+    fail(PORTA_ERROR_INTERNAL, op_name(op), ": ", num_inputs, " inputs and ", num_outputs, " outputs exceed the ",
+         kMaxOperands, " a kernel call carries");
+  DLTensor ins[kMaxOperands], outs[kMaxOperands];
   for (int32_t i = 0; i < num_inputs; ++i) ins[i] = inputs[i].dl;
   for (int32_t i = 0; i < num_outputs; ++i) outs[i] = outputs[i].dl;
   porta_kernel_call call{};

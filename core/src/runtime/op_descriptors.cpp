@@ -54,6 +54,7 @@ const char* kind_name(porta_op_kind kind) {
     case PORTA_OP_KIND_OPTIMIZER: return "OPTIMIZER";
     case PORTA_OP_KIND_INDEX: return "INDEX";
     case PORTA_OP_KIND_SCAN: return "SCAN";
+    case PORTA_OP_KIND_SORT: return "SORT";
   }
   return "unknown kind";
 }
@@ -69,7 +70,8 @@ int32_t ops_known_at_plugin_minor(uint32_t minor) {
   if (minor == 0) return PORTA_OP_IM2COL;
   if (minor <= 2) return PORTA_OP_SIN;
   if (minor == 3) return PORTA_OP_GATHER;
-  static_assert(PORTA_PLUGIN_ABI_MINOR == 4, "ops appended in a new plugin ABI minor need their first id here");
+  if (minor == 4) return PORTA_OP_SORT;
+  static_assert(PORTA_PLUGIN_ABI_MINOR == 5, "ops appended in a new plugin ABI minor need their first id here");
   return PORTA_OP_COUNT;
 }
 

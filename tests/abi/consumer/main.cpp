@@ -1,4 +1,9 @@
-// Uses the installed C++ header and library through find_package(porta).
+// Uses the installed C++ headers and library through find_package(porta);
+// every installed header is included, so one that includes a header the
+// install left out fails here.
+#include <porta/data.hpp>
+#include <porta/nn.hpp>
+#include <porta/optim.hpp>
 #include <porta/porta.hpp>
 
 #include <iostream>

@@ -1,4 +1,5 @@
-"""porta.optim: SGD, Adam and AdamW over Porta's fused optimizer kernels.
+"""porta.optim: SGD, Adam and AdamW over Porta's fused optimizer kernels; RMSprop, Adagrad and amsgrad
+composed from elementwise ops in the core.
 
 Each parameter group becomes one porta_optimizer. Its state lives on each
 parameter's device and follows the parameter when it moves, so an optimizer
@@ -6,10 +7,10 @@ has no .to(). Changing group["lr"] takes effect at the next step().
 """
 from ctypes import byref, c_int32, c_int64, c_void_p
 
-from ._errors import InvalidArgumentError, check
-from ._lib import AdamOptions, SgdOptions, fn, sized
-from ._tensor import Tensor, wrap
-from .autograd import enable_grad, no_grad
+from .._errors import InvalidArgumentError, check
+from .._lib import AdagradOptions, AdamOptions, RmspropOptions, SgdOptions, fn, sized
+from .._tensor import Tensor, wrap
+from ..autograd import enable_grad, no_grad
 
 _release = fn.porta_optimizer_release
 
@@ -124,7 +125,7 @@ class Optimizer:
         """PyTorch's layout: {"state": {index: {"step", "exp_avg", "exp_avg_sq"} or {"momentum_buffer"}},
         "param_groups": [options and "params": indices]}, parameters numbered across groups. The state
         tensors are copies; parameters without a step yet have no entry."""
-        from ._factories import tensor
+        from .._factories import tensor
         state, groups, index = {}, [], 0
         for group, handle in zip(self.param_groups, self._handles):
             names = self._state_names(handle)
@@ -160,6 +161,8 @@ class Optimizer:
             for k, v in saved.items():
                 if k in ("params", "lr"):
                     continue
+                if k not in self.defaults:  # not an option of the kernels: a scheduler's (initial_lr, ...)
+                    continue
                 if k not in group or (tuple(group[k]) if isinstance(group[k], (list, tuple)) else group[k]) != \
                         (tuple(v) if isinstance(v, (list, tuple)) else v):
                     raise InvalidArgumentError(
@@ -168,6 +171,7 @@ class Optimizer:
         saved_state = state_dict.get("state", {})
         for saved, group, handle in zip(saved_groups, self.param_groups, self._handles):
             group["lr"] = saved.get("lr", group["lr"])
+            group.update({k: v for k, v in saved.items() if k not in self.defaults and k not in ("params", "lr")})
             names = self._state_names(handle)
             for i, index in enumerate(saved["params"]):
                 entry = saved_state.get(index, {})
@@ -227,13 +231,13 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
-    """torch.optim.Adam (L2 weight decay added to the gradient). foreach=, capturable= and fused= are
-    accepted (the same numbers: Porta always runs its fused kernel); amsgrad=True, maximize=True and
-    differentiable=True are refused."""
+    """torch.optim.Adam (L2 weight decay added to the gradient), with amsgrad. foreach=, capturable= and
+    fused= are accepted (the same numbers: Porta always runs its fused kernel, or without one for amsgrad
+    its composed update); maximize=True and differentiable=True are refused."""
 
     _decoupled = False
-    _FIXED = dict(Optimizer._FIXED, amsgrad=False, decoupled_weight_decay=False)
-    _STATE_NAMES = ("exp_avg", "exp_avg_sq")
+    _FIXED = dict(Optimizer._FIXED, decoupled_weight_decay=False)
+    _STATE_NAMES = ("exp_avg", "exp_avg_sq", "max_exp_avg_sq")
     _HAS_STEP = True
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
@@ -242,16 +246,17 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= betas[0] < 1.0 or not 0.0 <= betas[1] < 1.0:
             raise ValueError(f"Invalid beta parameters: {betas}")
-        if amsgrad or maximize:
-            raise NotImplementedError(f"{type(self).__name__}: amsgrad and maximize are not supported by Porta")
+        if maximize:
+            raise NotImplementedError(f"{type(self).__name__}: maximize=True is not supported by Porta")
         if differentiable:
             raise NotImplementedError(f"{type(self).__name__}: differentiable=True is not supported by Porta (its "
                                       "steps are not recorded by autograd)")
-        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay))
+        super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
+                                      amsgrad=bool(amsgrad)))
 
     def _create(self, handles, n, g, out):
         o = sized(AdamOptions, lr=g["lr"], beta1=g["betas"][0], beta2=g["betas"][1], eps=g["eps"],
-                  weight_decay=g["weight_decay"])
+                  weight_decay=g["weight_decay"], amsgrad=1 if g["amsgrad"] else 0)
         create = fn.porta_adamw_create if self._decoupled else fn.porta_adam_create
         return create(handles, n, byref(o), out)
 
@@ -264,3 +269,65 @@ class AdamW(Adam):
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, **kwargs):
         super().__init__(params, lr, betas, eps, weight_decay, amsgrad, **kwargs)
+
+
+class RMSprop(Optimizer):
+    """torch.optim.RMSprop: alpha, eps, weight decay, momentum and centered, composed from elementwise ops
+    on each parameter's device. foreach= is accepted; maximize=True, capturable=True and differentiable=True
+    are refused."""
+
+    _HAS_STEP = True
+
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
+                 capturable=False, foreach=None, maximize=False, differentiable=False):
+        for name, value in (("learning rate", lr), ("epsilon value", eps), ("momentum value", momentum),
+                            ("weight_decay value", weight_decay), ("alpha value", alpha)):
+            if not value >= 0.0:
+                raise ValueError(f"Invalid {name}: {value}")
+        for name, value in (("maximize", maximize), ("capturable", capturable), ("differentiable", differentiable)):
+            if value:
+                raise NotImplementedError(f"RMSprop: {name}=True is not supported by Porta")
+        super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
+                                      centered=bool(centered)))
+
+    def _state_names(self, handle):
+        group = self.param_groups[next(i for i, h in enumerate(self._handles) if h is handle)]
+        return ("square_avg",) + (("momentum_buffer",) if group["momentum"] > 0 else ()) + \
+            (("grad_avg",) if group["centered"] else ())
+
+    def _create(self, handles, n, g, out):
+        o = sized(RmspropOptions, lr=g["lr"], alpha=g["alpha"], eps=g["eps"], weight_decay=g["weight_decay"],
+                  momentum=g["momentum"], centered=1 if g["centered"] else 0)
+        return fn.porta_rmsprop_create(handles, n, byref(o), out)
+
+
+class Adagrad(Optimizer):
+    """torch.optim.Adagrad: lr_decay, weight decay, initial_accumulator_value and eps, composed from
+    elementwise ops on each parameter's device. foreach= and fused= are accepted; maximize=True and
+    differentiable=True are refused. As in Porta's other optimizers, the state ("sum") is made at a
+    parameter's first step, so state_dict() before any step has no entry for it (PyTorch's has the
+    initial sum)."""
+
+    _STATE_NAMES = ("sum",)
+    _HAS_STEP = True
+
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
+                 foreach=None, *, maximize=False, differentiable=False, fused=None):
+        for name, value in (("learning rate", lr), ("lr_decay value", lr_decay), ("weight_decay value", weight_decay),
+                            ("initial_accumulator_value value", initial_accumulator_value),
+                            ("epsilon value", eps)):
+            if not value >= 0.0:
+                raise ValueError(f"Invalid {name}: {value}")
+        for name, value in (("maximize", maximize), ("differentiable", differentiable)):
+            if value:
+                raise NotImplementedError(f"Adagrad: {name}=True is not supported by Porta")
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value, eps=eps))
+
+    def _create(self, handles, n, g, out):
+        o = sized(AdagradOptions, lr=g["lr"], lr_decay=g["lr_decay"], weight_decay=g["weight_decay"],
+                  initial_accumulator_value=g["initial_accumulator_value"], eps=g["eps"])
+        return fn.porta_adagrad_create(handles, n, byref(o), out)
+
+
+from . import lr_scheduler  # noqa: E402 - last: it imports Optimizer from here

@@ -2,7 +2,7 @@
 // autograd through their parts (so their backward is derived, never
 // written), and reached from C, C++ and Python through porta.h like any op.
 // Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
-// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, statistics.cpp, shape.cpp, sampling.cpp.
+// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, statistics.cpp, shape.cpp, sampling.cpp.
 #pragma once
 
 #include <optional>
@@ -58,6 +58,8 @@ TensorPtr scatter_reduce(const TensorPtr& self, int32_t dim, const TensorPtr& in
 TensorPtr masked_fill(const TensorPtr& self, const TensorPtr& mask, double value);
 TensorPtr masked_select(const TensorPtr& self, const TensorPtr& mask);
 TensorPtr nonzero(const TensorPtr& t);
+// The row-major positions of t's nonzero elements (int64 [count]); reads only the count back.
+TensorPtr flat_nonzero(const TensorPtr& t);
 TensorPtr take(const TensorPtr& t, const TensorPtr& index);
 // padding_idx INT64_MIN: none.
 TensorPtr embedding(const TensorPtr& weight, const TensorPtr& indices, int64_t padding_idx);
@@ -89,6 +91,21 @@ TensorPtr randint(DeviceState& dev, int64_t low, int64_t high, const Dims& shape
 TensorPtr normal_tensor(const TensorPtr& mean, const TensorPtr& std, ops::Counters c);  // either may be null
 TensorPtr bernoulli(const TensorPtr& p, ops::Counters c);
 TensorPtr multinomial(const TensorPtr& probs, int64_t num_samples, bool replacement, ops::Counters c);
+
+// ---- sorting.cpp: stable sorts (NaN last ascending), values differentiable
+// through a gather of the input; indices int64.
+ops::Sorted sort(const TensorPtr& t, int32_t dim, bool descending);
+ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest);  // always sorted
+ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim);  // k from 1
+// torch.unique / unique_consecutive of the flattened t: the values (sorted
+// for unique), each element's group (t's shape) and the group sizes.
+struct Unique {
+  TensorPtr values, inverse, counts;
+};
+Unique unique(const TensorPtr& t);
+Unique unique_consecutive(const TensorPtr& t);
+// Counts (or sums weights, which may be null) of each value of a 1-D non-negative integer x.
+TensorPtr bincount(const TensorPtr& x, const TensorPtr& weights, int64_t minlength);
 
 // Fails (UNSUPPORTED_DTYPE, naming `op`) unless `a` is floating.
 void require_floating(const char* op, const TensorPtr& a);

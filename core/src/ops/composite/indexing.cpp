@@ -67,7 +67,8 @@ TensorPtr identity(porta_scatter_reduce reduce, const porta_tensor& like, const 
   fail(PORTA_ERROR_INTERNAL, "scatter_reduce: no identity for ", dtype_name(like.dtype));
 }
 
-// The row-major positions of t's nonzero elements (int64 [count]).
+}  // namespace
+
 TensorPtr flat_nonzero(const TensorPtr& t) {
   const int64_t n = t->numel();
   DeviceState& dev = *t->device;
@@ -84,8 +85,6 @@ TensorPtr flat_nonzero(const TensorPtr& t) {
                                      ops::arange_int(dev, 0, n, 1, Dtype::Int64), PORTA_SCATTER_ASSIGN);
   return ops::slice(positions, 0, 0, count, 1);
 }
-
-}  // namespace
 
 TensorPtr index_select(const TensorPtr& src, int32_t dim, const TensorPtr& index_in) {
   TensorPtr index = vector_index("index_select", index_in);

@@ -1,0 +1,95 @@
+"""Sorting and counting as PyTorch spells them: sort / argsort / msort, topk, kthvalue, unique /
+unique_consecutive, bincount. Every one is a C entry point of porta.h (porta_sort, ...), defined in the
+core. Sorts are stable (equal elements keep their order, so `stable=` changes nothing and every device
+gives the same indices); NaN sorts after every number ascending and before it descending, as in PyTorch."""
+from ctypes import byref, c_void_p
+
+from . import _tensor_ops
+from ._errors import error
+from ._lib import fn
+from ._tensor import Tensor, call, wrap
+from ._tensor_ops import values_indices
+
+
+def _outs(f, *args, n):
+    outs = [c_void_p() for _ in range(n)]
+    status = f(*args, *[byref(o) for o in outs])
+    if status:
+        raise error(status)
+    return [wrap(o) for o in outs]
+
+
+def _dim(dim, name):
+    if not isinstance(dim, int) or isinstance(dim, bool):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+    return dim
+
+
+def sort(self, dim=-1, descending=False, stable=False, *, out=None):
+    """torch.sort: (values, indices) along dim, stable (NaN last ascending, first descending)."""
+    if out is not None:
+        raise NotImplementedError("sort: out= is not supported by Porta; assign the result instead")
+    return values_indices(*_outs(fn.porta_sort, self._h, _dim(dim, "sort"), 1 if descending else 0, n=2))
+
+
+def argsort(self, dim=-1, descending=False, stable=False):
+    """torch.argsort: the indices that sort self along dim (stable)."""
+    return call(fn.porta_argsort, self._h, _dim(dim, "argsort"), 1 if descending else 0)
+
+
+def msort(self):
+    """torch.msort: sort(dim=0)'s values."""
+    return sort(self, 0).values
+
+
+def topk(self, k, dim=-1, largest=True, sorted=True, *, out=None):
+    """torch.topk: the k largest (smallest: largest=False) along dim as (values, indices), in order; ties in
+    input order. sorted=False is accepted: sorted results are one of the orders PyTorch allows then."""
+    if out is not None:
+        raise NotImplementedError("topk: out= is not supported by Porta; assign the result instead")
+    return values_indices(*_outs(fn.porta_topk, self._h, int(k), _dim(dim, "topk"), 1 if largest else 0, n=2))
+
+
+def kthvalue(self, k, dim=-1, keepdim=False, *, out=None):
+    """torch.kthvalue: the k-th smallest along dim (k from 1) as (values, indices)."""
+    if out is not None:
+        raise NotImplementedError("kthvalue: out= is not supported by Porta; assign the result instead")
+    return values_indices(*_outs(fn.porta_kthvalue, self._h, int(k), _dim(dim, "kthvalue"), 1 if keepdim else 0,
+                                 n=2))
+
+
+def _unique_result(values, inverse, counts, return_inverse, return_counts):
+    if not return_inverse and not return_counts:
+        return values
+    return (values,) + ((inverse,) if return_inverse else ()) + ((counts,) if return_counts else ())
+
+
+def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique of the flattened tensor: sorted values, and optionally each element's position among
+    them (inverse, self's shape) and their counts. NaNs are distinct. sorted=False gives sorted values too
+    (an order PyTorch allows). dim= is refused."""
+    if dim is not None:
+        raise NotImplementedError("unique: dim= is not supported by Porta (it flattens); leave dim=None")
+    return _unique_result(*_outs(fn.porta_unique, self._h, n=3), return_inverse, return_counts)
+
+
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    """torch.unique_consecutive of the flattened tensor: one value per run of equal neighbours."""
+    if dim is not None:
+        raise NotImplementedError("unique_consecutive: dim= is not supported by Porta (it flattens); leave "
+                                  "dim=None")
+    return _unique_result(*_outs(fn.porta_unique_consecutive, self._h, n=3), return_inverse, return_counts)
+
+
+def bincount(self, weights=None, minlength=0):
+    """torch.bincount: counts of each value of a 1-D non-negative integer tensor (or sums of weights)."""
+    if weights is not None and not isinstance(weights, Tensor):
+        raise TypeError(f"bincount(): argument 'weights' must be Tensor, not {type(weights).__name__}")
+    return call(fn.porta_bincount, self._h, weights._h if weights is not None else None, int(minlength))
+
+
+_METHODS = dict(sort=sort, argsort=argsort, msort=msort, topk=topk, kthvalue=kthvalue, unique=unique,
+                unique_consecutive=unique_consecutive, bincount=bincount)
+for _name, _method in _METHODS.items():
+    setattr(Tensor, _name, _method)
+_tensor_ops.namespace.update(_METHODS)

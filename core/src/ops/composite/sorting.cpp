@@ -1,0 +1,126 @@
+// Sorting and counting, composed from the SORT kernel and the indexing
+// ops: sort / argsort / topk / kthvalue take values through a gather of the
+// input when it needs a gradient (so the gradient flows back to where each
+// value came from), unique / unique_consecutive mark group starts and
+// compact them with a prefix sum, bincount scatter-adds.
+#include <algorithm>
+#include <cmath>
+
+#include "autograd/node.hpp"
+#include "runtime/error.hpp"
+#include "ops/composite/composite.hpp"
+
+namespace porta::composite {
+namespace {
+
+// The values at `indices` along dim: the kernel's when nothing needs a
+// gradient, else a recorded gather of t.
+TensorPtr values_at(const TensorPtr& t, int32_t dim, const TensorPtr& indices, const TensorPtr& kernel_values,
+                    const char* op) {
+  if (!autograd::needs_grad({&t})) return kernel_values;
+  if (t->ndim() == 0) return ag::reshape(ag::gather(ag::reshape(t, Dims{1}), 0, ops::reshape(indices, Dims{1}), op), Dims{});
+  return ag::gather(t, dim, indices, op);
+}
+
+// t's extent along dim (1 for a 0-d t, as PyTorch treats it).
+int64_t extent(const TensorPtr& t, int32_t dim) { return t->ndim() == 0 ? 1 : t->shape[dim]; }
+
+// Groups of equal neighbours in the 1-D `v` (its order is kept): the first
+// element of each group, which group each element is in, and group sizes.
+Unique groups(const TensorPtr& v, const TensorPtr& order, const Dims& shape) {
+  DeviceState& dev = *v->device;
+  const int64_t n = v->shape[0];
+  if (n == 0)
+    return {ops::clone(v), ops::reshape(ops::full(dev, Dims{0}, 0.0, Dtype::Int64), shape),
+            ops::full(dev, Dims{0}, 0.0, Dtype::Int64)};
+  // starts[j]: v[j] begins a group (j == 0, or it differs from v[j - 1]; NaN differs from NaN, as in PyTorch).
+  TensorPtr starts = ops::full(dev, Dims{n}, 1.0, Dtype::Bool);
+  if (n > 1) {
+    TensorPtr differs = ops::binary(PORTA_OP_NE, ops::slice(v, 0, 1, n, 1), ops::slice(v, 0, 0, n - 1, 1));
+    starts = ops::scatter(starts, 0, ops::arange_int(dev, 1, n, 1, Dtype::Int64), differs, PORTA_SCATTER_ASSIGN);
+  }
+  TensorPtr group = ops::binary(PORTA_OP_SUB, ops::scan(PORTA_OP_CUMSUM, starts, 0, false), ops::full(dev, Dims{}, 1.0, Dtype::Int64));
+  TensorPtr inverse = ops::scatter(ops::full(dev, Dims{n}, 0.0, Dtype::Int64), 0, order, group, PORTA_SCATTER_ASSIGN);
+  TensorPtr first = flat_nonzero(starts);
+  const int64_t u = first->shape[0];
+  TensorPtr ends = ops::full_int(dev, Dims{u}, n, Dtype::Int64);
+  if (u > 1)
+    ends = ops::scatter(ends, 0, ops::arange_int(dev, 0, u - 1, 1, Dtype::Int64), ops::slice(first, 0, 1, u, 1),
+                        PORTA_SCATTER_ASSIGN);
+  return {ops::gather(v, 0, first, "unique"), ops::reshape(inverse, shape), ops::binary(PORTA_OP_SUB, ends, first)};
+}
+
+}  // namespace
+
+ops::Sorted sort(const TensorPtr& t, int32_t dim, bool descending) {
+  const int32_t d = ops::wrap_dim("sort", dim, std::max(t->ndim(), 1));
+  ops::Sorted s = ops::sort(t, d, descending);
+  return {values_at(t, d, s.indices, s.values, "sort"), s.indices};
+}
+
+ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest) {
+  const int32_t d = ops::wrap_dim("topk", dim, std::max(t->ndim(), 1));
+  if (k < 0 || k > extent(t, d))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "topk: selected index k out of range: k = ", k, " for dimension ", d,
+         " of size ", extent(t, d));
+  ops::Sorted s = ops::sort(t, d, largest);
+  if (t->ndim() == 0) return {values_at(t, d, s.indices, s.values, "topk"), s.indices};
+  TensorPtr idx = ops::contiguous(ops::slice(s.indices, d, 0, k, 1));
+  return {values_at(t, d, idx, ops::slice(s.values, d, 0, k, 1), "topk"), idx};
+}
+
+ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim) {
+  const int32_t d = ops::wrap_dim("kthvalue", dim, std::max(t->ndim(), 1));
+  if (k < 1 || k > extent(t, d))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "kthvalue: selected number k = ", k, " out of range for dimension ", d,
+         " of size ", extent(t, d), " (k counts from 1)");
+  ops::Sorted s = ops::sort(t, d, false);
+  if (t->ndim() == 0) return {values_at(t, d, s.indices, s.values, "kthvalue"), s.indices};
+  TensorPtr idx = ops::contiguous(ops::slice(s.indices, d, k - 1, k, 1));
+  TensorPtr values = values_at(t, d, idx, ops::slice(s.values, d, k - 1, k, 1), "kthvalue");
+  if (keepdim) return {values, idx};
+  return {ag::squeeze(values, d), ops::squeeze(idx, d)};
+}
+
+Unique unique(const TensorPtr& t) {
+  TensorPtr flat = ops::reshape(ops::contiguous(t), Dims{t->numel()});
+  ops::Sorted s = ops::sort(flat, 0, false);
+  return groups(s.values, s.indices, t->shape);
+}
+
+Unique unique_consecutive(const TensorPtr& t) {
+  const int64_t n = t->numel();
+  TensorPtr flat = ops::reshape(ops::contiguous(t), Dims{n});
+  return groups(flat, ops::arange_int(*t->device, 0, n, 1, Dtype::Int64), t->shape);
+}
+
+TensorPtr bincount(const TensorPtr& x, const TensorPtr& weights, int64_t minlength) {
+  if (x->ndim() != 1 || is_floating(x->dtype) || x->dtype == Dtype::Bool)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "bincount: only supports 1-d non-negative integral inputs, got a ",
+         dtype_name(x->dtype), " tensor of shape ", x->shape.str());
+  if (minlength < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "bincount: minlength should be >= 0, got ", minlength);
+  if (weights) {
+    check_same_device("bincount", {x.get(), weights.get()});
+    if (weights->ndim() != 1 || weights->shape[0] != x->shape[0])
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "bincount: weights ", weights->shape.str(), " should have the same length as input ",
+           x->shape.str());
+  }
+  // PyTorch: float32 weights give float32 counts, every other weight dtype float64; no weights, int64.
+  const Dtype dt = !weights ? Dtype::Int64 : weights->dtype == Dtype::Float32 ? Dtype::Float32 : Dtype::Float64;
+  DeviceState& dev = *x->device;
+  const int64_t n = x->shape[0];
+  int64_t size = minlength;
+  if (n > 0) {
+    TensorPtr idx = ops::cast(x, Dtype::Int64);
+    int64_t lo = 0, hi = 0;
+    ops::index_extremes(idx, &lo, &hi);
+    if (lo < 0)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "bincount: only supports 1-d non-negative integral inputs, found ", lo);
+    size = std::max(size, hi + 1);
+    TensorPtr w = weights ? ops::cast(weights, dt) : ops::full(dev, Dims{n}, 1.0, dt);
+    return ops::scatter(ops::full(dev, Dims{size}, 0.0, dt), 0, idx, ops::contiguous(w), PORTA_SCATTER_SUM, "bincount");
+  }
+  return ops::full(dev, Dims{size}, 0.0, dt);
+}
+
+}  // namespace porta::composite

@@ -1,0 +1,93 @@
+// Bad-argument cases, part 2c: sorting (porta.h's section of that name,
+// after the scans, in its order). The two- and three-output functions set
+// every output or none.
+#include <array>
+#include <string>
+
+#include "c_api_bad_args.hpp"
+
+namespace porta_bad_args {
+namespace {
+
+// A function of (t, values, indices) with its other arguments bound: the
+// handle refused when NULL, released or foreign, each output when NULL,
+// and neither output written by a refused call.
+template <typename Call>
+void check_pair(Fixture& x, Call call) {
+  Untouched<porta_tensor*> v, i;
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", call(nullptr, v.p(), i.p()));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", call(Fixture::released(), v.p(), i.p()));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_tensor", call(Fixture::foreign(), v.p(), i.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "values must not be NULL", call(x.f.get(), nullptr, i.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "indices must not be NULL", call(x.f.get(), v.p(), nullptr));
+}
+
+template <typename Unique>
+void check_unique(Fixture& x, Unique unique) {
+  Untouched<porta_tensor*> v, i, c;
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", unique(nullptr, v.p(), i.p(), c.p()));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", unique(Fixture::released(), v.p(), i.p(), c.p()));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_tensor", unique(Fixture::foreign(), v.p(), i.p(), c.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "values must not be NULL", unique(x.f.get(), nullptr, i.p(), c.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "inverse must not be NULL", unique(x.f.get(), v.p(), nullptr, c.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "counts must not be NULL", unique(x.f.get(), v.p(), i.p(), nullptr));
+}
+
+const Case kCases[] = {
+    {"porta_sort",
+     [](Fixture& x) {
+       check_pair(x, [](porta_tensor* t, porta_tensor** v, porta_tensor** i) { return porta_sort(t, 1, 0, v, i); });
+       Untouched<porta_tensor*> v, i;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_sort(x.f.get(), 2, 0, v.p(), i.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_sort(x.f.get(), INT32_MIN, 1, v.p(), i.p()));
+     }},
+    {"porta_argsort",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(x, [](porta_tensor* t, porta_tensor** o) { return porta_argsort(t, 0, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_argsort(x.f.get(), -3, 0, out.p()));
+     }},
+    {"porta_topk",
+     [](Fixture& x) {
+       check_pair(x, [](porta_tensor* t, porta_tensor** v, porta_tensor** i) { return porta_topk(t, 1, 1, 1, v, i); });
+       Untouched<porta_tensor*> v, i;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "k out of range: k = 4", porta_topk(x.f.get(), 4, 1, 1, v.p(), i.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "k = -1", porta_topk(x.f.get(), -1, 1, 0, v.p(), i.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, ("k = " + std::to_string(INT64_MIN)).c_str(),
+               porta_topk(x.f.get(), INT64_MIN, 1, 0, v.p(), i.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_topk(x.f.get(), 1, 5, 0, v.p(), i.p()));
+     }},
+    {"porta_kthvalue",
+     [](Fixture& x) {
+       check_pair(x,
+                  [](porta_tensor* t, porta_tensor** v, porta_tensor** i) { return porta_kthvalue(t, 1, 1, 0, v, i); });
+       Untouched<porta_tensor*> v, i;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "k = 0 out of range", porta_kthvalue(x.f.get(), 0, 1, 0, v.p(), i.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "k = 4 out of range", porta_kthvalue(x.f.get(), 4, 1, 1, v.p(), i.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_kthvalue(x.f.get(), 1, -4, 0, v.p(), i.p()));
+     }},
+    {"porta_unique", [](Fixture& x) { check_unique(x, porta_unique); }},
+    {"porta_unique_consecutive", [](Fixture& x) { check_unique(x, porta_unique_consecutive); }},
+    {"porta_bincount",
+     [](Fixture& x) {
+       Tensor ints = make({3}, x.cpu, porta_int64), weights = make({3}, x.cpu);
+       expect_each_handle_checked<2>({ints.get(), weights.get()}, {"x", "weights"},
+                                     [](auto a, porta_tensor** o) { return porta_bincount(a[0], a[1], 0, o); }, 1);
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "1-d non-negative integral inputs, got a float32",
+               porta_bincount(x.f.get(), nullptr, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "minlength should be >= 0, got -1",
+               porta_bincount(ints.get(), nullptr, -1, out.p()));
+       Tensor short_weights = make({2}, x.cpu);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "should have the same length",
+               porta_bincount(ints.get(), short_weights.get(), 0, out.p()));
+       Tensor elsewhere = make({3}, x.mock);
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_bincount(ints.get(), elsewhere.get(), 0, out.p()));
+     }},
+};
+
+}  // namespace
+
+std::vector<Case> sorting_cases() { return {std::begin(kCases), std::end(kCases)}; }
+
+}  // namespace porta_bad_args
