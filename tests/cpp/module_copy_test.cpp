@@ -95,3 +95,49 @@ TEST(ModuleCopy, AMovedFromModuleRefusesUse) {
   EXPECT_THROW(a(Tensor::ones({1, 2})), porta::Error);
   EXPECT_THROW(a.train(), porta::Error);
 }
+
+// ModuleList, ModuleDict, ParameterList and ParameterDict register what they
+// hold (names, parameters(), optimizers) and clone() copies it.
+TEST(Containers, RegisterWhatTheyHoldAndClone) {
+  struct Model : porta::nn::Module {
+    std::shared_ptr<porta::nn::ModuleList> blocks = register_module(
+        "blocks", std::make_shared<porta::nn::ModuleList>(std::initializer_list<std::shared_ptr<porta::nn::Module>>{
+                      std::make_shared<porta::nn::Linear>(2, 2), std::make_shared<porta::nn::ReLU>()}));
+    std::shared_ptr<porta::nn::ModuleDict> heads = register_module("heads", std::make_shared<porta::nn::ModuleDict>());
+    std::shared_ptr<porta::nn::ParameterDict> scales =
+        register_module("scales", std::make_shared<porta::nn::ParameterDict>());
+    std::shared_ptr<porta::nn::ParameterList> extra =
+        register_module("extra", std::make_shared<porta::nn::ParameterList>());
+    Model() {
+      heads->insert("out", std::make_shared<porta::nn::Linear>(2, 1));
+      scales->insert("x", porta::Tensor::full({2}, 1.0));
+      extra->append(porta::Tensor::zeros({3}));
+    }
+    porta::Tensor forward(const porta::Tensor& x) override {
+      return (*heads)["out"]->forward(blocks->at<porta::nn::Linear>(0)->forward(x * (*scales)["x"]));
+    }
+    std::string describe() const override { return "Model"; }
+  };
+  Model m;
+  std::vector<std::string> names;
+  for (auto& [name, t] : m.state_dict()) names.push_back(name);
+  EXPECT_EQ(names, (std::vector<std::string>{"blocks.0.weight", "blocks.0.bias", "heads.out.weight", "heads.out.bias",
+                                             "scales.x", "extra.0"}));
+  EXPECT_EQ(m.parameters().size(), 6u);
+  EXPECT_TRUE((*m.extra)[0].requires_grad());
+  EXPECT_THROW(m.blocks->at<porta::nn::Linear>(1), porta::Error);
+  EXPECT_THROW((*m.heads)["nope"], porta::Error);
+  EXPECT_THROW(m.heads->insert("out", std::make_shared<porta::nn::ReLU>()), porta::Error);
+  EXPECT_THROW(m.blocks->forward(porta::Tensor::ones({2})), porta::Error);
+  auto list = std::make_shared<porta::nn::ModuleList>(
+      std::initializer_list<std::shared_ptr<porta::nn::Module>>{std::make_shared<porta::nn::Linear>(2, 2)});
+  auto copy = std::dynamic_pointer_cast<porta::nn::ModuleList>(list->clone());
+  ASSERT_TRUE(copy);
+  EXPECT_NE(copy->parameters()[0].handle(), list->parameters()[0].handle());
+  EXPECT_EQ(copy->parameters()[0].to_vector<float>(), list->parameters()[0].to_vector<float>());
+  auto pd = std::make_shared<porta::nn::ParameterDict>(
+      std::initializer_list<std::pair<std::string, porta::Tensor>>{{"w", porta::Tensor::ones({1})}});
+  auto pd_copy = std::dynamic_pointer_cast<porta::nn::ParameterDict>(pd->clone());
+  ASSERT_TRUE(pd_copy);
+  EXPECT_NE((*pd_copy)["w"].handle(), (*pd)["w"].handle());
+}

@@ -879,4 +879,5 @@ class KLDivLoss : public Loss<KLDivLoss> {
 
 }  // namespace porta::nn
 
-#include "porta/nn_utils.hpp"  // porta::nn::utils::clip_grad_norm_, parameters_to_vector, ...
+#include "porta/nn_containers.hpp"  // ModuleList, ModuleDict, ParameterList, ParameterDict
+#include "porta/nn_utils.hpp"       // porta::nn::utils::clip_grad_norm_, parameters_to_vector, ...

@@ -6,6 +6,7 @@ from .layers import (ELU, GELU, AvgPool2d, BatchNorm1d, BatchNorm2d, Embedding, 
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
 from .attention import MultiheadAttention, TransformerEncoderLayer
+from .containers import ModuleDict, ParameterDict, ParameterList
 from .module import Module
 from .parameter import Parameter
 
@@ -14,4 +15,5 @@ __all__ = ["functional", "init", "utils", "Module", "Parameter", "Sequential", "
            "LogSigmoid", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MaxPool2d", "AvgPool2d", "Flatten",
            "Dropout", "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "MSELoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
-           "KLDivLoss", "MultiheadAttention", "TransformerEncoderLayer"]
+           "KLDivLoss", "MultiheadAttention", "TransformerEncoderLayer", "ModuleDict", "ParameterList",
+           "ParameterDict"]

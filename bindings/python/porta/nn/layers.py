@@ -65,8 +65,31 @@ class ModuleList(Module):
     def __iter__(self):
         return iter(self._modules.values())
 
+    def extend(self, modules):
+        """Adds every module of an iterable; returns self."""
+        for m in modules:
+            self.append(m)
+        return self
+
+    __iadd__ = extend
+
+    def insert(self, index, module):
+        """Inserts a module before position index (renumbering those after it)."""
+        mods = list(self._modules.values())
+        mods.insert(index, module)
+        self._modules.clear()
+        for m in mods:
+            self.append(m)
+
     def __getitem__(self, idx):
-        return list(self._modules.values())[idx]
+        mods = list(self._modules.values())
+        return ModuleList(mods[idx]) if isinstance(idx, slice) else mods[idx]
+
+    def __setitem__(self, idx, module):
+        key = list(self._modules)[idx]
+        self._modules[key] = module  # keeps its place
+        path = self.__dict__.get("_path")
+        module._set_path(f"{path}.{key}" if path else key)
 
 
 class Identity(Module):
