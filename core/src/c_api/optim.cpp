@@ -82,8 +82,6 @@ PORTA_API porta_status porta_optimizer_get_lr(const porta_optimizer* opt, double
   });
 }
 
-static int32_t state_slots(const porta_optimizer& o) { return optim::state_slots(o); }
-
 static size_t checked_param(const porta_optimizer& o, int32_t param, const char* who) {
   if (param < 0 || static_cast<size_t>(param) >= o.params.size())
     fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", param, " is out of range (the optimizer has ",
@@ -92,7 +90,7 @@ static size_t checked_param(const porta_optimizer& o, int32_t param, const char*
 }
 
 static size_t checked_slot(const porta_optimizer& o, int32_t slot, const char* who) {
-  const int32_t n = state_slots(o);
+  const int32_t n = optim::state_slots(o);
   if (slot < 0 || slot >= n)
     fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": state slot ", slot, " is out of range (this optimizer keeps ", n,
          " per parameter)");
@@ -103,7 +101,7 @@ PORTA_API porta_status porta_optimizer_state_slots(const porta_optimizer* opt, i
   return guard([&] {
     porta_optimizer& o = optim::check_optimizer(opt);
     require(out, "out");
-    *out = state_slots(o);
+    *out = optim::state_slots(o);
   });
 }
 
@@ -134,7 +132,7 @@ PORTA_API porta_status porta_optimizer_set_state(porta_optimizer* opt, int32_t p
     TensorPtr copy = ops::clone(ops::cast(ops::to(s, *p->device), p->dtype));  // shares nothing with the caller
     std::lock_guard<std::mutex> lock(o.mu);
     std::vector<TensorPtr>& st = o.state[i];
-    const size_t n = static_cast<size_t>(state_slots(o));
+    const size_t n = static_cast<size_t>(optim::state_slots(o));
     if (st.size() < n) {
       st.resize(n);
       for (TensorPtr& t : st)

@@ -28,16 +28,68 @@ def _pairs(values, owner):
     return pairs
 
 
-class ModuleDict(Module):
-    """Child modules by name: ModuleDict({'conv': Conv2d(...), ...}); insertion order is kept."""
+class _EntryDict(Module):
+    """What ModuleDict and ParameterDict share: a mapping view of one of the module's registries
+    (_ENTRIES: "_modules" or "_parameters"), in insertion order; subclasses define __setitem__."""
 
-    def __init__(self, modules=None):
+    _ENTRIES = ""
+
+    def __init__(self, entries=None):
         super().__init__()
-        if modules is not None:
-            self.update(modules)
+        if entries is not None:
+            self.update(entries)
+
+    @property
+    def _entries(self):
+        return self.__dict__[self._ENTRIES]
 
     def __getitem__(self, key):
-        return self._modules[key]
+        return self._entries[key]
+
+    def __delitem__(self, key):
+        del self._entries[key]
+
+    def __len__(self):
+        return len(self._entries)
+
+    def __iter__(self):
+        return iter(self._entries)
+
+    def __contains__(self, key):
+        return key in self._entries
+
+    def keys(self):
+        return self._entries.keys()
+
+    def items(self):
+        return self._entries.items()
+
+    def values(self):
+        return self._entries.values()
+
+    def pop(self, key):
+        """Removes and returns the entry under key."""
+        value = self._entries[key]
+        del self._entries[key]
+        return value
+
+    def clear(self):
+        self._entries.clear()
+
+    def update(self, entries):
+        """Adds (key, value) pairs from a mapping or an iterable of pairs."""
+        for key, value in _pairs(entries, type(self).__name__):
+            self[key] = value
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} has no forward(): use what it holds "
+                                  f"({type(self).__name__.lower()}[name])")
+
+
+class ModuleDict(_EntryDict):
+    """Child modules by name: ModuleDict({'conv': Conv2d(...), ...}); insertion order is kept."""
+
+    _ENTRIES = "_modules"
 
     def __setitem__(self, key, module):
         if not isinstance(module, Module):
@@ -48,44 +100,6 @@ class ModuleDict(Module):
             module._set_path(f"{path}.{key}" if path else key)
         else:
             self.add_module(key, module)
-
-    def __delitem__(self, key):
-        del self._modules[key]
-
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(self._modules)
-
-    def __contains__(self, key):
-        return key in self._modules
-
-    def keys(self):
-        return self._modules.keys()
-
-    def items(self):
-        return self._modules.items()
-
-    def values(self):
-        return self._modules.values()
-
-    def pop(self, key):
-        """Removes and returns the module under key."""
-        module = self._modules[key]
-        del self._modules[key]
-        return module
-
-    def clear(self):
-        self._modules.clear()
-
-    def update(self, modules):
-        """Adds (key, module) pairs from a mapping or an iterable of pairs."""
-        for key, module in _pairs(modules, "ModuleDict"):
-            self[key] = module
-
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError("ModuleDict has no forward(): call its modules (module_dict[name](x))")
 
 
 class ParameterList(Module):
@@ -134,59 +148,18 @@ class ParameterList(Module):
         raise NotImplementedError("ParameterList has no forward(): use its parameters")
 
 
-class ParameterDict(Module):
+class ParameterDict(_EntryDict):
     """Parameters by name; tensors given are wrapped in Parameter; insertion order is kept."""
 
-    def __init__(self, parameters=None):
-        super().__init__()
-        if parameters is not None:
-            self.update(parameters)
-
-    def __getitem__(self, key):
-        return self._parameters[key]
+    _ENTRIES = "_parameters"
 
     def __setitem__(self, key, value):
         if not isinstance(key, str):
             raise TypeError(f"ParameterDict: keys must be str, got {type(key).__name__}")
         self._parameters[key] = _as_parameter(value, "ParameterDict")  # a replaced entry keeps its place
 
-    def __delitem__(self, key):
-        del self._parameters[key]
-
-    def __len__(self):
-        return len(self._parameters)
-
-    def __iter__(self):
-        return iter(self._parameters)
-
-    def __contains__(self, key):
-        return key in self._parameters
-
-    def keys(self):
-        return self._parameters.keys()
-
-    def items(self):
-        return self._parameters.items()
-
-    def values(self):
-        return self._parameters.values()
-
     def get(self, key, default=None):
         return self._parameters.get(key, default)
-
-    def pop(self, key):
-        """Removes and returns the parameter under key."""
-        value = self._parameters[key]
-        del self._parameters[key]
-        return value
-
-    def update(self, parameters):
-        """Adds (key, parameter) pairs from a mapping or an iterable of pairs."""
-        for key, value in _pairs(parameters, "ParameterDict"):
-            self[key] = value
-
-    def forward(self, *args, **kwargs):
-        raise NotImplementedError("ParameterDict has no forward(): use its parameters")
 
 
 __all__ = ["ModuleDict", "ParameterList", "ParameterDict"]

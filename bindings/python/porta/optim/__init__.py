@@ -116,7 +116,7 @@ class Optimizer:
     _STATE_NAMES = ()
     _HAS_STEP = False
 
-    def _state_names(self, handle):
+    def _state_names(self, group, handle):
         n = c_int32()
         check(fn.porta_optimizer_state_slots(handle, byref(n)))
         return self._STATE_NAMES[:n.value]
@@ -128,7 +128,7 @@ class Optimizer:
         from .._factories import tensor
         state, groups, index = {}, [], 0
         for group, handle in zip(self.param_groups, self._handles):
-            names = self._state_names(handle)
+            names = self._state_names(group, handle)
             ids = []
             for i in range(len(group["params"])):
                 entry = {}
@@ -172,7 +172,7 @@ class Optimizer:
         for saved, group, handle in zip(saved_groups, self.param_groups, self._handles):
             group["lr"] = saved.get("lr", group["lr"])
             group.update({k: v for k, v in saved.items() if k not in self.defaults and k not in ("params", "lr")})
-            names = self._state_names(handle)
+            names = self._state_names(group, handle)
             for i, index in enumerate(saved["params"]):
                 entry = saved_state.get(index, {})
                 unknown = set(entry) - set(names) - {"step"}
@@ -290,8 +290,7 @@ class RMSprop(Optimizer):
         super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
                                       centered=bool(centered)))
 
-    def _state_names(self, handle):
-        group = self.param_groups[next(i for i, h in enumerate(self._handles) if h is handle)]
+    def _state_names(self, group, handle):
         return ("square_avg",) + (("momentum_buffer",) if group["momentum"] > 0 else ()) + \
             (("grad_avg",) if group["centered"] else ())
 
