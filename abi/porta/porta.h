@@ -57,7 +57,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 5 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 6 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -84,6 +84,8 @@
  * porta_reduction (the losses' `reduction`):
  *   PORTA_REDUCTION_NONE = 0, PORTA_REDUCTION_MEAN = 1, PORTA_REDUCTION_SUM = 2,
  *   PORTA_REDUCTION_BATCHMEAN = 3 (porta_kl_div only; since 1.4)
+ *   porta_rnn_mode (since 1.6): PORTA_RNN_TANH = 0, PORTA_RNN_RELU = 1,
+ *     PORTA_RNN_LSTM = 2, PORTA_RNN_GRU = 3
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
@@ -131,13 +133,13 @@
  *   DLPACK_FLAG_BITMASK_READ_ONLY = 1, DLPACK_FLAG_BITMASK_IS_COPIED = 2
  *
  * Structs that begin with `size_t struct_size`: mirror their fields in
- * order and set struct_size to the size you declared; these are 1.5's:
+ * order and set struct_size to the size you declared; these are 1.6's:
  *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
  *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 32,
  *   sizeof(porta_pool2d_options) = 48, sizeof(porta_sgd_options) = 48,
  *   sizeof(porta_adam_options) = 56 (48 before 1.5 added amsgrad),
  *   sizeof(porta_rmsprop_options) = 56, sizeof(porta_adagrad_options) = 48,
- *   sizeof(porta_op_info) = 56
+ *   sizeof(porta_op_info) = 56, sizeof(porta_rnn_options) = 40
  * A size that covers fewer fields (an older binding's) is accepted: the core
  * fills or reads only what it covers.
  */
@@ -154,7 +156,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 5
+#define PORTA_ABI_MINOR 6
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -1207,6 +1209,53 @@ PORTA_EXPORT porta_status porta_dropout(porta_tensor* x, double p, int training,
 /** Merges dims start_dim..end_dim (negative count from the end) into one. Since 1.0. */
 PORTA_EXPORT porta_status porta_flatten(porta_tensor* x, int32_t start_dim, int32_t end_dim,
                                         porta_tensor** out);
+
+/** The recurrence of porta_rnn_cell and porta_rnn, with PyTorch's gate
+ *  layout: a layer's w_ih is [G H, input], w_hh [G H, H], b_ih and b_hh
+ *  [G H], the G gates stacked in the order given. Since 1.6. */
+typedef enum porta_rnn_mode {
+  PORTA_RNN_TANH = 0, /**< h' = tanh(x w_ih^T + b_ih + h w_hh^T + b_hh), G = 1 (torch.nn.RNN) */
+  PORTA_RNN_RELU = 1, /**< as PORTA_RNN_TANH with relu (nonlinearity="relu") */
+  PORTA_RNN_LSTM = 2, /**< torch.nn.LSTM: G = 4, gates i, f, g, o; c' = f c + i g, h' = o tanh(c') */
+  PORTA_RNN_GRU = 3,  /**< torch.nn.GRU: G = 3, gates r, z, n; n = tanh(x_n + r (h w_hn^T + b_hn)), h' = (1 - z) n + z h */
+  /** Not a mode: widens the enum to int32 (any value is refused as unknown). Since 1.6. */
+  PORTA_RNN_MODE_INT32_ = 0x7fffffff
+} porta_rnn_mode;
+/** One step of a recurrent cell (torch.nn.RNNCell, LSTMCell, GRUCell): x
+ *  [N, I] or [I], h and (LSTM only; NULL otherwise) c [N, H] or [H], NULL
+ *  meaning zeros (for LSTM both or neither); biases both or NULL. Writes
+ *  *h_out and, for LSTM, *c_out (c_out may be NULL for the other modes).
+ *  Differentiable in every operand. Since 1.6. */
+PORTA_EXPORT porta_status porta_rnn_cell(porta_rnn_mode mode, porta_tensor* x, porta_tensor* h, porta_tensor* c,
+                                         porta_tensor* w_ih, porta_tensor* w_hh, porta_tensor* b_ih,
+                                         porta_tensor* b_hh, porta_tensor** h_out, porta_tensor** c_out);
+/** Options of porta_rnn (torch.nn.RNN, LSTM and GRU's arguments). NULL:
+ *  mode TANH, one layer, biases, nothing else. Since 1.6. */
+typedef struct porta_rnn_options {
+  size_t struct_size;    /**< set by the caller: sizeof(porta_rnn_options) */
+  int32_t mode;          /**< a porta_rnn_mode */
+  int32_t num_layers;    /**< >= 1 */
+  int32_t bidirectional; /**< nonzero: a second direction per layer, run from the last step back */
+  int32_t batch_first;   /**< nonzero: input and output are [N, T, *] */
+  int32_t has_biases;    /**< nonzero: params hold b_ih and b_hh after each w_hh */
+  int32_t training;      /**< nonzero: `dropout` applies to every layer's output but the last */
+  double dropout;        /**< in [0, 1] */
+} porta_rnn_options;
+/** A multi-layer recurrent network over a sequence, as torch.nn.RNN / LSTM
+ *  / GRU's forward: input [T, N, I] ([N, T, I] batch_first, or [T, I]
+ *  unbatched); h0 (and c0, LSTM only) [L D, N, H] ([L D, H] unbatched) or
+ *  NULL for zeros, D = 2 when bidirectional; params the layers' weights in
+ *  PyTorch's order (layer by layer, the forward direction first: w_ih,
+ *  w_hh, then b_ih, b_hh with has_biases), num_params = L D (4 or 2).
+ *  Writes *output [T, N, D H] (the last layer's h at every step, the
+ *  directions concatenated), *h_n [L D, N, H] and for LSTM *c_n (c_n may be
+ *  NULL otherwise). All or none are written. Each layer's direction is one
+ *  autograd node whose backward runs back through time; gradients reach
+ *  the input, h0, c0 and every weight. Since 1.6. */
+PORTA_EXPORT porta_status porta_rnn(porta_tensor* input, porta_tensor* h0, porta_tensor* c0,
+                                    porta_tensor* const* params, int32_t num_params,
+                                    const porta_rnn_options* options, porta_tensor** output, porta_tensor** h_n,
+                                    porta_tensor** c_n);
 
 /* ========================== initializers ========================== */
 /* In place, never recorded by autograd, drawn from Porta's generator (so a

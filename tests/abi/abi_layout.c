@@ -265,6 +265,17 @@ AT(porta_adagrad_options, initial_accumulator_value, 32, 8);
 AT(porta_adagrad_options, eps, 40, 8);
 FFI_SIZE(porta_adagrad_options, 48);
 
+/* The recurrent layers' options (1.6) */
+AT(porta_rnn_options, struct_size, 0, 8);
+AT(porta_rnn_options, mode, 8, 4);
+AT(porta_rnn_options, num_layers, 12, 4);
+AT(porta_rnn_options, bidirectional, 16, 4);
+AT(porta_rnn_options, batch_first, 20, 4);
+AT(porta_rnn_options, has_biases, 24, 4);
+AT(porta_rnn_options, training, 28, 4);
+AT(porta_rnn_options, dropout, 32, 8);
+FFI_SIZE(porta_rnn_options, 40);
+
 /* SORT's parameters (plugin ABI 1.5); 4 bytes of tail padding */
 AT(porta_sort_params, struct_size, 0, 8);
 AT(porta_sort_params, descending, 8, 4);
@@ -282,7 +293,8 @@ _Static_assert(offsetof(porta_host_api, struct_size) == 0 && offsetof(porta_devi
                    offsetof(porta_memory_stats, struct_size) == 0 && offsetof(porta_conv2d_options, struct_size) == 0 &&
                    offsetof(porta_pool2d_options, struct_size) == 0 && offsetof(porta_sgd_options, struct_size) == 0 &&
                    offsetof(porta_adam_options, struct_size) == 0 && offsetof(porta_rmsprop_options, struct_size) == 0 &&
-                   offsetof(porta_adagrad_options, struct_size) == 0 && offsetof(porta_sort_params, struct_size) == 0,
+                   offsetof(porta_adagrad_options, struct_size) == 0 && offsetof(porta_sort_params, struct_size) == 0 &&
+                   offsetof(porta_rnn_options, struct_size) == 0,
                "every ABI struct begins with size_t struct_size");
 
 #endif /* __LP64__ */
@@ -311,6 +323,9 @@ _Static_assert(PORTA_PLUGIN_LOADED == 0 && PORTA_PLUGIN_NO_DEVICES == 1 && PORTA
                "porta_plugin_state values moved");
 _Static_assert(PORTA_REDUCTION_NONE == 0 && PORTA_REDUCTION_MEAN == 1 && PORTA_REDUCTION_SUM == 2,
                "porta_reduction values moved");
+_Static_assert(PORTA_RNN_TANH == 0 && PORTA_RNN_RELU == 1 && PORTA_RNN_LSTM == 2 && PORTA_RNN_GRU == 3 &&
+                   sizeof(porta_rnn_mode) == 4,
+               "porta_rnn_mode values moved");
 _Static_assert(PORTA_OP_NEG == 6 && PORTA_OP_ABS == 13 && PORTA_OP_ADD == 14 && PORTA_OP_MINIMUM == 20 &&
                    PORTA_OP_EQ == 21 && PORTA_OP_GE == 26,
                "the in-place calls' op ids moved");

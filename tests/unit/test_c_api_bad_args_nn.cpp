@@ -224,6 +224,101 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", porta_flatten(x.f.get(), 0, 2, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_flatten(x.f.get(), INT32_MIN, 0, out.p()));
      }},
+    {"porta_rnn_cell",
+     [](Fixture& x) {
+       // x.f [2, 3]: N 2, input 3; an LSTM cell of hidden size 2 (8 gate rows).
+       Tensor w_ih = make({8, 3}, x.cpu), w_hh = make({8, 2}, x.cpu), h = make({2, 2}, x.cpu), c = make({2, 2}, x.cpu);
+       Tensor narrow = make({8, 4}, x.cpu), h3 = make({3, 2}, x.cpu), b = make({8}, x.cpu);
+       Untouched<porta_tensor*> h1, c1;
+       auto cell = [&](porta_rnn_mode m, porta_tensor* in, porta_tensor* hh, porta_tensor* cc, porta_tensor* wi,
+                       porta_tensor* wh, porta_tensor* bi, porta_tensor* bh, porta_tensor** ho, porta_tensor** co) {
+         return porta_rnn_cell(m, in, hh, cc, wi, wh, bi, bh, ho, co);
+       };
+       const auto lstm = PORTA_RNN_LSTM;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "x is NULL",
+               cell(lstm, nullptr, h.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               cell(lstm, x.f.get(), Fixture::released(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(),
+                    c1.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "w_hh is NULL",
+               cell(lstm, x.f.get(), h.get(), c.get(), w_ih.get(), nullptr, nullptr, nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "h_out must not be NULL",
+               cell(lstm, x.f.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, nullptr, c1.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "c_out must not be NULL",
+               cell(lstm, x.f.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown mode 7",
+               cell(porta_rnn_mode(7), x.f.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(),
+                    c1.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "both h and c, or neither",
+               cell(lstm, x.f.get(), h.get(), nullptr, w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "c is the LSTM's cell state",
+               cell(PORTA_RNN_GRU, x.f.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(),
+                    c1.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "w_ih must be [8, 3]",
+               cell(lstm, x.f.get(), h.get(), c.get(), narrow.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "w_hh must be [4 * hidden_size, hidden_size]",
+               cell(lstm, x.f.get(), h.get(), c.get(), w_ih.get(), w_ih.get(), nullptr, nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected h of shape [2, 2], got [3, 2]",
+               cell(lstm, x.f.get(), h3.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "give b_ih and b_hh, or neither",
+               cell(lstm, x.f.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), b.get(), nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "rnn_cell: input must be float32",
+               cell(lstm, x.labels.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "",
+               cell(lstm, x.other.get(), nullptr, nullptr, w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
+     }},
+    {"porta_rnn",
+     [](Fixture& x) {
+       // input [T 2, N 1, I 3]; a GRU of hidden size 2 (6 gate rows), no biases.
+       Tensor input = make({2, 1, 3}, x.cpu), w_ih = make({6, 3}, x.cpu), w_hh = make({6, 2}, x.cpu);
+       Tensor h0 = make({1, 1, 2}, x.cpu), empty = make({0, 1, 3}, x.cpu);
+       porta_tensor* weights[2] = {w_ih.get(), w_hh.get()};
+       porta_tensor* with_null[2] = {w_ih.get(), nullptr};
+       const porta_rnn_options gru{sizeof(porta_rnn_options), PORTA_RNN_GRU, 1, 0, 0, 0, 0, 0.0};
+       Untouched<porta_tensor*> out, hn, cn;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "input is NULL",
+               porta_rnn(nullptr, nullptr, nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "h0",
+               porta_rnn(input.get(), Fixture::foreign(), nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "params[1] is NULL",
+               porta_rnn(input.get(), nullptr, nullptr, with_null, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "params must not be NULL",
+               porta_rnn(input.get(), nullptr, nullptr, nullptr, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "num_params must be non-negative, got -1",
+               porta_rnn(input.get(), nullptr, nullptr, weights, -1, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "expected 2 weights (1 layers x 1 directions x 2), got 1",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 1, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "output must not be NULL",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 2, &gru, nullptr, hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "h_n must not be NULL",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 2, &gru, out.p(), nullptr, cn.p()));
+       porta_rnn_options bad = gru;
+       bad.struct_size = 0;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 2, &bad, out.p(), hn.p(), cn.p()));
+       bad = gru, bad.num_layers = 0;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "num_layers must be at least 1, got 0",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 2, &bad, out.p(), hn.p(), cn.p()));
+       bad = gru, bad.dropout = NAN;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dropout must be in [0, 1]",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 2, &bad, out.p(), hn.p(), cn.p()));
+       bad = gru, bad.mode = -1;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown mode -1",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 2, &bad, out.p(), hn.p(), cn.p()));
+       bad = gru, bad.mode = PORTA_RNN_LSTM;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "c_n must not be NULL",
+               porta_rnn(input.get(), nullptr, nullptr, weights, 2, &bad, out.p(), hn.p(), nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "c0 is the LSTM's cell state",
+               porta_rnn(input.get(), h0.get(), h0.get(), weights, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected input [T, N, input_size]",
+               porta_rnn(x.image.get(), nullptr, nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "the sequence is empty (T = 0)",
+               porta_rnn(empty.get(), nullptr, nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected h0 of shape [1, 1, 2], got [2, 3]",
+               porta_rnn(input.get(), x.f.get(), nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "rnn: input must be float32",
+               porta_rnn(x.labels.get(), nullptr, nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
+     }},
 
     // ---- initializers
     {"porta_init_uniform_",

@@ -194,8 +194,15 @@ class Module : public std::enable_shared_from_this<Module> {
   Module& operator=(const Module&) = default;
   Module& operator=(Module&&) noexcept = default;
   virtual ~Module() = default;
-  /// The layer's computation; most layers take one input.
-  virtual Tensor forward(const Tensor& x) = 0;
+  /// The layer's computation; most layers take one input and override this.
+  /// Layers whose forward takes or returns more (LSTM's (output, (h_n, c_n)),
+  /// as in libtorch) declare their own and leave this one throwing.
+  virtual Tensor forward(const Tensor& x) {
+    (void)x;
+    throw Error(PORTA_ERROR_NOT_IMPLEMENTED,
+                detail::cat(describe(), " has no single-tensor forward(x): call its own forward (it takes or returns ",
+                            "more than one tensor), so it cannot sit in a Sequential"));
+  }
   /// forward(x).
   Tensor operator()(const Tensor& x) { return forward(x); }
   /// "Linear(in_features=10, out_features=1)".
@@ -881,3 +888,4 @@ class KLDivLoss : public Loss<KLDivLoss> {
 
 #include "porta/nn_containers.hpp"  // ModuleList, ModuleDict, ParameterList, ParameterDict
 #include "porta/nn_utils.hpp"       // porta::nn::utils::clip_grad_norm_, parameters_to_vector, ...
+#include "porta/nn_recurrent.hpp"   // RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell

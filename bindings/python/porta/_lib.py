@@ -198,6 +198,12 @@ class AdagradOptions(Structure):
                 ("initial_accumulator_value", c_double), ("eps", c_double)]
 
 
+class RnnOptions(Structure):
+    """porta_rnn_options."""
+    _fields_ = [("struct_size", c_size_t), ("mode", c_int32), ("num_layers", c_int32), ("bidirectional", c_int32),
+                ("batch_first", c_int32), ("has_biases", c_int32), ("training", c_int32), ("dropout", c_double)]
+
+
 def sized(struct_type, **fields):
     """An instance of a versioned porta struct with struct_size set."""
     s = struct_type(**fields)

@@ -245,6 +245,8 @@ SIGNATURES = {
     "porta_scaled_dot_product_attention": ("STATUS", ("T", "T", "T", "T", "D", "INT", "D", "INT", "OUT")),
     "porta_dropout": ("STATUS", ("T", "D", "INT", "OUT")),
     "porta_flatten": ("STATUS", ("T", "I32", "I32", "OUT")),
+    "porta_rnn_cell": ("STATUS", ("INT", "T", "T", "T", "T", "T", "T", "T", "OUT", "OUT")),
+    "porta_rnn": ("STATUS", ("T", "T", "T", "POINTER(T)", "I32", "POINTER(RnnOptions)", "OUT", "OUT", "OUT")),
     "porta_init_uniform_": ("STATUS", ("T", "D", "D")),
     "porta_init_normal_": ("STATUS", ("T", "D", "D")),
     "porta_init_kaiming_uniform_": ("STATUS", ("T", "D")),

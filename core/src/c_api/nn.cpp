@@ -184,3 +184,37 @@ PORTA_API porta_status porta_scaled_dot_product_attention(porta_tensor* q, porta
                                             dropout_p, is_causal != 0, scale, training != 0);
   });
 }
+
+PORTA_API porta_status porta_rnn_cell(porta_rnn_mode mode, porta_tensor* x, porta_tensor* h, porta_tensor* c,
+                                      porta_tensor* w_ih, porta_tensor* w_hh, porta_tensor* b_ih, porta_tensor* b_hh,
+                                      porta_tensor** h_out, porta_tensor** c_out) {
+  return guard([&] {
+    require(h_out, "h_out");
+    if (mode == PORTA_RNN_LSTM) require(c_out, "c_out");
+    nn::RnnState s = nn::rnn_cell(mode, arg(x, "x"), optional_arg(h, "h"), optional_arg(c, "c"), arg(w_ih, "w_ih"),
+                                  arg(w_hh, "w_hh"), optional_arg(b_ih, "b_ih"), optional_arg(b_hh, "b_hh"));
+    *h_out = s.h.release();
+    if (c_out) *c_out = s.c.release();
+  });
+}
+
+PORTA_API porta_status porta_rnn(porta_tensor* input, porta_tensor* h0, porta_tensor* c0, porta_tensor* const* params,
+                                 int32_t num_params, const porta_rnn_options* options, porta_tensor** output,
+                                 porta_tensor** h_n, porta_tensor** c_n) {
+  return guard([&] {
+    require(output, "output");
+    require(h_n, "h_n");
+    const porta_rnn_options o =
+        copy_in(options, porta_rnn_options{sizeof(porta_rnn_options), PORTA_RNN_TANH, 1, 0, 0, 1, 0, 0.0}, "options");
+    if (o.mode == PORTA_RNN_LSTM) require(c_n, "c_n");
+    if (num_params < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "rnn: num_params must be non-negative, got ", num_params);
+    if (num_params > 0) require(params, "params");
+    std::vector<TensorPtr> weights;
+    for (int32_t i = 0; i < num_params; ++i)
+      weights.push_back(arg(params[i], ("params[" + std::to_string(i) + "]").c_str()));
+    nn::RnnOutput r = nn::rnn(arg(input, "input"), optional_arg(h0, "h0"), optional_arg(c0, "c0"), weights, o);
+    *output = r.output.release();
+    *h_n = r.h_n.release();
+    if (c_n) *c_n = r.c_n.release();
+  });
+}

@@ -33,6 +33,20 @@ TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, c
                                        const TensorPtr& attn_mask, double dropout_p, bool is_causal, double scale,
                                        bool training);
 
+// ---- recurrent.cpp: torch.nn.RNN / LSTM / GRU and their cells (porta.h's
+// porta_rnn_mode gate layout). c and c_n are null except for LSTM.
+struct RnnState {
+  TensorPtr h, c;
+};
+// One step; h (and c) null means zeros; biases both or null.
+RnnState rnn_cell(porta_rnn_mode mode, const TensorPtr& x, const TensorPtr& h, const TensorPtr& c,
+                  const TensorPtr& w_ih, const TensorPtr& w_hh, const TensorPtr& b_ih, const TensorPtr& b_hh);
+struct RnnOutput {
+  TensorPtr output, h_n, c_n;
+};
+RnnOutput rnn(const TensorPtr& input, const TensorPtr& h0, const TensorPtr& c0, const std::vector<TensorPtr>& params,
+              const porta_rnn_options& options);
+
 // ---- losses.cpp: PyTorch's losses beyond cross_entropy and mse_loss
 TensorPtr nll_loss(const TensorPtr& log_probs, const TensorPtr& target, const TensorPtr& weight, int64_t ignore_index,
                    porta_reduction reduction);

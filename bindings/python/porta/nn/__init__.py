@@ -6,6 +6,7 @@ from .layers import (ELU, GELU, AvgPool2d, BatchNorm1d, BatchNorm2d, Embedding, 
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
                    SmoothL1Loss)
 from .attention import MultiheadAttention, TransformerEncoderLayer
+from .recurrent import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase
 from .containers import ModuleDict, ParameterDict, ParameterList
 from .module import Module
 from .parameter import Parameter
@@ -16,4 +17,4 @@ __all__ = ["functional", "init", "utils", "Module", "Parameter", "Sequential", "
            "Dropout", "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "MSELoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "MultiheadAttention", "TransformerEncoderLayer", "ModuleDict", "ParameterList",
-           "ParameterDict"]
+           "ParameterDict", "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
