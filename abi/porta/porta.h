@@ -86,6 +86,8 @@
  *   PORTA_REDUCTION_BATCHMEAN = 3 (porta_kl_div only; since 1.4)
  *   porta_rnn_mode (since 1.6): PORTA_RNN_TANH = 0, PORTA_RNN_RELU = 1,
  *     PORTA_RNN_LSTM = 2, PORTA_RNN_GRU = 3
+ *   porta_pad_mode (since 1.6): PORTA_PAD_CONSTANT = 0, PORTA_PAD_REFLECT = 1,
+ *     PORTA_PAD_REPLICATE = 2, PORTA_PAD_CIRCULAR = 3
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
@@ -1209,6 +1211,32 @@ PORTA_EXPORT porta_status porta_dropout(porta_tensor* x, double p, int training,
 /** Merges dims start_dim..end_dim (negative count from the end) into one. Since 1.0. */
 PORTA_EXPORT porta_status porta_flatten(porta_tensor* x, int32_t start_dim, int32_t end_dim,
                                         porta_tensor** out);
+
+/** How porta_pad fills the border. Since 1.6. */
+typedef enum porta_pad_mode {
+  PORTA_PAD_CONSTANT = 0,  /**< `value` (a negative pad crops) */
+  PORTA_PAD_REFLECT = 1,   /**< the input mirrored about its edge element (each pad < the size) */
+  PORTA_PAD_REPLICATE = 2, /**< the edge element repeated */
+  PORTA_PAD_CIRCULAR = 3,  /**< the input wrapped around (each pad <= the size) */
+  /** Not a mode: widens the enum to int32 (any value is refused as unknown). Since 1.6. */
+  PORTA_PAD_MODE_INT32_ = 0x7fffffff
+} porta_pad_mode;
+/** torch.nn.functional.pad: `pad` holds n values, (left, right) pairs for
+ *  the last dimension first, then the one before, ...; `value` fills in
+ *  constant mode (0 for the others). Differentiable. Since 1.6. */
+PORTA_EXPORT porta_status porta_pad(porta_tensor* x, const int64_t* pad, int32_t n, porta_pad_mode mode, double value,
+                                    porta_tensor** out);
+/** torch.nn.functional.adaptive_avg_pool2d of x [N, C, H, W] or [C, H, W]
+ *  to out_h x out_w (PyTorch's bins: floor(i H / out_h) to ceil((i + 1) H
+ *  / out_h)); two matmuls, differentiable. Since 1.6. */
+PORTA_EXPORT porta_status porta_adaptive_avg_pool2d(porta_tensor* x, int64_t out_h, int64_t out_w,
+                                                    porta_tensor** out);
+/** torch.nn.functional.dropout1d / 2d / 3d: while training, zeroes whole
+ *  channels with probability p (one draw per [N, C] entry, x's last
+ *  spatial_dims dims sharing it) and scales the rest by 1/(1-p); the
+ *  identity otherwise. x has spatial_dims + 1 or + 2 dims. Since 1.6. */
+PORTA_EXPORT porta_status porta_feature_dropout(porta_tensor* x, double p, int training, int32_t spatial_dims,
+                                                porta_tensor** out);
 
 /** The recurrence of porta_rnn_cell and porta_rnn, with PyTorch's gate
  *  layout: a layer's w_ih is [G H, input], w_hh [G H, H], b_ih and b_hh

@@ -326,6 +326,9 @@ _Static_assert(PORTA_REDUCTION_NONE == 0 && PORTA_REDUCTION_MEAN == 1 && PORTA_R
 _Static_assert(PORTA_RNN_TANH == 0 && PORTA_RNN_RELU == 1 && PORTA_RNN_LSTM == 2 && PORTA_RNN_GRU == 3 &&
                    sizeof(porta_rnn_mode) == 4,
                "porta_rnn_mode values moved");
+_Static_assert(PORTA_PAD_CONSTANT == 0 && PORTA_PAD_REFLECT == 1 && PORTA_PAD_REPLICATE == 2 &&
+                   PORTA_PAD_CIRCULAR == 3 && sizeof(porta_pad_mode) == 4,
+               "porta_pad_mode values moved");
 _Static_assert(PORTA_OP_NEG == 6 && PORTA_OP_ABS == 13 && PORTA_OP_ADD == 14 && PORTA_OP_MINIMUM == 20 &&
                    PORTA_OP_EQ == 21 && PORTA_OP_GE == 26,
                "the in-place calls' op ids moved");

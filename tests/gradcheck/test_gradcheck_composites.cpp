@@ -163,6 +163,30 @@ std::vector<Case> normalization_and_attention_cases() {
 
 }  // namespace
 
+namespace {
+
+// porta_pad in every mode (a negative pad crops) and adaptive pooling to sizes that do not divide the input's.
+std::vector<Case> padding_and_adaptive_pool_cases() {
+  static const int64_t crop[4] = {2, -1, 1, 0}, both[4] = {2, 1, 1, 2};
+  return {
+      Case{"pad_constant_with_crop", {{{2, 3, 4}}},
+           [](const Tensors& x) { return call(porta_pad, x[0], crop, int32_t{4}, PORTA_PAD_CONSTANT, 0.5); }},
+      Case{"pad_reflect", {{{2, 3, 4}}},
+           [](const Tensors& x) { return call(porta_pad, x[0], both, int32_t{4}, PORTA_PAD_REFLECT, 0.0); }},
+      Case{"pad_replicate", {{{2, 3, 4}}},
+           [](const Tensors& x) { return call(porta_pad, x[0], both, int32_t{4}, PORTA_PAD_REPLICATE, 0.0); }},
+      Case{"pad_circular", {{{2, 3, 4}}},
+           [](const Tensors& x) { return call(porta_pad, x[0], both, int32_t{4}, PORTA_PAD_CIRCULAR, 0.0); }},
+      Case{"adaptive_avg_pool2d_5x7_to_3x2", {{{1, 2, 5, 7}}},
+           [](const Tensors& x) { return call(porta_adaptive_avg_pool2d, x[0], int64_t{3}, int64_t{2}); }},
+      Case{"adaptive_avg_pool2d_unbatched_to_1x1", {{{2, 3, 3}}},
+           [](const Tensors& x) { return call(porta_adaptive_avg_pool2d, x[0], int64_t{1}, int64_t{1}); }},
+  };
+}
+
+}  // namespace
+
+TEST_P(GradCheck, PaddingAndAdaptivePooling) { check_all(padding_and_adaptive_pool_cases()); }
 TEST_P(GradCheck, StatisticsOps) { check_all(statistics_cases()); }
 TEST_P(GradCheck, ShapesAndProducts) { check_all(shape_and_product_cases()); }
 TEST_P(GradCheck, Losses) { check_all(loss_cases()); }

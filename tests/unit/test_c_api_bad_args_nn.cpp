@@ -224,6 +224,54 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", porta_flatten(x.f.get(), 0, 2, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_flatten(x.f.get(), INT32_MIN, 0, out.p()));
      }},
+    {"porta_pad",
+     [](Fixture& x) {
+       const int64_t one[2] = {1, 1}, odd[3] = {1, 1, 1}, three_dims[6] = {1, 1, 1, 1, 1, 1}, big[2] = {3, 0};
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_pad(t, one, 2, PORTA_PAD_CONSTANT, 0.0, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "pad must not be NULL",
+               porta_pad(x.f.get(), nullptr, 2, PORTA_PAD_CONSTANT, 0.0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "n must be non-negative, got -2",
+               porta_pad(x.f.get(), one, -2, PORTA_PAD_CONSTANT, 0.0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "padding length must be even, got 3",
+               porta_pad(x.f.get(), odd, 3, PORTA_PAD_CONSTANT, 0.0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "pads more dimensions than the input's 2",
+               porta_pad(x.f.get(), three_dims, 6, PORTA_PAD_CONSTANT, 0.0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown mode 9",
+               porta_pad(x.f.get(), one, 2, porta_pad_mode(9), 0.0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "reflect padding of (3, 0) does not fit dimension 1 of size 3",
+               porta_pad(x.f.get(), big, 2, PORTA_PAD_REFLECT, 0.0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value is for the constant mode only",
+               porta_pad(x.f.get(), one, 2, PORTA_PAD_REPLICATE, 1.0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "int64", porta_pad(x.labels.get(), one, 2, PORTA_PAD_CONSTANT, INFINITY, out.p()));
+     }},
+    {"porta_adaptive_avg_pool2d",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(
+           x, [](porta_tensor* t, porta_tensor** o) { return porta_adaptive_avg_pool2d(t, 2, 2, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected input [N, C, H, W] or [C, H, W], got [2, 3]",
+               porta_adaptive_avg_pool2d(x.f.get(), 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "output size must be at least 1x1, got 0x2",
+               porta_adaptive_avg_pool2d(x.image.get(), 0, 2, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least 1x1",
+               porta_adaptive_avg_pool2d(x.image.get(), 1, INT64_MIN, out.p()));
+     }},
+    {"porta_feature_dropout",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(
+           x, [](porta_tensor* t, porta_tensor** o) { return porta_feature_dropout(t, 0.5, 1, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "p must be in [0, 1], got nan",
+               porta_feature_dropout(x.image.get(), NAN, 1, 2, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "spatial_dims must be 1, 2 or 3",
+               porta_feature_dropout(x.image.get(), 0.5, 1, 0, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected 5-D [N, C, ...] or 4-D [C, ...] input for 3 spatial dims",
+               porta_feature_dropout(x.f.get(), 0.5, 1, 3, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "feature_dropout: input must be float32",
+               porta_feature_dropout(x.mask.get(), 0.5, 1, 1, out.p()));
+     }},
     {"porta_rnn_cell",
      [](Fixture& x) {
        // x.f [2, 3]: N 2, input 3; an LSTM cell of hidden size 2 (8 gate rows).

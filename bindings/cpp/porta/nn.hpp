@@ -132,6 +132,26 @@ inline Tensor dropout(const Tensor& x, double p, bool training) {
   return detail::call(porta_dropout, x.checked_handle(), p, int{training});
 }
 /// Merges dims start..end.
+/// torch.nn.functional.pad's modes (libtorch's torch::kConstant, kReflect, kReplicate, kCircular).
+enum class PadMode { Constant = PORTA_PAD_CONSTANT, Reflect = PORTA_PAD_REFLECT, Replicate = PORTA_PAD_REPLICATE,
+                     Circular = PORTA_PAD_CIRCULAR };
+/// Pads by (left, right) pairs, the last dimension first; constant mode fills `value` (a negative pad crops).
+inline Tensor pad(const Tensor& x, const std::vector<int64_t>& pad, PadMode mode = PadMode::Constant,
+                  double value = 0.0) {
+  return detail::call(porta_pad, x.checked_handle(), pad.data(), detail::count(pad), porta_pad_mode(mode), value);
+}
+/// Average pooling of [N, C, H, W] or [C, H, W] to out_h x out_w (PyTorch's bins).
+inline Tensor adaptive_avg_pool2d(const Tensor& x, int64_t out_h, int64_t out_w) {
+  return detail::call(porta_adaptive_avg_pool2d, x.checked_handle(), out_h, out_w);
+}
+/// Zeroes whole channels with probability p while training: dropout1d / 2d / 3d (spatial_dims 1, 2, 3).
+inline Tensor feature_dropout(const Tensor& x, double p, bool training, int spatial_dims) {
+  return detail::call(porta_feature_dropout, x.checked_handle(), p, int{training}, int32_t(spatial_dims));
+}
+inline Tensor dropout1d(const Tensor& x, double p, bool training) { return feature_dropout(x, p, training, 1); }
+inline Tensor dropout2d(const Tensor& x, double p, bool training) { return feature_dropout(x, p, training, 2); }
+inline Tensor dropout3d(const Tensor& x, double p, bool training) { return feature_dropout(x, p, training, 3); }
+
 inline Tensor flatten(const Tensor& x, int start = 1, int end = -1) {
   return detail::call(porta_flatten, x.checked_handle(), int32_t(start), int32_t(end));
 }
@@ -761,6 +781,57 @@ class Dropout : public Module {
  private:
   double p_;
 };
+
+/// Dropout1d / Dropout2d / Dropout3d(p): whole channels, in training mode only.
+template <int SpatialDims>
+class ChannelDropout : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit ChannelDropout(double p = 0.5) : p_(p) {}
+  Tensor forward(const Tensor& x) override { return functional::feature_dropout(x, p_, is_training(), SpatialDims); }
+  std::string describe() const override { return detail::cat("Dropout", SpatialDims, "d(p=", p_, ")"); }
+
+ private:
+  double p_;
+};
+using Dropout1d = ChannelDropout<1>;
+using Dropout2d = ChannelDropout<2>;
+using Dropout3d = ChannelDropout<3>;
+
+/// AdaptiveAvgPool2d(output_size): average pooling to a fixed size.
+class AdaptiveAvgPool2d : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit AdaptiveAvgPool2d(int64_t size) : AdaptiveAvgPool2d(size, size) {}
+  AdaptiveAvgPool2d(int64_t out_h, int64_t out_w) : h_(out_h), w_(out_w) {}
+  Tensor forward(const Tensor& x) override { return functional::adaptive_avg_pool2d(x, h_, w_); }
+  std::string describe() const override { return detail::cat("AdaptiveAvgPool2d(output_size=(", h_, ", ", w_, "))"); }
+
+ private:
+  int64_t h_, w_;
+};
+
+/// ZeroPad2d / ReflectionPad2d / ReplicationPad2d(padding): {left, right, top, bottom} (or one value for all).
+template <functional::PadMode Mode>
+class Pad2d : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit Pad2d(int64_t all) : pad_(4, all) {}
+  explicit Pad2d(std::vector<int64_t> pad) : pad_(std::move(pad)) {
+    if (pad_.size() != 4)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[Pad2d] padding needs 4 values, got ", pad_.size()));
+  }
+  Tensor forward(const Tensor& x) override { return functional::pad(x, pad_, Mode); }
+  std::string describe() const override {
+    return detail::cat("Pad2d(", pad_[0], ", ", pad_[1], ", ", pad_[2], ", ", pad_[3], ")");
+  }
+
+ private:
+  std::vector<int64_t> pad_;
+};
+using ZeroPad2d = Pad2d<functional::PadMode::Constant>;
+using ReflectionPad2d = Pad2d<functional::PadMode::Reflect>;
+using ReplicationPad2d = Pad2d<functional::PadMode::Replicate>;
 
 /// Loss modules hold no state; to(device) exists so tutorial code that moves
 /// them keeps working, and does nothing.

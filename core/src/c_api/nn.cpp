@@ -185,6 +185,24 @@ PORTA_API porta_status porta_scaled_dot_product_attention(porta_tensor* q, porta
   });
 }
 
+PORTA_API porta_status porta_pad(porta_tensor* x, const int64_t* pad, int32_t n, porta_pad_mode mode, double value,
+                                 porta_tensor** out) {
+  return produce(out, [&] {
+    if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "pad: n must be non-negative, got ", n);
+    if (n > 0) require(pad, "pad");
+    return nn::pad(arg(x, "x"), std::vector<int64_t>(pad, pad + n), mode, value);
+  });
+}
+
+PORTA_API porta_status porta_adaptive_avg_pool2d(porta_tensor* x, int64_t out_h, int64_t out_w, porta_tensor** out) {
+  return produce(out, [&] { return nn::adaptive_avg_pool2d(arg(x, "x"), out_h, out_w); });
+}
+
+PORTA_API porta_status porta_feature_dropout(porta_tensor* x, double p, int training, int32_t spatial_dims,
+                                             porta_tensor** out) {
+  return produce(out, [&] { return nn::feature_dropout(arg(x, "x"), p, training != 0, spatial_dims); });
+}
+
 PORTA_API porta_status porta_rnn_cell(porta_rnn_mode mode, porta_tensor* x, porta_tensor* h, porta_tensor* c,
                                       porta_tensor* w_ih, porta_tensor* w_hh, porta_tensor* b_ih, porta_tensor* b_hh,
                                       porta_tensor** h_out, porta_tensor** c_out) {

@@ -47,6 +47,13 @@ struct RnnOutput {
 RnnOutput rnn(const TensorPtr& input, const TensorPtr& h0, const TensorPtr& c0, const std::vector<TensorPtr>& params,
               const porta_rnn_options& options);
 
+// ---- pad_and_adaptive_pool.cpp (porta.h's porta_pad, porta_adaptive_avg_pool2d, porta_feature_dropout)
+// pads: (left, right) pairs, the last dimension first; negative crops (constant mode).
+TensorPtr pad(const TensorPtr& x, const std::vector<int64_t>& pads, porta_pad_mode mode, double value);
+TensorPtr adaptive_avg_pool2d(const TensorPtr& x, int64_t out_h, int64_t out_w);
+// Zeroes whole channels: the mask has x's shape with its last spatial_dims dims 1.
+TensorPtr feature_dropout(const TensorPtr& x, double p, bool training, int32_t spatial_dims);
+
 // ---- losses.cpp: PyTorch's losses beyond cross_entropy and mse_loss
 TensorPtr nll_loss(const TensorPtr& log_probs, const TensorPtr& target, const TensorPtr& weight, int64_t ignore_index,
                    porta_reduction reduction);

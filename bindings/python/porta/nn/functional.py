@@ -314,6 +314,63 @@ def dropout(input, p=0.5, training=True, inplace=False):  # noqa: A002
     return input.copy_(out) if inplace and out._h.value != input._h.value else out
 
 
+def _feature_dropout(input, p, training, inplace, spatial, name):  # noqa: A002
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"{name}: Expected {spatial + 1}D or {spatial + 2}D input, but received a "
+                           f"{input.dim()}D input")
+    if name == "dropout2d" and input.dim() == 3:  # PyTorch reads a 3-D input as (N, C, L)
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a "
+                      "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
+                      "please switch to using dropout1d instead.", stacklevel=3)
+        spatial = 1
+    out = call(fn.porta_feature_dropout, input._h, float(p), 1 if training else 0, spatial)
+    return input.copy_(out) if inplace and out._h.value != input._h.value else out
+
+
+def dropout1d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zeroes whole channels of (N, C, L) or (C, L) with probability p while training."""
+    return _feature_dropout(input, p, training, inplace, 1, "dropout1d")
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zeroes whole channels of (N, C, H, W) with probability p while training (3-D: as PyTorch, (N, C, L))."""
+    return _feature_dropout(input, p, training, inplace, 2, "dropout2d")
+
+
+def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
+    """Zeroes whole channels of (N, C, D, H, W) or (C, D, H, W) with probability p while training."""
+    return _feature_dropout(input, p, training, inplace, 3, "dropout3d")
+
+
+_PAD_MODES = {"constant": 0, "reflect": 1, "replicate": 2, "circular": 3}
+
+
+def pad(input, pad, mode="constant", value=None):  # noqa: A002
+    """torch.nn.functional.pad: (left, right) pairs from the last dimension back; constant (negative crops),
+    reflect, replicate or circular."""
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"pad: mode {mode!r} is not supported (use 'constant', 'reflect', 'replicate' "
+                                  f"or 'circular')")
+    pads = [int(v) for v in pad]
+    if mode != "constant" and value not in (None, 0):
+        raise ValueError(f'Padding mode "{mode}" doesn\'t take in value argument.')
+    return call(fn.porta_pad, input._h, int_array(c_int64, pads, "pad"), len(pads), _PAD_MODES[mode],
+                0.0 if value is None else float(value))
+
+
+def adaptive_avg_pool2d(input, output_size):  # noqa: A002
+    """Average pooling to output_size (an int, or a pair whose None entries keep the input's size)."""
+    size = (output_size, output_size) if isinstance(output_size, int) else tuple(output_size)
+    if len(size) != 2:
+        raise ValueError(f"adaptive_avg_pool2d: output_size must be an int or a pair, got {output_size!r}")
+    size = tuple(input.shape[-2 + i] if v is None else int(v) for i, v in enumerate(size))
+    return call(fn.porta_adaptive_avg_pool2d, input._h, size[0], size[1])
+
+
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
     """Dims start_dim..end_dim merged into one."""
     return input.flatten(start_dim, end_dim)

@@ -1,0 +1,51 @@
+// pad, adaptive_avg_pool2d and channel dropout in C++ (user ABI 1.6): the
+// functional forms and the AdaptiveAvgPool2d, ZeroPad2d / ReflectionPad2d and
+// Dropout2d modules (per-device values: tests/python/test_spatial.py and
+// tests/gradcheck).
+#include <gmock/gmock.h>
+
+#include <porta/nn.hpp>
+
+#include "tensor_values.hpp"
+
+using porta::Tensor;
+using porta_test::D;
+using porta_test::values;
+using porta_test::vec;
+
+namespace nn = porta::nn;
+namespace F = porta::nn::functional;
+
+namespace {
+
+TEST(Spatial, PadInEveryMode) {
+  const Tensor x = vec({1, 2, 3}, {1, 3});
+  EXPECT_EQ(values(F::pad(x, {1, 2}, F::PadMode::Constant, 9)), (D{9, 1, 2, 3, 9, 9}));
+  EXPECT_EQ(values(F::pad(x, {2, 1}, F::PadMode::Reflect)), (D{3, 2, 1, 2, 3, 2}));
+  EXPECT_EQ(values(F::pad(x, {1, 1}, F::PadMode::Replicate)), (D{1, 1, 2, 3, 3}));
+  EXPECT_EQ(values(F::pad(x, {1, 2}, F::PadMode::Circular)), (D{3, 1, 2, 3, 1, 2}));
+  EXPECT_EQ(values(F::pad(x, {-1, 0})), (D{2, 3}));
+  EXPECT_EQ(nn::ZeroPad2d(1)(Tensor::zeros({1, 1, 2, 2})).shape(), (porta::Shape{1, 1, 4, 4}));
+  EXPECT_EQ(values(nn::ReflectionPad2d({1, 0, 0, 0})(vec({1, 2}, {1, 1, 1, 2}))), (D{2, 1, 2}));
+  EXPECT_THROW(F::pad(x, {4, 0}, F::PadMode::Reflect), porta::Error);
+}
+
+TEST(Spatial, AdaptiveAveragePoolingUsesPyTorchsBins) {
+  // 1 x 5 to 1 x 3: bins [0, 2), [1, 4), [3, 5).
+  const Tensor x = vec({1, 2, 3, 4, 5}, {1, 1, 1, 5});
+  EXPECT_EQ(values(nn::AdaptiveAvgPool2d(1, 3)(x)), (D{1.5, 3, 4.5}));
+  EXPECT_EQ(values(F::adaptive_avg_pool2d(x, 1, 1)), (D{3}));
+}
+
+TEST(Spatial, Dropout2dZeroesWholeChannels) {
+  porta::manual_seed(2);
+  nn::Dropout2d drop(0.5);
+  const D y = values(drop(Tensor::full({4, 8, 2, 2}, 1.0)));
+  for (size_t c = 0; c < y.size(); c += 4)
+    for (size_t k = 1; k < 4; ++k) EXPECT_EQ(y[c + k], y[c]) << "channel " << c / 4;
+  drop.eval();
+  EXPECT_EQ(values(drop(Tensor::full({1, 2, 1, 1}, 1.0))), (D{1, 1}));
+  EXPECT_EQ(drop.describe(), "Dropout2d(p=0.5)");
+}
+
+}  // namespace
