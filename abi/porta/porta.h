@@ -1228,7 +1228,8 @@ PORTA_EXPORT porta_status porta_pad(porta_tensor* x, const int64_t* pad, int32_t
                                     porta_tensor** out);
 /** torch.nn.functional.adaptive_avg_pool2d of x [N, C, H, W] or [C, H, W]
  *  to out_h x out_w (PyTorch's bins: floor(i H / out_h) to ceil((i + 1) H
- *  / out_h)); two matmuls, differentiable. Since 1.6. */
+ *  / out_h)); one mean per bin and dimension (a NaN reaches only
+ *  its bins), differentiable. Since 1.6. */
 PORTA_EXPORT porta_status porta_adaptive_avg_pool2d(porta_tensor* x, int64_t out_h, int64_t out_w,
                                                     porta_tensor** out);
 /** torch.nn.functional.dropout1d / 2d / 3d: while training, zeroes whole

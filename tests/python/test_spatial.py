@@ -53,6 +53,14 @@ def test_adaptive_avg_pool2d_matches_pytorchs_bins(device, size):
     np.testing.assert_allclose(arr(F.adaptive_avg_pool2d(t[0], 2)), ref_adaptive(X[0], 2, 2), atol=1e-12)
 
 
+def test_adaptive_avg_pool2d_keeps_a_nan_in_its_bins(device):
+    x = X.copy()
+    x[0, 0, 0, 0], x[1, 2, 4, 6] = np.nan, np.inf
+    got = arr(F.adaptive_avg_pool2d(porta.tensor(x, device=device), (2, 3)))
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(ref_adaptive(x, 2, 3)))
+    np.testing.assert_allclose(got, ref_adaptive(x, 2, 3), atol=1e-12)
+
+
 def test_channel_dropout_zeroes_whole_channels(device):
     x = porta.ones(8, 16, 3, 3, device=device)
     porta.manual_seed(4)

@@ -3,8 +3,9 @@
 //
 // Adaptive average pooling is separable: PyTorch's output bin i of a
 // dimension of n covers [floor(i n / out), ceil((i + 1) n / out)), and the mean
-// over a rectangle of bins is A_h x A_w^T, with A's row i holding
-// 1 / (bin size) over bin i. Two matmuls, on every device, for any sizes.
+// over a rectangle of bins is the mean over its rows of the means over its
+// columns. Each dimension is one mean per bin, joined: a NaN or an infinity
+// reaches only the bins that hold it, as in PyTorch.
 #include <vector>
 
 #include "runtime/error.hpp"
@@ -14,14 +15,15 @@
 namespace porta::nn {
 namespace {
 
-// The [out, n] averaging matrix of one dimension, in `like`'s dtype and device.
-TensorPtr bin_means(int64_t out, int64_t n, const porta_tensor& like) {
-  std::vector<double> a(static_cast<size_t>(out * n), 0.0);
+// x pooled along `dim` into `out` bins: each bin's mean, joined.
+TensorPtr adaptive_mean(const TensorPtr& x, int32_t dim, int64_t out) {
+  const int64_t n = x->shape[dim];
+  std::vector<TensorPtr> bins;
   for (int64_t i = 0; i < out; ++i) {
     const int64_t start = i * n / out, end = ((i + 1) * n + out - 1) / out;
-    for (int64_t j = start; j < end; ++j) a[static_cast<size_t>(i * n + j)] = 1.0 / static_cast<double>(end - start);
+    bins.push_back(ag::reduce(PORTA_OP_MEAN, ag::slice(x, dim, start, end, 1), &dim, 1, true));
   }
-  return ops::cast(ops::from_host(a.data(), Dtype::Float64, Dims{out, n}, *like.device), like.dtype);
+  return bins.size() == 1 ? bins[0] : ag::cat(bins, dim);
 }
 
 // Where each position of a padded dimension of n (left pad l, right r) reads from.
@@ -115,8 +117,7 @@ TensorPtr adaptive_avg_pool2d(const TensorPtr& x, int64_t out_h, int64_t out_w) 
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": output size must be at least 1x1, got ", out_h, "x", out_w);
   const int64_t h = x->shape[x->ndim() - 2], w = x->shape[x->ndim() - 1];
   if (h < 1 || w < 1) fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": the input's spatial size ", h, "x", w, " is empty");
-  TensorPtr rows = ag::matmul(bin_means(out_h, h, *x), x);                      // [..., out_h, W]
-  return ag::matmul(rows, ops::transpose(bin_means(out_w, w, *x), 0, 1));    // [..., out_h, out_w]
+  return adaptive_mean(adaptive_mean(x, x->ndim() - 1, out_w), x->ndim() - 2, out_h);
 }
 
 TensorPtr feature_dropout(const TensorPtr& x, double p, bool training, int32_t spatial_dims) {
