@@ -88,6 +88,8 @@
  *     PORTA_RNN_LSTM = 2, PORTA_RNN_GRU = 3
  *   porta_pad_mode (since 1.6): PORTA_PAD_CONSTANT = 0, PORTA_PAD_REFLECT = 1,
  *     PORTA_PAD_REPLICATE = 2, PORTA_PAD_CIRCULAR = 3
+ *   porta_interpolate_mode (since 1.6): PORTA_INTERPOLATE_NEAREST = 0,
+ *     PORTA_INTERPOLATE_NEAREST_EXACT = 1, PORTA_INTERPOLATE_BILINEAR = 2
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
@@ -1238,6 +1240,23 @@ PORTA_EXPORT porta_status porta_adaptive_avg_pool2d(porta_tensor* x, int64_t out
  *  identity otherwise. x has spatial_dims + 1 or + 2 dims. Since 1.6. */
 PORTA_EXPORT porta_status porta_feature_dropout(porta_tensor* x, double p, int training, int32_t spatial_dims,
                                                 porta_tensor** out);
+
+/** How porta_interpolate maps output positions to input ones. Since 1.6. */
+typedef enum porta_interpolate_mode {
+  PORTA_INTERPOLATE_NEAREST = 0,       /**< floor(dst scale) (PyTorch's "nearest") */
+  PORTA_INTERPOLATE_NEAREST_EXACT = 1, /**< floor((dst + 0.5) scale) ("nearest-exact") */
+  PORTA_INTERPOLATE_BILINEAR = 2,      /**< the two nearest rows and columns, weighted ("bilinear") */
+  /** Not a mode: widens the enum to int32 (any value is refused as unknown). Since 1.6. */
+  PORTA_INTERPOLATE_MODE_INT32_ = 0x7fffffff
+} porta_interpolate_mode;
+/** torch.nn.functional.interpolate of x [N, C, H, W] to out_h x out_w.
+ *  scale_h and scale_w are the caller's scale_factor (NaN: none given,
+ *  and in/out is used), as PyTorch passes them to its kernels;
+ *  align_corners (bilinear only, 0 otherwise) aligns the corner pixels'
+ *  centres. Differentiable. Since 1.6. */
+PORTA_EXPORT porta_status porta_interpolate(porta_tensor* x, int64_t out_h, int64_t out_w, double scale_h,
+                                            double scale_w, porta_interpolate_mode mode, int align_corners,
+                                            porta_tensor** out);
 
 /** The recurrence of porta_rnn_cell and porta_rnn, with PyTorch's gate
  *  layout: a layer's w_ih is [G H, input], w_hh [G H, H], b_ih and b_hh

@@ -329,6 +329,9 @@ _Static_assert(PORTA_RNN_TANH == 0 && PORTA_RNN_RELU == 1 && PORTA_RNN_LSTM == 2
 _Static_assert(PORTA_PAD_CONSTANT == 0 && PORTA_PAD_REFLECT == 1 && PORTA_PAD_REPLICATE == 2 &&
                    PORTA_PAD_CIRCULAR == 3 && sizeof(porta_pad_mode) == 4,
                "porta_pad_mode values moved");
+_Static_assert(PORTA_INTERPOLATE_NEAREST == 0 && PORTA_INTERPOLATE_NEAREST_EXACT == 1 &&
+                   PORTA_INTERPOLATE_BILINEAR == 2 && sizeof(porta_interpolate_mode) == 4,
+               "porta_interpolate_mode values moved");
 _Static_assert(PORTA_OP_NEG == 6 && PORTA_OP_ABS == 13 && PORTA_OP_ADD == 14 && PORTA_OP_MINIMUM == 20 &&
                    PORTA_OP_EQ == 21 && PORTA_OP_GE == 26,
                "the in-place calls' op ids moved");

@@ -49,3 +49,17 @@ TEST(Spatial, Dropout2dZeroesWholeChannels) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Spatial, InterpolateAndUpsample) {
+  const Tensor x = vec({1, 2, 3, 4}, {1, 1, 2, 2});
+  EXPECT_EQ(values(nn::Upsample(2)(x)), (D{1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4}));
+  // align_corners: the corners stay, the middle is their mean.
+  EXPECT_EQ(values(F::interpolate(x, 3, 3, F::InterpolateMode::Bilinear, true)),
+            (D{1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4}));
+  EXPECT_EQ(values(F::interpolate(x, 1, 1)), (D{1}));
+  EXPECT_THROW(F::interpolate(x, 2, 2, F::InterpolateMode::Nearest, true), porta::Error);
+}
+
+}  // namespace

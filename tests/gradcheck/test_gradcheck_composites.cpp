@@ -165,7 +165,8 @@ std::vector<Case> normalization_and_attention_cases() {
 
 namespace {
 
-// porta_pad in every mode (a negative pad crops) and adaptive pooling to sizes that do not divide the input's.
+// porta_pad in every mode (a negative pad crops), adaptive pooling to sizes that do not divide the input's,
+// and interpolation.
 std::vector<Case> padding_and_adaptive_pool_cases() {
   static const int64_t crop[4] = {2, -1, 1, 0}, both[4] = {2, 1, 1, 2};
   return {
@@ -181,6 +182,20 @@ std::vector<Case> padding_and_adaptive_pool_cases() {
            [](const Tensors& x) { return call(porta_adaptive_avg_pool2d, x[0], int64_t{3}, int64_t{2}); }},
       Case{"adaptive_avg_pool2d_unbatched_to_1x1", {{{2, 3, 3}}},
            [](const Tensors& x) { return call(porta_adaptive_avg_pool2d, x[0], int64_t{1}, int64_t{1}); }},
+      Case{"interpolate_nearest_3x4_to_5x7", {{{1, 2, 3, 4}}},
+           [](const Tensors& x) {
+             return call(porta_interpolate, x[0], int64_t{5}, int64_t{7}, double(NAN), double(NAN),
+                         PORTA_INTERPOLATE_NEAREST, 0);
+           }},
+      Case{"interpolate_bilinear_scale_1_5", {{{1, 2, 3, 4}}},
+           [](const Tensors& x) {
+             return call(porta_interpolate, x[0], int64_t{4}, int64_t{6}, 1.5, 1.5, PORTA_INTERPOLATE_BILINEAR, 0);
+           }},
+      Case{"interpolate_bilinear_align_corners_down", {{{1, 1, 5, 6}}},
+           [](const Tensors& x) {
+             return call(porta_interpolate, x[0], int64_t{3}, int64_t{4}, double(NAN), double(NAN),
+                         PORTA_INTERPOLATE_BILINEAR, 1);
+           }},
   };
 }
 

@@ -110,3 +110,86 @@ def test_values_and_gradients_match_torch():
     a.sum().backward()
     b.sum().backward()
     np.testing.assert_allclose(arr(p.grad), q.grad.numpy(), atol=1e-12)
+
+
+def ref_nearest(x, out_h, out_w, scales=(None, None), exact=False):
+    def src(n, out, sf):
+        scale = np.float32(1.0 / sf) if sf else np.float32(n) / np.float32(out)
+        if not exact and out == n:
+            return np.arange(out)
+        if not exact and out == 2 * n:
+            return np.arange(out) >> 1
+        pos = (np.arange(out, dtype=np.float32) + np.float32(0.5 if exact else 0)) * scale
+        return np.minimum(np.floor(pos).astype(np.int64), n - 1)
+    return x[:, :, src(x.shape[2], out_h, scales[0])][:, :, :, src(x.shape[3], out_w, scales[1])]
+
+
+def ref_bilinear(x, out_h, out_w, align_corners):
+    def weights(n, out):
+        if align_corners:
+            scale = (n - 1) / (out - 1) if out > 1 else 0.0
+            pos = scale * np.arange(out)
+        else:
+            pos = np.maximum(n / out * (np.arange(out) + 0.5) - 0.5, 0)
+        i0 = pos.astype(np.int64)
+        i1 = np.where(i0 < n - 1, i0 + 1, i0)
+        lam = pos - i0
+        return i0, i1, 1 - lam, lam
+    h0, h1, a0, a1 = weights(x.shape[2], out_h)
+    w0, w1, b0, b1 = weights(x.shape[3], out_w)
+    y = x[..., w0] * b0 + x[..., w1] * b1
+    return y[:, :, h0] * a0[:, None] + y[:, :, h1] * a1[:, None]
+
+
+@pytest.mark.parametrize("size", [(10, 14), (3, 4), (5, 7), (8, 3)])
+def test_interpolate_nearest_and_bilinear_match_numpy(device, size):
+    t = porta.tensor(X, device=device)
+    np.testing.assert_array_equal(arr(F.interpolate(t, size=size)), ref_nearest(X, *size))
+    np.testing.assert_array_equal(arr(F.interpolate(t, size=size, mode="nearest-exact")),
+                                  ref_nearest(X, *size, exact=True))
+    for corners in (False, True):
+        np.testing.assert_allclose(arr(F.interpolate(t, size=size, mode="bilinear", align_corners=corners)),
+                                   ref_bilinear(X, *size, corners), atol=1e-12)
+
+
+def test_interpolate_scale_factor_uses_pytorchs_scale(device):
+    t = porta.tensor(X, device=device)  # H 5, W 7: 1.5 gives 7 x 10, read at 1 / 1.5, not 5 / 7
+    got = F.interpolate(t, scale_factor=1.5)
+    assert tuple(got.shape) == (2, 3, 7, 10)
+    np.testing.assert_array_equal(arr(got), ref_nearest(X, 7, 10, scales=(1.5, 1.5)))
+    np.testing.assert_array_equal(arr(nn.Upsample(scale_factor=2)(t)), X.repeat(2, axis=2).repeat(2, axis=3))
+    np.testing.assert_allclose(arr(nn.UpsamplingBilinear2d(size=(9, 4))(t)), ref_bilinear(X, 9, 4, True), atol=1e-12)
+    np.testing.assert_allclose(arr(F.interpolate(t, size=(2, 3), mode="area")), ref_adaptive(X, 2, 3), atol=1e-12)
+
+
+def test_interpolate_refuses_what_it_does_not_do():
+    t = porta.zeros(1, 1, 4, 4)
+    with pytest.raises(NotImplementedError, match="bicubic"):
+        F.interpolate(t, size=3, mode="bicubic")
+    with pytest.raises(NotImplementedError, match="4-D"):
+        F.interpolate(porta.zeros(1, 1, 4), size=3)
+    with pytest.raises(NotImplementedError, match="antialias"):
+        F.interpolate(t, size=3, mode="bilinear", antialias=True)
+    with pytest.raises(ValueError, match="align_corners"):
+        F.interpolate(t, size=3, align_corners=True)
+    with pytest.raises(ValueError, match="only one of size or scale_factor"):
+        F.interpolate(t)
+
+
+def test_interpolate_matches_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is an optional peer; NumPy is checked without it")
+    x32 = X.astype(np.float32)
+    cases = [dict(size=(9, 4)), dict(scale_factor=1.7), dict(scale_factor=(0.6, 2.3)),
+             dict(size=(11, 13), mode="nearest-exact"), dict(size=(3, 9), mode="bilinear"),
+             dict(scale_factor=2.5, mode="bilinear"), dict(size=(8, 8), mode="bilinear", align_corners=True),
+             dict(scale_factor=1.3, mode="bilinear", recompute_scale_factor=True)]
+    for kw in cases:
+        for x in (X, x32):
+            p, q = porta.tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
+            a, b = F.interpolate(p, **kw), torch.nn.functional.interpolate(q, **kw)
+            tol = 1e-12 if x.dtype == np.float64 else 2e-6
+            np.testing.assert_allclose(arr(a), b.detach().numpy(), atol=tol, err_msg=str(kw))
+            up = np.random.RandomState(1).uniform(-1, 1, size=tuple(b.shape)).astype(x.dtype)
+            (a * porta.tensor(up)).sum().backward()
+            (b * torch.tensor(up)).sum().backward()
+            np.testing.assert_allclose(arr(p.grad), q.grad.numpy(), atol=tol * 10, err_msg=str(kw))

@@ -272,6 +272,26 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "feature_dropout: input must be float32",
                porta_feature_dropout(x.mask.get(), 0.5, 1, 1, out.p()));
      }},
+    {"porta_interpolate",
+     [](Fixture& x) {
+       const auto bilinear = PORTA_INTERPOLATE_BILINEAR, nearest = PORTA_INTERPOLATE_NEAREST;
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+         return porta_interpolate(t, 2, 2, NAN, NAN, nearest, 0, o);
+       });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected input [N, C, H, W], got [2, 3]",
+               porta_interpolate(x.f.get(), 2, 2, NAN, NAN, nearest, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown mode 5",
+               porta_interpolate(x.image.get(), 2, 2, NAN, NAN, porta_interpolate_mode(5), 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "align_corners is for the bilinear mode only",
+               porta_interpolate(x.image.get(), 2, 2, NAN, NAN, nearest, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "output size must be at least 1x1, got 2x0",
+               porta_interpolate(x.image.get(), 2, 0, NAN, NAN, bilinear, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "a scale factor must be positive and finite",
+               porta_interpolate(x.image.get(), 2, 2, -1.0, NAN, bilinear, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "a scale factor must be positive and finite",
+               porta_interpolate(x.image.get(), 2, 2, 1.0, INFINITY, bilinear, 0, out.p()));
+     }},
     {"porta_rnn_cell",
      [](Fixture& x) {
        // x.f [2, 3]: N 2, input 3; an LSTM cell of hidden size 2 (8 gate rows).

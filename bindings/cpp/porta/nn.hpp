@@ -144,6 +144,16 @@ inline Tensor pad(const Tensor& x, const std::vector<int64_t>& pad, PadMode mode
 inline Tensor adaptive_avg_pool2d(const Tensor& x, int64_t out_h, int64_t out_w) {
   return detail::call(porta_adaptive_avg_pool2d, x.checked_handle(), out_h, out_w);
 }
+/// torch.nn.functional.interpolate's modes.
+enum class InterpolateMode { Nearest = PORTA_INTERPOLATE_NEAREST, NearestExact = PORTA_INTERPOLATE_NEAREST_EXACT,
+                             Bilinear = PORTA_INTERPOLATE_BILINEAR };
+/// Resizes [N, C, H, W] to out_h x out_w with PyTorch's source positions; scale_h / scale_w are the
+/// scale_factor a caller computed the size from (NaN: none), as PyTorch passes them.
+inline Tensor interpolate(const Tensor& x, int64_t out_h, int64_t out_w, InterpolateMode mode = InterpolateMode::Nearest,
+                          bool align_corners = false, double scale_h = NAN, double scale_w = NAN) {
+  return detail::call(porta_interpolate, x.checked_handle(), out_h, out_w, scale_h, scale_w,
+                      porta_interpolate_mode(mode), int{align_corners});
+}
 /// Zeroes whole channels with probability p while training: dropout1d / 2d / 3d (spatial_dims 1, 2, 3).
 inline Tensor feature_dropout(const Tensor& x, double p, bool training, int spatial_dims) {
   return detail::call(porta_feature_dropout, x.checked_handle(), p, int{training}, int32_t(spatial_dims));
@@ -809,6 +819,28 @@ class AdaptiveAvgPool2d : public Module {
 
  private:
   int64_t h_, w_;
+};
+
+/// Upsample(scale_factor, mode): interpolate to floor(size * scale_factor), as torch.nn.Upsample.
+class Upsample : public Module {
+ public:
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
+  explicit Upsample(double scale_factor, functional::InterpolateMode mode = functional::InterpolateMode::Nearest,
+                    bool align_corners = false)
+      : scale_(scale_factor), mode_(mode), align_(align_corners) {}
+  Tensor forward(const Tensor& x) override {
+    const Shape s = x.shape();
+    if (s.size() != 4) throw Error(PORTA_ERROR_SHAPE_MISMATCH, "[Upsample] expected input [N, C, H, W]");
+    return functional::interpolate(x, static_cast<int64_t>(std::floor(static_cast<double>(s[2]) * scale_)),
+                                   static_cast<int64_t>(std::floor(static_cast<double>(s[3]) * scale_)), mode_, align_,
+                                   scale_, scale_);
+  }
+  std::string describe() const override { return detail::cat("Upsample(scale_factor=", detail::py_float(scale_), ")"); }
+
+ private:
+  double scale_;
+  functional::InterpolateMode mode_;
+  bool align_;
 };
 
 /// ZeroPad2d / ReflectionPad2d / ReplicationPad2d(padding): {left, right, top, bottom} (or one value for all).

@@ -248,6 +248,7 @@ SIGNATURES = {
     "porta_pad": ("STATUS", ("T", "P_I64", "I32", "INT", "D", "OUT")),
     "porta_adaptive_avg_pool2d": ("STATUS", ("T", "I64", "I64", "OUT")),
     "porta_feature_dropout": ("STATUS", ("T", "D", "INT", "I32", "OUT")),
+    "porta_interpolate": ("STATUS", ("T", "I64", "I64", "D", "D", "INT", "INT", "OUT")),
     "porta_rnn_cell": ("STATUS", ("INT", "T", "T", "T", "T", "T", "T", "T", "OUT", "OUT")),
     "porta_rnn": ("STATUS", ("T", "T", "T", "POINTER(T)", "I32", "POINTER(RnnOptions)", "OUT", "OUT", "OUT")),
     "porta_init_uniform_": ("STATUS", ("T", "D", "D")),

@@ -203,6 +203,13 @@ PORTA_API porta_status porta_feature_dropout(porta_tensor* x, double p, int trai
   return produce(out, [&] { return nn::feature_dropout(arg(x, "x"), p, training != 0, spatial_dims); });
 }
 
+PORTA_API porta_status porta_interpolate(porta_tensor* x, int64_t out_h, int64_t out_w, double scale_h, double scale_w,
+                                         porta_interpolate_mode mode, int align_corners, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::interpolate(arg(x, "x"), out_h, out_w, scale_h, scale_w, mode, align_corners != 0);
+  });
+}
+
 PORTA_API porta_status porta_rnn_cell(porta_rnn_mode mode, porta_tensor* x, porta_tensor* h, porta_tensor* c,
                                       porta_tensor* w_ih, porta_tensor* w_hh, porta_tensor* b_ih, porta_tensor* b_hh,
                                       porta_tensor** h_out, porta_tensor** c_out) {

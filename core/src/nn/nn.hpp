@@ -54,6 +54,10 @@ TensorPtr adaptive_avg_pool2d(const TensorPtr& x, int64_t out_h, int64_t out_w);
 // Zeroes whole channels: the mask has x's shape with its last spatial_dims dims 1.
 TensorPtr feature_dropout(const TensorPtr& x, double p, bool training, int32_t spatial_dims);
 
+// ---- interpolate.cpp (porta.h's porta_interpolate; scales NaN: none given)
+TensorPtr interpolate(const TensorPtr& x, int64_t out_h, int64_t out_w, double scale_h, double scale_w,
+                      porta_interpolate_mode mode, bool align_corners);
+
 // ---- losses.cpp: PyTorch's losses beyond cross_entropy and mse_loss
 TensorPtr nll_loss(const TensorPtr& log_probs, const TensorPtr& target, const TensorPtr& weight, int64_t ignore_index,
                    porta_reduction reduction);

@@ -9,7 +9,7 @@ from .attention import MultiheadAttention, TransformerEncoderLayer
 from .recurrent import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNCellBase
 from .spatial import (AdaptiveAvgPool2d, CircularPad1d, CircularPad2d, ConstantPad1d, ConstantPad2d, Dropout1d,
                       Dropout2d, Dropout3d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
-                      ZeroPad2d)
+                      Upsample, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad2d)
 from .containers import ModuleDict, ParameterDict, ParameterList
 from .module import Module
 from .parameter import Parameter
@@ -20,4 +20,4 @@ __all__ = ["functional", "init", "utils", "Module", "Parameter", "Sequential", "
            "Dropout", "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "MSELoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "KLDivLoss", "MultiheadAttention", "TransformerEncoderLayer", "ModuleDict", "ParameterList",
-           "ParameterDict", "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "AdaptiveAvgPool2d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "Dropout1d", "Dropout2d", "Dropout3d"]
+           "ParameterDict", "RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "AdaptiveAvgPool2d", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "Dropout1d", "Dropout2d", "Dropout3d", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d"]

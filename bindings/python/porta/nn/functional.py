@@ -371,6 +371,49 @@ def adaptive_avg_pool2d(input, output_size):  # noqa: A002
     return call(fn.porta_adaptive_avg_pool2d, input._h, size[0], size[1])
 
 
+_INTERPOLATE_MODES = {"nearest": 0, "nearest-exact": 1, "bilinear": 2}
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,  # noqa: A002
+                recompute_scale_factor=None, antialias=False):
+    """torch.nn.functional.interpolate of (N, C, H, W): 'nearest', 'nearest-exact', 'bilinear' (align_corners)
+    and 'area' (adaptive average pooling), with PyTorch's source positions."""
+    if antialias:
+        raise NotImplementedError("interpolate: antialias=True is not supported by Porta")
+    if mode != "area" and mode not in _INTERPOLATE_MODES:
+        raise NotImplementedError(f"interpolate: mode {mode!r} is not supported by Porta (use 'nearest', "
+                                  f"'nearest-exact', 'bilinear' or 'area')")
+    if input.dim() != 4:
+        raise NotImplementedError(f"interpolate: Porta interpolates 4-D (N, C, H, W) inputs only, got "
+                                  f"{input.dim()}-D")
+    if align_corners is not None and mode != "bilinear":
+        raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                         "bicubic | trilinear")
+    if (size is None) == (scale_factor is None):
+        raise ValueError("only one of size or scale_factor should be defined")
+    in_hw = tuple(input.shape[2:])
+    if size is not None:
+        out_hw = (size, size) if isinstance(size, int) else tuple(int(v) for v in size)
+        scales = (float("nan"), float("nan"))
+    else:
+        scales = (scale_factor, scale_factor) if isinstance(scale_factor, (int, float)) else tuple(scale_factor)
+        scales = tuple(float(v) for v in scales)
+        out_hw = tuple(int(n * f) for n, f in zip(in_hw, scales))  # floor, as PyTorch
+        if recompute_scale_factor:
+            scales = (float("nan"), float("nan"))
+    if len(out_hw) != 2 or len(scales) != 2:
+        raise ValueError("interpolate: size and scale_factor take one value or two (H, W)")
+    if mode == "area":
+        return adaptive_avg_pool2d(input, out_hw)
+    return call(fn.porta_interpolate, input._h, out_hw[0], out_hw[1], scales[0], scales[1],
+                _INTERPOLATE_MODES[mode], 1 if align_corners else 0)
+
+
+def upsample(input, size=None, scale_factor=None, mode="nearest", align_corners=None):  # noqa: A002
+    """The deprecated spelling of interpolate."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
 def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
     """Dims start_dim..end_dim merged into one."""
     return input.flatten(start_dim, end_dim)

@@ -1,6 +1,7 @@
-"""Spatial layers as torch.nn: AdaptiveAvgPool2d, the padding layers (ZeroPad2d, ConstantPad1d/2d,
+"""Spatial layers as torch.nn: AdaptiveAvgPool2d, Upsample (UpsamplingNearest2d, UpsamplingBilinear2d), the
+padding layers (ZeroPad2d, ConstantPad1d/2d,
 ReflectionPad1d/2d, ReplicationPad1d/2d, CircularPad1d/2d) and channel dropout (Dropout1d/2d/3d), over
-porta_adaptive_avg_pool2d, porta_pad and porta_feature_dropout."""
+porta_adaptive_avg_pool2d, porta_interpolate, porta_pad and porta_feature_dropout."""
 from . import functional as F
 from .module import Module
 
@@ -17,6 +18,34 @@ class AdaptiveAvgPool2d(Module):
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
+
+
+class Upsample(Module):
+    """torch.nn.Upsample: F.interpolate with the module's size or scale_factor, mode and align_corners."""
+
+    def __init__(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None):
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def forward(self, input):  # noqa: A002 - torch's name
+        return F.interpolate(input, self.size, self.scale_factor, self.mode, self.align_corners,
+                             self.recompute_scale_factor)
+
+    def extra_repr(self):
+        what = f"size={self.size}" if self.size is not None else f"scale_factor={float(self.scale_factor)}"
+        return f"{what}, mode='{self.mode}'"
+
+
+class UpsamplingNearest2d(Upsample):
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="nearest")
+
+
+class UpsamplingBilinear2d(Upsample):
+    def __init__(self, size=None, scale_factor=None):
+        super().__init__(size, scale_factor, mode="bilinear", align_corners=True)
 
 
 class _Pad(Module):
