@@ -139,7 +139,8 @@
  * Structs that begin with `size_t struct_size`: mirror their fields in
  * order and set struct_size to the size you declared; these are 1.6's:
  *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
- *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 32,
+ *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 40 (32 before
+ *   1.6 added groups),
  *   sizeof(porta_pool2d_options) = 48, sizeof(porta_sgd_options) = 48,
  *   sizeof(porta_adam_options) = 56 (48 before 1.5 added amsgrad),
  *   sizeof(porta_rmsprop_options) = 56, sizeof(porta_adagrad_options) = 48,
@@ -1100,12 +1101,23 @@ typedef struct porta_conv2d_options {
   int32_t stride[2];   /**< >= 1 */
   int32_t padding[2];  /**< zero padding, >= 0 */
   int32_t dilation[2]; /**< >= 1 */
+  /** The channels split into this many groups, each convolved with its
+   *  own F / groups filters (PyTorch's groups; in_channels for a depthwise
+   *  convolution). 0 means 1, so zero-initialized options and a struct_size
+   *  without it convolve as before 1.6. Since 1.6. */
+  int32_t groups;
 } porta_conv2d_options;
-/** 2-D convolution (cross-correlation, as PyTorch): x [N, C, H, W], weight
- *  [F, C, KH, KW], bias [F] or NULL -> [N, F, OH, OW]. options NULL:
- *  stride 1, padding 0, dilation 1. Since 1.0. */
+/** 2-D convolution (cross-correlation, as PyTorch): x [N, C, H, W] (or
+ *  unbatched [C, H, W], since 1.6), weight [F, C / groups, KH, KW], bias [F]
+ *  or NULL -> [N, F, OH, OW]. options NULL: stride 1, padding 0, dilation
+ *  1, groups 1. Since 1.0. */
 PORTA_EXPORT porta_status porta_conv2d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
                                        const porta_conv2d_options* options, porta_tensor** out);
+/** 1-D convolution (torch.nn.functional.conv1d): x [N, C, L] or [C, L],
+ *  weight [F, C / groups, K], bias [F] or NULL -> [N, F, OL]; porta_conv2d
+ *  over a height of 1 (groups as porta_conv2d_options's). Since 1.6. */
+PORTA_EXPORT porta_status porta_conv1d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias, int32_t stride,
+                                       int32_t padding, int32_t dilation, int32_t groups, porta_tensor** out);
 
 /** Options of the pooling ops; {height, width} pairs. Since 1.0. */
 typedef struct porta_pool2d_options {

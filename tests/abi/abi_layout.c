@@ -211,12 +211,13 @@ AT(porta_op_info, doc, 40, 8);
 AT(porta_op_info, kind_name, 48, 8);
 FFI_SIZE(porta_op_info, 56);
 
-/* porta_conv2d's options (1.0); int32_t[2] pairs */
+/* porta_conv2d's options (1.0); int32_t[2] pairs; groups appended in 1.6, 4 bytes of tail padding */
 AT(porta_conv2d_options, struct_size, 0, 8);
 AT(porta_conv2d_options, stride, 8, 8);
 AT(porta_conv2d_options, padding, 16, 8);
 AT(porta_conv2d_options, dilation, 24, 8);
-FFI_SIZE(porta_conv2d_options, 32);
+AT(porta_conv2d_options, groups, 32, 4);
+FFI_SIZE(porta_conv2d_options, 40);
 
 /* the pooling ops' options (1.0); int32_t[2] pairs, 4 bytes of tail padding */
 AT(porta_pool2d_options, struct_size, 0, 8);

@@ -63,3 +63,24 @@ TEST(Spatial, InterpolateAndUpsample) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Spatial, GroupedAndOneDimensionalConvolutions) {
+  // Depthwise: each of 2 channels convolved with its own 1x1 filter (x2 and x3).
+  nn::Conv2d depthwise(2, 2, 1, 1, 0, 1, /*bias=*/false, /*groups=*/2);
+  EXPECT_EQ(depthwise.weight.shape(), (porta::Shape{2, 1, 1, 1}));
+  {
+    porta::NoGradGuard no_grad;
+    depthwise.weight.copy_(vec({2, 3}, {2, 1, 1, 1}).cast(porta::kFloat32));
+  }
+  EXPECT_EQ(values(depthwise(vec({1, 1, 1, 1}, {1, 2, 1, 2}).cast(porta::kFloat32))), (D{2, 2, 3, 3}));
+  EXPECT_THROW(nn::Conv2d(3, 2, 1, 1, 0, 1, true, 2), porta::Error);
+  // conv1d of [C 1, L 4] with the kernel {1, -1}: neighbour differences.
+  EXPECT_EQ(values(F::conv1d(vec({1, 4, 9, 16}, {1, 4}), vec({1, -1}, {1, 1, 2}))), (D{-3, -5, -7}));
+  nn::Conv1d c1(4, 6, 3, 1, 1, 1, true, 2);
+  EXPECT_EQ(c1(Tensor::randn({2, 4, 5})).shape(), (porta::Shape{2, 6, 5}));
+  EXPECT_EQ(c1.describe(), "Conv1d(4, 6, kernel_size=(3,), stride=(1,), padding=(1,), groups=2)");
+}
+
+}  // namespace

@@ -185,13 +185,16 @@ std::vector<Case> view_cases() {
   };
 }
 
-porta_conv2d_options conv_options(int32_t stride, int32_t padding, int32_t dilation) {
-  return porta_conv2d_options{sizeof(porta_conv2d_options), {stride, stride}, {padding, padding}, {dilation, dilation}};
+porta_conv2d_options conv_options(int32_t stride, int32_t padding, int32_t dilation, int32_t groups = 1) {
+  return porta_conv2d_options{sizeof(porta_conv2d_options), {stride, stride}, {padding, padding},
+                              {dilation, dilation}, groups};
 }
 
+// x [2, 3 groups, 5, 5], weight [2 groups, 3, 3, 3]: 3 channels and 2 filters per group.
 Case conv(const char* name, porta_conv2d_options o, bool bias) {
-  std::vector<gradcheck::Input> in = {{{2, 3, 5, 5}}, {{2, 3, 3, 3}}};
-  if (bias) in.push_back({{2}});
+  const int64_t g = o.groups;
+  std::vector<gradcheck::Input> in = {{{2, 3 * g, 5, 5}}, {{2 * g, 3, 3, 3}}};
+  if (bias) in.push_back({{2 * g}});
   return Case{name, in, [o, bias](const Tensors& x) {
                 porta_tensor* out = nullptr;
                 return ok(porta_conv2d(x[0], x[1], bias ? x[2] : nullptr, &o, &out), out);
@@ -235,6 +238,11 @@ std::vector<Case> nn_cases() {
       conv("conv2d", conv_options(1, 1, 1), true),
       conv("conv2d_stride2", conv_options(2, 1, 1), true),
       conv("conv2d_dilation2_nobias", conv_options(1, 2, 2), false),
+      conv("conv2d_groups2_stride2", conv_options(2, 1, 1, 2), true),
+      Case{"conv1d_groups2_dilation2_unbatched", {{{4, 9}}, {{4, 2, 3}}, {{4}}}, [](const Tensors& x) {
+             porta_tensor* out = nullptr;
+             return ok(porta_conv1d(x[0], x[1], x[2], 2, 1, 2, 2, &out), out);
+           }},
       pool("max_pool2d", true, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1}),
       pool("max_pool2d_pad_stride", true, porta_pool2d_options{ps, {3, 3}, {2, 2}, {1, 1}, {1, 1}, 1}),
       pool("avg_pool2d", false, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1}),

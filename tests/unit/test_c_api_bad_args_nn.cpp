@@ -68,12 +68,12 @@ const Case kCases[] = {
        const porta_conv2d_options no_size = unsized<porta_conv2d_options>();
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set",
                porta_conv2d(img, k, nullptr, &no_size, out.p()));
-       const porta_conv2d_options zero_stride{sizeof(porta_conv2d_options), {0, 1}, {0, 0}, {1, 1}};
-       const porta_conv2d_options negative_padding{sizeof(porta_conv2d_options), {1, 1}, {-1, 0}, {1, 1}};
-       const porta_conv2d_options zero_dilation{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 0}};
-       const porta_conv2d_options huge_padding{sizeof(porta_conv2d_options), {1, 1}, {INT32_MAX, INT32_MAX}, {1, 1}};
-       const porta_conv2d_options large_padding{sizeof(porta_conv2d_options), {1, 1}, {1 << 30, 1 << 30}, {1, 1}};
-       const porta_conv2d_options huge_dilation{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {INT32_MAX, INT32_MAX}};
+       const porta_conv2d_options zero_stride{sizeof(porta_conv2d_options), {0, 1}, {0, 0}, {1, 1}, 1};
+       const porta_conv2d_options negative_padding{sizeof(porta_conv2d_options), {1, 1}, {-1, 0}, {1, 1}, 1};
+       const porta_conv2d_options zero_dilation{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 0}, 1};
+       const porta_conv2d_options huge_padding{sizeof(porta_conv2d_options), {1, 1}, {INT32_MAX, INT32_MAX}, {1, 1}, 1};
+       const porta_conv2d_options large_padding{sizeof(porta_conv2d_options), {1, 1}, {1 << 30, 1 << 30}, {1, 1}, 1};
+       const porta_conv2d_options huge_dilation{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {INT32_MAX, INT32_MAX}, 1};
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "stride and dilation must be >= 1",
                porta_conv2d(img, k, nullptr, &zero_stride, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "padding >= 0", porta_conv2d(img, k, nullptr, &negative_padding, out.p()));
@@ -96,6 +96,32 @@ const Case kCases[] = {
        Tensor int_img = make({1, 1, 4, 4}, x.cpu, porta_int32);
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv2d: input must be float32",
                porta_conv2d(int_img.get(), k, nullptr, nullptr, out.p()));
+       porta_conv2d_options grouped{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, -2};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "groups must be >= 1 (0 means 1), got -2",
+               porta_conv2d(img, k, nullptr, &grouped, out.p()));
+       grouped.groups = 2;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "in_channels (1) and out_channels (1) must both be divisible by groups (2)",
+               porta_conv2d(img, k, nullptr, &grouped, out.p()));
+       Tensor img4 = make({1, 4, 4, 4}, x.cpu), k4 = make({2, 4, 2, 2}, x.cpu);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "with groups 2 the weight must be [2, 2, KH, KW]",
+               porta_conv2d(img4.get(), k4.get(), nullptr, &grouped, out.p()));
+     }},
+    {"porta_conv1d",
+     [](Fixture& x) {
+       // x.f [2, 3] is an unbatched [C 2, L 3]: its weight is [F, 2, K] (w2); w expects 3 channels.
+       Tensor w = make({2, 3, 2}, x.cpu), w2 = make({2, 2, 2}, x.cpu);
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_conv1d(t, w2.get(), nullptr, 1, 0, 1, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "weight is NULL", porta_conv1d(x.f.get(), nullptr, nullptr, 1, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected input [N, C, L] or [C, L], got [1, 1, 4, 4]",
+               porta_conv1d(x.image.get(), w2.get(), nullptr, 1, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "weight must be 3-D", porta_conv1d(x.f.get(), x.f.get(), nullptr, 1, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input has 2 channels", porta_conv1d(x.f.get(), w.get(), nullptr, 1, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "stride and dilation must be >= 1",
+               porta_conv1d(x.f.get(), w2.get(), nullptr, 0, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "conv1d: groups must be >= 1 (0 means 1), got -1",
+               porta_conv1d(x.f.get(), w2.get(), nullptr, 1, 0, 1, -1, out.p()));
      }},
     {"porta_max_pool2d",
      [](Fixture& x) {

@@ -21,6 +21,12 @@ inline std::string py_float(double v) {
   if (std::isfinite(v) && s.find_first_of(".e") == std::string::npos) s += ".0";
   return s;
 }
+/// A conv layer's groups must divide both channel counts (PyTorch's check, at construction).
+inline void check_groups(const char* layer, int64_t in, int64_t out, int groups) {
+  if (groups < 1 || in % groups != 0 || out % groups != 0)
+    throw Error(PORTA_ERROR_INVALID_ARGUMENT, cat("[", layer, "] in_channels (", in, ") and out_channels (", out,
+                                                  ") must be divisible by groups (", groups, ")"));
+}
 }  // namespace porta::detail
 
 namespace porta::nn {
@@ -34,11 +40,20 @@ namespace functional {
 inline Tensor linear(const Tensor& x, const Tensor& weight, const Tensor& bias = {}) {
   return detail::call(porta_linear, x.checked_handle(), weight.checked_handle(), bias.handle());
 }
-/// 2-D convolution; {stride, padding, dilation} apply to both dims.
+/// 2-D convolution of [N, C, H, W] or [C, H, W]; {stride, padding, dilation} apply to both dims; weight
+/// [F, C / groups, KH, KW].
 inline Tensor conv2d(const Tensor& x, const Tensor& weight, const Tensor& bias = {}, int stride = 1, int padding = 0,
-                     int dilation = 1) {
-  const porta_conv2d_options o{sizeof(o), {stride, stride}, {padding, padding}, {dilation, dilation}};
+                     int dilation = 1, int groups = 1) {
+  if (groups < 1) throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[conv2d] groups must be >= 1, got ", groups));
+  const porta_conv2d_options o{sizeof(o), {stride, stride}, {padding, padding}, {dilation, dilation}, groups};
   return detail::call(porta_conv2d, x.checked_handle(), weight.checked_handle(), bias.handle(), &o);
+}
+/// 1-D convolution of [N, C, L] or [C, L] with weight [F, C / groups, K].
+inline Tensor conv1d(const Tensor& x, const Tensor& weight, const Tensor& bias = {}, int stride = 1, int padding = 0,
+                     int dilation = 1, int groups = 1) {
+  if (groups < 1) throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[conv1d] groups must be >= 1, got ", groups));
+  return detail::call(porta_conv1d, x.checked_handle(), weight.checked_handle(), bias.handle(), int32_t(stride),
+                      int32_t(padding), int32_t(dilation), int32_t(groups));
 }
 /// Max pooling (stride 0 means "= kernel").
 inline Tensor max_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, int dilation = 1) {
@@ -531,19 +546,22 @@ class Linear : public Module {
 class Conv2d : public Module {
  public:
   Conv2d(int64_t in_channels, int64_t out_channels, int kernel_size, int stride = 1, int padding = 0, int dilation = 1,
-         bool bias = true)
-      : in_(in_channels), out_(out_channels), k_(kernel_size), stride_(stride), padding_(padding), dilation_(dilation) {
-    weight = register_parameter("weight", Tensor::empty({out_channels, in_channels, kernel_size, kernel_size}));
+         bool bias = true, int groups = 1)
+      : in_(in_channels), out_(out_channels), k_(kernel_size), stride_(stride), padding_(padding), dilation_(dilation),
+        groups_(groups) {
+    detail::check_groups("Conv2d", in_channels, out_channels, groups);
+    weight = register_parameter("weight",
+                                Tensor::empty({out_channels, in_channels / groups, kernel_size, kernel_size}));
     if (bias) this->bias = register_parameter("bias", Tensor::empty({out_channels}));
     detail::check(porta_init_layer_default_(weight.handle(), bias ? this->bias.handle() : nullptr));
   }
   Tensor forward(const Tensor& x) override {
     check_device(x);
-    return functional::conv2d(x, weight, bias, stride_, padding_, dilation_);
+    return functional::conv2d(x, weight, bias, stride_, padding_, dilation_, groups_);
   }
   std::string describe() const override {
     return detail::cat("Conv2d(", in_, ", ", out_, ", kernel_size=", k_, ", stride=", stride_, ", padding=", padding_,
-                       ")");
+                       groups_ != 1 ? detail::cat(", groups=", groups_) : "", ")");
   }
   std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
     auto copy = copy_of(*this, memo);
@@ -555,7 +573,41 @@ class Conv2d : public Module {
 
  private:
   int64_t in_, out_;
-  int k_, stride_, padding_, dilation_;
+  int k_, stride_, padding_, dilation_, groups_;
+};
+
+/// 1-D convolution layer, initialized as torch.nn.Conv1d.
+class Conv1d : public Module {
+ public:
+  Conv1d(int64_t in_channels, int64_t out_channels, int kernel_size, int stride = 1, int padding = 0, int dilation = 1,
+         bool bias = true, int groups = 1)
+      : in_(in_channels), out_(out_channels), k_(kernel_size), stride_(stride), padding_(padding), dilation_(dilation),
+        groups_(groups) {
+    detail::check_groups("Conv1d", in_channels, out_channels, groups);
+    weight = register_parameter("weight", Tensor::empty({out_channels, in_channels / groups, kernel_size}));
+    if (bias) this->bias = register_parameter("bias", Tensor::empty({out_channels}));
+    detail::check(porta_init_layer_default_(weight.handle(), bias ? this->bias.handle() : nullptr));
+  }
+  Tensor forward(const Tensor& x) override {
+    check_device(x);
+    return functional::conv1d(x, weight, bias, stride_, padding_, dilation_, groups_);
+  }
+  std::string describe() const override {
+    return detail::cat("Conv1d(", in_, ", ", out_, ", kernel_size=(", k_, ",), stride=(", stride_, ",)",
+                       padding_ ? detail::cat(", padding=(", padding_, ",)") : "",
+                       groups_ != 1 ? detail::cat(", groups=", groups_) : "", ")");
+  }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    copy->weight = copy->parameter("weight");
+    copy->bias = copy->parameter("bias");
+    return copy;
+  }
+  Tensor weight, bias;
+
+ private:
+  int64_t in_, out_;
+  int k_, stride_, padding_, dilation_, groups_;
 };
 
 /// max(x, 0).

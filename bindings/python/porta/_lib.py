@@ -160,7 +160,7 @@ class MemoryStats(Structure):
 class Conv2dOptions(Structure):
     """porta_conv2d_options."""
     _fields_ = [("struct_size", c_size_t), ("stride", c_int32 * 2), ("padding", c_int32 * 2),
-                ("dilation", c_int32 * 2)]
+                ("dilation", c_int32 * 2), ("groups", c_int32)]
 
 
 class Pool2dOptions(Structure):

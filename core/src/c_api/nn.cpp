@@ -20,8 +20,17 @@ PORTA_API porta_status porta_conv2d(porta_tensor* x, porta_tensor* weight, porta
                                     const porta_conv2d_options* options, porta_tensor** out) {
   return produce(out, [&] {
     const porta_conv2d_options o =
-        copy_in(options, porta_conv2d_options{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}}, "porta_conv2d_options");
+        copy_in(options, porta_conv2d_options{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, 1},
+                "porta_conv2d_options");
     return nn::conv2d(arg(x, "x"), arg(weight, "weight"), optional_arg(bias, "bias"), o);
+  });
+}
+
+PORTA_API porta_status porta_conv1d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias, int32_t stride,
+                                    int32_t padding, int32_t dilation, int32_t groups, porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::conv1d(arg(x, "x"), arg(weight, "weight"), optional_arg(bias, "bias"), stride, padding, dilation,
+                      groups);
   });
 }
 

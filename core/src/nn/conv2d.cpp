@@ -83,9 +83,42 @@ struct Conv2dNode final : autograd::Node {
   }
 };
 
+
+// groups > 1: each group of C / groups input channels convolved with its F / groups filters, joined.
+TensorPtr grouped_conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias,
+                         const porta_conv2d_options& o) {
+  if (x->ndim() != 4 || weight->ndim() != 4)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: expected input [N, C, H, W] and weight [F, C / groups, KH, KW], got ",
+         x->shape.str(), " and ", weight->shape.str());
+  const int64_t groups = o.groups, c = x->shape[1], f = weight->shape[0];
+  if (c % groups != 0 || f % groups != 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "conv2d: in_channels (", c, ") and out_channels (", f,
+         ") must both be divisible by groups (", groups, ")");
+  if (weight->shape[1] != c / groups)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: with groups ", groups, " the weight must be [", f, ", ", c / groups,
+         ", KH, KW] for ", c, " input channels, got ", weight->shape.str());
+  porta_conv2d_options one = o;
+  one.groups = 1;
+  const auto xs = ag::split(x, std::vector<int64_t>(static_cast<size_t>(groups), c / groups), 1);
+  const auto ws = ag::split(weight, std::vector<int64_t>(static_cast<size_t>(groups), f / groups), 0);
+  std::vector<TensorPtr> bs(static_cast<size_t>(groups));
+  if (bias) {
+    if (bias->ndim() != 1 || bias->shape[0] != f)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: bias of shape ", bias->shape.str(), " does not match ", f,
+           " output channels");
+    bs = ag::split(bias, std::vector<int64_t>(static_cast<size_t>(groups), f / groups), 0);
+  }
+  std::vector<TensorPtr> outs;
+  for (size_t i = 0; i < xs.size(); ++i) outs.push_back(conv2d(xs[i], ws[i], bs[i], one));
+  return ag::cat(outs, 1);
+}
+
 }  // namespace
 
 TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, const porta_conv2d_options& o) {
+  if (o.groups < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "conv2d: groups must be >= 1 (0 means 1), got ", o.groups);
+  if (x->ndim() == 3) return ag::squeeze(conv2d(ag::unsqueeze(x, 0), weight, bias, o), 0);  // unbatched, as PyTorch
+  if (o.groups > 1) return grouped_conv2d(x, weight, bias, o);
   check_float("conv2d", "input", *x);
   check_float("conv2d", "weight", *weight);
   if (bias) check_same_device("conv2d", {x.get(), weight.get(), bias.get()});
@@ -113,6 +146,20 @@ TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
     autograd::record(out, node, {&x, &weight, bias ? &bias : nullptr});
   }
   return out;
+}
+
+TensorPtr conv1d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int32_t stride, int32_t padding,
+                 int32_t dilation, int32_t groups) {
+  if (x->ndim() != 2 && x->ndim() != 3)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv1d: expected input [N, C, L] or [C, L], got ", x->shape.str());
+  if (weight->ndim() != 3)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv1d: weight must be 3-D [out_channels, in_channels / groups, K], got ",
+         weight->shape.str());
+  if (groups < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "conv1d: groups must be >= 1 (0 means 1), got ", groups);
+  const porta_conv2d_options o{sizeof(o), {1, stride}, {0, padding}, {1, dilation}, groups};
+  // A 1-D signal is a 2-D one of height 1: [N, C, 1, L] with weight [F, C / groups, 1, K].
+  TensorPtr y = conv2d(ag::unsqueeze(x, x->ndim() - 1), ag::unsqueeze(weight, 2), bias, o);
+  return ag::squeeze(y, y->ndim() - 2);
 }
 
 }  // namespace porta::nn

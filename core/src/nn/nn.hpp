@@ -10,7 +10,11 @@
 namespace porta::nn {
 
 TensorPtr linear(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias);
+// x [N, C, H, W] or [C, H, W]; groups > 1 convolves each channel group with its filters (a split and a cat).
 TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, const porta_conv2d_options& o);
+// conv2d over a height of 1: x [N, C, L] or [C, L], weight [F, C / groups, K].
+TensorPtr conv1d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int32_t stride, int32_t padding,
+                 int32_t dilation, int32_t groups);
 TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr avg_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log);

@@ -1,6 +1,6 @@
 """porta.nn: modules and layers as torch.nn."""
 from . import functional, init, utils
-from .layers import (ELU, GELU, AvgPool2d, BatchNorm1d, BatchNorm2d, Embedding, GroupNorm, LayerNorm, Conv2d, Dropout, Flatten, Hardtanh, Identity, LeakyReLU, Linear,
+from .layers import (ELU, GELU, AvgPool2d, BatchNorm1d, BatchNorm2d, Embedding, GroupNorm, LayerNorm, Conv1d, Conv2d, Dropout, Flatten, Hardtanh, Identity, LeakyReLU, Linear,
                      LogSigmoid, LogSoftmax, MaxPool2d, ModuleList, ReLU, ReLU6, Sequential, Sigmoid, SiLU, Softmax,
                      Softplus, Tanh)
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
@@ -15,7 +15,7 @@ from .module import Module
 from .parameter import Parameter
 
 __all__ = ["functional", "init", "utils", "Module", "Parameter", "Sequential", "ModuleList", "Identity", "Linear",
-           "Conv2d", "ReLU", "GELU", "SiLU", "Softplus", "LeakyReLU", "ELU", "Hardtanh", "ReLU6",
+           "Conv1d", "Conv2d", "ReLU", "GELU", "SiLU", "Softplus", "LeakyReLU", "ELU", "Hardtanh", "ReLU6",
            "LogSigmoid", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MaxPool2d", "AvgPool2d", "Flatten",
            "Dropout", "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "MSELoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "L1Loss", "SmoothL1Loss", "HuberLoss",

@@ -32,10 +32,14 @@ def linear(input, weight, bias=None):  # noqa: A002 - torch's names
     return call(fn.porta_linear, input._h, weight._h, None if bias is None else bias._h)
 
 
+def _check_groups(groups):
+    if not isinstance(groups, int) or groups < 1:  # porta.h's 0 means 1; PyTorch refuses it
+        raise RuntimeError(f"non-positive groups is not supported (groups must be >= 1, got {groups})")
+
+
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
-    """2-D convolution (cross-correlation) of input [N, C, H, W] with weight [F, C, KH, KW]."""
-    if groups != 1:
-        raise NotImplementedError("conv2d: Porta supports groups=1 only")
+    """2-D convolution (cross-correlation) of input [N, C, H, W] or [C, H, W] with weight [F, C / groups, KH, KW]."""
+    _check_groups(groups)
     dilation = _pair(dilation, "dilation")
     if isinstance(padding, str):
         if padding == "valid":
@@ -47,9 +51,29 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
             padding = (dilation[0] * (kh - 1) // 2, dilation[1] * (kw - 1) // 2)
         else:
             raise ValueError(f"conv2d: padding must be an int, a pair, 'valid' or 'same', got {padding!r}")
-    o = sized(Conv2dOptions)
+    o = sized(Conv2dOptions, groups=int(groups))
     o.stride[:], o.padding[:], o.dilation[:] = _pair(stride, "stride"), _pair(padding, "padding"), dilation
     return call(fn.porta_conv2d, input._h, weight._h, None if bias is None else bias._h, o)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):  # noqa: A002
+    """1-D convolution of input [N, C, L] or [C, L] with weight [F, C / groups, K]."""
+    _check_groups(groups)
+    one = lambda v, name: v if isinstance(v, int) else (v[0] if len(v) == 1 else _pair(v, name))  # noqa: E731
+    stride, dilation = one(stride, "stride"), one(dilation, "dilation")
+    if isinstance(padding, str):
+        if padding == "valid":
+            padding = 0
+        elif padding == "same":
+            k = weight.shape[2]
+            if (dilation * (k - 1)) % 2 or stride != 1:
+                raise NotImplementedError("conv1d: padding='same' needs stride 1 and an odd (dilated) kernel")
+            padding = dilation * (k - 1) // 2
+        else:
+            raise ValueError(f"conv1d: padding must be an int, 'valid' or 'same', got {padding!r}")
+    padding = one(padding, "padding")
+    return call(fn.porta_conv1d, input._h, weight._h, None if bias is None else bias._h, int(stride), int(padding),
+                int(dilation), int(groups))
 
 
 def _pool_options(kernel_size, stride, padding, dilation, count_include_pad, ceil_mode, op):

@@ -1,5 +1,5 @@
 """The layers, initialized as PyTorch initializes them: Sequential, ModuleList,
-Linear, Conv2d, ReLU, GELU, SiLU, Softplus, LeakyReLU, ELU, Hardtanh, ReLU6,
+Linear, Conv1d, Conv2d (groups, padding_mode), ReLU, GELU, SiLU, Softplus, LeakyReLU, ELU, Hardtanh, ReLU6,
 LogSigmoid, Sigmoid, Tanh, MaxPool2d, AvgPool2d, Flatten, Dropout, Softmax,
 LogSoftmax, Identity, Embedding, LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d."""
 from collections import OrderedDict
@@ -132,23 +132,34 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
-class Conv2d(Module):
-    """2-D convolution layer, initialized as torch.nn.Conv2d."""
+_PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode="zeros", device=None, dtype=None):
+
+class _ConvNd(Module):
+    """What Conv1d and Conv2d share: groups, padding_mode (a non-zero mode pads with F.pad first, as PyTorch)."""
+    dims = 2
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
+                 device, dtype):
         super().__init__()
-        if groups != 1:
-            raise NotImplementedError("Conv2d: Porta supports groups=1 only")
-        if padding_mode != "zeros":
-            raise NotImplementedError("Conv2d: Porta supports padding_mode='zeros' only")
-        self.in_channels, self.out_channels = in_channels, out_channels
-        self.kernel_size = F._pair(kernel_size, "kernel_size")
-        self.stride = F._pair(stride, "stride")
-        self.padding = padding if isinstance(padding, str) else F._pair(padding, "padding")
-        self.dilation = F._pair(dilation, "dilation")
-        self.weight = Parameter(_factories.empty(out_channels, in_channels, *self.kernel_size, device=device,
-                                                 dtype=dtype))
+        name = type(self).__name__
+        if groups < 1 or in_channels % groups or out_channels % groups:
+            raise ValueError(f"{name}: in_channels ({in_channels}) and out_channels ({out_channels}) must be "
+                             f"divisible by groups ({groups})")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {list(_PADDING_MODES)}, but got "
+                             f"padding_mode='{padding_mode}'")
+        tup = (lambda v, n: (v,) if isinstance(v, int) else tuple(v)) if self.dims == 1 else F._pair
+        self.in_channels, self.out_channels, self.groups, self.padding_mode = (in_channels, out_channels, groups,
+                                                                               padding_mode)
+        self.kernel_size, self.stride = tup(kernel_size, "kernel_size"), tup(stride, "stride")
+        self.padding = padding if isinstance(padding, str) else tup(padding, "padding")
+        self.dilation = tup(dilation, "dilation")
+        if padding_mode != "zeros" and isinstance(padding, str):
+            raise NotImplementedError(f"{name}: padding='{padding}' with padding_mode='{padding_mode}' is not "
+                                      f"supported by Porta; give the padding as numbers")
+        self.weight = Parameter(_factories.empty(out_channels, in_channels // groups, *self.kernel_size,
+                                                 device=device, dtype=dtype))
         if bias:
             self.bias = Parameter(_factories.empty(out_channels, device=device, dtype=dtype))
         else:
@@ -159,19 +170,52 @@ class Conv2d(Module):
         """PyTorch's default initialization."""
         _reset_weight_and_bias(self)
 
-    def forward(self, input):  # noqa: A002
+    def _conv(self, input, conv):  # noqa: A002
         self._check_input_device(input, self.weight)
-        return F.conv2d(input, self.weight, self.bias, self.stride, self.padding, self.dilation)
+        if self.padding_mode == "zeros":
+            return conv(input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups)
+        pads = [p for p in reversed(self.padding) for _ in range(2)]
+        return conv(F.pad(input, pads, mode=self.padding_mode), self.weight, self.bias, self.stride, 0,
+                    self.dilation, self.groups)
 
     def extra_repr(self):
         s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding not in ((0, 0), "valid"):
+        if self.padding not in ((0,) * self.dims, "valid"):
             s += f", padding={self.padding}"
-        if self.dilation != (1, 1):
+        if self.dilation != (1,) * self.dims:
             s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
         if self.bias is None:
             s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
         return s
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution layer, initialized as torch.nn.Conv1d."""
+    dims = 1
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+
+    def forward(self, input):  # noqa: A002
+        return self._conv(input, F.conv1d)
+
+
+class Conv2d(_ConvNd):
+    """2-D convolution layer, initialized as torch.nn.Conv2d."""
+
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
+                         padding_mode, device, dtype)
+
+    def forward(self, input):  # noqa: A002
+        return self._conv(input, F.conv2d)
 
 
 class ReLU(Module):
