@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""The ABI 1.4 and 1.5 ops against PyTorch on the CPU, each library in its own
+"""The ABI 1.4 to 1.6 ops against PyTorch on the CPU, each library in its own
 process (their thread pools would fight), at sizes a transformer or an
 embedding layer uses: gather, index_select, embedding forward + backward,
 cumsum, sort and topk (logits of a 50k vocabulary), bmm, layer_norm,
-scaled_dot_product_attention (causal).
+scaled_dot_product_attention (causal); and 1.6's: a training step (forward
+and backward) of docs/examples/char_lstm.py's model, a GRU forward, a
+depthwise convolution, bilinear upsampling and reflect padding.
 
 Usage: python3 tests/bench/ops_1_4_bench.py [--quick]   (run by hand or by
 scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
@@ -41,6 +43,24 @@ def cases(lib):
         out.sum().backward()
         weight.grad = None
 
+    # docs/examples/char_lstm.py's model and batch: 76 characters, embedding 32, 2 x LSTM(128), [32, 64] tokens.
+    embed, lstm, head = lib.nn.Embedding(76, 32), lib.nn.LSTM(32, 128, num_layers=2, batch_first=True), \
+        lib.nn.Linear(128, 76)
+    chars, targets = lib.randint(0, 76, (32, 64)), lib.randint(0, 76, (32 * 64,))
+    gru, gru_in = lib.nn.GRU(128, 128), lib.randn(64, 32, 128)
+    images, depthwise = lib.randn(8, 32, 32, 32), lib.randn(32, 1, 3, 3)
+    maps = lib.randn(8, 32, 64, 64)
+
+    def lstm_step():
+        logits = head(lstm(embed(chars))[0])
+        f.cross_entropy(logits.reshape(-1, 76), targets).backward()
+        for p in [*embed.parameters(), *lstm.parameters(), *head.parameters()]:
+            p.grad = None
+
+    def gru_forward():
+        with lib.no_grad():
+            gru(gru_in)
+
     return {
         "gather [4096, 512] by [4096, 256]": lambda: big.gather(1, gather_idx),
         "index_select 8192 rows of [4096, 512]": lambda: big.index_select(0, idx_rows),
@@ -52,6 +72,13 @@ def cases(lib):
         "layer_norm [64, 128, 512]": lambda: f.layer_norm(x, (512,), w, bias),
         "scaled_dot_product_attention [8, 8, 128, 64], causal":
             lambda: f.scaled_dot_product_attention(q, k, v, is_causal=True),
+        "char LSTM training step [32, 64] tokens, 2 x 128": lstm_step,
+        "GRU(128, 128) forward [64, 32, 128]": gru_forward,
+        "depthwise conv2d [8, 32, 32, 32], 3x3, groups 32":
+            lambda: f.conv2d(images, depthwise, padding=1, groups=32),
+        "interpolate bilinear [8, 32, 64, 64] to 128x128":
+            lambda: f.interpolate(maps, scale_factor=2, mode="bilinear"),
+        "pad reflect [8, 32, 64, 64] by 2": lambda: f.pad(maps, (2, 2, 2, 2), mode="reflect"),
     }
 
 
