@@ -164,8 +164,9 @@ enum class InterpolateMode { Nearest = PORTA_INTERPOLATE_NEAREST, NearestExact =
                              Bilinear = PORTA_INTERPOLATE_BILINEAR };
 /// Resizes [N, C, H, W] to out_h x out_w with PyTorch's source positions; scale_h / scale_w are the
 /// scale_factor a caller computed the size from (NaN: none), as PyTorch passes them.
-inline Tensor interpolate(const Tensor& x, int64_t out_h, int64_t out_w, InterpolateMode mode = InterpolateMode::Nearest,
-                          bool align_corners = false, double scale_h = NAN, double scale_w = NAN) {
+inline Tensor interpolate(const Tensor& x, int64_t out_h, int64_t out_w,
+                          InterpolateMode mode = InterpolateMode::Nearest, bool align_corners = false,
+                          double scale_h = NAN, double scale_w = NAN) {
   return detail::call(porta_interpolate, x.checked_handle(), out_h, out_w, scale_h, scale_w,
                       porta_interpolate_mode(mode), int{align_corners});
 }
@@ -542,19 +543,42 @@ class Linear : public Module {
   int64_t in_, out_;
 };
 
-/// 2-D convolution layer, initialized as torch.nn.Conv2d.
-class Conv2d : public Module {
+/// What Conv1d and Conv2d share (libtorch's ConvNdImpl): weight [out, in /
+/// groups, kernel...] and bias with PyTorch's initialization, the
+/// hyperparameters, clone_with.
+template <class Derived>
+class ConvNd : public Module {
  public:
-  Conv2d(int64_t in_channels, int64_t out_channels, int kernel_size, int stride = 1, int padding = 0, int dilation = 1,
-         bool bias = true, int groups = 1)
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(static_cast<const Derived&>(*this), memo);
+    copy->weight = copy->parameter("weight");
+    copy->bias = copy->parameter("bias");
+    return copy;
+  }
+  Tensor weight, bias;
+
+ protected:
+  ConvNd(const char* layer, int spatial_dims, int64_t in_channels, int64_t out_channels, int kernel_size,
+            int stride, int padding, int dilation, bool bias, int groups)
       : in_(in_channels), out_(out_channels), k_(kernel_size), stride_(stride), padding_(padding), dilation_(dilation),
         groups_(groups) {
-    detail::check_groups("Conv2d", in_channels, out_channels, groups);
-    weight = register_parameter("weight",
-                                Tensor::empty({out_channels, in_channels / groups, kernel_size, kernel_size}));
+    detail::check_groups(layer, in_channels, out_channels, groups);
+    Shape shape{out_channels, in_channels / groups};
+    shape.insert(shape.end(), static_cast<size_t>(spatial_dims), kernel_size);
+    weight = register_parameter("weight", Tensor::empty(shape));
     if (bias) this->bias = register_parameter("bias", Tensor::empty({out_channels}));
     detail::check(porta_init_layer_default_(weight.handle(), bias ? this->bias.handle() : nullptr));
   }
+  int64_t in_, out_;
+  int k_, stride_, padding_, dilation_, groups_;
+};
+
+/// 2-D convolution layer, initialized as torch.nn.Conv2d.
+class Conv2d : public ConvNd<Conv2d> {
+ public:
+  Conv2d(int64_t in_channels, int64_t out_channels, int kernel_size, int stride = 1, int padding = 0, int dilation = 1,
+         bool bias = true, int groups = 1)
+      : ConvNd("Conv2d", 2, in_channels, out_channels, kernel_size, stride, padding, dilation, bias, groups) {}
   Tensor forward(const Tensor& x) override {
     check_device(x);
     return functional::conv2d(x, weight, bias, stride_, padding_, dilation_, groups_);
@@ -563,31 +587,14 @@ class Conv2d : public Module {
     return detail::cat("Conv2d(", in_, ", ", out_, ", kernel_size=", k_, ", stride=", stride_, ", padding=", padding_,
                        groups_ != 1 ? detail::cat(", groups=", groups_) : "", ")");
   }
-  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
-    auto copy = copy_of(*this, memo);
-    copy->weight = copy->parameter("weight");
-    copy->bias = copy->parameter("bias");
-    return copy;
-  }
-  Tensor weight, bias;
-
- private:
-  int64_t in_, out_;
-  int k_, stride_, padding_, dilation_, groups_;
 };
 
 /// 1-D convolution layer, initialized as torch.nn.Conv1d.
-class Conv1d : public Module {
+class Conv1d : public ConvNd<Conv1d> {
  public:
   Conv1d(int64_t in_channels, int64_t out_channels, int kernel_size, int stride = 1, int padding = 0, int dilation = 1,
          bool bias = true, int groups = 1)
-      : in_(in_channels), out_(out_channels), k_(kernel_size), stride_(stride), padding_(padding), dilation_(dilation),
-        groups_(groups) {
-    detail::check_groups("Conv1d", in_channels, out_channels, groups);
-    weight = register_parameter("weight", Tensor::empty({out_channels, in_channels / groups, kernel_size}));
-    if (bias) this->bias = register_parameter("bias", Tensor::empty({out_channels}));
-    detail::check(porta_init_layer_default_(weight.handle(), bias ? this->bias.handle() : nullptr));
-  }
+      : ConvNd("Conv1d", 1, in_channels, out_channels, kernel_size, stride, padding, dilation, bias, groups) {}
   Tensor forward(const Tensor& x) override {
     check_device(x);
     return functional::conv1d(x, weight, bias, stride_, padding_, dilation_, groups_);
@@ -597,17 +604,6 @@ class Conv1d : public Module {
                        padding_ ? detail::cat(", padding=(", padding_, ",)") : "",
                        groups_ != 1 ? detail::cat(", groups=", groups_) : "", ")");
   }
-  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
-    auto copy = copy_of(*this, memo);
-    copy->weight = copy->parameter("weight");
-    copy->bias = copy->parameter("bias");
-    return copy;
-  }
-  Tensor weight, bias;
-
- private:
-  int64_t in_, out_;
-  int k_, stride_, padding_, dilation_, groups_;
 };
 
 /// max(x, 0).

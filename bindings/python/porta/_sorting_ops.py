@@ -2,21 +2,10 @@
 unique_consecutive, bincount. Every one is a C entry point of porta.h (porta_sort, ...), defined in the
 core. Sorts are stable (equal elements keep their order, so `stable=` changes nothing and every device
 gives the same indices); NaN sorts after every number ascending and before it descending, as in PyTorch."""
-from ctypes import byref, c_void_p
-
 from . import _tensor_ops
-from ._errors import error
 from ._lib import fn
-from ._tensor import Tensor, call, wrap
+from ._tensor import Tensor, call, call_outs
 from ._tensor_ops import values_indices
-
-
-def _outs(f, *args, n):
-    outs = [c_void_p() for _ in range(n)]
-    status = f(*args, *[byref(o) for o in outs])
-    if status:
-        raise error(status)
-    return [wrap(o) for o in outs]
 
 
 def _dim(dim, name):
@@ -29,7 +18,7 @@ def sort(self, dim=-1, descending=False, stable=False, *, out=None):
     """torch.sort: (values, indices) along dim, stable (NaN last ascending, first descending)."""
     if out is not None:
         raise NotImplementedError("sort: out= is not supported by Porta; assign the result instead")
-    return values_indices(*_outs(fn.porta_sort, self._h, _dim(dim, "sort"), 1 if descending else 0, n=2))
+    return values_indices(*call_outs(fn.porta_sort, self._h, _dim(dim, "sort"), 1 if descending else 0, n=2))
 
 
 def argsort(self, dim=-1, descending=False, stable=False):
@@ -47,14 +36,14 @@ def topk(self, k, dim=-1, largest=True, sorted=True, *, out=None):
     input order. sorted=False is accepted: sorted results are one of the orders PyTorch allows then."""
     if out is not None:
         raise NotImplementedError("topk: out= is not supported by Porta; assign the result instead")
-    return values_indices(*_outs(fn.porta_topk, self._h, int(k), _dim(dim, "topk"), 1 if largest else 0, n=2))
+    return values_indices(*call_outs(fn.porta_topk, self._h, int(k), _dim(dim, "topk"), 1 if largest else 0, n=2))
 
 
 def kthvalue(self, k, dim=-1, keepdim=False, *, out=None):
     """torch.kthvalue: the k-th smallest along dim (k from 1) as (values, indices)."""
     if out is not None:
         raise NotImplementedError("kthvalue: out= is not supported by Porta; assign the result instead")
-    return values_indices(*_outs(fn.porta_kthvalue, self._h, int(k), _dim(dim, "kthvalue"), 1 if keepdim else 0,
+    return values_indices(*call_outs(fn.porta_kthvalue, self._h, int(k), _dim(dim, "kthvalue"), 1 if keepdim else 0,
                                  n=2))
 
 
@@ -70,7 +59,7 @@ def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=Non
     (an order PyTorch allows). dim= is refused."""
     if dim is not None:
         raise NotImplementedError("unique: dim= is not supported by Porta (it flattens); leave dim=None")
-    return _unique_result(*_outs(fn.porta_unique, self._h, n=3), return_inverse, return_counts)
+    return _unique_result(*call_outs(fn.porta_unique, self._h, n=3), return_inverse, return_counts)
 
 
 def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
@@ -78,7 +67,7 @@ def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None
     if dim is not None:
         raise NotImplementedError("unique_consecutive: dim= is not supported by Porta (it flattens); leave "
                                   "dim=None")
-    return _unique_result(*_outs(fn.porta_unique_consecutive, self._h, n=3), return_inverse, return_counts)
+    return _unique_result(*call_outs(fn.porta_unique_consecutive, self._h, n=3), return_inverse, return_counts)
 
 
 def bincount(self, weights=None, minlength=0):

@@ -56,6 +56,16 @@ def call(f, *args):
     return t
 
 
+def call_outs(f, *args, n):
+    """Calls C function f(*args, &out_1 .. &out_n), raising on failure, and wraps each out (None where the
+    function wrote NULL, as porta_rnn's c_n for the modes without one)."""
+    outs = [c_void_p() for _ in range(n)]
+    status = f(*args, *[byref(o) for o in outs])
+    if status:
+        raise error(status)
+    return [wrap(o) if o.value else None for o in outs]
+
+
 def shape_array(shape, what="size"):
     """A C int64 array of `shape` (and its length) for the C API; a size beyond int64 raises."""
     return int_array(c_int64, shape, what), len(shape)

@@ -70,14 +70,17 @@ TensorPtr linear(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
   return out;
 }
 
+TensorPtr dropout_scale(DeviceState& dev, const Dims& shape, Dtype dtype, double p) {
+  TensorPtr keep = ops::cast(
+      ops::binary_scalar(PORTA_OP_GE, ops::random(PORTA_OP_RAND_UNIFORM, dev, shape, dtype, 0.0, 1.0), p), dtype);
+  return ops::binary_scalar(PORTA_OP_MUL, keep, p < 1.0 ? 1.0 / (1.0 - p) : 0.0);
+}
+
 TensorPtr dropout(const TensorPtr& x, double p, bool training) {
   if (!(p >= 0.0 && p <= 1.0)) fail(PORTA_ERROR_INVALID_ARGUMENT, "dropout: p must be in [0, 1], got ", p);
   if (!training || p == 0.0) return x;
   check_float("dropout", "input", *x);
-  TensorPtr keep = ops::cast(ops::binary_scalar(PORTA_OP_GE, ops::random(PORTA_OP_RAND_UNIFORM, *x->device, x->shape,
-                                                                         x->dtype, 0.0, 1.0), p), x->dtype);
-  TensorPtr scale = ops::binary_scalar(PORTA_OP_MUL, keep, p < 1.0 ? 1.0 / (1.0 - p) : 0.0);
-  return ag::binary(PORTA_OP_MUL, x, scale);
+  return ag::binary(PORTA_OP_MUL, x, dropout_scale(*x->device, x->shape, x->dtype, p));
 }
 
 }  // namespace porta::nn

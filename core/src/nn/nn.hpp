@@ -23,6 +23,8 @@ TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target, porta_
                         int64_t ignore_index = -100);
 TensorPtr mse_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction);
 TensorPtr dropout(const TensorPtr& x, double p, bool training);
+// Dropout's multiplier of `shape`: 0 with probability p, else 1 / (1 - p), from Porta's generator.
+TensorPtr dropout_scale(DeviceState& dev, const Dims& shape, Dtype dtype, double p);
 
 // ---- normalization.cpp (weight and bias may be null)
 TensorPtr layer_norm(const TensorPtr& x, const Dims& normalized_shape, const TensorPtr& weight, const TensorPtr& bias,

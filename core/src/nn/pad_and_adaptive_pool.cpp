@@ -42,7 +42,9 @@ const char* mode_name(porta_pad_mode mode) {
 // One dimension of a non-constant pad: the rows it reads, gathered.
 TensorPtr pad_by_index(const TensorPtr& x, int32_t dim, int64_t left, int64_t right, porta_pad_mode mode) {
   const int64_t n = x->shape[dim];
-  const bool fits = mode == PORTA_PAD_REFLECT ? left < n && right < n : mode == PORTA_PAD_CIRCULAR ? left <= n && right <= n : n > 0;
+  const bool fits = mode == PORTA_PAD_REFLECT    ? left < n && right < n
+                    : mode == PORTA_PAD_CIRCULAR ? left <= n && right <= n
+                                                 : n > 0;
   if (!fits)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "pad: ", mode_name(mode), " padding of (", left, ", ", right,
          ") does not fit dimension ", dim, " of size ", n,
@@ -132,10 +134,7 @@ TensorPtr feature_dropout(const TensorPtr& x, double p, bool training, int32_t s
   check_float(op, "input", *x);
   Dims mask_shape = x->shape;
   for (int32_t d = 0; d < spatial_dims; ++d) mask_shape[x->ndim() - 1 - d] = 1;
-  TensorPtr keep = ops::cast(
-      ops::binary_scalar(PORTA_OP_GE, ops::random(PORTA_OP_RAND_UNIFORM, *x->device, mask_shape, x->dtype, 0.0, 1.0), p),
-      x->dtype);
-  return ag::binary(PORTA_OP_MUL, x, ops::binary_scalar(PORTA_OP_MUL, keep, p < 1.0 ? 1.0 / (1.0 - p) : 0.0));
+  return ag::binary(PORTA_OP_MUL, x, dropout_scale(*x->device, mask_shape, x->dtype, p));
 }
 
 }  // namespace porta::nn

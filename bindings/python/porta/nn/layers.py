@@ -139,8 +139,8 @@ class _ConvNd(Module):
     """What Conv1d and Conv2d share: groups, padding_mode (a non-zero mode pads with F.pad first, as PyTorch)."""
     dims = 2
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias, padding_mode,
-                 device, dtype):
+    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
+                 bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
         name = type(self).__name__
         if groups < 1 or in_channels % groups or out_channels % groups:
@@ -197,22 +197,12 @@ class Conv1d(_ConvNd):
     """1-D convolution layer, initialized as torch.nn.Conv1d."""
     dims = 1
 
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, device, dtype)
-
     def forward(self, input):  # noqa: A002
         return self._conv(input, F.conv1d)
 
 
 class Conv2d(_ConvNd):
     """2-D convolution layer, initialized as torch.nn.Conv2d."""
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0, dilation=1, groups=1,
-                 bias=True, padding_mode="zeros", device=None, dtype=None):
-        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation, groups, bias,
-                         padding_mode, device, dtype)
 
     def forward(self, input):  # noqa: A002
         return self._conv(input, F.conv2d)

@@ -8,28 +8,15 @@ import warnings
 from ctypes import byref, c_void_p
 
 from .. import _factories
-from .._errors import error
 from .._lib import RnnOptions, fn, sized
-from .._tensor import Tensor, wrap
+from .._tensor import Tensor, call_outs
+from . import functional as F
 from . import init
 from .module import Module
 from .parameter import Parameter
 
 _MODES = {"RNN_TANH": 0, "RNN_RELU": 1, "LSTM": 2, "GRU": 3}
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
-
-
-def _handle(t):
-    return None if t is None else t._h
-
-
-def _outs(f, *args, n):
-    """Calls f(*args, &out_1 .. &out_n) and wraps what it wrote (None where it wrote NULL)."""
-    outs = [c_void_p() for _ in range(n)]
-    status = f(*args, *[byref(o) for o in outs])
-    if status:
-        raise error(status)
-    return [wrap(o) if o.value else None for o in outs]
 
 
 def _mode(nonlinearity):
@@ -106,7 +93,8 @@ class RNNBase(Module):
                   bidirectional=int(self.bidirectional), batch_first=int(self.batch_first),
                   has_biases=int(self.bias), training=int(self.training), dropout=self.dropout)
         handles = (c_void_p * len(weights))(*[w._h.value for w in weights])
-        return _outs(fn.porta_rnn, input._h, _handle(h0), _handle(c0), handles, len(weights), byref(o), n=3)
+        return call_outs(fn.porta_rnn, input._h, F._handle(h0), F._handle(c0), handles, len(weights), byref(o),
+                         n=3)
 
     def extra_repr(self):
         s = f"{self.input_size}, {self.hidden_size}"
@@ -190,8 +178,8 @@ class RNNCellBase(Module):
     def _step(self, input, h, c):  # noqa: A002 - torch's name
         _refuse_packed(input, type(self).__name__)
         self._check_input_device(input, self.weight_ih)
-        return _outs(fn.porta_rnn_cell, _MODES[self.mode], input._h, _handle(h), _handle(c), self.weight_ih._h,
-                     self.weight_hh._h, _handle(self.bias_ih), _handle(self.bias_hh), n=2)
+        return call_outs(fn.porta_rnn_cell, _MODES[self.mode], input._h, F._handle(h), F._handle(c), self.weight_ih._h,
+                     self.weight_hh._h, F._handle(self.bias_ih), F._handle(self.bias_hh), n=2)
 
     def extra_repr(self):
         return f"{self.input_size}, {self.hidden_size}" + ("" if self.bias else ", bias=False")

@@ -3,6 +3,7 @@ padding layers (ZeroPad2d, ConstantPad1d/2d,
 ReflectionPad1d/2d, ReplicationPad1d/2d, CircularPad1d/2d) and channel dropout (Dropout1d/2d/3d), over
 porta_adaptive_avg_pool2d, porta_interpolate, porta_pad and porta_feature_dropout."""
 from . import functional as F
+from .layers import Dropout
 from .module import Module
 
 
@@ -106,20 +107,12 @@ class CircularPad2d(_Pad):
     mode = "circular"
 
 
-class _ChannelDropout(Module):
+class _ChannelDropout(Dropout):
+    """Dropout's arguments and repr; whole channels zeroed by `function`."""
     function = None
-
-    def __init__(self, p=0.5, inplace=False):
-        super().__init__()
-        if not 0.0 <= p <= 1.0:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-        self.p, self.inplace = p, inplace
 
     def forward(self, input):  # noqa: A002 - torch's name
         return type(self).function(input, self.p, self.training, self.inplace)
-
-    def extra_repr(self):
-        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Dropout1d(_ChannelDropout):
