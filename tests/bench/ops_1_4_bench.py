@@ -5,9 +5,11 @@ embedding layer uses: gather, index_select, embedding forward + backward,
 cumsum, sort and topk (logits of a 50k vocabulary), bmm, layer_norm,
 scaled_dot_product_attention (causal); and 1.6's: a training step (forward
 and backward) of docs/examples/char_lstm.py's model, a GRU forward, a
-depthwise convolution, bilinear upsampling and reflect padding.
+depthwise convolution, bilinear upsampling and reflect padding; and a
+training step of docs/examples/char_gpt.py's transformer (the example file
+itself, its import lines swapped for torch's on the PyTorch side).
 
-Usage: python3 tests/bench/ops_1_4_bench.py [--quick]   (run by hand or by
+Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT]   (run by hand or by
 scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
 torch time / porta time: above 1 means Porta is faster).
 Internal: python3 ops_1_4_bench.py --run porta|torch [--quick] prints JSON.
@@ -19,7 +21,25 @@ import sys
 import timeit
 
 QUICK = "--quick" in sys.argv
+ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""  # the cases whose name has it
 THREADS = int(os.environ.get("BENCH_THREADS", "2"))
+
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "examples")
+PORTA_IMPORTS = "import porta as torch\nimport porta.nn as nn\nimport porta.nn.functional as F\n"
+TORCH_IMPORTS = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+
+
+def char_gpt(lib):
+    """docs/examples/char_gpt.py as a module over `lib` (its three import lines swapped for torch's)."""
+    with open(os.path.join(EXAMPLES, "char_gpt.py")) as f:
+        source = f.read()
+    assert PORTA_IMPORTS in source
+    if lib.__name__ == "torch":
+        source = source.replace(PORTA_IMPORTS, TORCH_IMPORTS)
+    namespace = {"__name__": "char_gpt"}
+    exec(compile(source, "char_gpt.py", "exec"), namespace)  # noqa: S102
+    return namespace
 
 
 def cases(lib):
@@ -57,6 +77,16 @@ def cases(lib):
         for p in [*embed.parameters(), *lstm.parameters(), *head.parameters()]:
             p.grad = None
 
+    # docs/examples/char_gpt.py's model and batch: 2 blocks of width 64, 4 heads, [32, 64] tokens.
+    example = char_gpt(lib)
+    gpt = example["GPT"](example["Config"](76))
+    gpt_x, gpt_y = lib.randint(0, 76, (32, 64)), lib.randint(0, 76, (32, 64))
+
+    def gpt_step():
+        gpt(gpt_x, gpt_y)[1].backward()
+        for p in gpt.parameters():
+            p.grad = None
+
     def gru_forward():
         with lib.no_grad():
             gru(gru_in)
@@ -73,6 +103,7 @@ def cases(lib):
         "scaled_dot_product_attention [8, 8, 128, 64], causal":
             lambda: f.scaled_dot_product_attention(q, k, v, is_causal=True),
         "char LSTM training step [32, 64] tokens, 2 x 128": lstm_step,
+        "char GPT training step [32, 64] tokens, 2 blocks x 64": gpt_step,
         "GRU(128, 128) forward [64, 32, 128]": gru_forward,
         "depthwise conv2d [8, 32, 32, 32], 3x3, groups 32":
             lambda: f.conv2d(images, depthwise, padding=1, groups=32),
@@ -92,6 +123,8 @@ def run(which):
         lib.set_num_threads(THREADS)
     out = {}
     for name, fn in cases(lib).items():
+        if ONLY not in name:
+            continue
         fn()  # warm up
         number = 3 if QUICK else 10
         out[name] = min(timeit.repeat(fn, number=number, repeat=3 if QUICK else 7)) / number * 1e3
@@ -101,7 +134,7 @@ def run(which):
 def main():
     if "--run" in sys.argv:
         return run(sys.argv[sys.argv.index("--run") + 1])
-    extra = ["--quick"] if QUICK else []
+    extra = (["--quick"] if QUICK else []) + (["--only", ONLY] if ONLY else [])
     results = {}
     for which in ("porta", "torch"):
         r = subprocess.run([sys.executable, __file__, "--run", which] + extra, capture_output=True, text=True)

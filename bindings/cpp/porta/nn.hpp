@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <string>
 #include <typeinfo>
 #include <utility>
@@ -146,7 +147,16 @@ inline Tensor mse_loss(const Tensor& input, const Tensor& target, porta_reductio
 inline Tensor dropout(const Tensor& x, double p, bool training) {
   return detail::call(porta_dropout, x.checked_handle(), p, int{training});
 }
-/// Merges dims start..end.
+/// torch::nn::functional::scaled_dot_product_attention: softmax(q k^T * scale + mask) v for q [..., L, E],
+/// k [..., S, E], v [..., S, Ev]. attn_mask (undefined: none) is bool (false: excluded) or added to the
+/// scores; is_causal masks the keys after each query; scale defaults to 1/sqrt(E); dropout_p applies to
+/// the weights whenever it is given, as libtorch's function does (pass 0 in eval).
+inline Tensor scaled_dot_product_attention(const Tensor& q, const Tensor& k, const Tensor& v,
+                                           const Tensor& attn_mask = {}, double dropout_p = 0.0,
+                                           bool is_causal = false, std::optional<double> scale = std::nullopt) {
+  return detail::call(porta_scaled_dot_product_attention, q.checked_handle(), k.checked_handle(),
+                      v.checked_handle(), attn_mask.handle(), dropout_p, int{is_causal}, scale.value_or(NAN), 1);
+}
 /// torch.nn.functional.pad's modes (libtorch's torch::kConstant, kReflect, kReplicate, kCircular).
 enum class PadMode { Constant = PORTA_PAD_CONSTANT, Reflect = PORTA_PAD_REFLECT, Replicate = PORTA_PAD_REPLICATE,
                      Circular = PORTA_PAD_CIRCULAR };
@@ -178,6 +188,7 @@ inline Tensor dropout1d(const Tensor& x, double p, bool training) { return featu
 inline Tensor dropout2d(const Tensor& x, double p, bool training) { return feature_dropout(x, p, training, 2); }
 inline Tensor dropout3d(const Tensor& x, double p, bool training) { return feature_dropout(x, p, training, 3); }
 
+/// Merges dims start..end.
 inline Tensor flatten(const Tensor& x, int start = 1, int end = -1) {
   return detail::call(porta_flatten, x.checked_handle(), int32_t(start), int32_t(end));
 }
@@ -1040,3 +1051,4 @@ class KLDivLoss : public Loss<KLDivLoss> {
 #include "porta/nn_containers.hpp"  // ModuleList, ModuleDict, ParameterList, ParameterDict
 #include "porta/nn_utils.hpp"       // porta::nn::utils::clip_grad_norm_, parameters_to_vector, ...
 #include "porta/nn_recurrent.hpp"   // RNN, LSTM, GRU, RNNCell, LSTMCell, GRUCell
+#include "porta/nn_transformer.hpp"  // MultiheadAttention, TransformerEncoderLayer
