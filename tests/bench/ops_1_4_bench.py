@@ -6,8 +6,9 @@ cumsum, sort and topk (logits of a 50k vocabulary), bmm, layer_norm,
 scaled_dot_product_attention (causal); and 1.6's: a training step (forward
 and backward) of docs/examples/char_lstm.py's model, a GRU forward, a
 depthwise convolution, bilinear upsampling and reflect padding; and a
-training step of docs/examples/char_gpt.py's transformer (the example file
-itself, its import lines swapped for torch's on the PyTorch side).
+training step of docs/examples/char_gpt.py's transformer and of
+resnet_fashion_mnist.py's ResNet (the example files themselves, their
+import lines swapped for torch's on the PyTorch side).
 
 Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT]   (run by hand or by
 scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
@@ -30,15 +31,16 @@ PORTA_IMPORTS = "import porta as torch\nimport porta.nn as nn\nimport porta.nn.f
 TORCH_IMPORTS = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 
 
-def char_gpt(lib):
-    """docs/examples/char_gpt.py as a module over `lib` (its three import lines swapped for torch's)."""
-    with open(os.path.join(EXAMPLES, "char_gpt.py")) as f:
+def example(lib, filename):
+    """docs/examples/<filename> as a module over `lib`: on torch its three import lines are swapped for torch's
+    and `from porta import datasets` (data loading, which the benchmarks do not use) is dropped."""
+    with open(os.path.join(EXAMPLES, filename)) as f:
         source = f.read()
     assert PORTA_IMPORTS in source
     if lib.__name__ == "torch":
-        source = source.replace(PORTA_IMPORTS, TORCH_IMPORTS)
-    namespace = {"__name__": "char_gpt"}
-    exec(compile(source, "char_gpt.py", "exec"), namespace)  # noqa: S102
+        source = source.replace(PORTA_IMPORTS, TORCH_IMPORTS).replace("from porta import datasets\n", "")
+    namespace = {"__name__": filename[:-3]}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102
     return namespace
 
 
@@ -78,13 +80,22 @@ def cases(lib):
             p.grad = None
 
     # docs/examples/char_gpt.py's model and batch: 2 blocks of width 64, 4 heads, [32, 64] tokens.
-    example = char_gpt(lib)
-    gpt = example["GPT"](example["Config"](76))
+    gpt_example = example(lib, "char_gpt.py")
+    gpt = gpt_example["GPT"](gpt_example["Config"](76))
     gpt_x, gpt_y = lib.randint(0, 76, (32, 64)), lib.randint(0, 76, (32, 64))
 
     def gpt_step():
         gpt(gpt_x, gpt_y)[1].backward()
         for p in gpt.parameters():
+            p.grad = None
+
+    # docs/examples/resnet_fashion_mnist.py's model and batch: [128, 1, 28, 28] images.
+    resnet = example(lib, "resnet_fashion_mnist.py")["ResNet"]()
+    images, labels = lib.randn(128, 1, 28, 28), lib.randint(0, 10, (128,))
+
+    def resnet_step():
+        f.cross_entropy(resnet(images), labels).backward()
+        for p in resnet.parameters():
             p.grad = None
 
     def gru_forward():
@@ -104,6 +115,7 @@ def cases(lib):
             lambda: f.scaled_dot_product_attention(q, k, v, is_causal=True),
         "char LSTM training step [32, 64] tokens, 2 x 128": lstm_step,
         "char GPT training step [32, 64] tokens, 2 blocks x 64": gpt_step,
+        "ResNet training step [128, 1, 28, 28], 16-32-64 channels": resnet_step,
         "GRU(128, 128) forward [64, 32, 128]": gru_forward,
         "depthwise conv2d [8, 32, 32, 32], 3x3, groups 32":
             lambda: f.conv2d(images, depthwise, padding=1, groups=32),

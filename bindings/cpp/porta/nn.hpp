@@ -2,7 +2,8 @@
 // parameters and children, in-place to(device), train/eval, state_dict saved
 // to and loaded from safetensors; Sequential, Linear, Conv2d, ReLU, GELU,
 // SiLU, Softplus, LeakyReLU, ELU, Hardtanh, MaxPool2d, AvgPool2d, Flatten,
-// Dropout; MSELoss, CrossEntropyLoss.
+// Dropout, LayerNorm, GroupNorm, BatchNorm1d/2d/3d (with module buffers);
+// the losses.
 #pragma once
 
 #include <cmath>
@@ -300,12 +301,52 @@ class Module : public std::enable_shared_from_this<Module> {
     for (auto& [name, t] : named_parameters()) v.push_back(t);
     return v;
   }
-  /// Moves every parameter to `device` in place: each keeps its identity, so
-  /// optimizers built earlier still hold the same tensors.
+  /// Buffers (state that is not trained, such as BatchNorm's running statistics) of this module and its
+  /// children, prefixed by their path, each tensor once, as PyTorch's named_buffers().
+  StateDict named_buffers() const {
+    StateDict all, out;
+    collect_buffers("", all);
+    for (auto& entry : all) {
+      bool seen = false;
+      for (auto& [name, t] : out) seen = seen || t.handle() == entry.second.handle();
+      if (!seen) out.push_back(std::move(entry));
+    }
+    return out;
+  }
+  /// The buffers, in registration order.
+  std::vector<Tensor> buffers() const {
+    std::vector<Tensor> v;
+    for (auto& [name, t] : named_buffers()) v.push_back(t);
+    return v;
+  }
+  /// Moves every parameter and buffer to `device` in place: each keeps its
+  /// identity, so optimizers built earlier still hold the same tensors.
   Module& to(const Device& device) {
     for (auto& [name, t] : named_parameters()) detail::check(porta_tensor_move_to(t.handle(), device.dl()));
+    for (auto& [name, t] : named_buffers()) detail::check(porta_tensor_move_to(t.handle(), device.dl()));
     return *this;
   }
+  /// Casts every floating parameter (and its gradient) and floating buffer to the floating `dtype` in
+  /// place, as libtorch's module->to(torch::kFloat64): each keeps its identity (porta_tensor_set_data), and
+  /// an optimizer that has already stepped refuses a parameter whose dtype changed (make the optimizer
+  /// after the cast).
+  Module& to(DLDataType dtype) {
+    if (dtype.code != kDLFloat)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  detail::cat("[Module::to] ", describe(), ": a module casts to floating dtypes only, got ",
+                              dtype_name(dtype)));
+    StateDict all = named_parameters();
+    for (auto& entry : named_buffers()) all.push_back(std::move(entry));
+    for (auto& [name, t] : all) {
+      if (t.dtype().code != kDLFloat || t.dtype() == dtype) continue;
+      const Tensor grad = t.grad();
+      t.set_data(t.detach().cast(dtype));
+      if (grad.defined()) t.set_grad(grad.cast(dtype));
+    }
+    return *this;
+  }
+  /// to(device) then to(dtype).
+  Module& to(const Device& device, DLDataType dtype) { return to(device).to(dtype); }
   /// Training mode (affects Dropout), recursively.
   Module& train(bool on = true) {
     State& s = state("train");
@@ -322,18 +363,19 @@ class Module : public std::enable_shared_from_this<Module> {
     auto p = named_parameters();
     return p.empty() ? Device() : p.front().second.device();
   }
-  /// The parameters by name (Porta modules have no buffers), a tied one under
-  /// each of its names, as PyTorch's state_dict().
+  /// The parameters and buffers by name, each module's parameters then its
+  /// buffers then its children's, a tied one under each of its names, as
+  /// PyTorch's state_dict().
   StateDict state_dict() const {
     StateDict all;
-    collect("", all);
+    collect_state("", all);
     return all;
   }
-  /// Copies values from `dict` (any device) into the parameters; every name
-  /// must match and shapes must agree.
+  /// Copies values from `dict` (any device) into the parameters and buffers;
+  /// every name must match and shapes must agree.
   void load_state_dict(const StateDict& dict) {
     StateDict mine;
-    collect("", mine);  // every name, as state_dict() writes them
+    collect_state("", mine);  // every name, as state_dict() writes them
     for (auto& [name, t] : mine) {
       const Tensor* src = nullptr;
       for (auto& [n, v] : dict)
@@ -402,6 +444,11 @@ class Module : public std::enable_shared_from_this<Module> {
     state("register_parameter").params.emplace_back(name, t);
     return t;
   }
+  /// Registers a buffer: a tensor the module keeps and saves but does not train (no gradient).
+  Tensor register_buffer(const std::string& name, Tensor t) {
+    state("register_buffer").buffers.emplace_back(name, t);
+    return t;
+  }
   /// Registers a child module under `name`.
   template <class M>
   std::shared_ptr<M> register_module(const std::string& name, std::shared_ptr<M> m) {
@@ -416,11 +463,17 @@ class Module : public std::enable_shared_from_this<Module> {
       if (n == name) return t;
     return Tensor();
   }
+  /// The registered buffer `name` (what a clone re-points its members to).
+  Tensor buffer(const std::string& name) const {
+    for (auto& [n, t] : state("buffer").buffers)
+      if (n == name) return t;
+    return Tensor();
+  }
   /// For clone_with(CloneMemo&): a copy of `self` (its members copied as C++
-  /// copies them) with a state of its own: each parameter cloned (values and
-  /// requires_grad, outside autograd), each child cloned within `memo`, the
-  /// training flag and path copied. The caller re-points its members to the
-  /// copies (parameter(name), clone_module).
+  /// copies them) with a state of its own: each parameter and buffer cloned
+  /// (values and requires_grad, outside autograd), each child cloned within
+  /// `memo`, the training flag and path copied. The caller re-points its
+  /// members to the copies (parameter(name), buffer(name), clone_module).
   template <class M>
   static std::shared_ptr<M> copy_of(const M& self, CloneMemo& memo) {
     if (typeid(self) != typeid(M))  // a subclass that did not override clone_with: copying M would slice it
@@ -434,6 +487,7 @@ class Module : public std::enable_shared_from_this<Module> {
     fresh->training = from.training;
     fresh->path = from.path;
     for (auto& [name, t] : from.params) fresh->params.emplace_back(name, clone_tensor(memo, t));
+    for (auto& [name, t] : from.buffers) fresh->buffers.emplace_back(name, clone_tensor(memo, t));
     for (auto& [name, child] : from.children) fresh->children.emplace_back(name, clone_module(memo, child));
     static_cast<Module&>(*copy).state_ = std::move(fresh);
     return copy;
@@ -454,7 +508,7 @@ class Module : public std::enable_shared_from_this<Module> {
  private:
   // What copies of a module share.
   struct State {
-    StateDict params;
+    StateDict params, buffers;
     std::vector<std::pair<std::string, std::shared_ptr<Module>>> children;
     bool training = true;
     std::string path;
@@ -492,6 +546,17 @@ class Module : public std::enable_shared_from_this<Module> {
     const State& s = state("parameters");
     for (auto& [name, t] : s.params) out.emplace_back(prefix + name, t);
     for (auto& [name, child] : s.children) child->collect(prefix + name + ".", out);
+  }
+  void collect_buffers(const std::string& prefix, StateDict& out) const {
+    const State& s = state("buffers");
+    for (auto& [name, t] : s.buffers) out.emplace_back(prefix + name, t);
+    for (auto& [name, child] : s.children) child->collect_buffers(prefix + name + ".", out);
+  }
+  void collect_state(const std::string& prefix, StateDict& out) const {
+    const State& s = state("state_dict");
+    for (auto& [name, t] : s.params) out.emplace_back(prefix + name, t);
+    for (auto& [name, t] : s.buffers) out.emplace_back(prefix + name, t);
+    for (auto& [name, child] : s.children) child->collect_state(prefix + name + ".", out);
   }
 
   std::shared_ptr<State> state_ = std::make_shared<State>();
@@ -838,6 +903,84 @@ class GroupNorm : public Module {
   int64_t groups_, channels_;
   double eps_;
 };
+
+/// BatchNorm's options (libtorch's BatchNormOptions(64).momentum(0.01)).
+struct BatchNormOptions {
+  BatchNormOptions(int64_t num_features) : num_features_(num_features) {}  // NOLINT: implicit, as libtorch's
+  BatchNormOptions& eps(double v) { return eps_ = v, *this; }
+  BatchNormOptions& momentum(double v) { return momentum_ = v, *this; }
+  BatchNormOptions& affine(bool v) { return affine_ = v, *this; }
+  BatchNormOptions& track_running_stats(bool v) { return track_running_stats_ = v, *this; }
+  int64_t num_features_;
+  double eps_ = 1e-5, momentum_ = 0.1;
+  bool affine_ = true, track_running_stats_ = true;
+};
+
+/// BatchNorm1d ([N, C] or [N, C, L]), BatchNorm2d ([N, C, H, W]), BatchNorm3d ([N, C, D, H, W]), as
+/// torch.nn's: weight ones and bias zeros (affine), buffers running_mean (zeros), running_var (ones) and
+/// num_batches_tracked (int64) when tracking; training normalizes by the batch's statistics and updates
+/// the running ones by momentum (the variance unbiased), eval by the running ones.
+template <int SpatialDims>
+class BatchNorm : public Module {
+ public:
+  explicit BatchNorm(const BatchNormOptions& o) : o_(o) {
+    const int64_t c = o.num_features_;
+    if (o.affine_) {
+      weight = register_parameter("weight", Tensor::full({c}, 1.0));
+      bias = register_parameter("bias", Tensor::zeros({c}));
+    }
+    if (o.track_running_stats_) {
+      running_mean = register_buffer("running_mean", Tensor::zeros({c}));
+      running_var = register_buffer("running_var", Tensor::full({c}, 1.0));
+      num_batches_tracked = register_buffer("num_batches_tracked", Tensor::zeros({}, {}, kInt64));
+    }
+  }
+  Tensor forward(const Tensor& x) override {
+    const int n = x.ndim();
+    if (SpatialDims == 1 ? (n != 2 && n != 3) : n != SpatialDims + 2)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  detail::cat("[", name(), "] expected ", SpatialDims == 1 ? "2D or 3D" : detail::cat(SpatialDims + 2, "D"),
+                              " input (got ", n, "D input)"));
+    check_device(x);
+    if (is_training() && o_.track_running_stats_) {
+      NoGradGuard no_grad;
+      num_batches_tracked += 1;
+    }
+    return functional::batch_norm(x, running_mean, running_var, weight, bias,
+                                  is_training() || !running_mean.defined(), o_.momentum_, o_.eps_);
+  }
+  std::string describe() const override {
+    return detail::cat(name(), "(", o_.num_features_, ", eps=", o_.eps_, ", momentum=", o_.momentum_,
+                       ", affine=", o_.affine_ ? "True" : "False",
+                       ", track_running_stats=", o_.track_running_stats_ ? "True" : "False", ")");
+  }
+  std::shared_ptr<Module> clone_with(CloneMemo& memo) const override {
+    auto copy = copy_of(*this, memo);
+    copy->weight = copy->parameter("weight");
+    copy->bias = copy->parameter("bias");
+    copy->running_mean = copy->buffer("running_mean");
+    copy->running_var = copy->buffer("running_var");
+    copy->num_batches_tracked = copy->buffer("num_batches_tracked");
+    return copy;
+  }
+  /// Zeroes running_mean and num_batches_tracked and sets running_var to ones.
+  void reset_running_stats() {
+    if (!o_.track_running_stats_) return;
+    NoGradGuard no_grad;
+    running_mean.fill_(0.0);
+    running_var.fill_(1.0);
+    num_batches_tracked.fill_(0.0);
+  }
+  const BatchNormOptions& options() const { return o_; }
+  Tensor weight, bias, running_mean, running_var, num_batches_tracked;
+
+ private:
+  static std::string name() { return detail::cat("BatchNorm", SpatialDims, "d"); }
+  BatchNormOptions o_;
+};
+using BatchNorm1d = BatchNorm<1>;
+using BatchNorm2d = BatchNorm<2>;
+using BatchNorm3d = BatchNorm<3>;
 
 /// Dropout(p): active in training mode only.
 class Dropout : public Module {

@@ -376,6 +376,15 @@ class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
         check(fn.porta_tensor_set_data(self._h, value._h))
+        self._forget_metadata()
+
+    def _forget_metadata(self):
+        """Drops the cached shape and dtype, after a call that changed them in place (porta_tensor_set_data)."""
+        for cached in ("_shape", "_dtype"):
+            try:
+                delattr(self, cached)
+            except AttributeError:
+                pass
 
     # ------------------------------------------------------------ autograd
 

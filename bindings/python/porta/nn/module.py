@@ -2,7 +2,7 @@
 assignment, in-place device moves, train/eval, state dicts."""
 from collections import OrderedDict, namedtuple
 
-from .. import _device
+from .. import _device, _dtype
 from .._errors import DeviceMismatchError, InvalidArgumentError, ShapeError, check
 from .._lib import fn
 from .._tensor import Tensor, _parse_to_args, cuda_device
@@ -206,21 +206,60 @@ class Module:
     # ------------------------------------------------------------ devices and modes
 
     def to(self, *args, **kwargs):
-        """Moves every parameter and buffer to a device in place (each keeps its identity, so
-        optimizers built earlier still hold them); returns self. The moves are synchronous, which
-        non_blocking=True (a hint) allows; memory_format= and other keywords are refused."""
+        """Moves every parameter and buffer to a device, and casts the floating ones to a floating dtype, in
+        place (each keeps its identity, so optimizers built earlier still hold them; an optimizer that has
+        stepped refuses a parameter whose dtype changed); returns self. Gradients are cast with their
+        parameters, as PyTorch's. The moves are synchronous, which non_blocking=True (a hint) allows;
+        memory_format= and other keywords are refused."""
         dev, dt = _parse_to_args(args, kwargs, "Module.to")
-        tensors = list(self.parameters()) + list(self.buffers())
         if dt is not None:
-            for t in tensors:
-                if t.dtype is not dt and t.is_floating_point():
-                    raise NotImplementedError(
-                        f"Module.to({dt}): Porta cannot change a parameter's dtype in place; build the model in "
-                        f"{dt} instead (layers take dtype=)")
+            if not dt.is_floating_point:
+                raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                                f"dtype=porta.{dt.name}")
+            self._cast_floating(dt)
+        tensors = list(self.parameters()) + list(self.buffers())
         if dev is not None and tensors:
             target = _device.resolve(dev)
             for t in tensors:
                 check(fn.porta_tensor_move_to(t._h, target), f"{type(self).__name__}.to({dev})")
+        return self
+
+    def _cast_floating(self, dt):
+        """Every floating parameter and buffer to dtype dt, in place."""
+        self._cast(dt, only_floating=True)
+
+    def _cast(self, dt, only_floating):
+        """Parameters and buffers (the floating ones only, or all) to dt in place, a parameter's gradient with
+        it, each tensor keeping its identity (t.data = ..., porta_tensor_set_data)."""
+        for t in list(self.parameters()) + list(self.buffers()):
+            if t.dtype is not dt and (t.is_floating_point() or not only_floating):
+                grad = t.grad
+                with no_grad():
+                    t.data = t.detach().to(dt)
+                if grad is not None:
+                    t.grad = grad.to(dt)
+
+    def double(self):
+        """Casts the floating parameters and buffers to float64; returns self."""
+        self._cast_floating(_dtype.float64)
+        return self
+
+    def float(self):
+        """Casts the floating parameters and buffers to float32; returns self."""
+        self._cast_floating(_dtype.float32)
+        return self
+
+    def half(self):
+        """Not available: Porta has no float16 yet."""
+        raise TypeError(f"Module.half(): Porta has no float16 dtype yet; supported: {_dtype.SUPPORTED}")
+
+    def bfloat16(self):
+        """Not available: Porta has no bfloat16 yet."""
+        raise TypeError(f"Module.bfloat16(): Porta has no bfloat16 dtype yet; supported: {_dtype.SUPPORTED}")
+
+    def type(self, dst_type):
+        """Casts every parameter and buffer to dst_type (a dtype or its name); returns self."""
+        self._cast(_dtype.resolve(dst_type), only_floating=False)
         return self
 
     def cuda(self, device=None):

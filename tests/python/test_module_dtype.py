@@ -1,0 +1,81 @@
+"""Module.to(dtype), .double(), .float() and .type(): floating parameters, buffers and gradients are cast in
+place, keeping their identity (so optimizers made after the cast hold them), on every device; integer
+buffers stay; integer targets and the dtypes Porta lacks are refused, and an optimizer that stepped before the
+cast refuses to step after it."""
+import numpy as np
+import pytest
+
+import porta
+import porta.nn as nn
+
+
+def model(device):
+    porta.manual_seed(0)
+    return nn.Sequential(nn.Linear(3, 4), nn.BatchNorm1d(4), nn.ReLU(), nn.Linear(4, 2)).to(device)
+
+
+def test_double_casts_in_place_and_computes_in_float64(device):
+    m = model(device)
+    x = porta.randn(5, 3, device=device)
+    m(x).sum().backward()
+    params = list(m.parameters())
+    before = [p.tolist() for p in params]
+    grads = [p.grad.tolist() for p in params]
+    want = m.eval()(x).tolist()
+    assert m.double() is m
+    assert [p is q for p, q in zip(m.parameters(), params)] == [True] * len(params)
+    assert all(p.dtype is porta.float64 and p.grad.dtype is porta.float64 for p in params)
+    assert [p.tolist() for p in params] == before and [p.grad.tolist() for p in params] == grads
+    bn = m[1]
+    assert bn.running_mean.dtype is porta.float64 and bn.running_var.dtype is porta.float64
+    assert bn.num_batches_tracked.dtype is porta.int64
+    got = m(x.double())
+    assert got.dtype is porta.float64
+    np.testing.assert_allclose(got.tolist(), want, rtol=1e-5, atol=1e-6)
+    assert str(m[0].weight.device) == device
+
+
+def test_to_float_type_and_the_spellings_of_to(device):
+    m = model(device)
+    m.to(porta.float64)
+    assert m[0].weight.dtype is porta.float64
+    m.to(device, porta.float32)
+    assert m[0].weight.dtype is porta.float32
+    m.to(dtype=porta.float64)
+    assert m[3].bias.dtype is porta.float64
+    assert m.float() is m and m[3].bias.dtype is porta.float32
+    m.type(porta.float64)
+    assert m[1].num_batches_tracked.dtype is porta.float64  # type() casts every tensor, as PyTorch's
+
+
+def test_an_optimizer_made_after_the_cast_steps_one_made_before_refuses():
+    m = model("cpu")
+    stale = porta.optim.Adam(m.parameters())
+    m(porta.randn(5, 3)).sum().backward()
+    stale.step()
+    m.double()
+    fresh = porta.optim.Adam(m.parameters())
+    m(porta.randn(5, 3, dtype=porta.float64)).sum().backward()
+    fresh.step()
+    assert m[0].weight.dtype is porta.float64
+    with pytest.raises(Exception, match="make a new optimizer"):
+        stale.step()
+
+
+def test_refuses_integer_targets_and_missing_dtypes():
+    m = model("cpu")
+    with pytest.raises(TypeError, match="only accepts floating point or complex dtypes, but got desired "
+                                        "dtype=porta.int64"):
+        m.to(porta.int64)
+    with pytest.raises(TypeError, match="float16"):
+        m.half()
+    with pytest.raises(TypeError, match="bfloat16"):
+        m.bfloat16()
+    assert m[0].weight.dtype is porta.float32
+
+
+def test_assigning_data_updates_the_shape_and_dtype_it_reports():
+    t = porta.zeros(2)
+    assert t.shape == (2,) and t.dtype is porta.float32  # read once, so both are cached
+    t.data = porta.zeros(3, dtype=porta.float64)
+    assert t.shape == (3,) and t.dtype is porta.float64
