@@ -8,7 +8,6 @@
   PyTorch's loss curve over the first 200 steps within LOSS_CURVE_TOLERANCE.
 
 The full runs are by hand (their numbers are in docs/benchmarks.md)."""
-import importlib.util
 import os
 import pathlib
 import subprocess
@@ -18,8 +17,8 @@ import numpy as np
 import pytest
 
 from conftest import REPO
+from examples import load_example
 
-EXAMPLE = pathlib.Path(REPO) / "docs" / "examples" / "char_gpt.py"
 PORTA_IMPORTS = "import porta as torch\nimport porta.nn as nn\nimport porta.nn.functional as F\n"
 TORCH_IMPORTS = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
 # float32 on both sides, so rounding differences (matmul blocking, reduction order) could grow over the
@@ -27,13 +26,12 @@ TORCH_IMPORTS = "import torch\nimport torch.nn as nn\nimport torch.nn.functional
 LOSS_CURVE_TOLERANCE = 1e-4
 
 
-def load_example(imports=PORTA_IMPORTS, name="char_gpt"):
-    source = EXAMPLE.read_text()
-    assert source.count(PORTA_IMPORTS) == 1, "the example's import lines changed: update this test"
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader=None))
-    module.__file__ = str(EXAMPLE)
-    exec(compile(source.replace(PORTA_IMPORTS, imports), str(EXAMPLE), "exec"), module.__dict__)  # noqa: S102
-    return module
+def load_gpt(imports=PORTA_IMPORTS, name="char_gpt"):
+    """docs/examples/char_gpt.py with its three import lines replaced by `imports`."""
+    def swap(source):
+        assert source.count(PORTA_IMPORTS) == 1, "the example's import lines changed: update this test"
+        return source.replace(PORTA_IMPORTS, imports)
+    return load_example("char_gpt.py", swap, name)
 
 
 def cpp_example():
@@ -47,7 +45,7 @@ def cpp_example():
 
 @pytest.fixture(scope="module")
 def example():
-    module = load_example()
+    module = load_gpt()
     if not pathlib.Path(module.TEXT).exists():
         pytest.fail(f"{module.TEXT} is missing: Debian's base-files package ships it")
     return module
@@ -76,7 +74,7 @@ def test_the_cpp_program_follows_the_python_one(example, tmp_path):
 
 def test_the_loss_curve_follows_pytorchs():
     torch = pytest.importorskip("torch", reason="PyTorch is an optional peer (scripts/bench.sh's venv has it)")
-    porta_side, torch_side = load_example(), load_example(TORCH_IMPORTS, "char_gpt_on_torch")
+    porta_side, torch_side = load_gpt(), load_gpt(TORCH_IMPORTS, "char_gpt_on_torch")
     text, stoi, _ = porta_side.load_text(porta_side.TEXT)
     ids = np.array([stoi[c] for c in text], dtype=np.int64)
     steps, block, batch = 200, 32, 16

@@ -2,18 +2,14 @@
 schedule: after 32 steps on a slice of the training images its test accuracy, measured in eval
 mode (BatchNorm's running statistics), is far above chance. The full run is by hand (its accuracy is in
 docs/benchmarks.md)."""
-import importlib.util
 import pathlib
 
 import pytest
-
-EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "docs" / "examples" / "resnet_fashion_mnist.py"
+from examples import load_example
 
 
 def test_resnet_learns_on_a_short_schedule(capsys):
-    spec = importlib.util.spec_from_file_location("resnet_fashion_mnist", EXAMPLE)
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_example("resnet_fashion_mnist.py")
     if not pathlib.Path(example.ROOT).exists():
         pytest.fail(f"{example.ROOT} is missing: scripts/install-deps.sh installs Debian's dataset-fashion-mnist")
     accuracy = example.main(["--train-samples", "2048", "--batch", "64", "--epochs", "1", "--test-samples", "500",

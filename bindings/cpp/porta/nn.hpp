@@ -286,14 +286,9 @@ class Module : public std::enable_shared_from_this<Module> {
   /// each tensor once, under its first name (a module used twice, or a tied
   /// weight, is not listed twice), as PyTorch's named_parameters().
   StateDict named_parameters() const {
-    StateDict all, out;
-    collect("", all);
-    for (auto& entry : all) {
-      bool seen = false;
-      for (auto& [name, t] : out) seen = seen || t.handle() == entry.second.handle();
-      if (!seen) out.push_back(std::move(entry));
-    }
-    return out;
+    StateDict all;
+    collect("", all, Kinds::Parameters);
+    return first_names(std::move(all));
   }
   /// The parameters, in registration order (what optimizers take).
   std::vector<Tensor> parameters() const {
@@ -304,14 +299,9 @@ class Module : public std::enable_shared_from_this<Module> {
   /// Buffers (state that is not trained, such as BatchNorm's running statistics) of this module and its
   /// children, prefixed by their path, each tensor once, as PyTorch's named_buffers().
   StateDict named_buffers() const {
-    StateDict all, out;
-    collect_buffers("", all);
-    for (auto& entry : all) {
-      bool seen = false;
-      for (auto& [name, t] : out) seen = seen || t.handle() == entry.second.handle();
-      if (!seen) out.push_back(std::move(entry));
-    }
-    return out;
+    StateDict all;
+    collect("", all, Kinds::Buffers);
+    return first_names(std::move(all));
   }
   /// The buffers, in registration order.
   std::vector<Tensor> buffers() const {
@@ -368,14 +358,14 @@ class Module : public std::enable_shared_from_this<Module> {
   /// PyTorch's state_dict().
   StateDict state_dict() const {
     StateDict all;
-    collect_state("", all);
+    collect("", all, Kinds::Both);
     return all;
   }
   /// Copies values from `dict` (any device) into the parameters and buffers;
   /// every name must match and shapes must agree.
   void load_state_dict(const StateDict& dict) {
     StateDict mine;
-    collect_state("", mine);  // every name, as state_dict() writes them
+    collect("", mine, Kinds::Both);  // every name, as state_dict() writes them
     for (auto& [name, t] : mine) {
       const Tensor* src = nullptr;
       for (auto& [n, v] : dict)
@@ -542,21 +532,26 @@ class Module : public std::enable_shared_from_this<Module> {
     s.path = p;
     for (auto& [name, child] : s.children) child->set_path(p + "." + name);
   }
-  void collect(const std::string& prefix, StateDict& out) const {
+  enum class Kinds { Parameters, Buffers, Both };
+  /// Every tensor of those kinds under its path: each module's parameters, then its buffers, then its
+  /// children's (PyTorch's state_dict order).
+  void collect(const std::string& prefix, StateDict& out, Kinds kinds) const {
     const State& s = state("parameters");
-    for (auto& [name, t] : s.params) out.emplace_back(prefix + name, t);
-    for (auto& [name, child] : s.children) child->collect(prefix + name + ".", out);
+    if (kinds != Kinds::Buffers)
+      for (auto& [name, t] : s.params) out.emplace_back(prefix + name, t);
+    if (kinds != Kinds::Parameters)
+      for (auto& [name, t] : s.buffers) out.emplace_back(prefix + name, t);
+    for (auto& [name, child] : s.children) child->collect(prefix + name + ".", out, kinds);
   }
-  void collect_buffers(const std::string& prefix, StateDict& out) const {
-    const State& s = state("buffers");
-    for (auto& [name, t] : s.buffers) out.emplace_back(prefix + name, t);
-    for (auto& [name, child] : s.children) child->collect_buffers(prefix + name + ".", out);
-  }
-  void collect_state(const std::string& prefix, StateDict& out) const {
-    const State& s = state("state_dict");
-    for (auto& [name, t] : s.params) out.emplace_back(prefix + name, t);
-    for (auto& [name, t] : s.buffers) out.emplace_back(prefix + name, t);
-    for (auto& [name, child] : s.children) child->collect_state(prefix + name + ".", out);
+  /// Each tensor once, under its first name (a module used twice, or a tied weight).
+  static StateDict first_names(StateDict all) {
+    StateDict out;
+    for (auto& entry : all) {
+      bool seen = false;
+      for (auto& [name, t] : out) seen = seen || t.handle() == entry.second.handle();
+      if (!seen) out.push_back(std::move(entry));
+    }
+    return out;
   }
 
   std::shared_ptr<State> state_ = std::make_shared<State>();

@@ -216,17 +216,13 @@ class Module:
             if not dt.is_floating_point:
                 raise TypeError(f"nn.Module.to only accepts floating point or complex dtypes, but got desired "
                                 f"dtype=porta.{dt.name}")
-            self._cast_floating(dt)
+            self._cast(dt, only_floating=True)
         tensors = list(self.parameters()) + list(self.buffers())
         if dev is not None and tensors:
             target = _device.resolve(dev)
             for t in tensors:
                 check(fn.porta_tensor_move_to(t._h, target), f"{type(self).__name__}.to({dev})")
         return self
-
-    def _cast_floating(self, dt):
-        """Every floating parameter and buffer to dtype dt, in place."""
-        self._cast(dt, only_floating=True)
 
     def _cast(self, dt, only_floating):
         """Parameters and buffers (the floating ones only, or all) to dt in place, a parameter's gradient with
@@ -241,12 +237,12 @@ class Module:
 
     def double(self):
         """Casts the floating parameters and buffers to float64; returns self."""
-        self._cast_floating(_dtype.float64)
+        self._cast(_dtype.float64, only_floating=True)
         return self
 
     def float(self):
         """Casts the floating parameters and buffers to float32; returns self."""
-        self._cast_floating(_dtype.float32)
+        self._cast(_dtype.float32, only_floating=True)
         return self
 
     def half(self):
