@@ -35,9 +35,13 @@ from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, i
 from ._memory import (memory_stats, memory_allocated, memory_reserved, max_memory_allocated, max_memory_reserved,
                       empty_cache)
 from ._serialization import save, load
+from ._type_rules import promote_types, result_type, can_cast, finfo, iinfo, get_default_dtype, set_default_dtype
+from . import accelerator  # noqa: F401
 from . import cuda, linalg, nn, optim, utils, datasets, transforms  # noqa: F401
 
-globals().update(_tensor_ops.namespace)  # porta.add, porta.exp, porta.sum, porta.where, ...
+from ._out import with_out as _with_out
+# porta.add, porta.exp, porta.sum, porta.where, ..., each with out=
+globals().update({_name: _with_out(_f) for _name, _f in _tensor_ops.namespace.items()})
 
 
 def is_tensor(obj):
@@ -48,11 +52,6 @@ def is_tensor(obj):
 def numel(input):  # noqa: A002 - torch's name
     """Number of elements of a tensor."""
     return input.numel()
-
-
-def get_default_dtype():
-    """porta.float32: the dtype of tensors made from Python floats."""
-    return float32
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002

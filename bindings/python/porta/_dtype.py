@@ -88,3 +88,22 @@ def resolve(value):
         if name in _BY_NAME:
             return _BY_NAME[name]
     raise TypeError(f"unsupported dtype {value!r}: Porta supports {SUPPORTED}")
+
+
+# torch.Tensor.type() names ("torch.FloatTensor").
+TENSOR_TYPE_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int32: "IntTensor", int64: "LongTensor",
+                     uint8: "ByteTensor", bool_: "BoolTensor"}
+_BY_TENSOR_TYPE_NAME = {v: k for k, v in TENSOR_TYPE_NAMES.items()}
+
+
+def from_tensor_type_name(name):
+    """The dtype of 'torch.FloatTensor', 'FloatTensor', ...; a CUDA name ('torch.cuda.FloatTensor') is refused,
+    as it would move the tensor too."""
+    d = _BY_TENSOR_TYPE_NAME.get(name.rsplit(".", 1)[-1])
+    if d is None:
+        raise TypeError(f"unsupported tensor type name {name!r}: Porta has " +
+                        ", ".join(f"torch.{v}" for v in TENSOR_TYPE_NAMES.values()))
+    if ".cuda." in name:
+        raise NotImplementedError(f"type({name!r}): a CUDA type name would move the tensor; Porta casts with "
+                                  "type() only: use .to('cuda', dtype) instead")
+    return d

@@ -296,9 +296,13 @@ class Tensor:
         return self.to(_device.CPU)
 
     def type(self, dtype=None):
-        """The dtype's name ('porta.FloatTensor' style is not supported), or a cast to dtype."""
+        """PyTorch's name of this tensor's type ('torch.FloatTensor', 'torch.cuda.LongTensor' on CUDA, so that
+        code comparing with those names runs unchanged), or a cast to dtype (a dtype or such a name)."""
         if dtype is None:
-            return f"porta.{self.dtype.name}"
+            where = "" if self.device.type == "cpu" else f"{self.device.type}."
+            return f"torch.{where}{_dtype.TENSOR_TYPE_NAMES[self.dtype]}"
+        if isinstance(dtype, str) and dtype.endswith("Tensor"):
+            return self.to(_dtype.from_tensor_type_name(dtype))
         return self.to(_dtype.resolve(dtype))
 
     def float(self):
@@ -363,6 +367,15 @@ class Tensor:
     def detach(self):
         """A tensor sharing this storage, cut from the autograd graph."""
         return call(fn.porta_detach, self._h)
+
+    def detach_(self):
+        """Cuts this tensor from the autograd graph in place (it becomes a leaf that does not require grad, as the
+        hidden state of an RNN between batches); returns self."""
+        if self.is_leaf:
+            return self.requires_grad_(False)
+        detached = self.detach()
+        self._h, detached._h = detached._h, self._h  # `detached` now owns, and releases, the old handle
+        return self
 
     @property
     def data(self):
@@ -443,8 +456,13 @@ class Tensor:
             raise error(status, "backward()")
 
     def retain_grad(self):
-        """Not supported: Porta keeps gradients of leaves only."""
-        raise NotImplementedError("retain_grad(): Porta accumulates gradients into leaves only")
+        """Not supported yet: Porta keeps gradients of leaves only."""
+        raise NotImplementedError("retain_grad(): Porta accumulates gradients into leaves only (not yet the "
+                                  "gradient of an intermediate tensor)")
+
+    def register_hook(self, hook):
+        """Not supported yet: the core's autograd graph does not call back into Python."""
+        raise NotImplementedError("register_hook(): gradient hooks on tensors are not supported by Porta yet")
 
     # ------------------------------------------------------------ in place
 

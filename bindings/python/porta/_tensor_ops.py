@@ -670,3 +670,43 @@ T.log_softmax = lambda self, dim: call(fn.porta_log_softmax, self._h, dim)
 namespace.update(softmax=T.softmax, log_softmax=T.log_softmax, square=T.square, rsqrt=T.rsqrt,
                  reciprocal=T.reciprocal, true_divide=T.div, divide=T.div, multiply=T.mul,
                  subtract=T.sub)
+
+# ------------------------------------------------------------ div(rounding_mode=)
+
+_true_div = T.div
+
+
+def _div(self, other, *, rounding_mode=None):
+    """self / other: true division (rounding_mode=None), rounded toward minus infinity ("floor", as //) or
+    toward zero ("trunc"); integer operands keep their integer dtype under both roundings, as PyTorch's."""
+    if rounding_mode is None:
+        return _true_div(self, other)
+    if rounding_mode == "floor":
+        return self.floor_divide(other)
+    if rounding_mode != "trunc":
+        raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                         f"{rounding_mode!r}")
+    from ._type_rules import result_type
+    if result_type(self, other).is_floating_point:
+        return _true_div(self, other).trunc()
+    quotient = self.floor_divide(other)  # trunc differs from floor where the remainder is not 0 and signs differ
+    inexact = (quotient * other).ne(self)
+    return quotient + (inexact & (self < 0).logical_xor(_as_sign_tensor(other, self)))
+
+
+def _as_sign_tensor(other, like):
+    """other < 0 as a bool tensor beside `like` (other may be a Python number)."""
+    from ._factories import full
+    if isinstance(other, Tensor):
+        return other < 0
+    return full((), bool(other < 0), dtype=_dtype.bool_, device=like.device)
+
+
+def _div_(self, other, *, rounding_mode=None):
+    return in_place(self, lambda s: _div(s, other, rounding_mode=rounding_mode), "div_")
+
+
+T.div = T.divide = T.true_divide = _div
+T.div_ = T.divide_ = _div_
+T.__truediv__ = _true_div
+namespace.update(div=_div, divide=_div)

@@ -110,3 +110,22 @@ class set_grad_enabled(_GradMode):
             with set_grad_enabled(mode):
                 return func(*args, **kwargs)
         return wrapper
+
+
+class Function:
+    """torch.autograd.Function (custom forward and backward) is not in Porta yet: the core's autograd graph has
+    no node that calls back into Python (docs/api.md, "What Porta does not have yet"). Subclassing works, so
+    that programs defining one import; calling apply() raises NotImplementedError."""
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        raise NotImplementedError(f"{cls.__name__}.apply(): torch.autograd.Function (a custom backward) is not "
+                                  "supported by Porta yet; write the forward with Porta ops, whose gradients "
+                                  "autograd computes")
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
+         is_grads_batched=False, materialize_grads=False):
+    """torch.autograd.grad is not in Porta yet (backward() into .grad is)."""
+    raise NotImplementedError("torch.autograd.grad() is not supported by Porta yet: call backward() and read "
+                              "the leaves' .grad")

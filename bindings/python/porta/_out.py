@@ -1,0 +1,51 @@
+"""out= on the free functions (porta.matmul(a, b, out=y), porta.max(x, 1, out=(values, indices))), as PyTorch:
+the result is computed, then written into `out` with copy_ (cast to out's dtype where PyTorch's casting
+rules allow), and `out` is returned."""
+import functools
+
+from . import _type_rules
+from .autograd import is_grad_enabled
+
+# PyTorch's names of dtypes in its messages ("result type Float can't be cast to the desired output type Long").
+_TORCH_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long", "uint8": "Byte",
+                "bool": "Bool"}
+
+
+def write_out(out, result, name):
+    """Writes result (a tensor or a tuple of them) into out; returns out."""
+    from ._tensor import Tensor
+    if isinstance(result, tuple):
+        if not isinstance(out, (tuple, list)) or len(out) != len(result):
+            raise TypeError(f"{name}(): out= must be a tuple of {len(result)} tensors for this call")
+        for o, r in zip(out, result):
+            write_out(o, r, name)
+        return type(result)(*out) if hasattr(result, "_fields") else tuple(out)
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be a Tensor, not {type(out).__name__}")
+    if is_grad_enabled() and (result.requires_grad or out.requires_grad):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad; call it without out= (or under no_grad)")
+    if out.device != result.device:
+        raise RuntimeError(f"{name}(): expected out tensor to have device {result.device}, but got {out.device} "
+                           "instead")
+    if not _type_rules.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"{name}(): result type {_TORCH_NAMES[result.dtype.name]} can't be cast to the desired "
+                           f"output type {_TORCH_NAMES[out.dtype.name]}")
+    if out.shape != result.shape:
+        if out.numel() != 0:
+            raise RuntimeError(f"{name}(): out= has shape {list(out.shape)} but the result has shape "
+                               f"{list(result.shape)}; Porta does not resize a non-empty out= tensor (PyTorch "
+                               "deprecates it): pass one of the result's shape, or an empty one")
+        out.data = result.to(out.dtype)  # an empty out takes the result's shape, as PyTorch resizes it
+        return out
+    out.copy_(result)
+    return out
+
+
+def with_out(f):
+    """f with PyTorch's out= keyword."""
+    @functools.wraps(f)
+    def g(*args, out=None, **kwargs):
+        result = f(*args, **kwargs)
+        return result if out is None else write_out(out, result, f.__name__)
+    return g
