@@ -3,12 +3,13 @@ the result is computed, then written into `out` with copy_ (cast to out's dtype 
 rules allow), and `out` is returned."""
 import functools
 
-from . import _type_rules
+from . import _dtype, _type_rules
 from .autograd import is_grad_enabled
 
-# PyTorch's names of dtypes in its messages ("result type Float can't be cast to the desired output type Long").
-_TORCH_NAMES = {"float32": "Float", "float64": "Double", "int32": "Int", "int64": "Long", "uint8": "Byte",
-                "bool": "Bool"}
+
+def _torch_name(dt):
+    """PyTorch's name of a dtype in its messages ("result type Float can't be cast to ... Long")."""
+    return _dtype.TENSOR_TYPE_NAMES[dt][:-len("Tensor")]
 
 
 def write_out(out, result, name):
@@ -29,8 +30,8 @@ def write_out(out, result, name):
         raise RuntimeError(f"{name}(): expected out tensor to have device {result.device}, but got {out.device} "
                            "instead")
     if not _type_rules.can_cast(result.dtype, out.dtype):
-        raise RuntimeError(f"{name}(): result type {_TORCH_NAMES[result.dtype.name]} can't be cast to the desired "
-                           f"output type {_TORCH_NAMES[out.dtype.name]}")
+        raise RuntimeError(f"{name}(): result type {_torch_name(result.dtype)} can't be cast to the desired "
+                           f"output type {_torch_name(out.dtype)}")
     if out.shape != result.shape:
         if out.numel() != 0:
             raise RuntimeError(f"{name}(): out= has shape {list(out.shape)} but the result has shape "

@@ -84,9 +84,7 @@ def _where(path):
 
 def _encode(value, path, tensors):
     """value as JSON, its tensors moved into `tensors` under their paths."""
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, int):
+    if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         return {"float": repr(value)}  # exact, and inf/nan too (JSON has neither)

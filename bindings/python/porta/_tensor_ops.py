@@ -21,6 +21,7 @@ from . import _dtype, _ops
 from ._errors import error
 from ._lib import fn, int_array, raw
 from ._tensor import Tensor, call
+from ._type_rules import category, result_type
 
 _new = object.__new__
 _ALL_DIMS = -2**31  # PORTA_ALL_DIMS
@@ -417,9 +418,6 @@ namespace["round"] = _round_method
 
 # ------------------------------------------------------------ in-place composites
 
-_CATEGORY = {_dtype.bool_: 0, _dtype.uint8: 1, _dtype.int32: 1, _dtype.int64: 1, _dtype.float32: 2,
-             _dtype.float64: 2}
-
 
 def in_place(self, compute, name):
     """self = compute(self), written with copy_ (porta_copy_into: recorded by autograd as every in-place write,
@@ -429,7 +427,7 @@ def in_place(self, compute, name):
     bool) is refused, as PyTorch refuses it."""
     src = self.clone() if self.requires_grad and _grad_enabled() else self
     out = compute(src)
-    if _CATEGORY[out.dtype] > _CATEGORY[self.dtype]:
+    if category(out.dtype) > category(self.dtype):
         raise TypeError(f"{name}: result type {out.dtype.name} can't be cast to the desired output type "
                         f"{self.dtype.name} (an in-place op keeps the tensor's dtype)")
     status = fn.porta_copy_into(self._h, out._h)
@@ -686,27 +684,18 @@ def _div(self, other, *, rounding_mode=None):
     if rounding_mode != "trunc":
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                          f"{rounding_mode!r}")
-    from ._type_rules import result_type
     if result_type(self, other).is_floating_point:
         return _true_div(self, other).trunc()
     quotient = self.floor_divide(other)  # trunc differs from floor where the remainder is not 0 and signs differ
     inexact = (quotient * other).ne(self)
-    return quotient + (inexact & (self < 0).logical_xor(_as_sign_tensor(other, self)))
-
-
-def _as_sign_tensor(other, like):
-    """other < 0 as a bool tensor beside `like` (other may be a Python number)."""
-    from ._factories import full
-    if isinstance(other, Tensor):
-        return other < 0
-    return full((), bool(other < 0), dtype=_dtype.bool_, device=like.device)
+    return quotient + (inexact & (self < 0).logical_xor(other < 0))
 
 
 def _div_(self, other, *, rounding_mode=None):
     return in_place(self, lambda s: _div(s, other, rounding_mode=rounding_mode), "div_")
 
 
-T.div = T.divide = T.true_divide = _div
+T.div = T.divide = _div  # (true_divide stays true division: PyTorch's takes no rounding_mode)
 T.div_ = T.divide_ = _div_
 T.__truediv__ = _true_div
 namespace.update(div=_div, divide=_div)
