@@ -47,6 +47,12 @@
  *    pointers; release functions return nothing.
  *  - porta_log_callback is void (*)(int32_t level, const char* message,
  *    void* user_data), called from any thread.
+ *  - The autograd callbacks (1.6): porta_grad_hook is porta_status (*)(void*
+ *    user_data, porta_tensor* grad, porta_tensor** replacement);
+ *    porta_function_backward is porta_status (*)(void* user_data,
+ *    porta_tensor* grad_output, porta_tensor** grad_inputs, int32_t
+ *    num_inputs); porta_release_callback is void (*)(void* user_data). The
+ *    first two run on the thread that called backward, the last on any.
  *  - Strings are NUL-terminated bytes; those returned are owned by Porta.
  *
  * Values libporta.so exports as data (read them with dlsym, ctypes
@@ -144,7 +150,8 @@
  *   sizeof(porta_pool2d_options) = 48, sizeof(porta_sgd_options) = 48,
  *   sizeof(porta_adam_options) = 56 (48 before 1.5 added amsgrad),
  *   sizeof(porta_rmsprop_options) = 56, sizeof(porta_adagrad_options) = 48,
- *   sizeof(porta_op_info) = 56, sizeof(porta_rnn_options) = 40
+ *   sizeof(porta_op_info) = 56, sizeof(porta_rnn_options) = 40,
+ *   sizeof(porta_backward_options) = 40
  * A size that covers fewer fields (an older binding's) is accepted: the core
  * fills or reads only what it covers.
  */
@@ -1066,6 +1073,89 @@ PORTA_EXPORT porta_status porta_detach(porta_tensor* t, porta_tensor** out);
 PORTA_EXPORT porta_status porta_set_grad_enabled(int enabled);
 /** 1 if ops on the calling thread are being recorded. Since 1.0. */
 PORTA_EXPORT porta_status porta_is_grad_enabled(int* out);
+
+/** Options of porta_backward_ex: torch.autograd.backward's and
+ *  torch.autograd.grad's. Zero-initialized: porta_backward. Since 1.6. */
+typedef struct porta_backward_options {
+  size_t struct_size; /**< set by the caller: sizeof(porta_backward_options) */
+  /** 1: keep the graph's saved tensors, so that it can be run again. */
+  int32_t retain_graph;
+  /** 1: record the backward pass itself, so that the gradients can be
+   *  differentiated again (double backward). PyTorch then retains the graph
+   *  by default: set retain_graph too. A node whose formula is not recorded
+   *  refuses it (PORTA_ERROR_NOT_IMPLEMENTED, naming the node). */
+  int32_t create_graph;
+  /** NULL: every leaf the roots reach. Else num_inputs tensors that require
+   *  grad (leaves or not): only their gradients are computed, and only the
+   *  part of the graph that leads to them runs. */
+  porta_tensor* const* inputs;
+  int32_t num_inputs;
+  /** With grads_out: an input the roots do not reach gets NULL instead of
+   *  PORTA_ERROR_INVALID_ARGUMENT. */
+  int32_t allow_unused;
+  /** NULL: gradients accumulate into the inputs' .grad (every reached
+   *  leaf's without inputs). Else num_inputs slots (inputs required) that
+   *  receive new references to the inputs' gradients, and no .grad changes
+   *  (torch.autograd.grad). */
+  porta_tensor** grads_out;
+} porta_backward_options;
+/** torch.autograd.backward / torch.autograd.grad: reverse-mode
+ *  differentiation from `num_roots` tensors at once, dL/droots[i] =
+ *  grads[i] (grads NULL, or an entry NULL: ones, that root having exactly
+ *  one element). Gradients reaching one tensor from several roots add up.
+ *  Hooks (porta_tensor_register_hook) see each gradient first; retain_grad
+ *  tensors take theirs into .grad unless grads_out is set. On error no .grad
+ *  has changed. options NULL: as porta_backward over every root. Since 1.6. */
+PORTA_EXPORT porta_status porta_backward_ex(porta_tensor* const* roots, porta_tensor* const* grads, int32_t num_roots,
+                                            const porta_backward_options* options);
+
+/** Frees a callback's user_data when the core no longer needs it (the
+ *  hook removed, the node or tensor freed); may run on any thread. Since 1.6. */
+typedef void (*porta_release_callback)(void* user_data);
+/** A gradient hook: `grad` (borrowed) is the gradient flowing into the
+ *  tensor it was registered on. Leave *replacement NULL to keep it, or set
+ *  it to a new reference to a tensor of grad's shape, dtype and device that
+ *  replaces it. Any status other than PORTA_OK stops the backward pass
+ *  (no .grad changes) with that status. Since 1.6. */
+typedef porta_status (*porta_grad_hook)(void* user_data, porta_tensor* grad, porta_tensor** replacement);
+/** Tensor.register_hook: `hook` runs each time a gradient for `t` is
+ *  computed, before it is accumulated or passed on, hooks in registration
+ *  order. `t` must require grad. A non-leaf's hook belongs to the op that
+ *  produced t (an in-place write afterwards makes a new one: the hook sees the
+ *  gradient of the value it was registered on, as in PyTorch). `release`
+ *  (or NULL) frees user_data. *handle: for porta_tensor_remove_hook. Since 1.6. */
+PORTA_EXPORT porta_status porta_tensor_register_hook(porta_tensor* t, porta_grad_hook hook, void* user_data,
+                                                     porta_release_callback release, uint64_t* handle);
+/** Removes the hook `handle` of t (PORTA_ERROR_INVALID_ARGUMENT when t has no
+ *  such hook, e.g. removed already). Since 1.6. */
+PORTA_EXPORT porta_status porta_tensor_remove_hook(porta_tensor* t, uint64_t handle);
+/** Tensor._version: how many times t's memory has been written in place
+ *  (shared by every handle on that memory). Since 1.6. */
+PORTA_EXPORT porta_status porta_tensor_version(const porta_tensor* t, uint64_t* out);
+/** Tensor.retain_grad: non-leaf `t` (requiring grad) keeps its gradient in
+ *  .grad (porta_tensor_grad), accumulated like a leaf's; a no-op for a leaf. Since 1.6. */
+PORTA_EXPORT porta_status porta_tensor_retain_grad(porta_tensor* t);
+/** 1 if non-leaf `t` retains its gradient (Tensor.retains_grad). Since 1.6. */
+PORTA_EXPORT porta_status porta_tensor_retains_grad(const porta_tensor* t, int* out);
+
+/** A custom function's backward: given dL/doutput `grad_output` (borrowed),
+ *  sets grad_inputs[i] (all NULL on entry) to a new reference to dL/dinputs[i]
+ *  of inputs[i]'s shape, or leaves it NULL (no gradient), for each of the
+ *  num_inputs inputs. Any status other than PORTA_OK stops the backward pass. Since 1.6. */
+typedef porta_status (*porta_function_backward)(void* user_data, porta_tensor* grad_output,
+                                                porta_tensor** grad_inputs, int32_t num_inputs);
+/** torch.autograd.Function: `output`, computed by the caller from `inputs`
+ *  (normally under no-grad), gets a custom backward. *out is a new handle on
+ *  output's memory whose grad_fn is a node named `name` (copied; NULL:
+ *  "FunctionBackward") that calls `backward` with user_data (freed by
+ *  `release`, or NULL, with the node). Inputs that do not require grad (or
+ *  NULL entries) get no gradient; when none requires grad or grad mode is
+ *  off, *out has no grad_fn and release runs now. Backward with create_graph
+ *  refuses the node (PORTA_ERROR_NOT_IMPLEMENTED). Since 1.6. */
+PORTA_EXPORT porta_status porta_function_attach(porta_tensor* output, porta_tensor* const* inputs, int32_t num_inputs,
+                                                porta_function_backward backward, void* user_data,
+                                                porta_release_callback release, const char* name,
+                                                porta_tensor** out);
 /** Moves leaf `t` to `device` in place: the handle stays the same (so
  *  optimizers and modules keep pointing at it), its storage and gradient
  *  move. Views taken of `t` earlier keep the old storage. Since 1.0. */

@@ -277,6 +277,16 @@ AT(porta_rnn_options, training, 28, 4);
 AT(porta_rnn_options, dropout, 32, 8);
 FFI_SIZE(porta_rnn_options, 40);
 
+/* porta_backward_ex's options (1.6) */
+AT(porta_backward_options, struct_size, 0, 8);
+AT(porta_backward_options, retain_graph, 8, 4);
+AT(porta_backward_options, create_graph, 12, 4);
+AT(porta_backward_options, inputs, 16, 8);
+AT(porta_backward_options, num_inputs, 24, 4);
+AT(porta_backward_options, allow_unused, 28, 4);
+AT(porta_backward_options, grads_out, 32, 8);
+FFI_SIZE(porta_backward_options, 40);
+
 /* SORT's parameters (plugin ABI 1.5); 4 bytes of tail padding */
 AT(porta_sort_params, struct_size, 0, 8);
 AT(porta_sort_params, descending, 8, 4);
@@ -295,7 +305,8 @@ _Static_assert(offsetof(porta_host_api, struct_size) == 0 && offsetof(porta_devi
                    offsetof(porta_pool2d_options, struct_size) == 0 && offsetof(porta_sgd_options, struct_size) == 0 &&
                    offsetof(porta_adam_options, struct_size) == 0 && offsetof(porta_rmsprop_options, struct_size) == 0 &&
                    offsetof(porta_adagrad_options, struct_size) == 0 && offsetof(porta_sort_params, struct_size) == 0 &&
-                   offsetof(porta_rnn_options, struct_size) == 0,
+                   offsetof(porta_rnn_options, struct_size) == 0 &&
+                   offsetof(porta_backward_options, struct_size) == 0,
                "every ABI struct begins with size_t struct_size");
 
 #endif /* __LP64__ */

@@ -32,6 +32,11 @@ struct Case {
 
 // Runs one case on `device`; reports mismatches with EXPECT_*.
 void check(const Case& c, DLDevice device);
+// The same for the case's second derivatives (double backward, create_graph):
+// G(x) = sum_i sum(dL/dx_i * V_i) for fixed random V_i, dG/dx from
+// differentiating the recorded backward pass against central differences of
+// G (each G from a first-order backward).
+void check_second_order(const Case& c, DLDevice device);
 
 // Helpers for writing cases: fail the test (and return NULL) on error; a
 // kernel the plugin lacks ends the case instead (missing_kernel.hpp).

@@ -44,6 +44,9 @@ class GradCheck : public conformance::DeviceTest {
   void check_all(const std::vector<Case>& cases) {
     for (const Case& c : cases) op_case(c.name, porta_float64, [&] { check(c, dev()); });
   }
+  void check_all_second_order(const std::vector<Case>& cases) {
+    for (const Case& c : cases) op_case(c.name, porta_float64, [&] { check_second_order(c, dev()); });
+  }
 };
 
 }  // namespace gradcheck

@@ -1,5 +1,7 @@
 // Every differentiable op's backward against finite differences, in float64,
 // on every loaded device.
+#include <string>
+
 #include "../conformance/op_tables.hpp"
 #include "gradcheck_suite.hpp"
 
@@ -351,6 +353,50 @@ std::vector<Case> composite_cases() {
 TEST_P(GradCheck, Elementwise) { check_all(elementwise_cases()); }
 TEST_P(GradCheck, ReductionsAndMatmul) { check_all(reduction_and_matmul_cases()); }
 TEST_P(GradCheck, Views) { check_all(view_cases()); }
+
+// Double backward (create_graph) of the ops whose backward is recorded:
+// elementwise, reductions, matmul, views but slice/select, moves, cat.
+std::vector<Case> second_order_cases() {
+  std::vector<Case> c = elementwise_cases();
+  for (std::vector<Case> more : {reduction_and_matmul_cases(), view_cases()})
+    for (Case& k : more)
+      if (k.name != "slice_step" && k.name != "select") c.push_back(std::move(k));
+  c.push_back(Case{"cat_mlp", {{{2, 3}}, {{3, 3}}, {{1, 3}}}, [](const Tensors& x) {
+                     Temps temp;
+                     porta_tensor* h = temp(call(porta_tanh, temp(call(porta_matmul, x[0], x[1]))));
+                     porta_tensor* parts[2] = {h, x[2]};
+                     porta_tensor* joined = temp(call(porta_cat, parts, int32_t{2}, int32_t{0}));
+                     return call(porta_mul, joined, temp(call(porta_sigmoid, joined)));
+                   }});
+  return c;
+}
+TEST_P(GradCheck, SecondOrder) { check_all_second_order(second_order_cases()); }
+
+// A node whose backward is not recorded refuses create_graph, naming itself, instead of
+// returning a gradient that silently lacks terms.
+TEST_P(GradCheck, SecondOrderRefusesNodesWithoutARecordedBackward) {
+  Temps temp;
+  porta_tensor* x = temp(gradcheck::constant({1, 2, 3, 4, 5, 6}, {2, 3}, dev()));
+  ASSERT_EQ(porta_tensor_set_requires_grad(x, 1), PORTA_OK);
+  porta_tensor* s = temp(call(porta_select, x, int32_t{0}, int64_t{1}));
+  porta_tensor* y = temp(call(porta_sum, temp(call(porta_mul, s, s)), static_cast<const int32_t*>(nullptr),
+                              int32_t{0}, 0));
+  porta_tensor* grad = nullptr;
+  porta_backward_options o{};
+  o.struct_size = sizeof(o);
+  o.create_graph = o.retain_graph = 1;
+  o.inputs = &x, o.num_inputs = 1, o.grads_out = &grad;
+  EXPECT_EQ(porta_backward_ex(&y, nullptr, 1, &o), PORTA_ERROR_NOT_IMPLEMENTED);
+  EXPECT_NE(std::string(porta_last_error()).find("SelectBackward"), std::string::npos) << porta_last_error();
+  EXPECT_EQ(grad, nullptr);
+  o.create_graph = 0;  // without create_graph the same graph runs
+  ASSERT_EQ(porta_backward_ex(&y, nullptr, 1, &o), PORTA_OK) << porta_last_error();
+  ASSERT_NE(grad, nullptr);
+  std::vector<double> g(6);
+  ASSERT_EQ(porta_tensor_to_host(grad, g.data(), g.size() * sizeof(double)), PORTA_OK);
+  EXPECT_EQ(g, (std::vector<double>{0, 0, 0, 8, 10, 12}));
+  porta_tensor_release(grad);
+}
 TEST_P(GradCheck, NeuralNetworkOps) { check_all(nn_cases()); }
 TEST_P(GradCheck, CompositeOps) { check_all(composite_cases()); }
 

@@ -399,6 +399,128 @@ const Case kAutogradCases[] = {
      }},
     {"porta_is_grad_enabled",
      [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_is_grad_enabled(nullptr)); }},
+    {"porta_backward_ex",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* y = nullptr;
+       ASSERT_EQ(porta_sum(p.get(), nullptr, 0, 0, &y), PORTA_OK);
+       Tensor owned(y);
+       porta_tensor* roots[1] = {y};
+       porta_tensor* bad[1] = {Fixture::released()};
+       porta_tensor* constant[1] = {x.f.get()};
+       porta_tensor* leaf[1] = {p.get()};
+       porta_tensor* out[1] = {nullptr};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "num_roots must be >= 1", porta_backward_ex(roots, nullptr, 0, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "roots must not be NULL", porta_backward_ex(nullptr, nullptr, 1, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_backward_ex(bad, nullptr, 1, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_backward_ex(roots, bad, 1, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "does not require grad", porta_backward_ex(constant, nullptr, 1, nullptr));
+       porta_backward_options o{};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set", porta_backward_ex(roots, nullptr, 1, &o));
+       o.struct_size = sizeof(o);
+       o.num_inputs = -1;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be >= 0", porta_backward_ex(roots, nullptr, 1, &o));
+       o.num_inputs = 1;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "options->inputs must not be NULL", porta_backward_ex(roots, nullptr, 1, &o));
+       o.inputs = constant;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "input 0 does not require grad", porta_backward_ex(roots, nullptr, 1, &o));
+       o.inputs = nullptr, o.num_inputs = 0, o.grads_out = out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "grads_out needs options->inputs", porta_backward_ex(roots, nullptr, 1, &o));
+       // An input the root does not reach: refused unless allow_unused.
+       Tensor q = x.leaf();
+       porta_tensor* unused[1] = {q.get()};
+       o.inputs = unused, o.num_inputs = 1, o.retain_graph = 1;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "not used in the graph", porta_backward_ex(roots, nullptr, 1, &o));
+       EXPECT_EQ(out[0], nullptr);
+       o.allow_unused = 1;
+       EXPECT_EQ(porta_backward_ex(roots, nullptr, 1, &o), PORTA_OK) << porta_last_error();
+       EXPECT_EQ(out[0], nullptr);
+       o.inputs = leaf;
+       EXPECT_EQ(porta_backward_ex(roots, nullptr, 1, &o), PORTA_OK) << porta_last_error();
+       EXPECT_NE(out[0], nullptr);
+       porta_tensor_release(out[0]);
+       porta_tensor* g = nullptr;
+       EXPECT_EQ(porta_tensor_grad(p.get(), &g), PORTA_OK);
+       EXPECT_EQ(g, nullptr) << "grads_out must not accumulate into .grad";
+     }},
+    {"porta_tensor_register_hook",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       uint64_t handle = 0;
+       static int released = 0;
+       auto hook = [](void*, porta_tensor*, porta_tensor**) { return PORTA_OK; };
+       auto release = [](void*) { ++released; };
+       released = 0;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_register_hook(nullptr, hook, nullptr, release, &handle));
+       EXPECT_EQ(released, 1) << "a refused registration releases user_data";
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_tensor_register_hook(Fixture::released(), hook, nullptr, nullptr, &handle));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "hook must not be NULL",
+               porta_tensor_register_hook(p.get(), nullptr, nullptr, nullptr, &handle));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "handle must not be NULL",
+               porta_tensor_register_hook(p.get(), hook, nullptr, nullptr, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "doesn't require gradient",
+               porta_tensor_register_hook(x.f.get(), hook, nullptr, nullptr, &handle));
+     }},
+    {"porta_tensor_remove_hook",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_remove_hook(nullptr, 1));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_remove_hook(Fixture::released(), 1));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "no hook with handle 0", porta_tensor_remove_hook(p.get(), 0));
+       uint64_t handle = 0;
+       auto hook = [](void*, porta_tensor*, porta_tensor**) { return PORTA_OK; };
+       ASSERT_EQ(porta_tensor_register_hook(p.get(), hook, nullptr, nullptr, &handle), PORTA_OK);
+       EXPECT_EQ(porta_tensor_remove_hook(p.get(), handle), PORTA_OK);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "removed already", porta_tensor_remove_hook(p.get(), handle));
+     }},
+    {"porta_tensor_version",
+     [](Fixture& x) {
+       uint64_t v = 0;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_version(nullptr, &v));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_version(Fixture::released(), &v));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_version(x.f.get(), nullptr));
+     }},
+    {"porta_tensor_retain_grad",
+     [](Fixture& x) {
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_retain_grad(nullptr));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_retain_grad(Fixture::released()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "requires_grad=False", porta_tensor_retain_grad(x.f.get()));
+     }},
+    {"porta_tensor_retains_grad",
+     [](Fixture& x) {
+       int v = 0;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_retains_grad(nullptr, &v));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_tensor_retains_grad(Fixture::released(), &v));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_tensor_retains_grad(x.f.get(), nullptr));
+     }},
+    {"porta_function_attach",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* ins[1] = {p.get()};
+       porta_tensor* bad[1] = {Fixture::released()};
+       auto backward = [](void*, porta_tensor*, porta_tensor**, int32_t) { return PORTA_OK; };
+       static int released = 0;
+       auto release = [](void*) { ++released; };
+       released = 0;
+       porta_tensor* out = nullptr;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "output is NULL",
+               porta_function_attach(nullptr, ins, 1, backward, nullptr, release, nullptr, &out));
+       EXPECT_EQ(released, 1) << "a refused attach releases user_data";
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "inputs must not be NULL",
+               porta_function_attach(x.f.get(), nullptr, 1, backward, nullptr, nullptr, nullptr, &out));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be >= 0",
+               porta_function_attach(x.f.get(), ins, -1, backward, nullptr, nullptr, nullptr, &out));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_function_attach(x.f.get(), bad, 1, backward, nullptr, nullptr, nullptr, &out));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "backward must not be NULL",
+               porta_function_attach(x.f.get(), ins, 1, nullptr, nullptr, nullptr, nullptr, &out));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
+               porta_function_attach(x.f.get(), ins, 1, backward, nullptr, nullptr, nullptr, nullptr));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "must be float",
+               porta_function_attach(x.labels.get(), ins, 1, backward, nullptr, nullptr, nullptr, &out));
+       EXPECT_EQ(out, nullptr);
+     }},
     {"porta_tensor_move_to",
      [](Fixture& x) {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_move_to(nullptr, x.mock));

@@ -138,6 +138,7 @@ std::map<std::string, Known> header_values() {
   PORTA_FFI_SIZE(porta_rmsprop_options)
   PORTA_FFI_SIZE(porta_adagrad_options)
   PORTA_FFI_SIZE(porta_rnn_options)
+  PORTA_FFI_SIZE(porta_backward_options)
   PORTA_FFI_SIZE(porta_op_info)
 #undef PORTA_FFI_SIZE
 #undef PORTA_FFI_ALIGN

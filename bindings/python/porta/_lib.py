@@ -198,6 +198,13 @@ class AdagradOptions(Structure):
                 ("initial_accumulator_value", c_double), ("eps", c_double)]
 
 
+class BackwardOptions(Structure):
+    """porta_backward_options."""
+    _fields_ = [("struct_size", c_size_t), ("retain_graph", c_int32), ("create_graph", c_int32),
+                ("inputs", POINTER(c_void_p)), ("num_inputs", c_int32), ("allow_unused", c_int32),
+                ("grads_out", POINTER(c_void_p))]
+
+
 class RnnOptions(Structure):
     """porta_rnn_options."""
     _fields_ = [("struct_size", c_size_t), ("mode", c_int32), ("num_layers", c_int32), ("bidirectional", c_int32),
@@ -220,6 +227,9 @@ P_I32, P_I64, P_INT, P_D = POINTER(c_int32), POINTER(c_int64), POINTER(c_int), P
 DEV, DT = DLDevice, DLDataType
 STATUS = c_int               # porta_status
 LOG_CALLBACK = ctypes.CFUNCTYPE(None, c_int32, c_char_p, c_void_p)  # porta_log_callback
+GRAD_HOOK = ctypes.CFUNCTYPE(STATUS, c_void_p, T, OUT)  # porta_grad_hook
+RELEASE_CALLBACK = ctypes.CFUNCTYPE(None, c_void_p)  # porta_release_callback
+FUNCTION_BACKWARD = ctypes.CFUNCTYPE(STATUS, c_void_p, T, OUT, c_int32)  # porta_function_backward
 
 
 def _resolve(spelling):

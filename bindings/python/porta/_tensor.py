@@ -441,28 +441,33 @@ class Tensor:
         check(fn.porta_tensor_set_grad(self._h, None if value is None else value._h))
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Back-propagates from this tensor into the .grad of every leaf that requires grad.
-        `gradient` is d(loss)/d(self); None means 1 (then self must have one element)."""
-        if create_graph or inputs is not None:
-            raise NotImplementedError("backward(): create_graph and inputs are not supported by Porta")
-        if retain_graph:
-            raise NotImplementedError("backward(): retain_graph=True is not supported by Porta: backward frees the "
-                                      "graph's saved tensors; recompute the forward pass for another backward")
-        if gradient is not None and not isinstance(gradient, Tensor):
-            from ._factories import tensor
-            gradient = tensor(gradient, dtype=self.dtype, device=self.device)
-        status = fn.porta_backward(self._h, None if gradient is None else gradient._h)
-        if status:
-            raise error(status, "backward()")
+        """Back-propagates from this tensor into the .grad of every leaf that requires grad (or only of
+        `inputs`). `gradient` is d(loss)/d(self); None means 1 (then self must have one element)."""
+        from ._autograd_engine import backward
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def retain_grad(self):
-        """Not supported yet: Porta keeps gradients of leaves only."""
-        raise NotImplementedError("retain_grad(): Porta accumulates gradients into leaves only (not yet the "
-                                  "gradient of an intermediate tensor)")
+        """Keeps this non-leaf's gradient in .grad on backward (a leaf's is kept anyway)."""
+        from ._autograd_engine import retain_grad
+        retain_grad(self)
+
+    @property
+    def retains_grad(self):
+        """Whether retain_grad() was called on this non-leaf."""
+        from ._autograd_engine import retains_grad
+        return retains_grad(self)
 
     def register_hook(self, hook):
-        """Not supported yet: the core's autograd graph does not call back into Python."""
-        raise NotImplementedError("register_hook(): gradient hooks on tensors are not supported by Porta yet")
+        """Calls hook(grad) with each gradient computed for this tensor; a Tensor it returns replaces the
+        gradient. Returns a handle whose remove() takes the hook off."""
+        from ._autograd_engine import register_hook
+        return register_hook(self, hook)
+
+    @property
+    def _version(self):
+        """How many times this tensor's memory was written in place."""
+        from ._autograd_engine import version
+        return version(self)
 
     # ------------------------------------------------------------ in place
 

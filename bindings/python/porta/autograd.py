@@ -1,4 +1,5 @@
-"""Grad mode, per thread as in PyTorch: no_grad, enable_grad, set_grad_enabled."""
+"""torch.autograd: grad mode per thread (no_grad, enable_grad, set_grad_enabled, inference_mode),
+backward, grad and Function."""
 import functools
 from ctypes import byref, c_int
 
@@ -112,20 +113,5 @@ class set_grad_enabled(_GradMode):
         return wrapper
 
 
-class Function:
-    """torch.autograd.Function (custom forward and backward) is not in Porta yet: the core's autograd graph has
-    no node that calls back into Python (docs/api.md, "What Porta does not have yet"). Subclassing works, so
-    that programs defining one import; calling apply() raises NotImplementedError."""
-
-    @classmethod
-    def apply(cls, *args, **kwargs):
-        raise NotImplementedError(f"{cls.__name__}.apply(): torch.autograd.Function (a custom backward) is not "
-                                  "supported by Porta yet; write the forward with Porta ops, whose gradients "
-                                  "autograd computes")
-
-
-def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, allow_unused=None,
-         is_grads_batched=False, materialize_grads=False):
-    """torch.autograd.grad is not in Porta yet (backward() into .grad is)."""
-    raise NotImplementedError("torch.autograd.grad() is not supported by Porta yet: call backward() and read "
-                              "the leaves' .grad")
+from ._autograd_engine import backward, grad  # noqa: E402,F401 - torch.autograd's names
+from ._autograd_function import Function, FunctionCtx, once_differentiable  # noqa: E402,F401

@@ -1,5 +1,6 @@
 // The backward engine: topological order by dependency counts, gradients
 // summed per node, saved tensors released as nodes finish.
+#include <algorithm>
 #include <cctype>
 #include <string>
 #include <unordered_map>
@@ -8,27 +9,43 @@
 #include "runtime/error.hpp"
 #include "runtime/dispatch.hpp"
 #include "ops/ops.hpp"
+#include "ops/ag.hpp"
 #include "autograd/node.hpp"
 
 namespace porta::autograd {
 namespace {
 thread_local bool t_grad_enabled = true;
 thread_local const Node* t_running = nullptr;  // the node whose apply() runs on this thread
+thread_local std::weak_ptr<Node> t_running_node;  // the same, for a saved output's history (create_graph)
 
-// Marks `node` as running for SavedTensor's message.
+// Marks `node` as running for SavedTensor's message and history.
 class Running {
  public:
-  explicit Running(const Node* node) : previous_(std::exchange(t_running, node)) {}
-  ~Running() { t_running = previous_; }
+  explicit Running(const std::shared_ptr<Node>& node)
+      : previous_(std::exchange(t_running, node.get())), previous_node_(std::exchange(t_running_node, node)) {}
+  ~Running() { t_running = previous_, t_running_node = std::move(previous_node_); }
   Running(const Running&) = delete;
   Running& operator=(const Running&) = delete;
 
  private:
   const Node* previous_;
+  std::weak_ptr<Node> previous_node_;
 };
 }  // namespace
 
-const TensorPtr& SavedTensor::get() const {
+SavedTensor::SavedTensor(const TensorPtr& t)
+    : t_(t ? make_view(*t, t->shape, t->strides, t->byte_offset) : TensorPtr()),
+      version_(t_ ? t_->storage->version.load(std::memory_order_acquire) : 0),
+      edge_(t && t->requires_grad ? gradient_edge(t) : nullptr) {}
+
+SavedTensor SavedTensor::output(const TensorPtr& t) {
+  SavedTensor s(t);
+  s.edge_.reset();
+  s.output_ = true;
+  return s;
+}
+
+const TensorPtr& SavedTensor::checked() const {
   if (t_) {
     const uint64_t now = t_->storage->version.load(std::memory_order_acquire);
     if (now != version_)
@@ -39,6 +56,21 @@ const TensorPtr& SavedTensor::get() const {
            "after the forward pass). Make that write out of place, or clone() the tensor before writing into it");
   }
   return t_;
+}
+
+TensorPtr SavedTensor::get() const {
+  const TensorPtr& t = checked();
+  if (!t || !t_grad_enabled) return t;
+  // create_graph: a handle whose gradient goes where the saved tensor's went.
+  std::shared_ptr<Node> edge = output_ ? t_running_node.lock() : edge_;
+  if (!edge) return t;
+  TensorPtr h = make_view(*t, t->shape, t->strides, t->byte_offset);
+  h->requires_grad = true;
+  if (dynamic_cast<AccumulateGrad*>(edge.get()))
+    h->grad_accumulator = edge;  // a leaf's: gradient_edge(h) finds the leaf's accumulator, which edge_ keeps
+  else
+    h->grad_fn = std::move(edge);
+  return h;
 }
 
 Node::~Node() {
@@ -134,22 +166,28 @@ std::vector<TensorPtr> AccumulateGrad::apply(const TensorPtr& grad) {
   return {};
 }
 
-TensorPtr AccumulateGrad::accumulated(const TensorPtr& grad) const {
+namespace {
+// t's next .grad: its current one plus `grad` (recorded under create_graph).
+TensorPtr accumulated_grad(const porta_tensor& t, const TensorPtr& grad) {
   TensorPtr g = grad;
-  if (g->device != leaf->device) g = ops::to(g, *leaf->device);  // never happens for graphs Porta built
-  if (g->dtype != leaf->dtype) g = ops::cast(g, leaf->dtype);
-  if (g->shape != leaf->shape)
-    fail(PORTA_ERROR_INTERNAL, "backward: gradient of shape ", g->shape.str(), " for a leaf of shape ",
-         leaf->shape.str());
-  if (leaf->grad) return ops::binary(PORTA_OP_ADD, TensorPtr::borrow(leaf->grad), g);
-  if (g->is_contiguous() && g->refcount.load(std::memory_order_acquire) <= 2 && g->storage.use_count() == 1) {
+  if (g->device != t.device) g = ops::to(g, *t.device);  // never happens for graphs Porta built
+  if (g->dtype != t.dtype) g = ag::cast(g, t.dtype);
+  if (g->shape != t.shape)
+    fail(PORTA_ERROR_INTERNAL, "backward: gradient of shape ", g->shape.str(), " for a tensor of shape ",
+         t.shape.str());
+  if (t.grad) return ag::binary(PORTA_OP_ADD, TensorPtr::borrow(t.grad), g);
+  if (!g->requires_grad && g->is_contiguous() && g->refcount.load(std::memory_order_acquire) <= 2 &&
+      g->storage.use_count() == 1) {
     // Nobody but this call (`g`) and the engine (`grad`) holds the gradient
     // and no view shares its memory: take it, as PyTorch does, instead of
     // copying a possibly large tensor.
     return g;
   }
-  return ops::clone(g);  // shared (by another leaf, a view, or the caller): the leaf gets its own copy
+  return g->requires_grad ? g : ops::clone(g);  // shared: the tensor gets its own copy
 }
+}  // namespace
+
+TensorPtr AccumulateGrad::accumulated(const TensorPtr& grad) const { return accumulated_grad(*leaf, grad); }
 
 void AccumulateGrad::commit(TensorPtr next_grad) noexcept {
   release_handle(leaf->grad);
@@ -163,82 +201,229 @@ TensorPtr sum_to(const TensorPtr& g, const Dims& shape) {
   int32_t n = 0;
   for (int32_t i = 0; i < g->ndim(); ++i)
     if (i < lead || (shape[i - lead] == 1 && g->shape[i] != 1)) dims[n++] = i;
-  TensorPtr r = n ? ops::reduce(PORTA_OP_SUM, g, dims, n, true) : g;
-  return ops::reshape(r, shape);
+  TensorPtr r = n ? ag::reduce(PORTA_OP_SUM, g, dims, n, true) : g;
+  return ag::reshape(r, shape);
 }
 
-void backward(const TensorPtr& root, TensorPtr grad) {
-  if (root->view_base) refresh_view(*root);
-  if (!root->requires_grad)
-    fail(PORTA_ERROR_INVALID_ARGUMENT,
-         "backward: the tensor does not require grad and has no grad_fn (did every input have requires_grad "
-         "off, or was it computed under no-grad?)");
-  if (!grad) {
-    if (root->numel() != 1)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: a gradient can be implied only for a one-element tensor, this one "
-                                         "has shape ", root->shape.str(), "; pass the gradient explicitly");
-    grad = ops::full(*root->device, root->shape, 1.0, root->dtype);
-  } else {
-    check_same_device("backward", {root.get(), grad.get()});
-    if (grad->shape != root->shape)
-      fail(PORTA_ERROR_SHAPE_MISMATCH, "backward: gradient shape ", grad->shape.str(), " does not match the tensor's ",
-           root->shape.str());
-  }
-  NoGradGuard no_grad;
-  std::shared_ptr<Node> start = gradient_edge(root);
+namespace {
 
-  // Dependency counts: how many edges point at each node.
+// Sets grad mode for the pass (create_graph records it) and restores it.
+class GradModeGuard {
+ public:
+  explicit GradModeGuard(bool enabled) : previous_(grad_enabled()) { set_grad_enabled(enabled); }
+  ~GradModeGuard() { set_grad_enabled(previous_); }
+  GradModeGuard(const GradModeGuard&) = delete;
+  GradModeGuard& operator=(const GradModeGuard&) = delete;
+
+ private:
+  bool previous_;
+};
+
+// dL/droot for each root: given (same device and shape) or implied (ones).
+std::vector<TensorPtr> root_grads(const std::vector<TensorPtr>& roots, std::vector<TensorPtr> grads) {
+  if (roots.empty()) fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: no tensors to differentiate");
+  grads.resize(roots.size());
+  for (size_t i = 0; i < roots.size(); ++i) {
+    const TensorPtr& root = roots[i];
+    if (root->view_base) refresh_view(*root);
+    if (!root->requires_grad)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: ", roots.size() > 1 ? cat("tensor ", i, " ") : std::string(),
+           "does not require grad and has no grad_fn (did every input have requires_grad off, or was it computed "
+           "under no-grad?)");
+    if (!grads[i]) {
+      if (root->numel() != 1)
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: a gradient can be implied only for a one-element tensor, this "
+             "one has shape ", root->shape.str(), "; pass the gradient explicitly");
+      grads[i] = ops::full(*root->device, root->shape, 1.0, root->dtype);
+    } else {
+      check_same_device("backward", {root.get(), grads[i].get()});
+      if (grads[i]->shape != root->shape)
+        fail(PORTA_ERROR_SHAPE_MISMATCH, "backward: gradient shape ", grads[i]->shape.str(),
+             " does not match the tensor's ", root->shape.str());
+    }
+  }
+  return grads;
+}
+
+// The graph the roots reach: every node with the number of edges into it,
+// and the nodes in an order where each comes before the nodes it points at.
+struct Graph {
   std::unordered_map<Node*, int> deps;
-  std::vector<Node*> stack{start.get()};
-  deps[start.get()] = 0;
+  std::vector<Node*> order;
+};
+
+Graph discover(const std::vector<std::shared_ptr<Node>>& starts) {
+  Graph graph;
+  std::vector<Node*> stack;
+  for (const auto& s : starts)
+    if (graph.deps.emplace(s.get(), 0).second) stack.push_back(s.get());
   while (!stack.empty()) {
     Node* n = stack.back();
     stack.pop_back();
-    if (n->released)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: trying to go through the graph a second time (", n->name(),
-           " already ran and freed its saved tensors); recompute the forward pass");
     for (auto& nx : n->next) {
       if (!nx) continue;
-      if (deps.emplace(nx.get(), 0).second) stack.push_back(nx.get());
-      ++deps[nx.get()];
+      if (graph.deps.emplace(nx.get(), 0).second) stack.push_back(nx.get());
+      ++graph.deps[nx.get()];
     }
+  }
+  std::unordered_map<Node*, int> left = graph.deps;
+  std::vector<Node*> ready;
+  for (const auto& s : starts)
+    if (left[s.get()] == 0 && std::find(ready.begin(), ready.end(), s.get()) == ready.end()) ready.push_back(s.get());
+  while (!ready.empty()) {
+    Node* n = ready.back();
+    ready.pop_back();
+    graph.order.push_back(n);
+    for (auto& nx : n->next)
+      if (nx && --left[nx.get()] == 0) ready.push_back(nx.get());
+  }
+  return graph;
+}
+
+// The gradient after t's hooks (each may replace it, keeping its geometry).
+TensorPtr run_hooks(Node& node, TensorPtr g) {
+  for (const std::shared_ptr<GradHook>& hook : hooks_of(node)) {
+    TensorPtr r = hook->fn(g);
+    if (!r) continue;
+    if (r->shape != g->shape || r->dtype != g->dtype || r->device != g->device)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: a hook returned a gradient ", dtype_name(r->dtype), " ",
+           r->shape.str(), " on ", r->device->name, " where the gradient is ", dtype_name(g->dtype), " ",
+           g->shape.str(), " on ", g->device->name, "; a hook may only return a gradient like the one it got");
+    g = std::move(r);
+  }
+  return g;
+}
+
+// A non-leaf tensor that takes a gradient into .grad: retain_grad(), or an input of backward(inputs=).
+struct NonLeafGrad {
+  porta_tensor* tensor;             // alive: held by `keep` or under the slot's lock
+  TensorPtr keep;                   // an input's handle
+  std::shared_ptr<RetainedGrad> slot;
+  TensorPtr grad;
+};
+
+}  // namespace
+
+std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::vector<TensorPtr> grads,
+                                    const BackwardOptions& options) {
+  grads = root_grads(roots, std::move(grads));
+  const bool select = !options.inputs.empty();
+  if (!options.accumulate && !select)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "grad: no inputs to differentiate with respect to");
+  std::unordered_map<Node*, std::vector<size_t>> input_at;  // the inputs whose gradient arrives at a node
+  for (size_t i = 0; i < options.inputs.size(); ++i) {
+    const TensorPtr& x = options.inputs[i];
+    if (x->view_base) refresh_view(*x);
+    if (!x->requires_grad)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, options.accumulate ? "backward" : "grad", ": input ", i,
+           " does not require grad (one of the differentiated tensors does not require grad)");
+    input_at[gradient_edge(x).get()].push_back(i);
+  }
+
+  GradModeGuard mode(options.create_graph);
+  std::vector<std::shared_ptr<Node>> starts;
+  for (const TensorPtr& root : roots) starts.push_back(gradient_edge(root));
+  Graph graph = discover(starts);
+
+  // Where inputs are given, only the nodes that lead to one run.
+  std::unordered_map<Node*, bool> needed;
+  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
+    Node* n = *it;
+    bool need = !select || input_at.count(n) > 0;
+    for (auto& nx : n->next) need = need || (nx && needed[nx.get()]);
+    needed[n] = need;
   }
 
   std::unordered_map<Node*, TensorPtr> pending;
+  auto add_to = [&](Node* n, const TensorPtr& g) {
+    TensorPtr& slot = pending[n];
+    slot = slot ? ag::binary(PORTA_OP_ADD, slot, g) : g;
+  };
+  for (size_t i = 0; i < roots.size(); ++i) add_to(starts[i].get(), grads[i]);
+
+  std::vector<TensorPtr> captured(options.inputs.size());
   std::vector<std::pair<AccumulateGrad*, TensorPtr>> leaf_grads;  // accumulated together at the end
-  pending[start.get()] = grad;
-  std::vector<std::shared_ptr<Node>> ready{start};
+  std::vector<NonLeafGrad> non_leaf_grads;
+  std::vector<std::shared_ptr<Node>> ready;
+  for (const auto& s : starts)
+    if (graph.deps[s.get()] == 0 && std::find(ready.begin(), ready.end(), s) == ready.end()) ready.push_back(s);
   while (!ready.empty()) {
     std::shared_ptr<Node> node = ready.back();
     ready.pop_back();
     auto it = pending.find(node.get());
     TensorPtr g = it == pending.end() ? TensorPtr() : std::move(it->second);
     if (it != pending.end()) pending.erase(it);
-    std::vector<TensorPtr> grads;
-    if (g) {  // a node on a path that carries no gradient still releases its successors
-      if (auto* leaf = dynamic_cast<AccumulateGrad*>(node.get())) {
+    std::vector<TensorPtr> out;
+    auto* leaf = dynamic_cast<AccumulateGrad*>(node.get());
+    if (g && needed[node.get()]) {  // a node on a path that carries no gradient still releases its successors
+      g = run_hooks(*node, std::move(g));
+      if (std::shared_ptr<RetainedGrad> slot = node->retained.lock(); slot && options.accumulate)
+        non_leaf_grads.push_back({nullptr, TensorPtr(), std::move(slot), g});
+      auto at = input_at.find(node.get());
+      if (at != input_at.end()) {
+        for (size_t i : at->second) {
+          if (!options.accumulate) captured[i] = g;
+          else if (!leaf) non_leaf_grads.push_back({options.inputs[i].get(), options.inputs[i], nullptr, g});
+        }
+        if (leaf && options.accumulate) leaf_grads.emplace_back(leaf, g);
+      } else if (leaf && !select) {
         leaf_grads.emplace_back(leaf, std::move(g));
-      } else {
-        Running running(node.get());
-        grads = node->apply(g);
-        node->release_saved();
-        node->released = true;
+      }
+      if (!leaf && g) {
+        if (options.create_graph && !node->differentiable_twice())
+          fail(PORTA_ERROR_NOT_IMPLEMENTED, "backward: create_graph=True: double backward through ", node->name(),
+               " is not supported by Porta yet (its gradient formula is not itself recorded); docs/api.md lists "
+               "the ops that have it");
+        if (node->released)
+          fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: trying to go through the graph a second time (",
+               node->name(), " already ran and freed its saved tensors); pass retain_graph=True to the first "
+               "backward, or recompute the forward pass");
+        Running running(node);
+        out = node->apply(g);
+        if (!options.retain_graph) {
+          node->release_saved();
+          node->released = true;
+        }
       }
     }
     for (size_t i = 0; i < node->next.size(); ++i) {
       const std::shared_ptr<Node>& nx = node->next[i];
       if (!nx) continue;
-      if (i < grads.size() && grads[i]) {
-        TensorPtr& slot = pending[nx.get()];
-        slot = slot ? ops::binary(PORTA_OP_ADD, slot, grads[i]) : grads[i];
-      }
-      if (--deps[nx.get()] == 0) ready.push_back(nx);
+      if (i < out.size() && out[i] && needed[nx.get()]) add_to(nx.get(), out[i]);
+      if (--graph.deps[nx.get()] == 0) ready.push_back(nx);
     }
   }
-  // Every leaf's new .grad is computed before any is installed.
+
+  if (!options.accumulate) {
+    for (size_t i = 0; i < captured.size(); ++i)
+      if (!captured[i] && !options.allow_unused)
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "grad: input ", i, " was not used in the graph of the outputs; pass "
+             "allow_unused=True if this is what you want (its gradient is then None)");
+    return captured;
+  }
+  // Every new .grad is computed before any is installed.
+  std::vector<std::pair<porta_tensor*, TensorPtr>> commits;
+  // Retained tensors stay alive while their slots are locked (in one order: no deadlock between threads).
+  std::sort(non_leaf_grads.begin(), non_leaf_grads.end(),
+            [](const NonLeafGrad& a, const NonLeafGrad& b) { return a.slot.get() < b.slot.get(); });
+  std::vector<std::unique_lock<std::mutex>> slot_locks;
+  for (NonLeafGrad& n : non_leaf_grads)
+    if (n.slot) {
+      slot_locks.emplace_back(n.slot->mu);
+      n.tensor = n.slot->tensor;
+    }
   std::lock_guard<std::mutex> lock(grad_mutex());
   for (auto& [leaf, g] : leaf_grads) g = leaf->accumulated(std::exchange(g, TensorPtr()));
+  for (NonLeafGrad& n : non_leaf_grads)
+    if (n.tensor) commits.emplace_back(n.tensor, accumulated_grad(*n.tensor, n.grad));
   for (auto& [leaf, next_grad] : leaf_grads) leaf->commit(std::move(next_grad));
+  for (auto& [t, next_grad] : commits) {
+    release_handle(t->grad);
+    t->grad = next_grad.release();
+  }
+  return {};
 }
+
+void backward(const TensorPtr& root, TensorPtr grad) { run_backward({root}, {std::move(grad)}, BackwardOptions{}); }
 
 }  // namespace porta::autograd

@@ -44,7 +44,7 @@ TensorPtr in_window(const TensorPtr& whole, const Window& w) {
 // The gradient of a source written into a window: summed over the
 // dimensions it was broadcast along, in the source's dtype.
 TensorPtr source_grad(const TensorPtr& g, const Dims& src_shape, Dtype src_dtype) {
-  return ops::cast(sum_to(g, src_shape), src_dtype);
+  return ag::cast(sum_to(g, src_shape), src_dtype);
 }
 
 // dst.copy_(src) on a tensor that is not a view: next = {dst's old history, src}.
@@ -53,6 +53,7 @@ struct CopyNode final : Node {
   Dtype src_dtype;
   CopyNode(Dims s, Dtype d) : src_shape(s), src_dtype(d) {}
   const char* name() const override { return "CopyBackward"; }
+  bool differentiable_twice() const override { return true; }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
     TensorPtr old = next[0] ? ops::full(*g->device, g->shape, 0.0, g->dtype) : TensorPtr();  // overwritten: no gradient
     return {old, next[1] ? source_grad(g, src_shape, src_dtype) : TensorPtr()};
@@ -91,8 +92,7 @@ struct AsStridedNode final : Node {
 void rebase_view_on(porta_tensor& view, porta_tensor& base, const Window& w) {
   auto node = std::make_shared<AsStridedNode>(w);
   node->next.push_back(gradient_edge(TensorPtr::borrow(&base)));
-  view.grad_fn = std::move(node);
-  view.requires_grad = true;
+  set_history(view, std::move(node));
   view.base_history_seen = base.history.load(std::memory_order_acquire);
 }
 
@@ -151,8 +151,7 @@ void assign(const TensorPtr& dst, const TensorPtr& src, const char* op, bool src
     auto node = std::make_shared<CopyNode>(src->shape, src->dtype);
     node->next.push_back(src_from_dst ? nullptr : gradient_edge(dst));
     node->next.push_back(gradient_edge(src));
-    d.grad_fn = std::move(node);
-    d.requires_grad = true;
+    set_history(d, std::move(node));
     d.history.fetch_add(1, std::memory_order_acq_rel);  // its views re-derive their grad_fn
     return;
   }
@@ -161,8 +160,7 @@ void assign(const TensorPtr& dst, const TensorPtr& src, const char* op, bool src
   node->w = w, node->src_shape = src->shape, node->src_dtype = src->dtype;
   node->next.push_back(gradient_edge(b));
   node->next.push_back(gradient_edge(src));
-  b->grad_fn = std::move(node);
-  b->requires_grad = true;
+  set_history(*b, std::move(node));
   b->history.fetch_add(1, std::memory_order_acq_rel);
   rebase_view_on(d, *b, w);
 }

@@ -8,6 +8,7 @@
 // every plugin.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,31 +20,58 @@ namespace porta::autograd {
 
 struct Node;
 
-// A tensor a node keeps for its backward formula. It keeps the data only: a
-// fresh handle on the same memory, without the tensor's history or the base
-// it views (so a graph never holds itself: h.mul_(h[0]) saves a view of h,
+// A tensor a node keeps for its backward formula. It keeps the data: a fresh
+// handle on the same memory, without the tensor's history or the base it
+// views (so a graph never holds itself: h.mul_(h[0]) saves a view of h,
 // whose base is h, whose grad_fn is this node). It remembers the version of
 // that memory; reading it back after an in-place write into it (directly,
 // through a view, a detach()ed handle or .data, under no-grad or not) throws
 // PyTorch's error naming the node, instead of computing a gradient from the
 // changed values.
+//
+// For double backward it also keeps where the tensor's gradient goes: the
+// edge of an input (its grad_fn or its leaf's accumulator: nodes the graph
+// holds anyway, never this node), or, for the node's own output (`output`),
+// nothing, as PyTorch's SavedVariable keeps an output's grad_fn weakly: read
+// while create_graph runs this node, an output gets the node as grad_fn.
+// Read with grad mode on (create_graph), get() hands back a handle with that
+// history, so formulas written with ag:: ops record their own backward.
 class SavedTensor {
  public:
   SavedTensor() = default;
-  SavedTensor(const TensorPtr& t)  // NOLINT: saving is assignment
-      : t_(t ? make_view(*t, t->shape, t->strides, t->byte_offset) : TensorPtr()),
-        version_(t_ ? t_->storage->version.load(std::memory_order_acquire) : 0) {}
+  SavedTensor(const TensorPtr& t);  // NOLINT: saving is assignment
+  // A node's own output, saved before the node is attached to it.
+  static SavedTensor output(const TensorPtr& t);
   // The saved tensor; throws INVALID_ARGUMENT when its memory was written since.
-  const TensorPtr& get() const;
-  operator const TensorPtr&() const { return get(); }  // NOLINT: reads like the TensorPtr it was
-  porta_tensor* operator->() const { return get().get(); }
-  porta_tensor& operator*() const { return *get(); }
+  TensorPtr get() const;
+  operator TensorPtr() const { return get(); }  // NOLINT: reads like the TensorPtr it was
+  // The saved data itself (version checked), for its shape, dtype, device.
+  porta_tensor* operator->() const { return checked().get(); }
+  porta_tensor& operator*() const { return *checked(); }
   explicit operator bool() const { return static_cast<bool>(t_); }
-  void reset() { t_.reset(); }
+  void reset() { t_.reset(), edge_.reset(); }
 
  private:
   TensorPtr t_;  // a handle of its own on the saved memory
   uint64_t version_ = 0;
+  std::shared_ptr<Node> edge_;  // where its gradient goes (inputs that require grad)
+  bool output_ = false;
+  const TensorPtr& checked() const;  // t_, after the version check
+};
+
+// A gradient hook (Tensor.register_hook): sees the gradient flowing into a
+// tensor and may return a replacement (an empty TensorPtr keeps it).
+struct GradHook {
+  uint64_t id = 0;
+  std::function<TensorPtr(const TensorPtr&)> fn;
+};
+using HookList = std::vector<std::shared_ptr<GradHook>>;
+
+// Where retain_grad() puts a non-leaf's gradient: the tensor owns the slot,
+// its grad_fn node points at it weakly; the tensor's death clears `tensor`.
+struct RetainedGrad {
+  std::mutex mu;
+  porta_tensor* tensor = nullptr;
 };
 
 // A node must never hold its own output with grad_fn attached (that is a
@@ -58,9 +86,16 @@ struct Node {
   // Drops saved tensors once the node has run (the graph is single-use).
   virtual void release_saved() {}
   virtual const char* name() const = 0;
+  // Whether apply() writes its formula with ag:: ops and SavedTensors, so
+  // that with grad mode on (create_graph) it records its own backward.
+  // Others are refused by create_graph rather than giving a gradient
+  // that silently lacks terms.
+  virtual bool differentiable_twice() const { return false; }
 
   std::vector<std::shared_ptr<Node>> next;
   bool released = false;
+  HookList pre_hooks;                   // hooks of the non-leaf tensor this node produced
+  std::weak_ptr<RetainedGrad> retained;  // its retain_grad() slot
 };
 
 // "AddBackward", "ReluBackward", ...: the node name of an op's backward.
@@ -137,9 +172,41 @@ void assign(const TensorPtr& dst, const TensorPtr& src, const char* op, bool src
 // t's shape and be castable to its dtype (PyTorch's rule).
 void write_result(const TensorPtr& t, const TensorPtr& result, const char* op);
 
-// Runs the backward pass from `root` with dL/droot = `grad` (null: ones,
-// root must have one element).
+// Makes `node` the history of `t` (an op or an in-place write produced t
+// now): t requires grad, and its retain_grad() slot moves to the node.
+void set_history(porta_tensor& t, std::shared_ptr<Node> node);
+
+// What a backward pass does (torch.autograd.backward / torch.autograd.grad).
+struct BackwardOptions {
+  bool retain_graph = false;  // keep the saved tensors: the graph can be run again
+  bool create_graph = false;  // record the pass: the gradients can be differentiated again
+  // Empty: every leaf the roots reach. Else only these tensors' gradients,
+  // and only the part of the graph that leads to them runs.
+  std::vector<TensorPtr> inputs;
+  bool accumulate = true;     // into .grad; false: returned instead (autograd.grad)
+  bool allow_unused = false;  // !accumulate: an input the roots do not reach gets no gradient, not an error
+};
+
+// Runs the backward pass from `roots` with dL/droot = `grads` (a null
+// gradient: ones, and that root must have one element). Returns the inputs'
+// gradients when !options.accumulate (empty where unused), else nothing.
+std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::vector<TensorPtr> grads,
+                                    const BackwardOptions& options);
+// run_backward of one root with the default options.
 void backward(const TensorPtr& root, TensorPtr grad);
+
+// ---- hooks (hooks.cpp)
+// Registers `fn` on t's gradient; returns its id for remove_hook.
+uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&)> fn);
+// False when t has no hook with that id (removed already, or another tensor's).
+bool remove_hook(porta_tensor& t, uint64_t id);
+// Tensor.retain_grad(): a non-leaf keeps its gradient in .grad (a leaf does already).
+void retain_grad(porta_tensor& t);
+bool retains_grad(const porta_tensor& t);
+// The hooks that see t's gradient before it reaches `node` (t's edge), a copy.
+HookList hooks_of(Node& node);
+// Clears what t's hooks and retain_grad slot hold (t is dying).
+void drop_hooks(porta_tensor& t) noexcept;
 
 // Sums `g` over broadcast dimensions so it has `shape`.
 TensorPtr sum_to(const TensorPtr& g, const Dims& shape);

@@ -1,8 +1,11 @@
 // C API: autograd, in-place device moves, pinned host memory.
 #include <cstring>
+#include <memory>
+#include <vector>
 
 #include "ops/ag.hpp"
 #include "autograd/node.hpp"
+#include "autograd/function.hpp"
 #include "c_api/c_api.hpp"
 
 using namespace porta;
@@ -60,6 +63,125 @@ PORTA_API porta_status porta_tensor_set_grad(porta_tensor* t, porta_tensor* grad
 
 PORTA_API porta_status porta_backward(porta_tensor* t, porta_tensor* grad) {
   return guard([&] { autograd::backward(arg(t, "t"), optional_arg(grad, "grad")); });
+}
+
+namespace {
+
+// The tensors of a C array (`what` names it in errors); NULL entries allowed where `nullable`.
+std::vector<TensorPtr> tensor_array(porta_tensor* const* ts, int32_t n, const char* what, bool nullable) {
+  if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, what, ": a count of ", n, " must be >= 0");
+  if (n > 0) require(ts, what);
+  std::vector<TensorPtr> v;
+  for (int32_t i = 0; i < n; ++i) {
+    const std::string name = cat(what, "[", i, "]");
+    v.push_back(nullable ? optional_arg(ts[i], name.c_str()) : arg(ts[i], name.c_str()));
+  }
+  return v;
+}
+
+// A caller's user_data, released (once) when the last copy of the callback that uses it goes.
+struct UserData {
+  void* user = nullptr;
+  porta_release_callback release = nullptr;
+  ~UserData() {
+    if (release) release(user);
+  }
+};
+
+// A callback's status as an error of the pass (its message: the status and who returned it).
+void check_callback(porta_status status, const char* who) {
+  if (status != PORTA_OK)
+    fail(status, "backward: ", who, " returned ", porta_status_name(status));
+}
+
+}  // namespace
+
+PORTA_API porta_status porta_backward_ex(porta_tensor* const* roots, porta_tensor* const* grads, int32_t num_roots,
+                                         const porta_backward_options* options) {
+  return guard([&] {
+    const porta_backward_options o = copy_in(options, porta_backward_options{}, "options");
+    if (num_roots < 1) fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: num_roots must be >= 1, got ", num_roots);
+    std::vector<TensorPtr> rs = tensor_array(roots, num_roots, "roots", false);
+    std::vector<TensorPtr> gs = grads ? tensor_array(grads, num_roots, "grads", true) : std::vector<TensorPtr>();
+    autograd::BackwardOptions b;
+    b.retain_graph = o.retain_graph != 0;
+    b.create_graph = o.create_graph != 0;
+    b.inputs = tensor_array(o.inputs, o.num_inputs, "options->inputs", false);
+    b.accumulate = o.grads_out == nullptr;
+    b.allow_unused = o.allow_unused != 0;
+    if (!b.accumulate && b.inputs.empty())
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: options->grads_out needs options->inputs (num_inputs >= 1)");
+    std::vector<TensorPtr> out = autograd::run_backward(rs, std::move(gs), b);
+    for (size_t i = 0; i < out.size(); ++i) o.grads_out[i] = out[i].release();
+  });
+}
+
+PORTA_API porta_status porta_tensor_register_hook(porta_tensor* t, porta_grad_hook hook, void* user_data,
+                                                  porta_release_callback release, uint64_t* handle) {
+  auto data = std::make_shared<UserData>();  // released even when registering fails
+  data->user = user_data, data->release = release;
+  return guard([&] {
+    TensorPtr x = arg(t, "t");
+    require(hook, "hook");
+    require(handle, "handle");
+    *handle = autograd::register_hook(*x, [hook, data](const TensorPtr& g) {
+      porta_tensor* replacement = nullptr;
+      check_callback(hook(data->user, g.get(), &replacement), "a gradient hook (porta_tensor_register_hook)");
+      return replacement ? TensorPtr::adopt(replacement) : TensorPtr();
+    });
+  });
+}
+
+PORTA_API porta_status porta_tensor_remove_hook(porta_tensor* t, uint64_t handle) {
+  return guard([&] {
+    TensorPtr x = arg(t, "t");
+    if (!autograd::remove_hook(*x, handle))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "remove_hook: the tensor has no hook with handle ", handle,
+           " (removed already, or registered on another tensor)");
+  });
+}
+
+PORTA_API porta_status porta_tensor_version(const porta_tensor* t, uint64_t* out) {
+  return guard([&] {
+    const porta_tensor& x = check_handle(t, "t");
+    require(out, "out");
+    *out = x.storage->version.load(std::memory_order_acquire);
+  });
+}
+
+PORTA_API porta_status porta_tensor_retain_grad(porta_tensor* t) {
+  return guard([&] { autograd::retain_grad(*arg(t, "t")); });
+}
+
+PORTA_API porta_status porta_tensor_retains_grad(const porta_tensor* t, int* out) {
+  return guard([&] {
+    const porta_tensor& x = check_handle(t, "t");
+    require(out, "out");
+    *out = autograd::retains_grad(x) ? 1 : 0;
+  });
+}
+
+PORTA_API porta_status porta_function_attach(porta_tensor* output, porta_tensor* const* inputs, int32_t num_inputs,
+                                             porta_function_backward backward, void* user_data,
+                                             porta_release_callback release, const char* name, porta_tensor** out) {
+  auto data = std::make_shared<UserData>();  // released even when attaching fails
+  data->user = user_data, data->release = release;
+  return produce(out, [&] {
+    TensorPtr y = arg(output, "output");
+    std::vector<TensorPtr> xs = tensor_array(inputs, num_inputs, "inputs", true);
+    require(backward, "backward");
+    const std::string label = name ? name : "FunctionBackward";
+    const int32_t n = num_inputs;
+    auto run = [backward, data, n, label](const TensorPtr& g) {
+      std::vector<porta_tensor*> raw(static_cast<size_t>(n), nullptr);
+      const porta_status status = backward(data->user, g.get(), raw.data(), n);
+      std::vector<TensorPtr> grads;
+      for (porta_tensor* r : raw) grads.push_back(r ? TensorPtr::adopt(r) : TensorPtr());  // owned even on error
+      check_callback(status, label.c_str());
+      return grads;
+    };
+    return autograd::attach_function(y, xs, std::move(run), label);
+  });
 }
 
 PORTA_API porta_status porta_detach(porta_tensor* t, porta_tensor** out) {

@@ -13,17 +13,19 @@ using autograd::Node;
 using autograd::SavedTensor;
 using autograd::sum_to;
 
-// ---- the formulas' vocabulary: ops on tensors, not recorded by autograd
+// ---- the formulas' vocabulary: differentiable ops, so that a formula run
+// with grad mode on (create_graph) records its own backward; with grad mode
+// off (a plain backward) they record nothing.
 
-TensorPtr operator+(const TensorPtr& a, const TensorPtr& b) { return ops::binary(PORTA_OP_ADD, a, b); }
-TensorPtr operator*(const TensorPtr& a, const TensorPtr& b) { return ops::binary(PORTA_OP_MUL, a, b); }
-TensorPtr operator/(const TensorPtr& a, const TensorPtr& b) { return ops::binary(PORTA_OP_DIV, a, b); }
-TensorPtr operator+(const TensorPtr& a, double s) { return ops::binary_scalar(PORTA_OP_ADD, a, s); }
-TensorPtr operator*(const TensorPtr& a, double s) { return ops::binary_scalar(PORTA_OP_MUL, a, s); }
-TensorPtr operator-(const TensorPtr& a) { return ops::unary(PORTA_OP_NEG, a); }
+TensorPtr operator+(const TensorPtr& a, const TensorPtr& b) { return binary(PORTA_OP_ADD, a, b); }
+TensorPtr operator*(const TensorPtr& a, const TensorPtr& b) { return binary(PORTA_OP_MUL, a, b); }
+TensorPtr operator/(const TensorPtr& a, const TensorPtr& b) { return binary(PORTA_OP_DIV, a, b); }
+TensorPtr operator+(const TensorPtr& a, double s) { return binary_scalar(PORTA_OP_ADD, a, s); }
+TensorPtr operator*(const TensorPtr& a, double s) { return binary_scalar(PORTA_OP_MUL, a, s); }
+TensorPtr operator-(const TensorPtr& a) { return unary(PORTA_OP_NEG, a); }
 TensorPtr operator-(double s, const TensorPtr& a) { return -a + s; }
-TensorPtr apply(porta_op op, const TensorPtr& a) { return ops::unary(op, a); }
-TensorPtr apply(porta_op op, const TensorPtr& a, const TensorPtr& b) { return ops::binary(op, a, b); }
+TensorPtr apply(porta_op op, const TensorPtr& a) { return unary(op, a); }
+TensorPtr apply(porta_op op, const TensorPtr& a, const TensorPtr& b) { return binary(op, a, b); }
 // mask (bool) as 0/1 of dtype `like`'s.
 TensorPtr as_float(const TensorPtr& mask, const TensorPtr& like) { return ops::cast(mask, like->dtype); }
 TensorPtr zeros_like(const TensorPtr& t) { return ops::full(*t->device, t->shape, 0.0, t->dtype); }
@@ -105,8 +107,9 @@ constexpr auto kUnaryRules = rules_of_kind<UnaryRule, PORTA_OP_KIND_UNARY, Unary
 struct UnaryNode final : Node {
   porta_op op;
   SavedTensor saved;  // the input or the output, as the op's UnaryGrad says
-  UnaryNode(porta_op o, TensorPtr s) : op(o), saved(std::move(s)) {}
+  UnaryNode(porta_op o, SavedTensor s) : op(o), saved(std::move(s)) {}
   const char* name() const override { return backward_name(op); }
+  bool differentiable_twice() const override { return true; }
   void release_saved() override { saved.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override { return {kUnaryRules[op].of(g, saved)}; }
 };
@@ -185,16 +188,17 @@ struct BinaryNode final : Node {
   BinaryNode(porta_op o, const TensorPtr& a_, const TensorPtr& b_, const TensorPtr& out_)
       : op(o), a_shape(a_->shape), b_shape(b_->shape), a_dtype(a_->dtype), b_dtype(b_->dtype) {
     if (kBinaryRules[o].saves_operands) a = a_, b = b_;
-    if (kBinaryRules[o].saves_output) out = out_;  // SavedTensor keeps the data only: no cycle through out's grad_fn
+    if (kBinaryRules[o].saves_output) out = SavedTensor::output(out_);  // no cycle through out's grad_fn
   }
   const char* name() const override { return backward_name(op); }
+  bool differentiable_twice() const override { return true; }
   void release_saved() override { a.reset(), b.reset(), out.reset(); }
 
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
     const bool want_a = next[0] != nullptr, want_b = next[1] != nullptr;
     const Grads d = kBinaryRules[op].of(BinaryArgs{g, a, b, out, want_a, want_b});
-    return {want_a ? ops::cast(sum_to(d.a, a_shape), a_dtype) : TensorPtr(),
-            want_b ? ops::cast(sum_to(d.b, b_shape), b_dtype) : TensorPtr()};
+    return {want_a ? cast(sum_to(d.a, a_shape), a_dtype) : TensorPtr(),
+            want_b ? cast(sum_to(d.b, b_shape), b_dtype) : TensorPtr()};
   }
 };
 
@@ -203,10 +207,11 @@ struct WhereNode final : Node {
   Dims a_shape, b_shape;
   WhereNode(TensorPtr c, Dims as, Dims bs) : cond(std::move(c)), a_shape(as), b_shape(bs) {}
   const char* name() const override { return "WhereBackward"; }
+  bool differentiable_twice() const override { return true; }
   void release_saved() override { cond.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
     TensorPtr zero = ops::full(*g->device, Dims{}, 0.0, g->dtype);
-    return {TensorPtr(), sum_to(ops::where(cond, g, zero), a_shape), sum_to(ops::where(cond, zero, g), b_shape)};
+    return {TensorPtr(), sum_to(where(cond, g, zero), a_shape), sum_to(where(cond, zero, g), b_shape)};
   }
 };
 
@@ -214,7 +219,8 @@ struct CastNode final : Node {
   Dtype from;
   explicit CastNode(Dtype f) : from(f) {}
   const char* name() const override { return "CastBackward"; }
-  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {ops::cast(g, from)}; }
+  bool differentiable_twice() const override { return true; }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {cast(g, from)}; }
 };
 
 }  // namespace
@@ -223,7 +229,8 @@ TensorPtr unary(porta_op op, const TensorPtr& a) {
   TensorPtr out = ops::unary(op, a);
   if (kUnaryRules[op].of && autograd::needs_grad({&a})) {
     const Needs needs = kUnaryRules[op].needs;
-    TensorPtr saved = needs == Needs::Input ? a : needs == Needs::Output ? out : TensorPtr();
+    SavedTensor saved = needs == Needs::Input ? SavedTensor(a) : needs == Needs::Output ? SavedTensor::output(out)
+                                                                                       : SavedTensor();
     autograd::record(out, std::make_shared<UnaryNode>(op, std::move(saved)), {&a});
   }
   return out;

@@ -17,6 +17,7 @@ struct CatNode final : Node {
   std::vector<bool> skipped;   // a 1-D empty input cat() left out
   std::vector<Dtype> dtypes;   // each input's dtype
   const char* name() const override { return "CatBackward"; }
+  bool differentiable_twice() const override { return true; }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
     std::vector<TensorPtr> grads;
     int64_t offset = 0;
@@ -30,7 +31,7 @@ struct CatNode final : Node {
         grads.push_back(ops::full(*g->device, Dims{0}, 0.0, dtypes[i]));
         continue;
       }
-      grads.push_back(ops::cast(ops::slice(g, dim, offset, offset + sizes[i], 1), dtypes[i]));
+      grads.push_back(cast(slice(g, dim, offset, offset + sizes[i], 1), dtypes[i]));
       offset += sizes[i];
     }
     return grads;

@@ -26,19 +26,20 @@ struct ReduceNode final : Node {
   int64_t count;
   const char* name() const override { return backward_name(op); }
   void release_saved() override { input.reset(), output.reset(); }
+  bool differentiable_twice() const override { return true; }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
-    TensorPtr gk = ops::expand(ops::reshape(g, kept_shape), in_shape);
+    TensorPtr gk = expand(reshape(g, kept_shape), in_shape);
     switch (op) {
       case PORTA_OP_SUM: return {gk};
-      case PORTA_OP_MEAN: return {ops::binary_scalar(PORTA_OP_DIV, gk, static_cast<double>(count))};
-      default: {  // max / min: share among the elements equal to the extreme
+      case PORTA_OP_MEAN: return {binary_scalar(PORTA_OP_DIV, gk, static_cast<double>(count))};
+      default: {  // max / min: share among the elements equal to the extreme (a constant mask)
         TensorPtr hit = ops::cast(ops::binary(PORTA_OP_EQ, input, ops::reshape(output, kept_shape)), g->dtype);
         int32_t dims[PORTA_MAX_DIMS];
         int32_t n = 0;
         for (int32_t i = 0; i < in_shape.n; ++i)
           if (kept_shape[i] == 1 && in_shape[i] != 1) dims[n++] = i;
         TensorPtr hits = n ? ops::reduce(PORTA_OP_SUM, hit, dims, n, true) : hit;
-        return {ops::binary(PORTA_OP_MUL, gk, ops::binary(PORTA_OP_DIV, hit, hits))};
+        return {binary(PORTA_OP_MUL, gk, ops::binary(PORTA_OP_DIV, hit, hits))};
       }
     }
   }
@@ -48,23 +49,24 @@ struct MatmulNode final : Node {
   SavedTensor a, b;  // each read only for the other's gradient
   Dims a_shape, b_shape;
   const char* name() const override { return "MatmulBackward"; }
+  bool differentiable_twice() const override { return true; }
   void release_saved() override { a.reset(), b.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
     // Work with >= 2-D operands; a 1-D operand gained a dim of size 1.
     const bool a_vec = a_shape.n == 1, b_vec = b_shape.n == 1;
     TensorPtr G = g;
-    if (a_vec) G = ops::unsqueeze(G, G->ndim() - (b_vec ? 0 : 1));
-    if (b_vec) G = ops::unsqueeze(G, G->ndim());
+    if (a_vec) G = unsqueeze(G, G->ndim() - (b_vec ? 0 : 1));
+    if (b_vec) G = unsqueeze(G, G->ndim());
     TensorPtr ga, gb;
     if (next[0]) {
-      TensorPtr B = b_vec ? ops::unsqueeze(b, 1) : TensorPtr(b);
+      TensorPtr B = b_vec ? unsqueeze(b, 1) : TensorPtr(b);
       const Dims A_shape = a_vec ? Dims{1, a_shape[0]} : a_shape;
-      ga = ops::reshape(sum_to(ops::matmul(G, ops::transpose(B, -1, -2)), A_shape), a_shape);
+      ga = reshape(sum_to(matmul(G, transpose(B, -1, -2)), A_shape), a_shape);
     }
     if (next[1]) {
-      TensorPtr A = a_vec ? ops::unsqueeze(a, 0) : TensorPtr(a);
+      TensorPtr A = a_vec ? unsqueeze(a, 0) : TensorPtr(a);
       const Dims B_shape = b_vec ? Dims{b_shape[0], 1} : b_shape;
-      gb = ops::reshape(sum_to(ops::matmul(ops::transpose(A, -1, -2), G), B_shape), b_shape);
+      gb = reshape(sum_to(matmul(transpose(A, -1, -2), G), B_shape), b_shape);
     }
     return {ga, gb};
   }
@@ -84,7 +86,7 @@ TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t n
     node->kept_shape.push_back(mask[static_cast<size_t>(i)] ? 1 : t->shape[i]);
     if (mask[static_cast<size_t>(i)]) node->count *= t->shape[i];
   }
-  if (op == PORTA_OP_MAX || op == PORTA_OP_MIN) node->input = t, node->output = out;
+  if (op == PORTA_OP_MAX || op == PORTA_OP_MIN) node->input = t, node->output = SavedTensor::output(out);
   autograd::record(out, node, {&t});
   return out;
 }

@@ -15,14 +15,16 @@ struct ReshapeNode final : Node {
   Dims in_shape;
   explicit ReshapeNode(Dims s) : in_shape(s) {}
   const char* name() const override { return "ReshapeBackward"; }
-  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {ops::reshape(g, in_shape)}; }
+  bool differentiable_twice() const override { return true; }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {reshape(g, in_shape)}; }
 };
 
 struct PermuteNode final : Node {
   std::vector<int32_t> inverse;
   const char* name() const override { return "PermuteBackward"; }
+  bool differentiable_twice() const override { return true; }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
-    return {ops::permute(g, inverse.data(), static_cast<int32_t>(inverse.size()))};
+    return {permute(g, inverse.data(), static_cast<int32_t>(inverse.size()))};
   }
 };
 
@@ -30,6 +32,7 @@ struct ExpandNode final : Node {
   Dims in_shape;
   explicit ExpandNode(Dims s) : in_shape(s) {}
   const char* name() const override { return "ExpandBackward"; }
+  bool differentiable_twice() const override { return true; }
   std::vector<TensorPtr> apply(const TensorPtr& g) override { return {autograd::sum_to(g, in_shape)}; }
 };
 
@@ -51,6 +54,7 @@ struct IndexNode final : Node {
 
 struct IdentityNode final : Node {
   const char* name() const override { return "IdentityBackward"; }
+  bool differentiable_twice() const override { return true; }
   std::vector<TensorPtr> apply(const TensorPtr& g) override { return {g}; }
 };
 
@@ -58,7 +62,8 @@ struct ToNode final : Node {
   DeviceState* from;
   explicit ToNode(DeviceState* f) : from(f) {}
   const char* name() const override { return "ToBackward"; }
-  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {ops::to(g, *from)}; }
+  bool differentiable_twice() const override { return true; }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override { return {to(g, *from)}; }
 };
 
 // A view's link to the tensor whose memory it shares (the first tensor

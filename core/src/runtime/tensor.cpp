@@ -102,6 +102,7 @@ void release_handle(porta_tensor* t) noexcept {
   t->storage.reset();
   t->grad_fn.reset();
   t->grad_accumulator.reset();
+  autograd::drop_hooks(*t);
   release_handle(std::exchange(t->grad, nullptr));
   release_handle(std::exchange(t->view_base, nullptr));
   g_released_tensors.retire(t);

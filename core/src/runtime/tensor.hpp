@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "runtime/dtype.hpp"
 #include "runtime/registry.hpp"
@@ -60,6 +61,9 @@ struct Storage {
 
 namespace autograd {
 struct Node;
+struct GradHook;
+struct RetainedGrad;
+void drop_hooks(porta_tensor& t) noexcept;
 }
 
 }  // namespace porta
@@ -81,6 +85,10 @@ struct porta_tensor {
   porta_tensor* grad = nullptr;  // owned reference (or NULL)
   std::shared_ptr<porta::autograd::Node> grad_fn;
   std::weak_ptr<porta::autograd::Node> grad_accumulator;  // leaves only, shared by all uses
+  // register_hook on a leaf (a non-leaf's hooks live on its grad_fn), and
+  // retain_grad()'s slot, read by the node that produces this tensor.
+  std::vector<std::shared_ptr<porta::autograd::GradHook>> hooks;
+  std::shared_ptr<porta::autograd::RetainedGrad> retained_grad;
 
   // Differentiable views: the tensor whose memory this one views (owned
   // reference; never itself a view), set by the view ops of ops/ag.hpp.
