@@ -5,11 +5,7 @@ PyTorch with only their import lines changed to Porta's. Each checks its own res
   default dtype), on the cpu (`PORTA_PLUGIN_PATH` empty, so "the best device there is" is the cpu).
 * On PyTorch (when torch, and for the Fashion-MNIST ones torchvision, are installed) the same files with the
   imports swapped back run to their end too: the programs are real PyTorch programs, and their asserts are
-  PyTorch's answers.
-* docs/tutorials/pending holds the two that need what Porta's autograd lacks yet (torch.autograd.Function,
-  retain_graph, hooks, torch.autograd.grad): on Porta each must stop at a NotImplementedError naming the
-  missing feature (never a wrong number, never an AttributeError); on PyTorch they run to their end. When the
-  feature lands, the tutorial moves up a directory and this test then makes it run."""
+  PyTorch's answers."""
 import gzip
 import os
 import pathlib
@@ -25,24 +21,19 @@ from conftest import INSTALLED, REPO
 TUTORIALS = pathlib.Path(REPO) / "docs" / "tutorials"
 HELPERS = {"fashion_mnist.py"}  # shared by several tutorials, as d2l's own package is
 PROGRAMS = sorted(p.name for p in TUTORIALS.glob("*.py") if p.name not in HELPERS)
-PENDING = {"autograd.py": "retain_graph=True is not supported",
-           "learning_with_examples.py": "torch.autograd.Function (a custom backward) is not supported"}
 FASHION_MNIST = "/usr/share/datasets/fashion-mnist"
 NEEDS_TORCHVISION = {"quickstart.py", "softmax_regression.py", "mlp_dropout.py", "lenet.py", "batchnorm.py"}
 TIMEOUT_S = 300
 
 
 def test_there_are_fourteen_tutorials():
-    assert len(PROGRAMS) + len(PENDING) == 14, PROGRAMS
-    assert sorted(p.name for p in (TUTORIALS / "pending").glob("*.py")) == sorted(PENDING)
+    assert len(PROGRAMS) == 14, PROGRAMS
 
 
-def run(directory, name, env, expect_success=True):
+def run(directory, name, env):
     result = subprocess.run([sys.executable, name], cwd=directory, env=env, capture_output=True, text=True,
                             timeout=TIMEOUT_S)
-    if expect_success:
-        assert result.returncode == 0, f"{name} failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}"
-    return result
+    assert result.returncode == 0, f"{name} failed:\n{result.stdout[-4000:]}\n{result.stderr[-6000:]}"
 
 
 def porta_env():
@@ -56,14 +47,6 @@ def porta_env():
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_tutorial_runs_on_porta(name):
     run(TUTORIALS, name, porta_env())
-
-
-@pytest.mark.parametrize("name", sorted(PENDING))
-def test_pending_tutorial_stops_at_the_missing_feature(name):
-    result = run(TUTORIALS / "pending", name, porta_env(), expect_success=False)
-    last_line = result.stderr.strip().splitlines()[-1]
-    assert result.returncode != 0 and last_line.startswith("NotImplementedError") and PENDING[name] in last_line, \
-        f"{name}:\n{result.stdout[-2000:]}\n{result.stderr[-4000:]}"
 
 
 def to_pytorch(source):
@@ -93,12 +76,12 @@ def pytorch_tutorials(tmp_path_factory):
     """docs/tutorials with their imports swapped, and the Fashion-MNIST files where torchvision looks."""
     pytest.importorskip("torch", reason="PyTorch is not installed (an optional peer)")
     directory = tmp_path_factory.mktemp("pytorch_tutorials")
-    for path in list(TUTORIALS.glob("*.py")) + list((TUTORIALS / "pending").glob("*.py")):
+    for path in TUTORIALS.glob("*.py"):
         (directory / path.name).write_text(to_pytorch(path.read_text()))
     return directory
 
 
-@pytest.mark.parametrize("name", PROGRAMS + sorted(PENDING))
+@pytest.mark.parametrize("name", PROGRAMS)
 def test_tutorial_runs_on_pytorch(name, pytorch_tutorials):
     if name in NEEDS_TORCHVISION:
         pytest.importorskip("torchvision", reason="torchvision is not installed (an optional peer)")
