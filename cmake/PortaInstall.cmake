@@ -1,5 +1,5 @@
 # Install layout (relocatable: nothing installed names a path outside the prefix):
-#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp,nn.hpp,nn_containers.hpp,nn_recurrent.hpp,nn_transformer.hpp,nn_utils.hpp,optim.hpp,
+#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp,autograd.hpp,nn.hpp,nn_containers.hpp,nn_recurrent.hpp,nn_transformer.hpp,nn_utils.hpp,optim.hpp,
 #                  lr_scheduler.hpp,data.hpp,data_dataset.hpp,data_samplers.hpp,data_composite.hpp}
 #   include/dlpack/dlpack.h   the exact header Porta was built against, copied
 #                             from the package that provided it (PortaDLPack.cmake)

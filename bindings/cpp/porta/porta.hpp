@@ -676,10 +676,32 @@ class Tensor {
   Tensor grad() const { return make(porta_tensor_grad, live()); }
   /// Replaces the gradient; an undefined Tensor clears it.
   void set_grad(const Tensor& grad) const { detail::check(porta_tensor_set_grad(live(), grad.handle())); }
-  /// Back-propagates from this one-element tensor (dL/dthis = 1) into every leaf's grad().
-  void backward() const { detail::check(porta_backward(live(), nullptr)); }
-  /// Back-propagates with dL/dthis = `grad` (this tensor's shape) into every leaf's grad().
-  void backward(const Tensor& grad) const { detail::check(porta_backward(live(), grad.live())); }
+  /// Back-propagates into every leaf's grad() (or only `inputs`'), as libtorch's Tensor::backward:
+  /// dL/dthis = `grad` (this tensor's shape; undefined: 1, this tensor having one element).
+  /// retain_graph (default: create_graph) keeps the graph for another backward; create_graph
+  /// records the backward pass so that gradients can be differentiated again. Defined in
+  /// porta/autograd.hpp, with hooks and custom functions.
+  void backward(const Tensor& grad, std::optional<bool> retain_graph = std::nullopt, bool create_graph = false,
+                const std::vector<Tensor>& inputs = {}) const;
+  /// backward(Tensor()): from this one-element tensor, dL/dthis = 1.
+  void backward() const;
+  /// Runs `hook` on each gradient computed for this tensor, before it is accumulated or passed
+  /// on: `Tensor(Tensor)` may return a replacement (an undefined Tensor keeps the gradient),
+  /// `void(Tensor)` only looks. An exception it throws leaves backward() with no grad changed.
+  /// Returns the handle for remove_hook.
+  template <class Hook>
+  uint64_t register_hook(Hook&& hook) const;
+  /// Removes a hook register_hook returned (porta::Error when there is no such hook).
+  void remove_hook(uint64_t handle) const { detail::check(porta_tensor_remove_hook(live(), handle)); }
+  /// This non-leaf keeps its gradient in grad() (a no-op for a leaf); returns *this.
+  const Tensor& retain_grad() const {
+    detail::check(porta_tensor_retain_grad(live()));
+    return *this;
+  }
+  /// Whether this non-leaf keeps its gradient (retain_grad()).
+  bool retains_grad() const { return detail::get<int>(porta_tensor_retains_grad, live()) != 0; }
+  /// libtorch's _version(): how many in-place writes this tensor's memory has had.
+  uint64_t _version() const { return detail::get<uint64_t>(porta_tensor_version, live()); }
   /// A tensor sharing this storage, cut from the graph.
   Tensor detach() const { return make(porta_detach, live()); }
 
@@ -1421,6 +1443,8 @@ inline std::ostream& operator<<(std::ostream& os, const Tensor& t) {
 }
 
 }  // namespace porta
+
+#include <porta/autograd.hpp>
 
 /// Writes a DLPack dtype's name ("float32"), e.g. in test failure messages.
 inline std::ostream& operator<<(std::ostream& os, DLDataType dtype) { return os << porta::dtype_name(dtype); }
