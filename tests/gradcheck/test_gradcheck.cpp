@@ -361,6 +361,8 @@ std::vector<Case> second_order_cases() {
   for (std::vector<Case> more : {reduction_and_matmul_cases(), view_cases()})
     for (Case& k : more)
       if (k.name != "slice_step" && k.name != "select") c.push_back(std::move(k));
+  for (Case& k : nn_cases())
+    if (k.name.rfind("linear", 0) == 0) c.push_back(std::move(k));  // LinearBackward is recorded too
   c.push_back(Case{"cat_mlp", {{{2, 3}}, {{3, 3}}, {{1, 3}}}, [](const Tensors& x) {
                      Temps temp;
                      porta_tensor* h = temp(call(porta_tanh, temp(call(porta_matmul, x[0], x[1]))));

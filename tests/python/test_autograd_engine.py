@@ -227,3 +227,24 @@ def test_the_same_program_on_pytorch():
         h.register_hook(lambda g: g * 2)  # PyTorch runs retain_grad's hook after the others
         (h * h).sum().backward()  # h.grad = 2 * 2h = 12x, x.grad += 3 * 12x
         assert h.grad.tolist() == [6, 24] and x.grad.tolist() == [21, 84], lib
+
+
+def test_module_forward_hooks_see_and_replace_inputs_and_outputs():
+    layer = porta.nn.Linear(2, 1)
+    seen = []
+    pre = layer.register_forward_pre_hook(lambda m, args: (args[0] * 2,))
+    post = layer.register_forward_hook(lambda m, args, out: seen.append((m, args[0].tolist())) or out + 100)
+    first = layer.register_forward_hook(lambda m, args, out: seen.append("first"), prepend=True)
+    x = porta.tensor([[1.0, 1.0]])
+    y = layer(x)
+    assert seen == ["first", (layer, [[2.0, 2.0]])]
+    assert y.item() == (layer.forward(x * 2) + 100).item()
+    pre.remove(), post.remove(), first.remove()
+    assert layer(x).item() == layer.forward(x).item()
+    kw = layer.register_forward_pre_hook(lambda m, args, kwargs: ((args[0] * 0,), kwargs), with_kwargs=True)
+    assert layer(x).item() == layer.forward(x * 0).item()
+    kw.remove()
+    with pytest.raises(NotImplementedError, match="output.register_hook"):
+        layer.register_full_backward_hook(lambda m, gi, go: None)
+    with pytest.raises(NotImplementedError, match="always_call"):
+        layer.register_forward_hook(lambda m, a, o: None, always_call=True)

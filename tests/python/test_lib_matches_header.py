@@ -9,6 +9,7 @@ number of parameters, each parameter and the result of the same shape
 have the header's names, in order, at the offsets C gives them.
 """
 import ctypes
+import functools
 import importlib.util
 import os
 import re
@@ -42,10 +43,16 @@ def _enums(text):
     return set(re.findall(r"typedef\s+enum\s+\w+\s*\{[^}]*\}\s*(\w+)\s*;", text))
 
 
+@functools.lru_cache(maxsize=None)
+def _function_pointer_types():
+    """The header's callback typedefs (porta_log_callback, porta_grad_hook, ...): passed as pointers."""
+    return set(re.findall(r"typedef\s+[\w\s\*]+\(\s*\*\s*(\w+)\s*\)", _header_text()))
+
+
 def _c_shape(ctype, enums):
     """(kind, size) of a C parameter or result type; ("ptr", 8) for any pointer."""
     t = re.sub(r"\bconst\b", " ", ctype).strip()
-    if "*" in t or t in ("porta_log_callback",):
+    if "*" in t or t in _function_pointer_types():
         return ("ptr", 8)
     t = " ".join(t.split())
     if t == "void":

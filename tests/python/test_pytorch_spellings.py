@@ -127,15 +127,27 @@ def test_detach_in_place_cuts_the_graph():
 
 
 def test_autograd_features_not_there_yet_say_so():
-    class Square(porta.autograd.Function):
+    class TwoOutputs(porta.autograd.Function):
         @staticmethod
         def forward(ctx, x):
-            return x * x
+            return x * 2, x * 3
 
-    with pytest.raises(NotImplementedError, match="custom backward"):
-        Square.apply(porta.ones(1))
+    class Dirty(porta.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x
+
     x = porta.ones(1, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="autograd.grad"):
-        porta.autograd.grad((x * 2).sum(), x)
-    with pytest.raises(NotImplementedError, match="hooks"):
-        x.register_hook(lambda g: g)
+    with pytest.raises(NotImplementedError, match="several differentiable tensor outputs"):
+        TwoOutputs.apply(x)
+    with pytest.raises(NotImplementedError, match="mark_dirty"):
+        Dirty.apply(x)
+    with pytest.raises(NotImplementedError, match="is_grads_batched"):
+        porta.autograd.grad((x * 2).sum(), x, is_grads_batched=True)
+    with pytest.raises(NotImplementedError, match="detect_anomaly"):
+        porta.autograd.detect_anomaly()
+    with pytest.raises(NotImplementedError, match="detect_anomaly"):
+        porta.autograd.set_detect_anomaly(True)
+    porta.autograd.set_detect_anomaly(False)  # what Porta does already
+    assert not porta.autograd.is_anomaly_enabled()

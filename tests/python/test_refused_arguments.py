@@ -45,15 +45,6 @@ def test_clone_and_contiguous_refuse_memory_format():
         x.contiguous(memory_format="channels_last")
 
 
-def test_backward_refuses_retain_graph():
-    x = porta.ones(3, requires_grad=True)
-    y = (x * x).sum()
-    with pytest.raises(NotImplementedError, match=r"^backward\(\): retain_graph=True is not supported by Porta"):
-        y.backward(retain_graph=True)
-    y.backward(retain_graph=False)  # PyTorch's default behaviour: honoured
-    assert x.grad.tolist() == [2.0, 2.0, 2.0]
-
-
 def test_array_protocol_honours_copy_false():
     x = porta.ones(3)
     with pytest.raises(ValueError, match="Unable to avoid copy"):

@@ -113,5 +113,27 @@ class set_grad_enabled(_GradMode):
         return wrapper
 
 
+_NO_ANOMALY_MODE = ("torch.autograd.detect_anomaly() is not supported by Porta yet (no forward traces are kept "
+                    "for backward errors); Porta's backward errors name the node that failed")
+
+
+class detect_anomaly:  # noqa: N801 - PyTorch's name
+    """torch.autograd.detect_anomaly: refused (Porta keeps no forward traces)."""
+
+    def __init__(self, check_nan=True):
+        raise NotImplementedError(_NO_ANOMALY_MODE)
+
+
+def set_detect_anomaly(mode, check_nan=True):
+    """torch.autograd.set_detect_anomaly: False is what Porta does; True is refused."""
+    if mode:
+        raise NotImplementedError(_NO_ANOMALY_MODE)
+
+
+def is_anomaly_enabled():
+    """Always False: Porta has no anomaly mode."""
+    return False
+
+
 from ._autograd_engine import backward, grad  # noqa: E402,F401 - torch.autograd's names
 from ._autograd_function import Function, FunctionCtx, once_differentiable  # noqa: E402,F401

@@ -227,7 +227,7 @@ std::vector<TensorPtr> root_grads(const std::vector<TensorPtr>& roots, std::vect
     const TensorPtr& root = roots[i];
     if (root->view_base) refresh_view(*root);
     if (!root->requires_grad)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: ", roots.size() > 1 ? cat("tensor ", i, " ") : std::string(),
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: the tensor ", roots.size() > 1 ? cat("(element ", i, " of tensors) ") : std::string(),
            "does not require grad and has no grad_fn (did every input have requires_grad off, or was it computed "
            "under no-grad?)");
     if (!grads[i]) {
@@ -372,8 +372,8 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
       if (!leaf && g) {
         if (options.create_graph && !node->differentiable_twice())
           fail(PORTA_ERROR_NOT_IMPLEMENTED, "backward: create_graph=True: double backward through ", node->name(),
-               " is not supported by Porta yet (its gradient formula is not itself recorded); docs/api.md lists "
-               "the ops that have it");
+               " is not supported by Porta yet (its gradient formula is not itself recorded); docs/autograd.md "
+               "lists the ops that have it");
         if (node->released)
           fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: trying to go through the graph a second time (",
                node->name(), " already ran and freed its saved tensors); pass retain_graph=True to the first "

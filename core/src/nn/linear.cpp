@@ -1,5 +1,6 @@
 // linear, dropout and the nn ops' shared reduction argument.
 #include "autograd/node.hpp"
+#include "ops/ag.hpp"
 #include "runtime/error.hpp"
 #include "nn/nn.hpp"
 
@@ -25,15 +26,16 @@ struct LinearNode final : autograd::Node {
   autograd::SavedTensor x, weight;  // x read for dW only, the weight for dX only
   int64_t in = 0, out = 0;
   const char* name() const override { return "LinearBackward"; }
+  bool differentiable_twice() const override { return true; }  // ag:: ops record their own backward
   void release_saved() override { x.reset(), weight.reset(); }
   std::vector<TensorPtr> apply(const TensorPtr& g) override {
-    TensorPtr g2 = ops::reshape(g, Dims{-1, out});
+    TensorPtr g2 = ag::reshape(g, Dims{-1, out});
     TensorPtr gx, gw, gb;
-    if (next[0]) gx = ops::matmul(g, weight);  // [..., out] @ [out, in]
-    if (next[1]) gw = ops::matmul(ops::transpose(g2, 0, 1), ops::reshape(x, Dims{-1, in}));
+    if (next[0]) gx = ag::matmul(g, weight);  // [..., out] @ [out, in]
+    if (next[1]) gw = ag::matmul(ag::transpose(g2, 0, 1), ag::reshape(x, Dims{-1, in}));
     if (next.size() > 2 && next[2]) {
       const int32_t rows = 0;
-      gb = ops::reduce(PORTA_OP_SUM, g2, &rows, 1, false);
+      gb = ag::reduce(PORTA_OP_SUM, g2, &rows, 1, false);
     }
     return {gx, gw, gb};
   }

@@ -7,6 +7,7 @@ from .._errors import DeviceMismatchError, InvalidArgumentError, ShapeError, che
 from .._lib import fn
 from .._tensor import Tensor, _parse_to_args, cuda_device
 from ..autograd import no_grad
+from . import _module_hooks
 from .parameter import Parameter
 
 IncompatibleKeys = namedtuple("IncompatibleKeys", "missing_keys unexpected_keys")
@@ -188,7 +189,32 @@ class Module:
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        hooks = self.__dict__.get("_forward_hooks")
+        if not hooks:
+            return self.forward(*args, **kwargs)
+        return _module_hooks.call_with_hooks(self, hooks, args, kwargs)
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """hook(module, args) (with_kwargs: hook(module, args, kwargs)) runs before forward and may return
+        new args (with_kwargs: (args, kwargs)); returns a handle whose remove() unregisters it."""
+        return _module_hooks.register(self, "pre", hook, prepend, with_kwargs)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """hook(module, args, output) (with_kwargs: hook(module, args, kwargs, output)) runs after forward
+        and may return a new output; returns a handle whose remove() unregisters it."""
+        if always_call:
+            raise NotImplementedError("register_forward_hook(always_call=True) is not supported by Porta yet: "
+                                      "the hook runs only when forward returns")
+        return _module_hooks.register(self, "post", hook, prepend, with_kwargs)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        raise NotImplementedError(_module_hooks.NO_BACKWARD_HOOKS)
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        raise NotImplementedError(_module_hooks.NO_BACKWARD_HOOKS)
+
+    def register_backward_hook(self, hook):
+        raise NotImplementedError(_module_hooks.NO_BACKWARD_HOOKS)
 
     def _check_input_device(self, x, weight):
         """Raises DeviceMismatchError naming this layer, both devices and the fix when
