@@ -1156,6 +1156,14 @@ PORTA_EXPORT porta_status porta_function_attach(porta_tensor* output, porta_tens
                                                 porta_function_backward backward, void* user_data,
                                                 porta_release_callback release, const char* name,
                                                 porta_tensor** out);
+/** torch.autograd.set_detect_anomaly, for the whole process as PyTorch's:
+ *  while on, backward reads every node's gradients back and fails
+ *  (PORTA_ERROR_INVALID_ARGUMENT, no .grad changed) naming the first node
+ *  whose gradient has a NaN ("Function 'SqrtBackward' returned nan values
+ *  in its 0th output"). Off by default: each check is a device read. Since 1.6. */
+PORTA_EXPORT porta_status porta_set_anomaly_enabled(int enabled);
+/** 1 if anomaly detection is on. Since 1.6. */
+PORTA_EXPORT porta_status porta_is_anomaly_enabled(int* out);
 /** Moves leaf `t` to `device` in place: the handle stays the same (so
  *  optimizers and modules keep pointing at it), its storage and gradient
  *  move. Views taken of `t` earlier keep the old storage. Since 1.0. */

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 
 #include <any>
+#include <cmath>
 #include <stdexcept>
 
 #include <porta/porta.hpp>
@@ -148,4 +149,22 @@ TEST(AutogradEngine, ACustomBackwardIsChecked) {
     EXPECT_THAT(e.what(), testing::HasSubstr("modified by an inplace operation"));
   }
   EXPECT_FALSE(x.grad().defined());
+}
+
+TEST(AutogradEngine, DetectAnomalyGuardNamesTheNodeThatMadeANan) {
+  const Tensor x = Tensor::from_vector(F{0, 1}).requires_grad_();
+  {
+    autograd::DetectAnomalyGuard anomaly;
+    EXPECT_TRUE(autograd::is_anomaly_enabled());
+    try {
+      (x.sqrt() * 0).sum().backward();
+      FAIL() << "a NaN gradient must be reported while the guard lives";
+    } catch (const porta::Error& e) {
+      EXPECT_THAT(e.what(), testing::HasSubstr("Function 'SqrtBackward' returned nan values in its 0th output"));
+    }
+  }
+  EXPECT_FALSE(autograd::is_anomaly_enabled());
+  EXPECT_FALSE(x.grad().defined());
+  (x.sqrt() * 0).sum().backward();
+  EXPECT_TRUE(std::isnan(x.grad().to_vector<float>()[0]));
 }

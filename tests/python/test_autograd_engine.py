@@ -248,3 +248,45 @@ def test_module_forward_hooks_see_and_replace_inputs_and_outputs():
         layer.register_full_backward_hook(lambda m, gi, go: None)
     with pytest.raises(NotImplementedError, match="always_call"):
         layer.register_forward_hook(lambda m, a, o: None, always_call=True)
+
+
+def test_gradcheck_passes_right_gradients_and_catches_a_wrong_one():
+    a = porta.tensor([[0.3, -1.2], [0.5, 2.0]], dtype=porta.float64, requires_grad=True)
+    b = porta.tensor([0.7, -0.4], dtype=porta.float64, requires_grad=True)
+    assert autograd.gradcheck(lambda x, y: ((x @ y).tanh(), x.sum() * y), (a, b))
+    assert autograd.gradgradcheck(lambda x, y: (x @ y).sigmoid() * y.sum(), (a, b))
+
+    class WrongCube(autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            (x,) = ctx.saved_tensors
+            return grad * 3 * x  # should be 3 x^2
+
+    with pytest.raises(autograd.GradcheckError, match="Jacobian mismatch for output 0 with respect to input 0"):
+        autograd.gradcheck(WrongCube.apply, (b,))
+    assert autograd.gradcheck(WrongCube.apply, (b,), raise_exception=False) is False
+    with pytest.raises(NotImplementedError, match="fast_mode=True"):
+        autograd.gradcheck(WrongCube.apply, (b,), fast_mode=True)
+    with pytest.warns(UserWarning, match="not a double precision"):
+        autograd.gradcheck(lambda x: x * 2, (porta.ones(2, requires_grad=True),), eps=1e-2, atol=1e-2)
+
+
+def test_detect_anomaly_names_the_node_that_made_a_nan(device):
+    x = porta.tensor([0.0, 1.0], device=device, requires_grad=True)
+    assert not autograd.is_anomaly_enabled()
+    with autograd.detect_anomaly():
+        assert autograd.is_anomaly_enabled()
+        y = (x.sqrt() * 0).sum()  # d sqrt at 0 is inf, times 0: NaN
+        with pytest.raises(RuntimeError, match="Function 'SqrtBackward' returned nan values in its 0th output"):
+            y.backward()
+    assert not autograd.is_anomaly_enabled() and x.grad is None
+    (x.sqrt() * 0).sum().backward()  # off: PyTorch's NaN, as PyTorch gives it
+    assert math.isnan(x.grad[0].item()) and x.grad[1].item() == 0
+    with autograd.set_detect_anomaly(True):
+        assert autograd.is_anomaly_enabled()
+    assert not autograd.is_anomaly_enabled()

@@ -521,6 +521,16 @@ const Case kAutogradCases[] = {
                porta_function_attach(x.labels.get(), ins, 1, backward, nullptr, nullptr, nullptr, &out));
        EXPECT_EQ(out, nullptr);
      }},
+    {"porta_set_anomaly_enabled",
+     [](Fixture&) {
+       // Any int is a valid flag: nothing to refuse (left off, as the other tests expect).
+       EXPECT_EQ(porta_set_anomaly_enabled(INT32_MIN), PORTA_OK);
+       EXPECT_EQ(porta_set_anomaly_enabled(0), PORTA_OK);
+     }},
+    {"porta_is_anomaly_enabled",
+     [](Fixture&) {
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_is_anomaly_enabled(nullptr));
+     }},
     {"porta_tensor_move_to",
      [](Fixture& x) {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_tensor_move_to(nullptr, x.mock));

@@ -1,7 +1,7 @@
 // porta/autograd.hpp — libtorch's autograd beyond loss.backward(), over porta_backward_ex, the tensor
 // hooks and porta_function_attach: Tensor::backward's retain_graph/create_graph/inputs,
-// porta::autograd::backward and grad, Tensor::register_hook, and porta::autograd::Function<Derived>
-// with an AutogradContext (a custom backward). porta/porta.hpp includes it at its end.
+// porta::autograd::backward and grad, Tensor::register_hook, porta::autograd::Function<Derived>
+// with an AutogradContext (a custom backward), and DetectAnomalyGuard. porta/porta.hpp includes it at its end.
 //
 // The core calls C++ code back (a hook, a Function's backward) in the middle of backward(). An exception
 // that code throws is kept for this thread, the core is told to stop (no gradient changes), and the
@@ -168,6 +168,23 @@ inline std::vector<Tensor> grad(const std::vector<Tensor>& outputs, const std::v
                        &grads, "autograd::grad");
   return grads;
 }
+
+/// Whether anomaly detection is on (for the whole process).
+inline bool is_anomaly_enabled() { return detail::get<int>(porta_is_anomaly_enabled) != 0; }
+
+/// torch::autograd::DetectAnomalyGuard: while it lives, backward fails naming the first node whose
+/// gradient has a NaN ("Function 'SqrtBackward' returned nan values in its 0th output"). Process-wide,
+/// as libtorch's; each check reads the gradient back from its device.
+class DetectAnomalyGuard {
+ public:
+  DetectAnomalyGuard() : was_enabled_(is_anomaly_enabled()) { detail::check(porta_set_anomaly_enabled(1)); }
+  ~DetectAnomalyGuard() { porta_set_anomaly_enabled(int{was_enabled_}); }
+  DetectAnomalyGuard(const DetectAnomalyGuard&) = delete;
+  DetectAnomalyGuard& operator=(const DetectAnomalyGuard&) = delete;
+
+ private:
+  bool was_enabled_;
+};
 
 /// libtorch's variable_list.
 using variable_list = std::vector<Tensor>;

@@ -113,27 +113,62 @@ class set_grad_enabled(_GradMode):
         return wrapper
 
 
-_NO_ANOMALY_MODE = ("torch.autograd.detect_anomaly() is not supported by Porta yet (no forward traces are kept "
-                    "for backward errors); Porta's backward errors name the node that failed")
+def is_anomaly_enabled():
+    """Whether anomaly detection is on (for the whole process, as PyTorch's)."""
+    v = c_int()
+    check(fn.porta_is_anomaly_enabled(byref(v)))
+    return v.value != 0
+
+
+def _check_nan_supported(check_nan):
+    if not check_nan:
+        raise NotImplementedError("detect_anomaly(check_nan=False) is not supported by Porta: without the NaN "
+                                  "check it would only keep forward traces, which Porta does not record")
+
+
+class set_detect_anomaly:  # noqa: N801 - PyTorch's name
+    """torch.autograd.set_detect_anomaly(mode): sets anomaly detection now, or for a ``with`` block. While
+    on, backward fails with RuntimeError naming the first node whose gradient has a NaN ("Function
+    'SqrtBackward' returned nan values in its 0th output"); each check reads a gradient back from its
+    device. Porta keeps no forward traces: the node's name is the op."""
+
+    def __init__(self, mode, check_nan=True):
+        if mode:
+            _check_nan_supported(check_nan)
+        self._prev = is_anomaly_enabled()
+        check(fn.porta_set_anomaly_enabled(1 if mode else 0))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        fn.porta_set_anomaly_enabled(1 if self._prev else 0)
+        return False
 
 
 class detect_anomaly:  # noqa: N801 - PyTorch's name
-    """torch.autograd.detect_anomaly: refused (Porta keeps no forward traces)."""
+    """torch.autograd.detect_anomaly(): anomaly detection on inside a ``with`` block or a decorated function."""
 
     def __init__(self, check_nan=True):
-        raise NotImplementedError(_NO_ANOMALY_MODE)
+        _check_nan_supported(check_nan)
 
+    def __enter__(self):
+        self._prev = is_anomaly_enabled()
+        check(fn.porta_set_anomaly_enabled(1))
+        return self
 
-def set_detect_anomaly(mode, check_nan=True):
-    """torch.autograd.set_detect_anomaly: False is what Porta does; True is refused."""
-    if mode:
-        raise NotImplementedError(_NO_ANOMALY_MODE)
+    def __exit__(self, *exc):
+        fn.porta_set_anomaly_enabled(1 if self._prev else 0)
+        return False
 
-
-def is_anomaly_enabled():
-    """Always False: Porta has no anomaly mode."""
-    return False
+    def __call__(self, func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with detect_anomaly():
+                return func(*args, **kwargs)
+        return wrapper
 
 
 from ._autograd_engine import backward, grad  # noqa: E402,F401 - torch.autograd's names
 from ._autograd_function import Function, FunctionCtx, once_differentiable  # noqa: E402,F401
+from ._gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: E402,F401

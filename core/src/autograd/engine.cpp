@@ -380,6 +380,7 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
                "backward, or recompute the forward pass");
         Running running(node);
         out = node->apply(g);
+        if (anomaly_enabled()) check_for_nan(*node, out);
         if (!options.retain_graph) {
           node->release_saved();
           node->released = true;

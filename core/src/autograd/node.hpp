@@ -118,6 +118,14 @@ struct AccumulateGrad final : Node {
 bool grad_enabled();
 void set_grad_enabled(bool enabled);
 
+// torch.autograd.set_detect_anomaly: process-wide, as PyTorch's. While on,
+// backward checks every node's gradients for NaN (a device read per
+// gradient) and fails naming the first node that produced one.
+bool anomaly_enabled();
+void set_anomaly_enabled(bool enabled);
+// Fails (INVALID_ARGUMENT) when one of `node`'s gradients `grads` has a NaN.
+void check_for_nan(const Node& node, const std::vector<TensorPtr>& grads);
+
 // Every tensor's .grad slot is read and replaced under this one lock, so
 // backward calls on several threads may share leaves: their accumulations
 // are serialized (in an unspecified order).

@@ -285,3 +285,15 @@ PORTA_API porta_status porta_tensor_is_pinned(const porta_tensor* t, int* out) {
     *out = x.storage->pinned ? 1 : 0;
   });
 }
+
+PORTA_API porta_status porta_set_anomaly_enabled(int enabled) {
+  autograd::set_anomaly_enabled(enabled != 0);
+  return PORTA_OK;
+}
+
+PORTA_API porta_status porta_is_anomaly_enabled(int* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = autograd::anomaly_enabled() ? 1 : 0;
+  });
+}
