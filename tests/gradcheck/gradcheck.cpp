@@ -50,6 +50,16 @@ std::vector<int64_t> shape_of(porta_tensor* t) {
   return s;
 }
 
+// sum(a * b): L's weighting of f(x) by W, and G's of dL/dx by V.
+Owned sum_of_product(porta_tensor* a, porta_tensor* b) {
+  porta_tensor* p = nullptr;
+  expect_ok(porta_mul(a, b, &p));
+  Owned prod(p);
+  porta_tensor* s = nullptr;
+  expect_ok(porta_sum(prod.get(), nullptr, 0, 0, &s));
+  return Owned(s);
+}
+
 // L = sum(f(x) * W); W drawn once per case from the output's shape.
 class Loss {
  public:
@@ -79,12 +89,7 @@ class Loss {
       for (double& v : w_) v = u(rng);
     }
     Owned w(constant(w_, out_shape_, dev_));
-    porta_tensor* p = nullptr;
-    expect_ok(porta_mul(out.get(), w.get(), &p));
-    Owned prod(p);
-    porta_tensor* l = nullptr;
-    expect_ok(porta_sum(prod.get(), nullptr, 0, 0, &l));
-    Owned loss(l);
+    Owned loss = sum_of_product(out.get(), w.get());
     const double value = read(loss.get()).at(0);
     if (grads) {
       expect_ok(porta_backward(loss.get(), nullptr));
@@ -143,12 +148,7 @@ class SecondOrder {
       }
     }
     Owned w(constant(w_, out_shape_, dev_));
-    porta_tensor* p = nullptr;
-    expect_ok(porta_mul(out.get(), w.get(), &p));
-    Owned prod(p);
-    porta_tensor* l = nullptr;
-    expect_ok(porta_sum(prod.get(), nullptr, 0, 0, &l));
-    Owned loss(l);
+    Owned loss = sum_of_product(out.get(), w.get());
     std::vector<porta_tensor*> first(raw.size(), nullptr);
     porta_backward_options o{};
     o.struct_size = sizeof(o);
@@ -164,12 +164,9 @@ class SecondOrder {
     for (size_t i = 0; i < firsts.size(); ++i) {
       if (!firsts[i]) continue;
       Owned v(constant(v_[i], c_.inputs[i].shape, dev_));
-      porta_tensor *gv = nullptr, *s = nullptr, *next = nullptr;
-      expect_ok(porta_mul(firsts[i].get(), v.get(), &gv));
-      Owned gv_owned(gv);
-      expect_ok(porta_sum(gv, nullptr, 0, 0, &s));
-      Owned s_owned(s);
-      expect_ok(porta_add(total.get(), s, &next));
+      Owned s = sum_of_product(firsts[i].get(), v.get());
+      porta_tensor* next = nullptr;
+      expect_ok(porta_add(total.get(), s.get(), &next));
       total.reset(next);
     }
     const double value = read(total.get()).at(0);
