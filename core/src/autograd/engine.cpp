@@ -227,8 +227,8 @@ std::vector<TensorPtr> root_grads(const std::vector<TensorPtr>& roots, std::vect
     const TensorPtr& root = roots[i];
     if (root->view_base) refresh_view(*root);
     if (!root->requires_grad)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: the tensor ", roots.size() > 1 ? cat("(element ", i, " of tensors) ") : std::string(),
-           "does not require grad and has no grad_fn (did every input have requires_grad off, or was it computed "
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: the tensor ",
+           roots.size() > 1 ? cat("(element ", i, " of tensors) ") : std::string(), "does not require grad and has no grad_fn (did every input have requires_grad off, or was it computed "
            "under no-grad?)");
     if (!grads[i]) {
       if (root->numel() != 1)
@@ -245,39 +245,49 @@ std::vector<TensorPtr> root_grads(const std::vector<TensorPtr>& roots, std::vect
   return grads;
 }
 
-// The graph the roots reach: every node with the number of edges into it,
-// and the nodes in an order where each comes before the nodes it points at.
-struct Graph {
-  std::unordered_map<Node*, int> deps;
-  std::vector<Node*> order;
-};
+// The graph the roots reach: every node with the number of edges into it.
+using Dependencies = std::unordered_map<Node*, int>;
 
-Graph discover(const std::vector<std::shared_ptr<Node>>& starts) {
-  Graph graph;
+Dependencies discover(const std::vector<std::shared_ptr<Node>>& starts) {
+  Dependencies deps;
   std::vector<Node*> stack;
   for (const auto& s : starts)
-    if (graph.deps.emplace(s.get(), 0).second) stack.push_back(s.get());
+    if (deps.emplace(s.get(), 0).second) stack.push_back(s.get());
   while (!stack.empty()) {
     Node* n = stack.back();
     stack.pop_back();
     for (auto& nx : n->next) {
       if (!nx) continue;
-      if (graph.deps.emplace(nx.get(), 0).second) stack.push_back(nx.get());
-      ++graph.deps[nx.get()];
+      if (deps.emplace(nx.get(), 0).second) stack.push_back(nx.get());
+      ++deps[nx.get()];
     }
   }
-  std::unordered_map<Node*, int> left = graph.deps;
-  std::vector<Node*> ready;
+  return deps;
+}
+
+// Whether each node leads to one of `targets` (backward(inputs=) / grad): a
+// node's answer follows from its successors', so nodes are decided in reverse
+// topological order.
+std::unordered_map<Node*, bool> leading_to(const std::vector<std::shared_ptr<Node>>& starts, Dependencies left,
+                                           const std::unordered_map<Node*, std::vector<size_t>>& targets) {
+  std::vector<Node*> order, ready;
   for (const auto& s : starts)
     if (left[s.get()] == 0 && std::find(ready.begin(), ready.end(), s.get()) == ready.end()) ready.push_back(s.get());
   while (!ready.empty()) {
     Node* n = ready.back();
     ready.pop_back();
-    graph.order.push_back(n);
+    order.push_back(n);
     for (auto& nx : n->next)
       if (nx && --left[nx.get()] == 0) ready.push_back(nx.get());
   }
-  return graph;
+  std::unordered_map<Node*, bool> leads;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Node* n = *it;
+    bool lead = targets.count(n) > 0;
+    for (auto& nx : n->next) lead = lead || (nx && leads[nx.get()]);
+    leads[n] = lead;
+  }
+  return leads;
 }
 
 // The gradient after t's hooks (each may replace it, keeping its geometry).
@@ -323,16 +333,11 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
   GradModeGuard mode(options.create_graph);
   std::vector<std::shared_ptr<Node>> starts;
   for (const TensorPtr& root : roots) starts.push_back(gradient_edge(root));
-  Graph graph = discover(starts);
-
+  Dependencies deps = discover(starts);
   // Where inputs are given, only the nodes that lead to one run.
-  std::unordered_map<Node*, bool> needed;
-  for (auto it = graph.order.rbegin(); it != graph.order.rend(); ++it) {
-    Node* n = *it;
-    bool need = !select || input_at.count(n) > 0;
-    for (auto& nx : n->next) need = need || (nx && needed[nx.get()]);
-    needed[n] = need;
-  }
+  const std::unordered_map<Node*, bool> leads = select ? leading_to(starts, deps, input_at)
+                                                       : std::unordered_map<Node*, bool>();
+  auto needed = [&](Node* n) { return !select || leads.at(n); };
 
   std::unordered_map<Node*, TensorPtr> pending;
   auto add_to = [&](Node* n, const TensorPtr& g) {
@@ -346,7 +351,7 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
   std::vector<NonLeafGrad> non_leaf_grads;
   std::vector<std::shared_ptr<Node>> ready;
   for (const auto& s : starts)
-    if (graph.deps[s.get()] == 0 && std::find(ready.begin(), ready.end(), s) == ready.end()) ready.push_back(s);
+    if (deps[s.get()] == 0 && std::find(ready.begin(), ready.end(), s) == ready.end()) ready.push_back(s);
   while (!ready.empty()) {
     std::shared_ptr<Node> node = ready.back();
     ready.pop_back();
@@ -355,7 +360,7 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
     if (it != pending.end()) pending.erase(it);
     std::vector<TensorPtr> out;
     auto* leaf = dynamic_cast<AccumulateGrad*>(node.get());
-    if (g && needed[node.get()]) {  // a node on a path that carries no gradient still releases its successors
+    if (g && needed(node.get())) {  // a node on a path that carries no gradient still releases its successors
       g = run_hooks(*node, std::move(g));
       if (std::shared_ptr<RetainedGrad> slot = node->retained.lock(); slot && options.accumulate)
         non_leaf_grads.push_back({nullptr, TensorPtr(), std::move(slot), g});
@@ -390,8 +395,8 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
     for (size_t i = 0; i < node->next.size(); ++i) {
       const std::shared_ptr<Node>& nx = node->next[i];
       if (!nx) continue;
-      if (i < out.size() && out[i] && needed[nx.get()]) add_to(nx.get(), out[i]);
-      if (--graph.deps[nx.get()] == 0) ready.push_back(nx);
+      if (i < out.size() && out[i] && needed(nx.get())) add_to(nx.get(), out[i]);
+      if (--deps[nx.get()] == 0) ready.push_back(nx);
     }
   }
 
