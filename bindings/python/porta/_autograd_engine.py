@@ -6,6 +6,7 @@ import threading
 from ctypes import byref, c_int, c_uint64, c_void_p
 
 from ._errors import check, error
+from ._hooks import RemovableHandle
 from ._lib import GRAD_HOOK, RELEASE_CALLBACK, BackwardOptions, fn, sized
 
 _retain = fn.porta_tensor_retain
@@ -169,35 +170,14 @@ def _call_hook(key, grad_handle, replacement):
     return run_callback(body)
 
 
-class RemovableHandle:
-    """What register_hook returns: remove() takes the hook off (a second remove() does nothing)."""
-
-    _ids = itertools.count()
-
-    def __init__(self, tensor, handle):
-        self._tensor = tensor
-        self._handle = handle
-        self.id = next(self._ids)
-
-    def remove(self):
-        if self._tensor is not None:
-            check(fn.porta_tensor_remove_hook(self._tensor._h, self._handle), "remove()")
-            self._tensor = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
-
-
 def register_hook(t, hook):
     if not callable(hook):
         raise TypeError(f"register_hook(): hook must be callable, got {type(hook).__name__}")
     key = hold(hook)
     handle = c_uint64()
     check(fn.porta_tensor_register_hook(t._h, _call_hook, key, release_held, byref(handle)), "register_hook()")
-    return RemovableHandle(t, handle.value)
+    hook_id = handle.value
+    return RemovableHandle(lambda: check(fn.porta_tensor_remove_hook(t._h, hook_id), "remove()"))
 
 
 def retain_grad(t):

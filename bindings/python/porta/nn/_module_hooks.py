@@ -1,41 +1,27 @@
 """Module forward hooks and forward pre-hooks, as torch.nn.Module's: kept in registration order (prepend puts a
 hook first) in the module's `_forward_hooks` list, run by Module.__call__. Backward module hooks are refused."""
-import itertools
+from .._hooks import RemovableHandle
 
 NO_BACKWARD_HOOKS = ("Module backward hooks (register_full_backward_hook, register_full_backward_pre_hook, "
                      "register_backward_hook) are not supported by Porta yet; register a hook on the tensor "
                      "instead (output.register_hook(fn) sees the gradient of the module's output)")
-_ids = itertools.count()
-
-
-class RemovableHandle:
-    """torch.utils.hooks.RemovableHandle: remove() unregisters the hook (once; later calls do nothing); also a
-    context manager that removes it on exit."""
-
-    def __init__(self, hooks, hook_id):
-        self._hooks, self.id = hooks, hook_id
-
-    def remove(self):
-        self._hooks[:] = [h for h in self._hooks if h[0] != self.id]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.remove()
 
 
 def register(module, kind, hook, prepend, with_kwargs):
     if not callable(hook):
         raise TypeError(f"a forward hook must be callable, got {type(hook).__name__}")
     hooks = module.__dict__.setdefault("_forward_hooks", [])
-    entry = (next(_ids), kind, hook, bool(with_kwargs))
+
+    def remove():
+        hooks[:] = [h for h in hooks if h[0] != handle.id]
+    handle = RemovableHandle(remove)
+    entry = (handle.id, kind, hook, bool(with_kwargs))
     if prepend:
         first_of_kind = next((i for i, h in enumerate(hooks) if h[1] == kind), len(hooks))
         hooks.insert(first_of_kind, entry)
     else:
         hooks.append(entry)
-    return RemovableHandle(hooks, entry[0])
+    return handle
 
 
 def call_with_hooks(module, hooks, args, kwargs):
