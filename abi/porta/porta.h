@@ -63,7 +63,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 6 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 7 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -96,6 +96,7 @@
  *     PORTA_PAD_REPLICATE = 2, PORTA_PAD_CIRCULAR = 3
  *   porta_interpolate_mode (since 1.6): PORTA_INTERPOLATE_NEAREST = 0,
  *     PORTA_INTERPOLATE_NEAREST_EXACT = 1, PORTA_INTERPOLATE_BILINEAR = 2
+ *   porta_meshgrid_indexing (since 1.7): PORTA_MESHGRID_IJ = 0, PORTA_MESHGRID_XY = 1
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
@@ -168,7 +169,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 6
+#define PORTA_ABI_MINOR 7
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -1047,6 +1048,75 @@ PORTA_EXPORT porta_status porta_addmm(porta_tensor* c, porta_tensor* a, porta_te
 /** torch.baddbmm: beta * c + alpha * bmm(a, b). Since 1.4. */
 PORTA_EXPORT porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta,
                                         double alpha, porta_tensor** out);
+
+/* Since 1.7: more of PyTorch's shape ops and statistics. */
+
+/** torch.movedim: dim source[i] of t becomes dim destination[i] (n pairs),
+ *  the others keep their order in the places left; a view. Since 1.7. */
+PORTA_EXPORT porta_status porta_movedim(porta_tensor* t, const int32_t* source, const int32_t* destination, int32_t n,
+                                        porta_tensor** out);
+/** torch.diagonal: a view of the diagonal of dims dim1 and dim2, `offset`
+ *  above the main one (below when negative), as t's last dim with dim1 and
+ *  dim2 removed; writes through it reach t. Since 1.7. */
+PORTA_EXPORT porta_status porta_diagonal(porta_tensor* t, int64_t offset, int32_t dim1, int32_t dim2,
+                                         porta_tensor** out);
+/** torch.diag: a 1-D t becomes the square matrix with t on diagonal
+ *  `diagonal` (zeros elsewhere); a 2-D t gives that diagonal (a copy). Since 1.7. */
+PORTA_EXPORT porta_status porta_diag(porta_tensor* t, int64_t diagonal, porta_tensor** out);
+/** How porta_meshgrid lays out its grid. Since 1.7. */
+typedef enum porta_meshgrid_indexing {
+  PORTA_MESHGRID_IJ = 0, /**< output dim i follows input i (PyTorch's default, "ij") */
+  PORTA_MESHGRID_XY = 1, /**< the first two inputs swap places (NumPy's "xy": x along columns) */
+  /** Not a mode: widens the enum to int32 (any value is refused as unknown). Since 1.7. */
+  PORTA_MESHGRID_INDEXING_INT32_ = 0x7fffffff
+} porta_meshgrid_indexing;
+/** torch.meshgrid of n 0-D or 1-D tensors of one dtype and device: outs (n
+ *  slots) receive n views of the grid's shape, outs[i] varying along input
+ *  i's dim. Since 1.7. */
+PORTA_EXPORT porta_status porta_meshgrid(porta_tensor* const* tensors, int32_t n, porta_meshgrid_indexing indexing,
+                                         porta_tensor** outs);
+/** torch.repeat_interleave with a tensor of repeats (0-D, or 1-D with one
+ *  count per element along dim; integers >= 0): element i repeated
+ *  repeats[i] times. dim PORTA_ALL_DIMS: over the flattened t. Reads the
+ *  total back from the device; output_size >= 0 must equal it (-1: not
+ *  given). Differentiable in t. Since 1.7. */
+PORTA_EXPORT porta_status porta_repeat_interleave(porta_tensor* t, porta_tensor* repeats, int32_t dim,
+                                                  int64_t output_size, porta_tensor** out);
+/** torch.repeat_interleave with one count for every element. Since 1.7. */
+PORTA_EXPORT porta_status porta_repeat_interleave_int(porta_tensor* t, int64_t repeats, int32_t dim,
+                                                      porta_tensor** out);
+/** torch.Tensor.unfold: the windows of `size` elements every `step` along
+ *  dim, dim becoming the window count and a last dim of `size` added. A
+ *  copy, not PyTorch's view: writes to it do not reach t. Since 1.7. */
+PORTA_EXPORT porta_status porta_unfold(porta_tensor* t, int32_t dim, int64_t size, int64_t step, porta_tensor** out);
+/** torch.einsum: equation as PyTorch's ("ij,jk->ik", "...ij,...jk", "ii",
+ *  implicit outputs) over n operands of one dtype and device; labels of
+ *  size 1 broadcast. Lowered to diagonals, sums and batched matmuls, so
+ *  differentiable wherever those are. Since 1.7. */
+PORTA_EXPORT porta_status porta_einsum(const char* equation, porta_tensor* const* operands, int32_t n,
+                                       porta_tensor** out);
+/** torch.var_mean: porta_var's result and the mean over the same dims;
+ *  sets both or neither. Since 1.7. */
+PORTA_EXPORT porta_status porta_var_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                         int keepdim, porta_tensor** var, porta_tensor** mean);
+/** torch.std_mean: porta_std's result and the mean. Since 1.7. */
+PORTA_EXPORT porta_status porta_std_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                         int keepdim, porta_tensor** std, porta_tensor** mean);
+/** torch.median along dim: the lower of the two middle values (NaN where a
+ *  row holds one) and its index (int64); dim PORTA_ALL_DIMS: over every
+ *  element, *indices then a flat index (an empty floating t: NaN and -1).
+ *  A dim must not be empty. Values
+ *  are differentiable; sets both or neither. Since 1.7. */
+PORTA_EXPORT porta_status porta_median(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** values,
+                                       porta_tensor** indices);
+/** torch.nanmedian: porta_median ignoring NaNs (NaN only for a row of them). Since 1.7. */
+PORTA_EXPORT porta_status porta_nanmedian(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** values,
+                                          porta_tensor** indices);
+/** torch.histc of a floating t: `bins` counts over equal bins of [min, max]
+ *  (min == max: the data's smallest and largest, read back), in t's dtype;
+ *  elements outside and NaNs are not counted, max joins the last bin.
+ *  Not differentiable. Since 1.7. */
+PORTA_EXPORT porta_status porta_histc(porta_tensor* t, int64_t bins, double min, double max, porta_tensor** out);
 
 /* ============================= autograd ============================= */
 

@@ -344,6 +344,8 @@ _Static_assert(PORTA_PAD_CONSTANT == 0 && PORTA_PAD_REFLECT == 1 && PORTA_PAD_RE
 _Static_assert(PORTA_INTERPOLATE_NEAREST == 0 && PORTA_INTERPOLATE_NEAREST_EXACT == 1 &&
                    PORTA_INTERPOLATE_BILINEAR == 2 && sizeof(porta_interpolate_mode) == 4,
                "porta_interpolate_mode values moved");
+_Static_assert(PORTA_MESHGRID_IJ == 0 && PORTA_MESHGRID_XY == 1 && sizeof(porta_meshgrid_indexing) == 4,
+               "porta_meshgrid_indexing values moved");
 _Static_assert(PORTA_OP_NEG == 6 && PORTA_OP_ABS == 13 && PORTA_OP_ADD == 14 && PORTA_OP_MINIMUM == 20 &&
                    PORTA_OP_EQ == 21 && PORTA_OP_GE == 26,
                "the in-place calls' op ids moved");

@@ -82,6 +82,72 @@ std::vector<Case> shape_and_product_cases() {
   };
 }
 
+// ABI 1.7: moved, repeated and windowed elements, einsum, var_mean and median.
+std::vector<Case> rearrange_cases() {
+  const int32_t src[2] = {0, 2}, dst[2] = {-1, 0}, dim1 = 1;
+  return {
+      Case{"movedim_two_dims",
+           {{{2, 3, 4}}},
+           [=](const Tensors& x) { return call(porta_movedim, x[0], src, dst, int32_t{2}); }},
+      Case{"diagonal_offset1_dims12",
+           {{{2, 3, 4}}},
+           [](const Tensors& x) { return call(porta_diagonal, x[0], int64_t{1}, int32_t{1}, int32_t{2}); }},
+      Case{"diag_vector_below", {{{3}}}, [](const Tensors& x) { return call(porta_diag, x[0], int64_t{-1}); }},
+      Case{"diag_matrix_above", {{{3, 4}}}, [](const Tensors& x) { return call(porta_diag, x[0], int64_t{2}); }},
+      Case{"repeat_interleave_int_dim1",
+           {{{2, 3}}},
+           [](const Tensors& x) { return call(porta_repeat_interleave_int, x[0], int64_t{2}, int32_t{1}); }},
+      Case{"repeat_interleave_counts_with_zero",
+           {{{3, 2}}},
+           [](const Tensors& x) {
+             Temps temp;
+             porta_tensor* r = index_of({2, 0, 3}, {3}, x[0], temp);
+             return r ? call(porta_repeat_interleave, x[0], r, int32_t{0}, int64_t{-1}) : nullptr;
+           }},
+      Case{"unfold_overlapping_windows",
+           {{{2, 7}}},
+           [](const Tensors& x) { return call(porta_unfold, x[0], int32_t{1}, int64_t{3}, int64_t{2}); }},
+      Case{"einsum_batched_contraction",
+           {{{2, 3, 4}}, {{4, 2}}},
+           [](const Tensors& x) {
+             porta_tensor* in[2] = {x[0], x[1]};
+             return call(porta_einsum, "bij,jk->bik", in, int32_t{2});
+           }},
+      Case{"einsum_diagonal_and_sum",
+           {{{3, 3}}, {{3, 2}}},
+           [](const Tensors& x) {
+             porta_tensor* in[2] = {x[0], x[1]};
+             return call(porta_einsum, "ii,ij->j", in, int32_t{2});
+           }},
+      Case{"einsum_ellipsis_broadcast",
+           {{{2, 1, 3}}, {{4, 3}}},
+           [](const Tensors& x) {
+             porta_tensor* in[2] = {x[0], x[1]};
+             return call(porta_einsum, "...j,kj->...k", in, int32_t{2});
+           }},
+      Case{"var_mean_dim1",
+           {{{3, 4}}},
+           [=](const Tensors& x) {
+             porta_tensor *var = nullptr, *mean = nullptr;
+             if (!ok(porta_var_mean(x[0], &dim1, 1, 1.0, 0, &var, &mean), var))
+               return static_cast<porta_tensor*>(nullptr);
+             porta_tensor* both = nullptr;
+             const porta_status st = porta_add(var, mean, &both);  // both outputs' gradients at once
+             porta_tensor_release(var);
+             porta_tensor_release(mean);
+             return ok(st, both);
+           }},
+      Case{"median_dim1",
+           {{{3, 5}}},
+           [=](const Tensors& x) {
+             porta_tensor *values = nullptr, *indices = nullptr;
+             if (!ok(porta_median(x[0], 1, 0, &values, &indices), values)) return static_cast<porta_tensor*>(nullptr);
+             porta_tensor_release(indices);
+             return values;
+           }},
+  };
+}
+
 std::vector<Case> loss_cases() {
   return {
       Case{"nll_loss_weight_ignore_index_mean", {{{4, 3}, -2.0, -0.1}, {{3}, 0.5, 1.5}},
@@ -204,5 +270,6 @@ std::vector<Case> padding_and_adaptive_pool_cases() {
 TEST_P(GradCheck, PaddingAndAdaptivePooling) { check_all(padding_and_adaptive_pool_cases()); }
 TEST_P(GradCheck, StatisticsOps) { check_all(statistics_cases()); }
 TEST_P(GradCheck, ShapesAndProducts) { check_all(shape_and_product_cases()); }
+TEST_P(GradCheck, RearrangeEinsumAndMedian) { check_all(rearrange_cases()); }
 TEST_P(GradCheck, Losses) { check_all(loss_cases()); }
 TEST_P(GradCheck, NormalizationAndAttention) { check_all(normalization_and_attention_cases()); }

@@ -123,6 +123,22 @@ void expect_each_handle_checked(const std::array<porta_tensor*, N>& valid, const
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", call(valid, nullptr));
 }
 
+// A function of (t, first, second) with its other arguments bound (sort's
+// values and indices, var_mean's var and mean): the handle refused when NULL,
+// released or foreign, each output when NULL, and neither output written by
+// a refused call.
+template <typename Call>
+void check_pair(Fixture& x, Call call, const char* first = "values", const char* second = "indices") {
+  Untouched<porta_tensor*> v, i;
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", call(nullptr, v.p(), i.p()));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", call(Fixture::released(), v.p(), i.p()));
+  REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_tensor", call(Fixture::foreign(), v.p(), i.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, (std::string(first) + " must not be NULL").c_str(),
+          call(x.f.get(), nullptr, i.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, (std::string(second) + " must not be NULL").c_str(),
+          call(x.f.get(), v.p(), nullptr));
+}
+
 // A float32 tensor of `shape` on `device`, or a failed expectation.
 Tensor make(std::vector<int64_t> shape, DLDevice device, DLDataType dtype = porta_float32);
 

@@ -9,19 +9,6 @@
 namespace porta_bad_args {
 namespace {
 
-// A function of (t, values, indices) with its other arguments bound: the
-// handle refused when NULL, released or foreign, each output when NULL,
-// and neither output written by a refused call.
-template <typename Call>
-void check_pair(Fixture& x, Call call) {
-  Untouched<porta_tensor*> v, i;
-  REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", call(nullptr, v.p(), i.p()));
-  REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", call(Fixture::released(), v.p(), i.p()));
-  REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live porta_tensor", call(Fixture::foreign(), v.p(), i.p()));
-  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "values must not be NULL", call(x.f.get(), nullptr, i.p()));
-  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "indices must not be NULL", call(x.f.get(), v.p(), nullptr));
-}
-
 template <typename Unique>
 void check_unique(Fixture& x, Unique unique) {
   Untouched<porta_tensor*> v, i, c;

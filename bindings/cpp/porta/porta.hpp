@@ -993,6 +993,47 @@ class Tensor {
   Tensor baddbmm(const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0) const {
     return make(porta_baddbmm, live(), a.live(), b.live(), beta, alpha);
   }
+  // ---- since ABI 1.7: moved, repeated and windowed elements, order statistics
+  /// torch.movedim / moveaxis: source[i] becomes dim destination[i] (a view).
+  Tensor movedim(const Dims& source, const Dims& destination) const {
+    if (source.size() != destination.size())
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[movedim] source and destination must have the same number of dims");
+    return make(porta_movedim, live(), source.data(), destination.data(), detail::count(source));
+  }
+  Tensor movedim(int32_t source, int32_t destination) const { return movedim(Dims{source}, Dims{destination}); }
+  /// torch.diagonal: a view of the (dim1, dim2) diagonal `offset` above the main one, as the last dim.
+  Tensor diagonal(int64_t offset = 0, int32_t dim1 = 0, int32_t dim2 = 1) const {
+    return make(porta_diagonal, live(), offset, dim1, dim2);
+  }
+  /// torch.diag: a vector's square matrix, or a matrix's diagonal (a copy).
+  Tensor diag(int64_t diagonal = 0) const { return make(porta_diag, live(), diagonal); }
+  /// torch.repeat_interleave: each element `repeats` times along dim (nullopt: the flattened tensor).
+  Tensor repeat_interleave(int64_t repeats, std::optional<int32_t> dim = std::nullopt) const {
+    return make(porta_repeat_interleave_int, live(), repeats, dim.value_or(PORTA_ALL_DIMS));
+  }
+  /// torch.repeat_interleave with one count per element along dim (output_size, when given, is checked).
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int32_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const {
+    return make(porta_repeat_interleave, live(), repeats.live(), dim.value_or(PORTA_ALL_DIMS),
+                output_size.value_or(-1));
+  }
+  /// torch.Tensor.unfold: windows of `size` every `step` along dim as a last dim (a copy, not a view).
+  Tensor unfold(int32_t dim, int64_t size, int64_t step) const { return make(porta_unfold, live(), dim, size, step); }
+  /// torch.median of every element (the lower middle value; NaN if there is one).
+  Tensor median() const { return std::get<0>(pair(porta_median, PORTA_ALL_DIMS, false)); }
+  /// torch.median along dim: {values, indices}.
+  std::tuple<Tensor, Tensor> median(int32_t dim, bool keepdim = false) const {
+    return pair(porta_median, dim, keepdim);
+  }
+  /// torch.nanmedian: median ignoring NaNs.
+  Tensor nanmedian() const { return std::get<0>(pair(porta_nanmedian, PORTA_ALL_DIMS, false)); }
+  std::tuple<Tensor, Tensor> nanmedian(int32_t dim, bool keepdim = false) const {
+    return pair(porta_nanmedian, dim, keepdim);
+  }
+  /// torch.histc: counts in `bins` equal bins over [min, max] (min == max: the data's range).
+  Tensor histc(int64_t bins = 100, double min = 0.0, double max = 0.0) const {
+    return make(porta_histc, live(), bins, min, max);
+  }
 
   // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
   //   UNARY      t.exp(), in place t.exp_()
@@ -1065,6 +1106,12 @@ class Tensor {
 
  private:
   // unique / unique_consecutive: values, inverse and counts, all or none.
+  std::tuple<Tensor, Tensor> pair(porta_status (*f)(porta_tensor*, int32_t, int, porta_tensor**, porta_tensor**),
+                                  int32_t dim, bool keepdim) const {
+    porta_tensor *a = nullptr, *b = nullptr;
+    detail::check(f(live(), dim, keepdim ? 1 : 0, &a, &b));
+    return {adopt(a), adopt(b)};
+  }
   std::tuple<Tensor, Tensor, Tensor> unique3(porta_status (*f)(porta_tensor*, porta_tensor**, porta_tensor**,
                                                                 porta_tensor**)) const {
     porta_tensor *v = nullptr, *i = nullptr, *c = nullptr;
@@ -1282,6 +1329,47 @@ inline Tensor addmm(const Tensor& c, const Tensor& a, const Tensor& b, double be
 }
 inline Tensor baddbmm(const Tensor& c, const Tensor& a, const Tensor& b, double beta = 1.0, double alpha = 1.0) {
   return c.baddbmm(a, b, beta, alpha);
+}
+inline Tensor movedim(const Tensor& t, const Dims& source, const Dims& destination) {
+  return t.movedim(source, destination);
+}
+inline Tensor diagonal(const Tensor& t, int64_t offset = 0, int32_t dim1 = 0, int32_t dim2 = 1) {
+  return t.diagonal(offset, dim1, dim2);
+}
+inline Tensor diag(const Tensor& t, int64_t diagonal = 0) { return t.diag(diagonal); }
+inline Tensor histc(const Tensor& t, int64_t bins = 100, double min = 0.0, double max = 0.0) {
+  return t.histc(bins, min, max);
+}
+/// torch::meshgrid of 0-D or 1-D tensors; indexing "ij" (PyTorch's default) or "xy".
+inline std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, const std::string& indexing = "ij") {
+  if (indexing != "ij" && indexing != "xy")
+    throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[meshgrid] indexing must be \"ij\" or \"xy\", got \"" + indexing + "\"");
+  std::vector<porta_tensor*> handles, outs(tensors.size());
+  for (const Tensor& t : tensors) handles.push_back(t.handle());
+  detail::check(porta_meshgrid(handles.data(), detail::count(handles),
+                               indexing == "xy" ? PORTA_MESHGRID_XY : PORTA_MESHGRID_IJ, outs.data()));
+  std::vector<Tensor> grid;
+  for (porta_tensor* h : outs) grid.push_back(Tensor::adopt(h));
+  return grid;
+}
+/// torch::einsum over operands of one dtype and device ("bij,bjk->bik", "...ij", "ii", implicit outputs).
+inline Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) {
+  std::vector<porta_tensor*> handles;
+  for (const Tensor& t : operands) handles.push_back(t.handle());
+  return detail::call(porta_einsum, equation.c_str(), handles.data(), detail::count(handles));
+}
+/// torch::var_mean / std_mean: {spread, mean} over dims ({}: all).
+inline std::tuple<Tensor, Tensor> var_mean(const Tensor& t, const Dims& dims = {}, double correction = 1.0,
+                                           bool keepdim = false) {
+  porta_tensor *v = nullptr, *m = nullptr;
+  detail::check(porta_var_mean(t.handle(), dims.data(), detail::count(dims), correction, int{keepdim}, &v, &m));
+  return {Tensor::adopt(v), Tensor::adopt(m)};
+}
+inline std::tuple<Tensor, Tensor> std_mean(const Tensor& t, const Dims& dims = {}, double correction = 1.0,
+                                           bool keepdim = false) {
+  porta_tensor *v = nullptr, *m = nullptr;
+  detail::check(porta_std_mean(t.handle(), dims.data(), detail::count(dims), correction, int{keepdim}, &v, &m));
+  return {Tensor::adopt(v), Tensor::adopt(m)};
 }
 /// torch::bernoulli: 1 with probability p (elementwise), else 0.
 inline Tensor bernoulli(const Tensor& p, Generator* generator = nullptr) {

@@ -5,9 +5,11 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
-#include "runtime/error.hpp"
 #include "ops/ops.hpp"
+#include "runtime/error.hpp"
 
 #define PORTA_API extern "C" PORTA_EXPORT
 
@@ -26,6 +28,25 @@ porta_status produce(porta_tensor** out, Make&& make) {
     require(out, "out");
     TensorPtr r = make();
     *out = r.release();
+  });
+}
+
+// The n tensors of a caller's array, each validated ("tensors[2]").
+inline std::vector<TensorPtr> tensor_array(const char* op, porta_tensor* const* tensors, int32_t n) {
+  if (n < 1) fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": expected a non-empty list of tensors (n >= 1), got n = ", n);
+  require(tensors, "tensors");
+  std::vector<TensorPtr> out;
+  for (int32_t i = 0; i < n; ++i) out.push_back(arg(tensors[i], ("tensors[" + std::to_string(i) + "]").c_str()));
+  return out;
+}
+
+// Hands every part to outs, or none of them on error.
+template <typename Make>
+porta_status produce_all(porta_tensor** outs, Make&& make) {
+  return guard([&] {
+    require(outs, "outs");
+    std::vector<TensorPtr> parts = make();
+    for (size_t i = 0; i < parts.size(); ++i) outs[i] = parts[i].release();
   });
 }
 

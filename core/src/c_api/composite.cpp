@@ -1,8 +1,11 @@
 // C API: the composite ops of porta.h (core/src/ops/composite/).
+#include "ops/composite/composite.hpp"
+
+#include <cmath>
 #include <optional>
+#include <utility>
 
 #include "c_api/c_api.hpp"
-#include "ops/composite/composite.hpp"
 
 using namespace porta;
 
@@ -177,4 +180,112 @@ PORTA_API porta_status porta_addmm(porta_tensor* c, porta_tensor* a, porta_tenso
 PORTA_API porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta, double alpha,
                                      porta_tensor** out) {
   return produce(out, [&] { return composite::baddbmm(arg(c, "c"), arg(a, "a"), arg(b, "b"), beta, alpha); });
+}
+
+// ---- since 1.7
+
+namespace {
+
+// Hands both tensors of a pair to the caller, or neither on error.
+template <typename Make>
+porta_status produce_pair(porta_tensor** first, const char* first_name, porta_tensor** second, const char* second_name,
+                          Make&& make) {
+  return guard([&] {
+    require(first, first_name);
+    require(second, second_name);
+    std::pair<TensorPtr, TensorPtr> p = make();
+    *first = p.first.release();
+    *second = p.second.release();
+  });
+}
+
+std::pair<TensorPtr, TensorPtr> median_of(porta_tensor* t, int32_t dim, int keepdim, bool ignore_nan) {
+  TensorPtr x = arg(t, "t");
+  if (dim != PORTA_ALL_DIMS) {
+    ops::Sorted s = composite::median(x, dim, keepdim != 0, ignore_nan);
+    return {s.values, s.indices};
+  }
+  if (x->numel() == 0 && is_floating(x->dtype))  // PyTorch: NaN; no element to point at
+    return {ops::full(*x->device, Dims{}, NAN, x->dtype), ops::full_int(*x->device, Dims{}, -1, Dtype::Int64)};
+  ops::Sorted s = composite::median(ag::reshape(x, Dims{x->numel()}), 0, false, ignore_nan);
+  if (!keepdim) return {s.values, s.indices};
+  Dims ones;
+  for (int32_t i = 0; i < x->ndim(); ++i) ones.push_back(1);
+  return {ag::reshape(s.values, ones), ops::reshape(s.indices, ones)};
+}
+
+}  // namespace
+
+PORTA_API porta_status porta_movedim(porta_tensor* t, const int32_t* source, const int32_t* destination, int32_t n,
+                                     porta_tensor** out) {
+  return produce(out, [&] { return composite::movedim(arg(t, "t"), source, destination, n); });
+}
+
+PORTA_API porta_status porta_diagonal(porta_tensor* t, int64_t offset, int32_t dim1, int32_t dim2, porta_tensor** out) {
+  return produce(out, [&] { return ag::diagonal(arg(t, "t"), offset, dim1, dim2); });
+}
+
+PORTA_API porta_status porta_diag(porta_tensor* t, int64_t diagonal, porta_tensor** out) {
+  return produce(out, [&] { return composite::diag(arg(t, "t"), diagonal); });
+}
+
+PORTA_API porta_status porta_meshgrid(porta_tensor* const* tensors, int32_t n, porta_meshgrid_indexing indexing,
+                                      porta_tensor** outs) {
+  return produce_all(outs, [&] {
+    if (indexing != PORTA_MESHGRID_IJ && indexing != PORTA_MESHGRID_XY)
+      fail(PORTA_ERROR_INVALID_ARGUMENT,
+           "meshgrid: indexing must be PORTA_MESHGRID_IJ (0) or PORTA_MESHGRID_XY (1), got ",
+           static_cast<int32_t>(indexing));
+    return composite::meshgrid(tensor_array("meshgrid", tensors, n), indexing == PORTA_MESHGRID_XY);
+  });
+}
+
+PORTA_API porta_status porta_repeat_interleave(porta_tensor* t, porta_tensor* repeats, int32_t dim, int64_t output_size,
+                                               porta_tensor** out) {
+  return produce(out, [&] {
+    if (output_size < -1)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "repeat_interleave: output_size must be >= 0 or -1 (not given), got ",
+           output_size);
+    return composite::repeat_interleave(arg(t, "t"), arg(repeats, "repeats"), dim, output_size);
+  });
+}
+
+PORTA_API porta_status porta_repeat_interleave_int(porta_tensor* t, int64_t repeats, int32_t dim, porta_tensor** out) {
+  return produce(out, [&] { return composite::repeat_interleave(arg(t, "t"), repeats, dim); });
+}
+
+PORTA_API porta_status porta_unfold(porta_tensor* t, int32_t dim, int64_t size, int64_t step, porta_tensor** out) {
+  return produce(out, [&] { return composite::unfold(arg(t, "t"), dim, size, step); });
+}
+
+PORTA_API porta_status porta_einsum(const char* equation, porta_tensor* const* operands, int32_t n,
+                                    porta_tensor** out) {
+  return produce(out, [&] { return composite::einsum(equation, tensor_array("einsum", operands, n)); });
+}
+
+PORTA_API porta_status porta_var_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                      int keepdim, porta_tensor** var, porta_tensor** mean) {
+  return produce_pair(var, "var", mean, "mean", [&] {
+    return composite::var_mean(arg(t, "t"), dims, num_dims, correction, keepdim != 0, false);
+  });
+}
+
+PORTA_API porta_status porta_std_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,
+                                      int keepdim, porta_tensor** std, porta_tensor** mean) {
+  return produce_pair(std, "std", mean, "mean",
+                      [&] { return composite::var_mean(arg(t, "t"), dims, num_dims, correction, keepdim != 0, true); });
+}
+
+PORTA_API porta_status porta_median(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** values,
+                                    porta_tensor** indices) {
+  return produce_pair(values, "values", indices, "indices", [&] { return median_of(t, dim, keepdim, false); });
+}
+
+PORTA_API porta_status porta_nanmedian(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** values,
+                                       porta_tensor** indices) {
+  return produce_pair(values, "values", indices, "indices", [&] { return median_of(t, dim, keepdim, true); });
+}
+
+PORTA_API porta_status porta_histc(porta_tensor* t, int64_t bins, double min, double max, porta_tensor** out) {
+  return produce(out, [&] { return composite::histc(arg(t, "t"), bins, min, max); });
 }

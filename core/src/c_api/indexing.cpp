@@ -1,36 +1,10 @@
 // C API: indexing, joins and splits (ops/index.cpp, ops/join.cpp,
 // ops/composite/indexing.cpp). porta_cumsum and porta_cumprod are generated
 // from the op table in c_api/ops.cpp.
-#include <string>
-#include <vector>
-
 #include "c_api/c_api.hpp"
 #include "ops/composite/composite.hpp"
 
 using namespace porta;
-
-namespace {
-
-// The n tensors of a caller's array, each validated ("tensors[2]").
-std::vector<TensorPtr> tensor_array(const char* op, porta_tensor* const* tensors, int32_t n) {
-  if (n < 1) fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": expected a non-empty list of tensors (n >= 1), got n = ", n);
-  require(tensors, "tensors");
-  std::vector<TensorPtr> out;
-  for (int32_t i = 0; i < n; ++i) out.push_back(arg(tensors[i], ("tensors[" + std::to_string(i) + "]").c_str()));
-  return out;
-}
-
-// Hands every part to outs, or none of them on error.
-template <typename Make>
-porta_status produce_all(porta_tensor** outs, Make&& make) {
-  return guard([&] {
-    require(outs, "outs");
-    std::vector<TensorPtr> parts = make();
-    for (size_t i = 0; i < parts.size(); ++i) outs[i] = parts[i].release();
-  });
-}
-
-}  // namespace
 
 PORTA_API porta_status porta_gather(porta_tensor* src, int32_t dim, porta_tensor* index, porta_tensor** out) {
   return produce(out, [&] { return ag::gather(arg(src, "src"), dim, arg(index, "index")); });

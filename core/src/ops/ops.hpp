@@ -22,6 +22,8 @@ TensorPtr view(const TensorPtr& t, Dims shape);
 TensorPtr reshape(const TensorPtr& t, Dims shape);
 TensorPtr slice(const TensorPtr& t, int32_t dim, int64_t start, int64_t stop, int64_t step);
 TensorPtr select(const TensorPtr& t, int32_t dim, int64_t index);
+// torch.diagonal: the (dim1, dim2) diagonal `offset` above the main one, as a last dim (a view).
+TensorPtr diagonal(const TensorPtr& t, int64_t offset, int32_t dim1, int32_t dim2);
 TensorPtr transpose(const TensorPtr& t, int32_t dim0, int32_t dim1);
 TensorPtr permute(const TensorPtr& t, const int32_t* dims, int32_t ndim);
 TensorPtr expand(const TensorPtr& t, const Dims& shape);

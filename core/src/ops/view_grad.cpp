@@ -52,6 +52,19 @@ struct IndexNode final : Node {
   }
 };
 
+// diagonal: zeros with g written into the same diagonal.
+struct DiagonalNode final : Node {
+  Dims in_shape;
+  int64_t offset;
+  int32_t dim1, dim2;
+  const char* name() const override { return "DiagonalBackward"; }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override {
+    TensorPtr zeros = ops::full(*g->device, in_shape, 0.0, g->dtype);
+    ops::copy_into(ops::diagonal(zeros, offset, dim1, dim2), g);
+    return {zeros};
+  }
+};
+
 struct IdentityNode final : Node {
   const char* name() const override { return "IdentityBackward"; }
   bool differentiable_twice() const override { return true; }
@@ -152,6 +165,14 @@ TensorPtr select(const TensorPtr& t, int32_t dim, int64_t index) {
   node->in_shape = t->shape;
   node->is_select = true;
   node->dim = dim, node->start = index, node->stop = 0, node->step = 1;
+  return track(t, out, node);
+}
+
+TensorPtr diagonal(const TensorPtr& t, int64_t offset, int32_t dim1, int32_t dim2) {
+  TensorPtr out = ops::diagonal(t, offset, dim1, dim2);
+  auto node = std::make_shared<DiagonalNode>();
+  node->in_shape = t->shape;
+  node->offset = offset, node->dim1 = dim1, node->dim2 = dim2;
   return track(t, out, node);
 }
 

@@ -1,8 +1,9 @@
 // Views: new geometry over the same storage, on the same device.
+#include <algorithm>
 #include <optional>
 
-#include "runtime/error.hpp"
 #include "ops/ops.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::ops {
 namespace {
@@ -122,6 +123,25 @@ TensorPtr select(const TensorPtr& t, int32_t dim, int64_t index) {
   for (int32_t i = 0; i < t->ndim(); ++i)
     if (i != dim) shape.push_back(t->shape[i]), strides.push_back(t->strides[i]);
   return make_view(*t, shape, strides, t->byte_offset + index * t->strides[dim] * t->itemsize());
+}
+
+TensorPtr diagonal(const TensorPtr& t, int64_t offset, int32_t dim1, int32_t dim2) {
+  const int32_t d1 = wrap_dim("diagonal", dim1, t->ndim()), d2 = wrap_dim("diagonal", dim2, t->ndim());
+  if (d1 == d2)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "diagonal: diagonal dimensions cannot be identical ", dim1, ", ", dim2);
+  const int64_t rows = t->shape[d1], cols = t->shape[d2];
+  // offset > 0 walks above the main diagonal (along dim2), < 0 below it; no overflow for any offset.
+  int64_t len = 0;
+  if (offset >= 0 && offset < cols) len = std::min(rows, cols - offset);
+  if (offset < 0 && offset > -rows) len = std::min(rows + offset, cols);
+  uint64_t byte_offset = t->byte_offset;
+  if (len > 0) byte_offset += (offset >= 0 ? offset * t->strides[d2] : -offset * t->strides[d1]) * t->itemsize();
+  Dims shape, strides;
+  for (int32_t i = 0; i < t->ndim(); ++i)
+    if (i != d1 && i != d2) shape.push_back(t->shape[i]), strides.push_back(t->strides[i]);
+  shape.push_back(len);
+  strides.push_back(t->strides[d1] + t->strides[d2]);
+  return make_view(*t, shape, strides, byte_offset);
 }
 
 TensorPtr transpose(const TensorPtr& t, int32_t dim0, int32_t dim1) {

@@ -2,10 +2,13 @@
 // autograd through their parts (so their backward is derived, never
 // written), and reached from C, C++ and Python through porta.h like any op.
 // Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
-// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, statistics.cpp, shape.cpp, sampling.cpp.
+// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, statistics.cpp, shape.cpp, rearrange.cpp,
+// einsum.cpp, sampling.cpp.
 #pragma once
 
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "ops/ag.hpp"
 
@@ -67,7 +70,13 @@ TensorPtr embedding(const TensorPtr& weight, const TensorPtr& indices, int64_t p
 // ---- statistics.cpp: over dims (num_dims 0: all), as porta_sum
 TensorPtr var(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction, bool keepdim);
 TensorPtr std_dev(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction, bool keepdim);
+// torch.var_mean (root: std_mean): the spread and the mean over dims.
+std::pair<TensorPtr, TensorPtr> var_mean(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction,
+                                         bool keepdim, bool root);
 TensorPtr prod(const TensorPtr& a, int32_t dim, bool keepdim);  // dim PORTA_ALL_DIMS: every element
+// torch.histc: counts of a's elements in `bins` equal bins over [min, max] (min == max: the data's range),
+// in a's floating dtype; values outside and NaNs are left out. Not differentiable.
+TensorPtr histc(const TensorPtr& a, int64_t bins, double min, double max);
 TensorPtr any(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr all(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr count_nonzero(const TensorPtr& a, const int32_t* dims, int32_t num_dims);
@@ -78,6 +87,16 @@ TensorPtr flip(const TensorPtr& a, const int32_t* dims, int32_t num_dims);
 TensorPtr roll(const TensorPtr& a, const int64_t* shifts, int32_t num_shifts, const int32_t* dims, int32_t num_dims);
 TensorPtr repeat(const TensorPtr& a, const int64_t* repeats, int32_t n);
 TensorPtr triangle(const TensorPtr& a, int64_t diagonal, bool lower);  // tril (lower) / triu
+// ---- rearrange.cpp: moved, repeated and windowed elements
+TensorPtr movedim(const TensorPtr& a, const int32_t* source, const int32_t* destination, int32_t n);  // a view
+TensorPtr diag(const TensorPtr& a, int64_t diagonal);  // 1-D: the square matrix; 2-D: the diagonal (a copy)
+std::vector<TensorPtr> meshgrid(const std::vector<TensorPtr>& tensors, bool xy);  // expanded views
+// dim PORTA_ALL_DIMS: over the flattened a. The tensor form reads its total back (checked against output_size >= 0).
+TensorPtr repeat_interleave(const TensorPtr& a, int64_t repeats, int32_t dim);
+TensorPtr repeat_interleave(const TensorPtr& a, const TensorPtr& repeats, int32_t dim, int64_t output_size);
+TensorPtr unfold(const TensorPtr& a, int32_t dim, int64_t size, int64_t step);  // windows as a last dim (a copy)
+// ---- einsum.cpp: diagonals, early sums and one batched matmul per pair of operands
+TensorPtr einsum(const char* equation, const std::vector<TensorPtr>& operands);
 TensorPtr outer(const TensorPtr& a, const TensorPtr& b);
 TensorPtr mm(const TensorPtr& a, const TensorPtr& b);
 TensorPtr mv(const TensorPtr& a, const TensorPtr& v);
@@ -97,6 +116,8 @@ TensorPtr multinomial(const TensorPtr& probs, int64_t num_samples, bool replacem
 ops::Sorted sort(const TensorPtr& t, int32_t dim, bool descending);
 ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest);  // always sorted
 ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim);  // k from 1
+// torch.median / nanmedian along dim: the lower middle value (median: NaN where a row has one).
+ops::Sorted median(const TensorPtr& t, int32_t dim, bool keepdim, bool ignore_nan);
 // torch.unique / unique_consecutive of the flattened t: the values (sorted
 // for unique), each element's group (t's shape) and the group sizes.
 struct Unique {

@@ -82,6 +82,34 @@ ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim) {
   return {ag::squeeze(values, d), ops::squeeze(idx, d)};
 }
 
+ops::Sorted median(const TensorPtr& t, int32_t dim, bool keepdim, bool ignore_nan) {
+  const char* op = ignore_nan ? "nanmedian" : "median";
+  TensorPtr x = t->ndim() == 0 ? ops::reshape(t, Dims{1}) : t;
+  const int32_t d = ops::wrap_dim(op, dim, x->ndim());
+  const int64_t n = x->shape[d];
+  if (n == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, op, "(): Expected reduction dim ", d, " to have non-zero size.");
+  DeviceState& dev = *t->device;
+  ops::Sorted s = ops::sort(x, d, false);  // NaN last
+  // Which sorted position each row takes: the lower middle of its numbers, or
+  // (median, a row with NaN) its first NaN; nanmedian of an all-NaN row, a NaN.
+  TensorPtr n_all = ops::full_int(dev, Dims{}, n, Dtype::Int64);
+  TensorPtr nans = is_floating(t->dtype) ? ops::reduce(PORTA_OP_SUM, ops::binary(PORTA_OP_NE, x, x), &d, 1, true)
+                                         : ops::full_int(dev, Dims{}, 0, Dtype::Int64);
+  TensorPtr numbers = ops::binary(PORTA_OP_SUB, n_all, nans);
+  TensorPtr middle = ops::binary_scalar(PORTA_OP_FLOOR_DIVIDE, ops::binary_scalar(PORTA_OP_SUB, numbers, 1.0), 2.0);
+  TensorPtr zero = ops::full_int(dev, Dims{}, 0, Dtype::Int64);
+  TensorPtr pos = ignore_nan ? ops::where(ops::binary(PORTA_OP_GT, numbers, zero), middle, zero)
+                             : ops::where(ops::binary(PORTA_OP_GT, nans, zero), numbers, middle);
+  Dims one = x->shape;
+  one[d] = 1;
+  pos = ops::contiguous(ops::expand(pos, one));
+  TensorPtr idx = ops::gather(s.indices, d, pos, op);
+  TensorPtr values = values_at(x, d, idx, ops::gather(s.values, d, pos, op), op);
+  if (t->ndim() == 0) return {ag::reshape(values, Dims{}), ops::reshape(idx, Dims{})};
+  if (keepdim) return {values, idx};
+  return {ag::squeeze(values, d), ops::squeeze(idx, d)};
+}
+
 Unique unique(const TensorPtr& t) {
   TensorPtr flat = ops::reshape(ops::contiguous(t), Dims{t->numel()});
   ops::Sorted s = ops::sort(flat, 0, false);

@@ -4,9 +4,10 @@
 // is 0, as PyTorch's. num_dims 0 reduces over every dim, as porta_sum.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
-#include "runtime/error.hpp"
 #include "ops/composite/composite.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::composite {
 namespace {
@@ -56,6 +57,13 @@ TensorPtr std_dev(const TensorPtr& a, const int32_t* dims, int32_t num_dims, dou
   require_floating("std", a);
   reduced_count(*a, dims, num_dims, "std");  // its errors name std, not var
   return ag::unary(PORTA_OP_SQRT, var(a, dims, num_dims, correction, keepdim));
+}
+
+std::pair<TensorPtr, TensorPtr> var_mean(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction,
+                                         bool keepdim, bool root) {
+  TensorPtr spread =
+      root ? std_dev(a, dims, num_dims, correction, keepdim) : var(a, dims, num_dims, correction, keepdim);
+  return {spread, ag::reduce(PORTA_OP_MEAN, a, dims, num_dims, keepdim)};
 }
 
 TensorPtr prod(const TensorPtr& a, int32_t dim, bool keepdim) {
@@ -111,6 +119,36 @@ TensorPtr vector_norm(const TensorPtr& a, double ord, const int32_t* dims, int32
   if (ord == 1) return ag::reduce(PORTA_OP_SUM, magnitude, dims, num_dims, keepdim);
   TensorPtr powered = ord == 2 ? ag::binary(PORTA_OP_MUL, a, a) : ag::binary_scalar(PORTA_OP_POW, magnitude, ord);
   return safe_root(ag::reduce(PORTA_OP_SUM, powered, dims, num_dims, keepdim), ord);
+}
+
+TensorPtr histc(const TensorPtr& a, int64_t bins, double min, double max) {
+  require_floating("histc", a);
+  if (bins <= 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "histc: bins must be > 0, but got ", bins, " for bins");
+  if (bins > (INT64_C(1) << 40)) fail(PORTA_ERROR_INVALID_ARGUMENT, "histc: bins ", bins, " is too many");
+  double lo = min, hi = max;
+  if (lo == hi && a->numel() > 0) {  // PyTorch: min == max takes the data's range (a read back)
+    lo = ops::reduce_to_host(PORTA_OP_MIN, a);
+    hi = ops::reduce_to_host(PORTA_OP_MAX, a);
+  }
+  if (lo == hi) lo -= 1, hi += 1;
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "histc: range of [", lo, ", ", hi, "] is not finite");
+  if (!(lo < hi)) fail(PORTA_ERROR_INVALID_ARGUMENT, "histc: max must be larger than min");
+  DeviceState& dev = *a->device;
+  // PyTorch's bin, in the input's dtype: trunc((x - lo) * bins / (hi - lo)); x == hi joins the last bin.
+  TensorPtr left = ops::full(dev, Dims{}, lo, a->dtype), right = ops::full(dev, Dims{}, hi, a->dtype);
+  TensorPtr x = ops::reshape(ops::contiguous(a), Dims{a->numel()});
+  TensorPtr scaled =
+      ops::binary(PORTA_OP_MUL, ops::binary(PORTA_OP_SUB, x, left), ops::full(dev, Dims{}, double(bins), a->dtype));
+  TensorPtr bin = ops::cast(ops::binary(PORTA_OP_DIV, scaled, ops::binary(PORTA_OP_SUB, right, left)), Dtype::Int64);
+  TensorPtr last = ops::full_int(dev, Dims{}, bins - 1, Dtype::Int64);
+  bin = ops::where(ops::binary(PORTA_OP_GT, bin, last), last, bin);
+  // Elements outside [lo, hi] and NaNs are counted in an extra bin that is dropped.
+  TensorPtr inside = logical_and(ops::binary(PORTA_OP_GE, x, left), ops::binary(PORTA_OP_LE, x, right));
+  bin = ops::where(inside, bin, ops::full_int(dev, Dims{}, bins, Dtype::Int64));
+  TensorPtr counts = ops::scatter(ops::full(dev, Dims{bins + 1}, 0.0, a->dtype), 0, bin,
+                                  ops::full(dev, Dims{x->shape[0]}, 1.0, a->dtype), PORTA_SCATTER_SUM, "histc");
+  return ops::contiguous(ops::slice(counts, 0, 0, bins, 1));
 }
 
 }  // namespace porta::composite
