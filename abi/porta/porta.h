@@ -144,11 +144,12 @@
  *   DLPACK_FLAG_BITMASK_READ_ONLY = 1, DLPACK_FLAG_BITMASK_IS_COPIED = 2
  *
  * Structs that begin with `size_t struct_size`: mirror their fields in
- * order and set struct_size to the size you declared; these are 1.6's:
+ * order and set struct_size to the size you declared; these are 1.7's:
  *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
  *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 40 (32 before
  *   1.6 added groups),
- *   sizeof(porta_pool2d_options) = 48, sizeof(porta_sgd_options) = 48,
+ *   sizeof(porta_pool2d_options) = 56 (48 before 1.7 added ceil_mode),
+ *   sizeof(porta_sgd_options) = 48,
  *   sizeof(porta_adam_options) = 56 (48 before 1.5 added amsgrad),
  *   sizeof(porta_rmsprop_options) = 56, sizeof(porta_adagrad_options) = 48,
  *   sizeof(porta_op_info) = 56, sizeof(porta_rnn_options) = 40,
@@ -1287,6 +1288,21 @@ PORTA_EXPORT porta_status porta_conv2d(porta_tensor* x, porta_tensor* weight, po
 PORTA_EXPORT porta_status porta_conv1d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias, int32_t stride,
                                        int32_t padding, int32_t dilation, int32_t groups, porta_tensor** out);
 
+/** torch.nn.functional.conv_transpose2d, the adjoint of porta_conv2d: x
+ *  [N, C, H, W] or [C, H, W], weight [C, F / groups, KH, KW], bias [F] or
+ *  NULL -> [N, F, OH, OW], OH = (H - 1) * stride - 2 * padding +
+ *  dilation * (KH - 1) + output_padding + 1. options as porta_conv2d's
+ *  (NULL: stride 1, no padding); output_padding (NULL: 0) must be below the
+ *  stride. Since 1.7. */
+PORTA_EXPORT porta_status porta_conv_transpose2d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
+                                                 const porta_conv2d_options* options, const int32_t* output_padding,
+                                                 porta_tensor** out);
+/** torch.nn.functional.conv_transpose1d: x [N, C, L] or [C, L], weight
+ *  [C, F / groups, K]; porta_conv_transpose2d over a height of 1. Since 1.7. */
+PORTA_EXPORT porta_status porta_conv_transpose1d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
+                                                 int32_t stride, int32_t padding, int32_t output_padding,
+                                                 int32_t dilation, int32_t groups, porta_tensor** out);
+
 /** Options of the pooling ops; {height, width} pairs. Since 1.0. */
 typedef struct porta_pool2d_options {
   size_t struct_size;        /**< set by the caller: sizeof(porta_pool2d_options) */
@@ -1295,6 +1311,12 @@ typedef struct porta_pool2d_options {
   int32_t padding[2];        /**< <= kernel / 2 */
   int32_t dilation[2];       /**< max pooling only; 0 means 1 */
   int32_t count_include_pad; /**< avg pooling: count padding in the divisor (PyTorch default 1) */
+  /** The 4 bytes 1.0 to 1.6 left as tail padding (set or not by older callers): ignored. Since 1.7. */
+  int32_t reserved;
+  /** 1: PyTorch's ceil_mode, a last window that starts inside the input (or its left padding) but
+   *  runs past the end is kept; average pooling then divides it by the part inside the padded input
+   *  (count_include_pad) or inside the input. 0 (and sizes from before 1.7): floor. Since 1.7. */
+  int32_t ceil_mode;
 } porta_pool2d_options;
 /** Max pooling of x [N, C, H, W]. Since 1.0. */
 PORTA_EXPORT porta_status porta_max_pool2d(porta_tensor* x, const porta_pool2d_options* options,

@@ -226,7 +226,9 @@ AT(porta_pool2d_options, stride, 16, 8);
 AT(porta_pool2d_options, padding, 24, 8);
 AT(porta_pool2d_options, dilation, 32, 8);
 AT(porta_pool2d_options, count_include_pad, 40, 4);
-FFI_SIZE(porta_pool2d_options, 48);
+AT(porta_pool2d_options, reserved, 44, 4);
+AT(porta_pool2d_options, ceil_mode, 48, 4);
+FFI_SIZE(porta_pool2d_options, 56);
 
 /* SGD's options (1.0); 4 bytes of tail padding */
 AT(porta_sgd_options, struct_size, 0, 8);

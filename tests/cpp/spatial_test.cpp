@@ -1,7 +1,8 @@
 // pad, adaptive_avg_pool2d and channel dropout in C++ (user ABI 1.6): the
 // functional forms and the AdaptiveAvgPool2d, ZeroPad2d / ReflectionPad2d and
-// Dropout2d modules (per-device values: tests/python/test_spatial.py and
-// tests/gradcheck).
+// Dropout2d modules; transposed convolutions and ceil-mode pooling (1.7)
+// (per-device values: tests/python/test_spatial.py,
+// test_conv_transpose_and_ceil_pool.py and tests/gradcheck).
 #include <gmock/gmock.h>
 
 #include <porta/nn.hpp>
@@ -81,6 +82,30 @@ TEST(Spatial, GroupedAndOneDimensionalConvolutions) {
   nn::Conv1d c1(4, 6, 3, 1, 1, 1, true, 2);
   EXPECT_EQ(c1(Tensor::randn({2, 4, 5})).shape(), (porta::Shape{2, 6, 5}));
   EXPECT_EQ(c1.describe(), "Conv1d(4, 6, kernel_size=(3,), stride=(1,), padding=(1,), groups=2)");
+}
+
+TEST(Spatial, TransposedConvolutionsAndCeilModePooling) {
+  // A 1x1 input through a 2x2 kernel of stride 2: the kernel itself, scaled; two inputs place two copies.
+  const Tensor k = vec({1, 2, 3, 4}, {1, 1, 2, 2});
+  EXPECT_EQ(values(F::conv_transpose2d(vec({3}, {1, 1, 1, 1}), k, {}, 2)), (D{3, 6, 9, 12}));
+  EXPECT_EQ(values(F::conv_transpose2d(vec({1, 10}, {1, 1, 1, 2}), k, {}, 2)), (D{1, 2, 10, 20, 3, 4, 30, 40}));
+  EXPECT_EQ(F::conv_transpose2d(vec({1, 10}, {1, 1, 1, 2}), k, {}, 2, 0, 1).shape(), (porta::Shape{1, 1, 3, 5}));
+  EXPECT_EQ(values(F::conv_transpose1d(vec({1, 2}, {1, 2}), vec({1, -1}, {1, 1, 2}))), (D{1, 1, -2}));
+  nn::ConvTranspose2d up(4, 6, 3, 2, 1, 1);
+  EXPECT_EQ(up.weight.shape(), (porta::Shape{4, 6, 3, 3}));
+  EXPECT_EQ(up(Tensor::randn({2, 4, 5, 5})).shape(), (porta::Shape{2, 6, 10, 10}));
+  EXPECT_EQ(up.describe(), "ConvTranspose2d(4, 6, kernel_size=3, stride=2, padding=1, output_padding=1)");
+  nn::ConvTranspose1d up1(4, 2, 3, 1, 0, 0, 2, false);
+  EXPECT_EQ(up1.weight.shape(), (porta::Shape{4, 1, 3}));
+  EXPECT_EQ(up1(Tensor::randn({4, 5})).shape(), (porta::Shape{2, 7}));
+  EXPECT_THAT([&] { (void)F::conv_transpose2d(k, k, {}, 2, 0, 2); },
+              testing::ThrowsMessage<porta::Error>(testing::HasSubstr("output padding must be smaller")));
+  // ceil_mode: a 5x5 input in 2x2 windows gives 3x3, the last ones partial (max of what is there; average
+  // divided by the part inside the input, as PyTorch's).
+  const Tensor x = Tensor::arange(0, 25).reshape({1, 1, 5, 5});
+  EXPECT_EQ(values(F::max_pool2d(x, 2, 2, 0, 1, true)), (D{6, 8, 9, 16, 18, 19, 21, 23, 24}));
+  EXPECT_EQ(values(nn::AvgPool2d(2, 2, 0, true)(x)), (D{3, 5, 6.5, 13, 15, 16.5, 20.5, 22.5, 24}));
+  EXPECT_EQ(nn::MaxPool2d(2)(x).shape(), (porta::Shape{1, 1, 2, 2}));
 }
 
 }  // namespace

@@ -229,11 +229,15 @@ Case loss(const char* name, porta_reduction r, bool cross_entropy, bool ignore =
 std::vector<Case> nn_cases() {
   const size_t ps = sizeof(porta_pool2d_options);
   return {
-      Case{"linear", {{{4, 3}}, {{2, 3}}, {{2}}}, [](const Tensors& x) {
+      Case{"linear",
+           {{{4, 3}}, {{2, 3}}, {{2}}},
+           [](const Tensors& x) {
              porta_tensor* out = nullptr;
              return ok(porta_linear(x[0], x[1], x[2], &out), out);
            }},
-      Case{"linear_3d_no_bias", {{{2, 2, 3}}, {{4, 3}}}, [](const Tensors& x) {
+      Case{"linear_3d_no_bias",
+           {{{2, 2, 3}}, {{4, 3}}},
+           [](const Tensors& x) {
              porta_tensor* out = nullptr;
              return ok(porta_linear(x[0], x[1], nullptr, &out), out);
            }},
@@ -241,14 +245,33 @@ std::vector<Case> nn_cases() {
       conv("conv2d_stride2", conv_options(2, 1, 1), true),
       conv("conv2d_dilation2_nobias", conv_options(1, 2, 2), false),
       conv("conv2d_groups2_stride2", conv_options(2, 1, 1, 2), true),
-      Case{"conv1d_groups2_dilation2_unbatched", {{{4, 9}}, {{4, 2, 3}}, {{4}}}, [](const Tensors& x) {
+      Case{"conv1d_groups2_dilation2_unbatched",
+           {{{4, 9}}, {{4, 2, 3}}, {{4}}},
+           [](const Tensors& x) {
              porta_tensor* out = nullptr;
              return ok(porta_conv1d(x[0], x[1], x[2], 2, 1, 2, 2, &out), out);
            }},
-      pool("max_pool2d", true, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1}),
-      pool("max_pool2d_pad_stride", true, porta_pool2d_options{ps, {3, 3}, {2, 2}, {1, 1}, {1, 1}, 1}),
-      pool("avg_pool2d", false, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1}),
-      pool("avg_pool2d_pad_exclude", false, porta_pool2d_options{ps, {3, 3}, {2, 2}, {1, 1}, {1, 1}, 0}),
+      pool("max_pool2d", true, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1, 0, 0}),
+      pool("max_pool2d_pad_stride", true, porta_pool2d_options{ps, {3, 3}, {2, 2}, {1, 1}, {1, 1}, 1, 0, 0}),
+      pool("avg_pool2d", false, porta_pool2d_options{ps, {2, 2}, {0, 0}, {0, 0}, {1, 1}, 1, 0, 0}),
+      pool("avg_pool2d_pad_exclude", false, porta_pool2d_options{ps, {3, 3}, {2, 2}, {1, 1}, {1, 1}, 0, 0, 0}),
+      pool("max_pool2d_ceil", true, porta_pool2d_options{ps, {2, 2}, {2, 2}, {0, 0}, {1, 1}, 1, 0, 1}),
+      pool("avg_pool2d_ceil", false, porta_pool2d_options{ps, {2, 2}, {2, 2}, {0, 0}, {1, 1}, 1, 0, 1}),
+      pool("avg_pool2d_ceil_exclude", false, porta_pool2d_options{ps, {2, 2}, {2, 2}, {0, 0}, {1, 1}, 0, 0, 1}),
+      Case{"conv_transpose2d_stride2_output_padding",
+           {{{2, 4, 3, 3}}, {{4, 3, 3, 2}}, {{3}}},
+           [](const Tensors& x) {
+             porta_tensor* out = nullptr;
+             const porta_conv2d_options o{sizeof(o), {2, 2}, {1, 0}, {1, 2}, 1};
+             const int32_t extra[2] = {1, 1};
+             return ok(porta_conv_transpose2d(x[0], x[1], x[2], &o, extra, &out), out);
+           }},
+      Case{"conv_transpose1d_groups2_unbatched",
+           {{{4, 5}}, {{4, 1, 3}}},
+           [](const Tensors& x) {
+             porta_tensor* out = nullptr;
+             return ok(porta_conv_transpose1d(x[0], x[1], nullptr, 2, 1, 0, 1, 2, &out), out);
+           }},
       Case{"softmax_dim1", {{{3, 4}}}, [](const Tensors& x) { return call(porta_softmax, x[0], int32_t{1}); }},
       Case{"softmax_dim0", {{{3, 4, 2}}}, [](const Tensors& x) { return call(porta_softmax, x[0], int32_t{0}); }},
       Case{"log_softmax", {{{3, 4}}}, [](const Tensors& x) { return call(porta_log_softmax, x[0], int32_t{-1}); }},

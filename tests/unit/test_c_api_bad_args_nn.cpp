@@ -123,17 +123,89 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "conv1d: groups must be >= 1 (0 means 1), got -1",
                porta_conv1d(x.f.get(), w2.get(), nullptr, 1, 0, 1, -1, out.p()));
      }},
+    {"porta_conv_transpose2d",
+     [](Fixture& x) {
+       // x.image [1, 1, 4, 4] with weight [C 1, F 2, 3, 3].
+       Tensor w = make({1, 2, 3, 3}, x.cpu), bias = make({2}, x.cpu);
+       porta_tensor* img = x.image.get();
+       expect_each_handle_checked<3>(
+           {img, w.get(), bias.get()}, {"x", "weight", "bias"},
+           [](auto t, porta_tensor** o) { return porta_conv_transpose2d(t[0], t[1], t[2], nullptr, nullptr, o); }, 2);
+       Untouched<porta_tensor*> out;
+       const porta_conv2d_options no_size = unsized<porta_conv2d_options>();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set",
+               porta_conv_transpose2d(img, w.get(), nullptr, &no_size, nullptr, out.p()));
+       const porta_conv2d_options zero_stride{sizeof(porta_conv2d_options), {0, 1}, {0, 0}, {1, 1}, 1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: stride and dilation must be >= 1",
+               porta_conv_transpose2d(img, w.get(), nullptr, &zero_stride, nullptr, out.p()));
+       const porta_conv2d_options stride2{sizeof(porta_conv2d_options), {2, 2}, {0, 0}, {1, 1}, 1};
+       const int32_t two[2] = {2, 0}, one_ok[2] = {1, 1}, negative[2] = {0, -1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "output padding must be smaller than either stride or dilation",
+               porta_conv_transpose2d(img, w.get(), nullptr, &stride2, two, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "output padding must be smaller",
+               porta_conv_transpose2d(img, w.get(), nullptr, &stride2, negative, out.p()));
+       const porta_conv2d_options dilated{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {3, 3}, 1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "output_padding 1 >= stride 1 (allowed by PyTorch below the dilation)",
+               porta_conv_transpose2d(img, w.get(), nullptr, &dilated, one_ok, out.p()));
+       const porta_conv2d_options padded{sizeof(porta_conv2d_options), {1, 1}, {4, 4}, {1, 1}, 1};
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "gives a non-positive output size -2",
+               porta_conv_transpose2d(img, w.get(), nullptr, &padded, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input must be [N, C, H, W] or [C, H, W], got [2, 3]",
+               porta_conv_transpose2d(x.f.get(), w.get(), nullptr, nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "weight must be 4-D",
+               porta_conv_transpose2d(img, x.f.get(), nullptr, nullptr, nullptr, out.p()));
+       Tensor w3 = make({3, 2, 3, 3}, x.cpu), bias3 = make({3}, x.cpu);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: input has 1 channels but the weight [3, 2, 3, 3]",
+               porta_conv_transpose2d(img, w3.get(), nullptr, nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "bias of shape [3] does not match 2 output channels",
+               porta_conv_transpose2d(img, w.get(), bias3.get(), nullptr, nullptr, out.p()));
+       porta_conv2d_options grouped{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, -1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: groups must be >= 1 (0 means 1), got -1",
+               porta_conv_transpose2d(img, w.get(), nullptr, &grouped, nullptr, out.p()));
+       grouped.groups = 2;
+       Tensor w1 = make({1, 1, 3, 3}, x.cpu);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "in_channels (1) must be divisible by groups (2)",
+               porta_conv_transpose2d(img, w1.get(), nullptr, &grouped, nullptr, out.p()));
+       Tensor int_img = make({1, 1, 4, 4}, x.cpu, porta_int32);
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv_transpose2d: input must be float32",
+               porta_conv_transpose2d(int_img.get(), w.get(), nullptr, nullptr, nullptr, out.p()));
+       Tensor there = make({1, 2, 3, 3}, x.mock);
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1",
+               porta_conv_transpose2d(img, there.get(), nullptr, nullptr, nullptr, out.p()));
+     }},
+    {"porta_conv_transpose1d",
+     [](Fixture& x) {
+       // x.f [2, 3] is an unbatched [C 2, L 3]: its weight is [2, F, K].
+       Tensor w = make({2, 1, 2}, x.cpu), w3 = make({3, 1, 2}, x.cpu);
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+         return porta_conv_transpose1d(t, w.get(), nullptr, 1, 0, 0, 1, 1, o);
+       });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "weight is NULL",
+               porta_conv_transpose1d(x.f.get(), nullptr, nullptr, 1, 0, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose1d: expected input [N, C, L] or [C, L], got [1, 1, 4, 4]",
+               porta_conv_transpose1d(x.image.get(), w.get(), nullptr, 1, 0, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "weight must be 3-D",
+               porta_conv_transpose1d(x.f.get(), x.f.get(), nullptr, 1, 0, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input has 2 channels",
+               porta_conv_transpose1d(x.f.get(), w3.get(), nullptr, 1, 0, 0, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "output padding must be smaller than either stride or dilation",
+               porta_conv_transpose1d(x.f.get(), w.get(), nullptr, 2, 0, 2, 1, 1, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "groups must be >= 1 (0 means 1), got -1",
+               porta_conv_transpose1d(x.f.get(), w.get(), nullptr, 1, 0, 0, 1, -1, out.p()));
+     }},
     {"porta_max_pool2d",
      [](Fixture& x) {
-       const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1};
+       const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1, 0, 0};
        expect_handle_and_out_checked(x,
                                      [&](porta_tensor* t, porta_tensor** o) { return porta_max_pool2d(t, &two, o); });
        Untouched<porta_tensor*> out;
        porta_tensor* img = x.image.get();
        const porta_pool2d_options no_size = unsized<porta_pool2d_options>();
-       const porta_pool2d_options zero_kernel{sizeof(porta_pool2d_options), {0, 2}, {0, 0}, {0, 0}, {0, 0}, 1};
-       const porta_pool2d_options wide_padding{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {2, 0}, {0, 0}, 1};
-       const porta_pool2d_options huge_window{sizeof(porta_pool2d_options), {INT32_MAX, 2}, {1, 1}, {0, 0}, {3, 1}, 1};
+       const porta_pool2d_options zero_kernel{sizeof(porta_pool2d_options), {0, 2}, {0, 0}, {0, 0}, {0, 0}, 1, 0, 0};
+       const porta_pool2d_options wide_padding{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {2, 0}, {0, 0}, 1, 0, 0};
+       const porta_pool2d_options huge_window{
+           sizeof(porta_pool2d_options), {INT32_MAX, 2}, {1, 1}, {0, 0}, {3, 1}, 1, 0, 0};
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "options (the kernel size at least) must not be NULL",
                porta_max_pool2d(img, nullptr, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size must be set", porta_max_pool2d(img, &no_size, out.p()));
@@ -143,20 +215,31 @@ const Case kCases[] = {
                porta_max_pool2d(img, &wide_padding, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "smaller than the", porta_max_pool2d(img, &huge_window, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input must be 4-D", porta_max_pool2d(x.f.get(), &two, out.p()));
+       // ceil_mode checks the same geometry (and ignores the reserved field older callers left unset)
+       const porta_pool2d_options ceil_wide{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {2, 0}, {0, 0}, 1, -7, 1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at most half the kernel size",
+               porta_max_pool2d(img, &ceil_wide, out.p()));
+       const porta_pool2d_options ceil_huge{
+           sizeof(porta_pool2d_options), {INT32_MAX, 2}, {1, 1}, {0, 0}, {3, 1}, 1, 0, 1};
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "smaller than the", porta_max_pool2d(img, &ceil_huge, out.p()));
      }},
     {"porta_avg_pool2d",
      [](Fixture& x) {
-       const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1};
+       const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1, 0, 0};
        expect_handle_and_out_checked(x,
                                      [&](porta_tensor* t, porta_tensor** o) { return porta_avg_pool2d(t, &two, o); });
        Untouched<porta_tensor*> out;
        porta_tensor* img = x.image.get();
-       const porta_pool2d_options dilated{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {2, 2}, 1};
-       const porta_pool2d_options negative_stride{sizeof(porta_pool2d_options), {2, 2}, {-1, 1}, {0, 0}, {0, 0}, 1};
+       const porta_pool2d_options dilated{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {2, 2}, 1, 0, 0};
+       const porta_pool2d_options negative_stride{
+           sizeof(porta_pool2d_options), {2, 2}, {-1, 1}, {0, 0}, {0, 0}, 1, 0, 0};
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must not be NULL", porta_avg_pool2d(img, nullptr, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dilation is not supported", porta_avg_pool2d(img, &dilated, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be >= 1", porta_avg_pool2d(img, &negative_stride, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "float32 or float64", porta_avg_pool2d(x.labels.get(), &two, out.p()));
+       const porta_pool2d_options ceil_dilated{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {2, 2}, 1, 0, 1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dilation is not supported",
+               porta_avg_pool2d(img, &ceil_dilated, out.p()));
      }},
     {"porta_softmax",
      [](Fixture& x) {

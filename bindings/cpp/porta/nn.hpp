@@ -57,15 +57,36 @@ inline Tensor conv1d(const Tensor& x, const Tensor& weight, const Tensor& bias =
   return detail::call(porta_conv1d, x.checked_handle(), weight.checked_handle(), bias.handle(), int32_t(stride),
                       int32_t(padding), int32_t(dilation), int32_t(groups));
 }
-/// Max pooling (stride 0 means "= kernel").
-inline Tensor max_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, int dilation = 1) {
-  const porta_pool2d_options o{sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {dilation, dilation}, 1};
+/// The adjoint of conv2d: x [N, C, H, W] or [C, H, W], weight [C, F / groups, KH, KW]; output_padding below stride.
+inline Tensor conv_transpose2d(const Tensor& x, const Tensor& weight, const Tensor& bias = {}, int stride = 1,
+                               int padding = 0, int output_padding = 0, int groups = 1, int dilation = 1) {
+  if (groups < 1)
+    throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[conv_transpose2d] groups must be >= 1, got ", groups));
+  const porta_conv2d_options o{sizeof(o), {stride, stride}, {padding, padding}, {dilation, dilation}, groups};
+  const int32_t extra[2] = {output_padding, output_padding};
+  return detail::call(porta_conv_transpose2d, x.checked_handle(), weight.checked_handle(), bias.handle(), &o, extra);
+}
+/// The adjoint of conv1d: x [N, C, L] or [C, L], weight [C, F / groups, K].
+inline Tensor conv_transpose1d(const Tensor& x, const Tensor& weight, const Tensor& bias = {}, int stride = 1,
+                               int padding = 0, int output_padding = 0, int groups = 1, int dilation = 1) {
+  if (groups < 1)
+    throw Error(PORTA_ERROR_INVALID_ARGUMENT, detail::cat("[conv_transpose1d] groups must be >= 1, got ", groups));
+  return detail::call(porta_conv_transpose1d, x.checked_handle(), weight.checked_handle(), bias.handle(),
+                      int32_t(stride), int32_t(padding), int32_t(output_padding), int32_t(dilation), int32_t(groups));
+}
+/// Max pooling (stride 0 means "= kernel"); ceil_mode keeps a last window that runs past the end.
+inline Tensor max_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, int dilation = 1,
+                         bool ceil_mode = false) {
+  const porta_pool2d_options o{
+      sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {dilation, dilation}, 1, 0, int{ceil_mode}};
   return detail::call(porta_max_pool2d, x.checked_handle(), &o);
 }
-/// Average pooling (stride 0 means "= kernel").
-inline Tensor avg_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, bool count_include_pad = true) {
-  const porta_pool2d_options o{sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {1, 1},
-                               int{count_include_pad}};
+/// Average pooling (stride 0 means "= kernel"); ceil_mode as max_pool2d's, its windows divided as PyTorch's.
+inline Tensor avg_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, bool count_include_pad = true,
+                         bool ceil_mode = false) {
+  const int include_pad = count_include_pad, ceil = ceil_mode;
+  const porta_pool2d_options o{
+      sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {1, 1}, include_pad, 0, ceil};
   return detail::call(porta_avg_pool2d, x.checked_handle(), &o);
 }
 /// Rows of weight [num_embeddings, dim] at int64 (or int32) indices of any
@@ -629,12 +650,18 @@ class ConvNd : public Module {
   Tensor weight, bias;
 
  protected:
-  ConvNd(const char* layer, int spatial_dims, int64_t in_channels, int64_t out_channels, int kernel_size,
-            int stride, int padding, int dilation, bool bias, int groups)
-      : in_(in_channels), out_(out_channels), k_(kernel_size), stride_(stride), padding_(padding), dilation_(dilation),
+  // transposed: ConvTranspose's weight [in, out / groups, kernel...].
+  ConvNd(const char* layer, int spatial_dims, int64_t in_channels, int64_t out_channels, int kernel_size, int stride,
+         int padding, int dilation, bool bias, int groups, bool transposed = false)
+      : in_(in_channels),
+        out_(out_channels),
+        k_(kernel_size),
+        stride_(stride),
+        padding_(padding),
+        dilation_(dilation),
         groups_(groups) {
     detail::check_groups(layer, in_channels, out_channels, groups);
-    Shape shape{out_channels, in_channels / groups};
+    Shape shape = transposed ? Shape{in_channels, out_channels / groups} : Shape{out_channels, in_channels / groups};
     shape.insert(shape.end(), static_cast<size_t>(spatial_dims), kernel_size);
     weight = register_parameter("weight", Tensor::empty(shape));
     if (bias) this->bias = register_parameter("bias", Tensor::empty({out_channels}));
@@ -675,6 +702,51 @@ class Conv1d : public ConvNd<Conv1d> {
                        padding_ ? detail::cat(", padding=(", padding_, ",)") : "",
                        groups_ != 1 ? detail::cat(", groups=", groups_) : "", ")");
   }
+};
+
+/// 2-D transposed convolution layer (libtorch's ConvTranspose2d), initialized as torch.nn.ConvTranspose2d.
+class ConvTranspose2d : public ConvNd<ConvTranspose2d> {
+ public:
+  ConvTranspose2d(int64_t in_channels, int64_t out_channels, int kernel_size, int stride = 1, int padding = 0,
+                  int output_padding = 0, int groups = 1, bool bias = true, int dilation = 1)
+      : ConvNd("ConvTranspose2d", 2, in_channels, out_channels, kernel_size, stride, padding, dilation, bias, groups,
+               true),
+        output_padding_(output_padding) {}
+  Tensor forward(const Tensor& x) override {
+    check_device(x);
+    return functional::conv_transpose2d(x, weight, bias, stride_, padding_, output_padding_, groups_, dilation_);
+  }
+  std::string describe() const override {
+    return detail::cat("ConvTranspose2d(", in_, ", ", out_, ", kernel_size=", k_, ", stride=", stride_,
+                       ", padding=", padding_, output_padding_ ? detail::cat(", output_padding=", output_padding_) : "",
+                       groups_ != 1 ? detail::cat(", groups=", groups_) : "", ")");
+  }
+
+ private:
+  int output_padding_;
+};
+
+/// 1-D transposed convolution layer, initialized as torch.nn.ConvTranspose1d.
+class ConvTranspose1d : public ConvNd<ConvTranspose1d> {
+ public:
+  ConvTranspose1d(int64_t in_channels, int64_t out_channels, int kernel_size, int stride = 1, int padding = 0,
+                  int output_padding = 0, int groups = 1, bool bias = true, int dilation = 1)
+      : ConvNd("ConvTranspose1d", 1, in_channels, out_channels, kernel_size, stride, padding, dilation, bias, groups,
+               true),
+        output_padding_(output_padding) {}
+  Tensor forward(const Tensor& x) override {
+    check_device(x);
+    return functional::conv_transpose1d(x, weight, bias, stride_, padding_, output_padding_, groups_, dilation_);
+  }
+  std::string describe() const override {
+    return detail::cat("ConvTranspose1d(", in_, ", ", out_, ", kernel_size=(", k_, ",), stride=(", stride_, ",)",
+                       padding_ ? detail::cat(", padding=(", padding_, ",)") : "",
+                       output_padding_ ? detail::cat(", output_padding=(", output_padding_, ",)") : "",
+                       groups_ != 1 ? detail::cat(", groups=", groups_) : "", ")");
+  }
+
+ private:
+  int output_padding_;
 };
 
 /// max(x, 0).
@@ -769,24 +841,28 @@ class Hardtanh : public Module {
 class MaxPool2d : public Module {
  public:
   std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
-  explicit MaxPool2d(int kernel_size, int stride = 0, int padding = 0) : k_(kernel_size), s_(stride), p_(padding) {}
-  Tensor forward(const Tensor& x) override { return functional::max_pool2d(x, k_, s_, p_); }
+  explicit MaxPool2d(int kernel_size, int stride = 0, int padding = 0, bool ceil_mode = false)
+      : k_(kernel_size), s_(stride), p_(padding), ceil_(ceil_mode) {}
+  Tensor forward(const Tensor& x) override { return functional::max_pool2d(x, k_, s_, p_, 1, ceil_); }
   std::string describe() const override { return detail::cat("MaxPool2d(kernel_size=", k_, ", stride=", s_ ? s_ : k_, ")"); }
 
  private:
   int k_, s_, p_;
+  bool ceil_;
 };
 
 /// Average pooling layer (stride 0 means "= kernel").
 class AvgPool2d : public Module {
  public:
   std::shared_ptr<Module> clone_with(CloneMemo& memo) const override { return copy_of(*this, memo); }
-  explicit AvgPool2d(int kernel_size, int stride = 0, int padding = 0) : k_(kernel_size), s_(stride), p_(padding) {}
-  Tensor forward(const Tensor& x) override { return functional::avg_pool2d(x, k_, s_, p_); }
+  explicit AvgPool2d(int kernel_size, int stride = 0, int padding = 0, bool ceil_mode = false)
+      : k_(kernel_size), s_(stride), p_(padding), ceil_(ceil_mode) {}
+  Tensor forward(const Tensor& x) override { return functional::avg_pool2d(x, k_, s_, p_, true, ceil_); }
   std::string describe() const override { return detail::cat("AvgPool2d(kernel_size=", k_, ", stride=", s_ ? s_ : k_, ")"); }
 
  private:
   int k_, s_, p_;
+  bool ceil_;
 };
 
 /// Flattens dims start..end (default: all but the batch dim).

@@ -166,7 +166,8 @@ class Conv2dOptions(Structure):
 class Pool2dOptions(Structure):
     """porta_pool2d_options."""
     _fields_ = [("struct_size", c_size_t), ("kernel", c_int32 * 2), ("stride", c_int32 * 2),
-                ("padding", c_int32 * 2), ("dilation", c_int32 * 2), ("count_include_pad", c_int32)]
+                ("padding", c_int32 * 2), ("dilation", c_int32 * 2), ("count_include_pad", c_int32),
+                ("reserved", c_int32), ("ceil_mode", c_int32)]
 
 
 class GeneratorState(Structure):

@@ -7,7 +7,7 @@ using namespace porta;
 namespace {
 porta_pool2d_options pool_options(const porta_pool2d_options* o, const char* op) {
   if (o == nullptr) fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": options (the kernel size at least) must not be NULL");
-  return copy_in(o, porta_pool2d_options{sizeof(porta_pool2d_options), {0, 0}, {0, 0}, {0, 0}, {1, 1}, 1},
+  return copy_in(o, porta_pool2d_options{sizeof(porta_pool2d_options), {0, 0}, {0, 0}, {0, 0}, {1, 1}, 1, 0, 0},
                  "porta_pool2d_options");
 }
 }  // namespace
@@ -31,6 +31,29 @@ PORTA_API porta_status porta_conv1d(porta_tensor* x, porta_tensor* weight, porta
   return produce(out, [&] {
     return nn::conv1d(arg(x, "x"), arg(weight, "weight"), optional_arg(bias, "bias"), stride, padding, dilation,
                       groups);
+  });
+}
+
+PORTA_API porta_status porta_conv_transpose2d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
+                                              const porta_conv2d_options* options, const int32_t* output_padding,
+                                              porta_tensor** out) {
+  return produce(out, [&] {
+    const porta_conv2d_options o =
+        options ? copy_in(options, porta_conv2d_options{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, 1},
+                          "porta_conv2d_options")
+                : porta_conv2d_options{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, 1};
+    const int32_t none[2] = {0, 0};
+    return nn::conv_transpose2d(arg(x, "x"), arg(weight, "weight"), optional_arg(bias, "bias"), o,
+                                output_padding ? output_padding : none);
+  });
+}
+
+PORTA_API porta_status porta_conv_transpose1d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias, int32_t stride,
+                                              int32_t padding, int32_t output_padding, int32_t dilation, int32_t groups,
+                                              porta_tensor** out) {
+  return produce(out, [&] {
+    return nn::conv_transpose1d(arg(x, "x"), arg(weight, "weight"), optional_arg(bias, "bias"), stride, padding,
+                                output_padding, dilation, groups);
   });
 }
 

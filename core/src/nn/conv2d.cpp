@@ -3,43 +3,30 @@
 // lowering kernels. With cols laid out [C*KH*KW, N*L] (L = OH*OW) every GEMM
 // is large, which is what BLAS libraries are fast at.
 #include "autograd/node.hpp"
+#include "nn/conv_lowering.hpp"
 #include "runtime/error.hpp"
-#include "nn/nn.hpp"
 
 namespace porta::nn {
-namespace {
 
-struct Geometry {
-  int64_t N, C, H, W, F, KH, KW, OH, OW;
-  porta_conv2d_params params;
-};
-
-Geometry geometry(const porta_tensor& x, const porta_tensor& w, const porta_conv2d_options& o) {
-  if (x.ndim() != 4)
-    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: input must be 4-D [N, C, H, W], got shape ", x.shape.str());
-  if (w.ndim() != 4)
-    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: weight must be 4-D [out_channels, in_channels, KH, KW], got ",
-         w.shape.str());
+Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, int64_t F, int64_t KH, int64_t KW,
+                  const porta_conv2d_options& o) {
   for (int i = 0; i < 2; ++i)
     if (o.stride[i] < 1 || o.dilation[i] < 1 || o.padding[i] < 0)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "conv2d: stride and dilation must be >= 1 and padding >= 0 (got stride ",
+      fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": stride and dilation must be >= 1 and padding >= 0 (got stride ",
            o.stride[i], ", padding ", o.padding[i], ", dilation ", o.dilation[i], ")");
-  Geometry g{x.shape[0], x.shape[1], x.shape[2], x.shape[3], w.shape[0], w.shape[2], w.shape[3], 0, 0, {}};
-  if (w.shape[1] != g.C)
-    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: input has ", g.C, " channels but the weight ", w.shape.str(),
-         " expects ", w.shape[1]);
+  Geometry g{N, C, H, W, F, KH, KW, 0, 0, {}};
   g.OH = window_output_size(g.H, o.padding[0], o.dilation[0], g.KH, o.stride[0]);
   g.OW = window_output_size(g.W, o.padding[1], o.dilation[1], g.KW, o.stride[1]);
   if (g.OH <= 0 || g.OW <= 0)
-    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: the input ", g.H, "x", g.W, " (padding ", o.padding[0], ",",
-         o.padding[1], ") is smaller than the ", g.KH, "x", g.KW, " kernel (dilation ", o.dilation[0], ",",
-         o.dilation[1], ")");
+    fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": the input ", g.H, "x", g.W, " (padding ", o.padding[0], ",", o.padding[1],
+         ") is smaller than the ", g.KH, "x", g.KW, " kernel (dilation ", o.dilation[0], ",", o.dilation[1], ")");
   int64_t rows = 0, cols = 0;  // of the im2col matrix [C*KH*KW, N*OH*OW]
   if (__builtin_mul_overflow(g.C, g.KH, &rows) || __builtin_mul_overflow(rows, g.KW, &rows) ||
       __builtin_mul_overflow(g.N, g.OH, &cols) || __builtin_mul_overflow(cols, g.OW, &cols) ||
       g.KH > INT32_MAX || g.KW > INT32_MAX)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "conv2d: input ", x.shape.str(), ", weight ", w.shape.str(), " and padding (",
-         o.padding[0], ", ", o.padding[1], ") give an output with more elements than int64 can count");
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": input [", N, ", ", C, ", ", H, ", ", W, "], a ", KH, "x", KW,
+         " kernel and padding (", o.padding[0], ", ", o.padding[1],
+         ") give an output with more elements than int64 can count");
   g.params = porta_conv2d_params{sizeof(porta_conv2d_params), int32_t(g.KH), int32_t(g.KW), o.stride[0], o.stride[1],
                                  o.padding[0], o.padding[1], o.dilation[0], o.dilation[1]};
   return g;
@@ -59,6 +46,20 @@ TensorPtr col2im(const TensorPtr& cols, const Geometry& g) {
   KernelArg in(*cols), out(*x);
   launch(*cols->device, PORTA_OP_COL2IM, cols->dtype, &in, 1, out, &g.params);
   return x;
+}
+
+namespace {
+
+Geometry geometry(const porta_tensor& x, const porta_tensor& w, const porta_conv2d_options& o) {
+  if (x.ndim() != 4)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: input must be 4-D [N, C, H, W], got shape ", x.shape.str());
+  if (w.ndim() != 4)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: weight must be 4-D [out_channels, in_channels, KH, KW], got ",
+         w.shape.str());
+  if (w.shape[1] != x.shape[1])
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: input has ", x.shape[1], " channels but the weight ", w.shape.str(),
+         " expects ", w.shape[1]);
+  return lowering("conv2d", x.shape[0], x.shape[1], x.shape[2], x.shape[3], w.shape[0], w.shape[2], w.shape[3], o);
 }
 
 struct Conv2dNode final : autograd::Node {

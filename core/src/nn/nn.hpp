@@ -15,6 +15,13 @@ TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
 // conv2d over a height of 1: x [N, C, L] or [C, L], weight [F, C / groups, K].
 TensorPtr conv1d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int32_t stride, int32_t padding,
                  int32_t dilation, int32_t groups);
+// The adjoint of conv2d: x [N, C, H, W] or [C, H, W], weight [C, F / groups, KH, KW]; output_padding {h, w}.
+TensorPtr conv_transpose2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias,
+                           const porta_conv2d_options& o, const int32_t output_padding[2]);
+// conv_transpose2d over a height of 1: x [N, C, L] or [C, L], weight [C, F / groups, K].
+TensorPtr conv_transpose1d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int32_t stride,
+                           int32_t padding, int32_t output_padding, int32_t dilation, int32_t groups);
+// ceil_mode pads the end so the plugins' floor-mode kernels see the extra windows.
 TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr avg_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log);

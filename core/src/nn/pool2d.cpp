@@ -1,7 +1,13 @@
-// max_pool2d and avg_pool2d: plugin kernels forward and backward.
+// max_pool2d and avg_pool2d: plugin kernels forward and backward. ceil_mode
+// pads the input's end so that the kernels' floor geometry covers the extra
+// windows (with -inf for max, zeros for average, whose divisors are then
+// corrected): the plugins see floor mode only.
+#include <cmath>
+#include <vector>
+
 #include "autograd/node.hpp"
-#include "runtime/error.hpp"
 #include "nn/nn.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::nn {
 namespace {
@@ -62,9 +68,67 @@ struct AvgPoolNode final : autograd::Node {
   }
 };
 
+// PyTorch's ceil-mode output length: windows that start inside the input or
+// its left padding, the last one allowed to run past the end.
+int64_t ceil_output_size(int64_t in, int64_t pad, int64_t dilation, int64_t kernel, int64_t stride) {
+  const int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
+  if (span < 0) return 0;
+  int64_t out = (span + stride - 1) / stride + 1;
+  if ((out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+// The elements ceil_mode adds at the end of x's height and width, so that
+// floor mode gives ceil mode's windows; {0, 0} when they are the same.
+struct CeilExtra {
+  int64_t h = 0, w = 0, OH = 0, OW = 0;
+};
+CeilExtra ceil_extra(const char* op, const porta_tensor& x, const porta_pool2d_options& o, bool allow_dilation) {
+  const Pool p = plan(op, x, o, allow_dilation);  // every check of floor mode, on the original input
+  CeilExtra e;
+  const int64_t in[2] = {p.H, p.W}, k[2] = {p.params.kernel_h, p.params.kernel_w},
+                s[2] = {p.params.stride_h, p.params.stride_w}, d[2] = {p.params.dilation_h, p.params.dilation_w};
+  int64_t out[2], extra[2];
+  for (int i = 0; i < 2; ++i) {
+    out[i] = ceil_output_size(in[i], o.padding[i], d[i], k[i], s[i]);
+    extra[i] = std::max<int64_t>(0, (out[i] - 1) * s[i] + d[i] * (k[i] - 1) + 1 - (in[i] + 2 * o.padding[i]));
+  }
+  e.h = extra[0], e.w = extra[1], e.OH = out[0], e.OW = out[1];
+  return e;
+}
+
+porta_pool2d_options floor_options(porta_pool2d_options o) {
+  o.ceil_mode = 0;
+  return o;
+}
+
+// avg_pool2d's divisors in ceil mode, as multipliers of the kernel's 1 / (KH * KW):
+// [OH, OW] of KH * KW / (the window's part inside the padded input, or inside the input).
+TensorPtr ceil_divisor_scale(const porta_tensor& x, const porta_pool2d_options& o, const CeilExtra& e) {
+  const int64_t H = x.shape[2], W = x.shape[3], kh = o.kernel[0], kw = o.kernel[1];
+  const int64_t sh = o.stride[0] == 0 ? kh : o.stride[0], sw = o.stride[1] == 0 ? kw : o.stride[1];
+  const int64_t ph = o.padding[0], pw = o.padding[1];
+  auto part = [&](int64_t start, int64_t k, int64_t n, int64_t pad) {
+    const int64_t end = std::min(start + k, n + pad);
+    return o.count_include_pad ? end - start : std::min(end, n) - std::max<int64_t>(start, 0);
+  };
+  std::vector<double> scale(static_cast<size_t>(e.OH * e.OW));
+  for (int64_t i = 0; i < e.OH; ++i)
+    for (int64_t j = 0; j < e.OW; ++j)
+      scale[static_cast<size_t>(i * e.OW + j)] =
+          double(kh * kw) / double(part(i * sh - ph, kh, H, ph) * part(j * sw - pw, kw, W, pw));
+  TensorPtr t = ops::from_host(scale.data(), Dtype::Float64, Dims{e.OH, e.OW}, *x.device);
+  return x.dtype == Dtype::Float64 ? t : ops::cast(t, x.dtype);
+}
+
 }  // namespace
 
 TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o) {
+  if (o.ceil_mode) {
+    const CeilExtra e = ceil_extra("max_pool2d", *x, o, true);
+    if (e.h == 0 && e.w == 0) return max_pool2d(x, floor_options(o));
+    return max_pool2d(pad(x, {0, e.w, 0, e.h}, PORTA_PAD_CONSTANT, -INFINITY), floor_options(o));
+  }
   const Pool p = plan("max_pool2d", *x, o, true);
   TensorPtr xc = ops::contiguous(x);
   TensorPtr out = empty(*x->device, x->dtype, Dims{p.N, p.C, p.OH, p.OW});
@@ -84,6 +148,14 @@ TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o) {
 }
 
 TensorPtr avg_pool2d(const TensorPtr& x, const porta_pool2d_options& o) {
+  if (o.ceil_mode) {
+    const CeilExtra e = ceil_extra("avg_pool2d", *x, o, false);
+    if (e.h == 0 && e.w == 0) return avg_pool2d(x, floor_options(o));
+    porta_pool2d_options sum = floor_options(o);
+    sum.count_include_pad = 1;  // every window divided by KH * KW, then rescaled to its own divisor
+    TensorPtr y = avg_pool2d(pad(x, {0, e.w, 0, e.h}, PORTA_PAD_CONSTANT, 0.0), sum);
+    return ag::binary(PORTA_OP_MUL, y, ceil_divisor_scale(*x, o, e));
+  }
   const Pool p = plan("avg_pool2d", *x, o, false);
   TensorPtr xc = ops::contiguous(x);
   TensorPtr out = empty(*x->device, x->dtype, Dims{p.N, p.C, p.OH, p.OW});

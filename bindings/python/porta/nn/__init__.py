@@ -10,6 +10,7 @@ from .recurrent import GRU, GRUCell, LSTM, LSTMCell, RNN, RNNBase, RNNCell, RNNC
 from .spatial import (AdaptiveAvgPool2d, CircularPad1d, CircularPad2d, ConstantPad1d, ConstantPad2d, Dropout1d,
                       Dropout2d, Dropout3d, ReflectionPad1d, ReflectionPad2d, ReplicationPad1d, ReplicationPad2d,
                       Upsample, UpsamplingBilinear2d, UpsamplingNearest2d, ZeroPad2d)
+from .transposed import ConvTranspose1d, ConvTranspose2d
 from .containers import ModuleDict, ParameterDict, ParameterList
 from .module import Module
 from .parameter import Parameter
@@ -23,4 +24,4 @@ __all__ = ["functional", "init", "utils", "Module", "Parameter", "Sequential", "
            "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell", "AdaptiveAvgPool2d", "ZeroPad2d",
            "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d",
            "ReplicationPad2d", "CircularPad1d", "CircularPad2d", "Dropout1d", "Dropout2d", "Dropout3d", "Upsample",
-           "UpsamplingNearest2d", "UpsamplingBilinear2d"]
+           "UpsamplingNearest2d", "UpsamplingBilinear2d", "ConvTranspose1d", "ConvTranspose2d"]

@@ -76,10 +76,45 @@ def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
                 int(dilation), int(groups))
 
 
+def _output_padding(output_padding, dims, op):
+    if isinstance(output_padding, int):
+        return (output_padding,) * dims
+    values = tuple(output_padding)
+    if len(values) == 1:
+        return values * dims
+    if len(values) != dims or not all(isinstance(v, int) for v in values):
+        raise ValueError(f"{op}: output_padding must be an int or {dims} ints, got {output_padding!r}")
+    return values
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
+                     dilation=1):
+    """The adjoint of conv2d ("deconvolution"): input [N, C, H, W] or [C, H, W], weight [C, F / groups, KH, KW]."""
+    _check_groups(groups)
+    if isinstance(padding, str):
+        raise ValueError(f"conv_transpose2d: padding must be an int or a pair, got {padding!r}")
+    o = sized(Conv2dOptions, groups=int(groups))
+    o.stride[:], o.padding[:], o.dilation[:] = (_pair(stride, "stride"), _pair(padding, "padding"),
+                                                _pair(dilation, "dilation"))
+    extra = int_array(c_int32, _output_padding(output_padding, 2, "conv_transpose2d"), "output_padding")
+    return call(fn.porta_conv_transpose2d, input._h, weight._h, None if bias is None else bias._h, o, extra)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1,  # noqa: A002
+                     dilation=1):
+    """The adjoint of conv1d: input [N, C, L] or [C, L], weight [C, F / groups, K]."""
+    _check_groups(groups)
+    if isinstance(padding, str):
+        raise ValueError(f"conv_transpose1d: padding must be an int, got {padding!r}")
+    one = lambda v, name: v if isinstance(v, int) else (v[0] if len(v) == 1 else _pair(v, name))  # noqa: E731
+    (extra,) = _output_padding(output_padding, 1, "conv_transpose1d")
+    return call(fn.porta_conv_transpose1d, input._h, weight._h, None if bias is None else bias._h,
+                int(one(stride, "stride")), int(one(padding, "padding")), int(extra), int(one(dilation, "dilation")),
+                int(groups))
+
+
 def _pool_options(kernel_size, stride, padding, dilation, count_include_pad, ceil_mode, op):
-    if ceil_mode:
-        raise NotImplementedError(f"{op}: ceil_mode=True is not supported by Porta")
-    o = sized(Pool2dOptions)
+    o = sized(Pool2dOptions, ceil_mode=1 if ceil_mode else 0)
     o.kernel[:] = _pair(kernel_size, "kernel_size")
     o.stride[:] = (0, 0) if stride is None or stride == () or stride == [] else _pair(stride, "stride")
     o.padding[:] = _pair(padding, "padding")

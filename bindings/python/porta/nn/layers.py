@@ -107,18 +107,23 @@ def _reset_weight_and_bias(module):
     init.layer_default_(module.weight, module.bias)
 
 
+def _add_weight_and_bias(module, weight_shape, bias_size, bias, device, dtype):
+    """A layer's weight of weight_shape and (bias=True) bias of bias_size, initialized by module.reset_parameters()."""
+    module.weight = Parameter(_factories.empty(*weight_shape, device=device, dtype=dtype))
+    if bias:
+        module.bias = Parameter(_factories.empty(bias_size, device=device, dtype=dtype))
+    else:
+        module.register_parameter("bias", None)
+    module.reset_parameters()
+
+
 class Linear(Module):
     """y = x W^T + b; W kaiming-uniform (a=sqrt(5)) and b uniform(+-1/sqrt(in)), as torch.nn.Linear."""
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
         super().__init__()
         self.in_features, self.out_features = in_features, out_features
-        self.weight = Parameter(_factories.empty(out_features, in_features, device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_factories.empty(out_features, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _add_weight_and_bias(self, (out_features, in_features), out_features, bias, device, dtype)
 
     def reset_parameters(self):
         """PyTorch's default initialization."""
@@ -158,13 +163,8 @@ class _ConvNd(Module):
         if padding_mode != "zeros" and isinstance(padding, str):
             raise NotImplementedError(f"{name}: padding='{padding}' with padding_mode='{padding_mode}' is not "
                                       f"supported by Porta; give the padding as numbers")
-        self.weight = Parameter(_factories.empty(out_channels, in_channels // groups, *self.kernel_size,
-                                                 device=device, dtype=dtype))
-        if bias:
-            self.bias = Parameter(_factories.empty(out_channels, device=device, dtype=dtype))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        _add_weight_and_bias(self, (out_channels, in_channels // groups, *self.kernel_size), out_channels, bias,
+                             device, dtype)
 
     def reset_parameters(self):
         """PyTorch's default initialization."""
@@ -374,8 +374,7 @@ class LogSoftmax(Softmax):
 class _Pool(Module):
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False):
         super().__init__()
-        if ceil_mode:
-            raise NotImplementedError(f"{type(self).__name__}: ceil_mode=True is not supported by Porta")
+        self.ceil_mode = ceil_mode
         self.kernel_size = kernel_size
         self.stride = kernel_size if stride is None else stride
         self.padding = padding
@@ -394,7 +393,7 @@ class MaxPool2d(_Pool):
         self.dilation = dilation
 
     def forward(self, input):  # noqa: A002
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation)
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode)
 
 
 class AvgPool2d(_Pool):
@@ -408,7 +407,7 @@ class AvgPool2d(_Pool):
         self.count_include_pad = count_include_pad
 
     def forward(self, input):  # noqa: A002
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding,
+        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                             count_include_pad=self.count_include_pad)
 
 

@@ -1,0 +1,26 @@
+// The convolution lowering shared by conv2d and its adjoint conv_transpose2d:
+// a geometry (input [N, C, H, W] windowed by [F, C, KH, KW] filters into
+// [N, F, OH, OW]) and the plugins' IM2COL / COL2IM kernels over it. conv2d
+// is IM2COL + GEMM; conv_transpose2d is GEMM + COL2IM of the same geometry
+// with the roles of input and output swapped.
+#pragma once
+
+#include "nn/nn.hpp"
+
+namespace porta::nn {
+
+struct Geometry {
+  int64_t N, C, H, W, F, KH, KW, OH, OW;
+  porta_conv2d_params params;
+};
+
+// The geometry of a convolution of [N, C, H, W] by F filters of KH x KW, with
+// o's stride, padding and dilation checked (op names the caller in errors).
+Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, int64_t F, int64_t KH, int64_t KW,
+                  const porta_conv2d_options& o);
+// x [N, C, H, W] (contiguous) -> cols [C*KH*KW, N*OH*OW].
+TensorPtr im2col(const TensorPtr& x, const Geometry& g);
+// The adjoint: cols [C*KH*KW, N*OH*OW] -> [N, C, H, W], overlapping taps summed.
+TensorPtr col2im(const TensorPtr& cols, const Geometry& g);
+
+}  // namespace porta::nn

@@ -1,0 +1,145 @@
+// conv_transpose2d, the adjoint of conv2d: one GEMM (weight^T x input
+// columns) and COL2IM forward, IM2COL and two GEMMs backward: conv2d's
+// lowering with input and output swapped, so the plugins need no kernel of
+// their own and a stride-2 upsampling costs what the matching conv2d costs.
+#include "autograd/node.hpp"
+#include "nn/conv_lowering.hpp"
+#include "runtime/error.hpp"
+
+namespace porta::nn {
+namespace {
+
+// [N, C, H, W] -> [C, N*H*W] and back: the GEMMs' layout.
+TensorPtr to_columns(const TensorPtr& x) {
+  const int32_t swap[3] = {1, 0, 2};
+  const Dims& s = x->shape;
+  return ops::reshape(ops::clone(ops::permute(ops::reshape(x, Dims{s[0], s[1], s[2] * s[3]}), swap, 3)),
+                      Dims{s[1], s[0] * s[2] * s[3]});
+}
+TensorPtr from_columns(const TensorPtr& m, const Dims& shape) {
+  const int32_t swap[3] = {1, 0, 2};
+  return ops::reshape(ops::clone(ops::permute(ops::reshape(m, Dims{shape[1], shape[0], shape[2] * shape[3]}), swap, 3)),
+                      shape);
+}
+
+struct ConvTranspose2dNode final : autograd::Node {
+  Geometry g;  // the conv2d from the output [N, F, OH, OW] back to the input [N, C, H, W]
+  autograd::SavedTensor x_columns, weight2d;  // [C, N*H*W] and [C, F*KH*KW]
+  Dims x_shape, weight_shape;
+  const char* name() const override { return "ConvTranspose2dBackward"; }
+  void release_saved() override { x_columns.reset(), weight2d.reset(); }
+  std::vector<TensorPtr> apply(const TensorPtr& grad) override {
+    TensorPtr cols = im2col(ops::contiguous(grad), g);  // [F*KH*KW, N*H*W]
+    TensorPtr gx, gw, gb;
+    if (next[0]) gx = from_columns(ops::matmul(weight2d, cols), x_shape);
+    if (next[1]) gw = ops::reshape(ops::matmul(x_columns, ops::transpose(cols, 0, 1)), weight_shape);
+    if (next.size() > 2 && next[2]) {
+      const int32_t dims[3] = {0, 2, 3};
+      gb = ops::reduce(PORTA_OP_SUM, grad, dims, 3, false);
+    }
+    return {gx, gw, gb};
+  }
+};
+
+TensorPtr ungrouped(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, const porta_conv2d_options& o,
+                    const int32_t output_padding[2]) {
+  const int64_t N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
+  const int64_t F = weight->shape[1], KH = weight->shape[2], KW = weight->shape[3];
+  const int64_t in[2] = {H, W}, k[2] = {KH, KW};
+  int64_t out[2];
+  for (int i = 0; i < 2; ++i) {
+    if (o.stride[i] < 1 || o.dilation[i] < 1 || o.padding[i] < 0)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: stride and dilation must be >= 1 and padding >= 0 (got ",
+           "stride ", o.stride[i], ", padding ", o.padding[i], ", dilation ", o.dilation[i], ")");
+    if (output_padding[i] < 0 || (output_padding[i] >= o.stride[i] && output_padding[i] >= o.dilation[i]))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: output padding must be smaller than either stride or ",
+           "dilation, but got output_padding ", output_padding[i], ", stride ", o.stride[i], ", dilation ",
+           o.dilation[i]);
+    if (output_padding[i] >= o.stride[i])
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: output_padding ", output_padding[i], " >= stride ",
+           o.stride[i], " (allowed by PyTorch below the dilation) is not supported by Porta");
+    out[i] = (in[i] - 1) * o.stride[i] - 2 * int64_t{o.padding[i]} + int64_t{o.dilation[i]} * (k[i] - 1) +
+             output_padding[i] + 1;
+    if (out[i] <= 0)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: the input ", H, "x", W, " with padding (", o.padding[0], ", ",
+           o.padding[1], ") gives a non-positive output size ", out[i]);
+  }
+  // The conv2d that maps the output [N, F, OH, OW] back onto the input's H x W.
+  Geometry g = lowering("conv_transpose2d", N, F, out[0], out[1], C, KH, KW, o);
+  if (g.OH != H || g.OW != W)
+    fail(PORTA_ERROR_INTERNAL, "conv_transpose2d: geometry gives ", g.OH, "x", g.OW, ", not the input's ", H, "x", W);
+  TensorPtr xc = to_columns(x);  // [C, N*H*W]
+  TensorPtr w2 = ops::reshape(ops::contiguous(weight), Dims{C, F * KH * KW});
+  TensorPtr y = col2im(ops::matmul(ops::transpose(w2, 0, 1), xc), g);  // [N, F, OH, OW]
+  if (bias) y = ops::binary(PORTA_OP_ADD, y, ops::reshape(bias, Dims{1, F, 1, 1}));
+  if (autograd::needs_grad({&x, &weight, &bias})) {
+    auto node = std::make_shared<ConvTranspose2dNode>();
+    node->g = g;
+    node->x_columns = xc;
+    node->weight2d = w2;
+    node->x_shape = x->shape;
+    node->weight_shape = weight->shape;
+    autograd::record(y, node, {&x, &weight, bias ? &bias : nullptr});
+  }
+  return y;
+}
+
+}  // namespace
+
+TensorPtr conv_transpose2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias,
+                           const porta_conv2d_options& o, const int32_t output_padding[2]) {
+  if (o.groups < 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: groups must be >= 1 (0 means 1), got ", o.groups);
+  if (x->ndim() == 3) return ag::squeeze(conv_transpose2d(ag::unsqueeze(x, 0), weight, bias, o, output_padding), 0);
+  if (x->ndim() != 4)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: input must be [N, C, H, W] or [C, H, W], got ", x->shape.str());
+  if (weight->ndim() != 4)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: weight must be 4-D [in_channels, out_channels / groups, KH, ",
+         "KW], got ", weight->shape.str());
+  check_float("conv_transpose2d", "input", *x);
+  check_float("conv_transpose2d", "weight", *weight);
+  if (bias)
+    check_same_device("conv_transpose2d", {x.get(), weight.get(), bias.get()});
+  else
+    check_same_device("conv_transpose2d", {x.get(), weight.get()});
+  if (x->dtype != weight->dtype || (bias && bias->dtype != x->dtype))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv_transpose2d: input, weight and bias must share a dtype (got ",
+         dtype_name(x->dtype), " and ", dtype_name(weight->dtype), ")");
+  const int64_t groups = o.groups == 0 ? 1 : o.groups, c = x->shape[1], f = weight->shape[1] * groups;
+  if (weight->shape[0] != c)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: input has ", c, " channels but the weight ",
+         weight->shape.str(), " expects ", weight->shape[0],
+         " (weight is [in_channels, out_channels / groups, KH, KW])");
+  if (c % groups != 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: in_channels (", c, ") must be divisible by groups (", groups,
+         ")");
+  if (bias && (bias->ndim() != 1 || bias->shape[0] != f))
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: bias of shape ", bias->shape.str(), " does not match ", f,
+         " output channels");
+  if (groups == 1) return ungrouped(x, weight, bias, o, output_padding);
+  // Each group of C / groups input channels through its own C / groups rows of the weight, joined.
+  const std::vector<int64_t> c_parts(static_cast<size_t>(groups), c / groups);
+  const auto xs = ag::split(x, c_parts, 1);
+  const auto ws = ag::split(weight, c_parts, 0);
+  std::vector<TensorPtr> bs(static_cast<size_t>(groups));
+  if (bias) bs = ag::split(bias, std::vector<int64_t>(static_cast<size_t>(groups), f / groups), 0);
+  std::vector<TensorPtr> outs;
+  for (size_t i = 0; i < xs.size(); ++i) outs.push_back(ungrouped(xs[i], ws[i], bs[i], o, output_padding));
+  return ag::cat(outs, 1);
+}
+
+TensorPtr conv_transpose1d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int32_t stride,
+                           int32_t padding, int32_t output_padding, int32_t dilation, int32_t groups) {
+  if (x->ndim() != 2 && x->ndim() != 3)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose1d: expected input [N, C, L] or [C, L], got ", x->shape.str());
+  if (weight->ndim() != 3)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose1d: weight must be 3-D [in_channels, out_channels / groups, K], ",
+         "got ", weight->shape.str());
+  // A 1-D signal is a 2-D one of height 1 (stride 1, no padding, dilation 1 along it).
+  const porta_conv2d_options o{sizeof(o), {1, stride}, {0, padding}, {1, dilation}, groups};
+  const int32_t op[2] = {0, output_padding};
+  TensorPtr y = conv_transpose2d(ag::unsqueeze(x, x->ndim() - 1), ag::unsqueeze(weight, 2), bias, o, op);
+  return ag::squeeze(y, y->ndim() - 2);
+}
+
+}  // namespace porta::nn
