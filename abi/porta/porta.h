@@ -983,6 +983,30 @@ PORTA_EXPORT porta_status porta_unique_consecutive(porta_tensor* t, porta_tensor
  *  float32, others float64); length max(max(x) + 1, minlength). Since 1.5. */
 PORTA_EXPORT porta_status porta_bincount(porta_tensor* x, porta_tensor* weights, int64_t minlength,
                                          porta_tensor** out);
+/** torch.cummax along dim: the running maximum and where it came from
+ *  (int64); a later equal element takes over, NaN beats every number and a
+ *  later NaN an earlier one, as PyTorch's. Values are differentiable; sets
+ *  both or neither. Since 1.7. */
+PORTA_EXPORT porta_status porta_cummax(porta_tensor* t, int32_t dim, porta_tensor** values, porta_tensor** indices);
+/** torch.cummin: porta_cummax's running minimum. Since 1.7. */
+PORTA_EXPORT porta_status porta_cummin(porta_tensor* t, int32_t dim, porta_tensor** values, porta_tensor** indices);
+/** torch.mode along dim: the most frequent value (the smallest of those
+ *  tied; each NaN counts once) and the index of its last occurrence. dim
+ *  must not be empty. Values are differentiable. Since 1.7. */
+PORTA_EXPORT porta_status porta_mode(porta_tensor* t, int32_t dim, int32_t keepdim, porta_tensor** values,
+                                     porta_tensor** indices);
+/** torch.searchsorted: for each element of values, the index in the last
+ *  dim of sorted_sequence (1-D, or with values' leading dims) where it
+ *  would be inserted keeping the order: before equal elements (right 0) or
+ *  after them (right 1), by PyTorch's binary search (its NaN order
+ *  included). sorter (int64, sorted_sequence's shape, NULL: none) gives
+ *  the order of an unsorted sequence. int64, int32 when out_int32. Since 1.7. */
+PORTA_EXPORT porta_status porta_searchsorted(porta_tensor* sorted_sequence, porta_tensor* values, int32_t right,
+                                             int32_t out_int32, porta_tensor* sorter, porta_tensor** out);
+/** torch.bucketize: porta_searchsorted(boundaries, t, right, out_int32,
+ *  NULL) with 1-D boundaries. Since 1.7. */
+PORTA_EXPORT porta_status porta_bucketize(porta_tensor* t, porta_tensor* boundaries, int32_t right, int32_t out_int32,
+                                          porta_tensor** out);
 
 
 /* ================= statistics, shapes and products ================= */

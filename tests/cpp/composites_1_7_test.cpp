@@ -1,6 +1,6 @@
 // The user ABI 1.7 ops in C++: movedim, diagonal, diag, meshgrid,
 // repeat_interleave, unfold, einsum, var_mean / std_mean, median /
-// nanmedian and histc, each as a method or free function, with values
+// nanmedian, histc, cummax / cummin, mode, searchsorted and bucketize, each as a method or free function, with values
 // checked exactly (the per-device checks are the Python suites).
 #include <gmock/gmock.h>
 
@@ -78,6 +78,27 @@ TEST(Composites17, OrderStatistics) {
   EXPECT_TRUE(std::isnan(n.median().item<double>()));
   EXPECT_EQ(n.nanmedian().item<double>(), 1);
   EXPECT_EQ(values(vec({0, 1, 1, 2, 9}).histc(3, 0, 3)), (D{1, 2, 1}));
+}
+
+TEST(Composites17, RunningAndSearchStatistics) {
+  auto [v, i] = vec({1, 3, 3, 2, 5}).cummax(0);
+  EXPECT_EQ(values(v), (D{1, 3, 3, 3, 5}));
+  EXPECT_EQ(i.to_vector<int64_t>(), (I{0, 1, 2, 2, 4}));
+  auto [lo, where] = porta::cummin(vec({3, 1, 1, 2}), 0);
+  EXPECT_EQ(values(lo), (D{3, 1, 1, 1}));
+  EXPECT_EQ(where.to_vector<int64_t>(), (I{0, 1, 2, 2}));
+  auto [m, at] = vec({3, 1, 3, 1, 2}).mode();
+  EXPECT_EQ(m.item<double>(), 1);
+  EXPECT_EQ(at.item<int64_t>(), 3);
+  const Tensor seq = vec({1, 2, 2, 3});
+  EXPECT_EQ(porta::searchsorted(seq, vec({2, 0, 9})).to_vector<int64_t>(), (I{1, 0, 4}));
+  EXPECT_EQ(porta::searchsorted(seq, vec({2}), false, /*right=*/true).to_vector<int64_t>(), (I{3}));
+  EXPECT_EQ(porta::bucketize(vec({2.5}), seq, /*out_int32=*/true).dtype().bits, 32);
+  EXPECT_THAT(
+      [&] {
+        (void)porta::bucketize(vec({1}), vec({1, 2}, {1, 2}));
+      },
+      testing::ThrowsMessage<porta::Error>(HasSubstr("boundaries tensor must be 1 dimension")));
 }
 
 }  // namespace

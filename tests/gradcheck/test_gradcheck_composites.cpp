@@ -82,7 +82,13 @@ std::vector<Case> shape_and_product_cases() {
   };
 }
 
-// ABI 1.7: moved, repeated and windowed elements, einsum, var_mean and median.
+// The values of a (values, indices) op, its indices released.
+porta_tensor* values_only(porta_status status, porta_tensor* values, porta_tensor* indices) {
+  if (status == PORTA_OK) porta_tensor_release(indices);
+  return ok(status, values);
+}
+
+// ABI 1.7: moved, repeated and windowed elements, einsum, var_mean, median, cummax and mode.
 std::vector<Case> rearrange_cases() {
   const int32_t src[2] = {0, 2}, dst[2] = {-1, 0}, dim1 = 1;
   return {
@@ -139,11 +145,31 @@ std::vector<Case> rearrange_cases() {
            }},
       Case{"median_dim1",
            {{{3, 5}}},
-           [=](const Tensors& x) {
+           [](const Tensors& x) {
              porta_tensor *values = nullptr, *indices = nullptr;
-             if (!ok(porta_median(x[0], 1, 0, &values, &indices), values)) return static_cast<porta_tensor*>(nullptr);
-             porta_tensor_release(indices);
-             return values;
+             const porta_status st = porta_median(x[0], 1, 0, &values, &indices);
+             return values_only(st, values, indices);
+           }},
+      Case{"cummax_dim1",
+           {{{3, 6}}},
+           [](const Tensors& x) {
+             porta_tensor *values = nullptr, *indices = nullptr;
+             const porta_status st = porta_cummax(x[0], 1, &values, &indices);
+             return values_only(st, values, indices);
+           }},
+      Case{"cummin_dim0",
+           {{{5, 2}}},
+           [](const Tensors& x) {
+             porta_tensor *values = nullptr, *indices = nullptr;
+             const porta_status st = porta_cummin(x[0], 0, &values, &indices);
+             return values_only(st, values, indices);
+           }},
+      Case{"mode_dim0_keepdim",
+           {{{4, 3}}},
+           [](const Tensors& x) {
+             porta_tensor *values = nullptr, *indices = nullptr;
+             const porta_status st = porta_mode(x[0], 0, 1, &values, &indices);
+             return values_only(st, values, indices);
            }},
   };
 }

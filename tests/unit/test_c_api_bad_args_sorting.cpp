@@ -20,6 +20,16 @@ void check_unique(Fixture& x, Unique unique) {
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "counts must not be NULL", unique(x.f.get(), v.p(), i.p(), nullptr));
 }
 
+// cummax and cummin: handles, both outputs, a bad dim.
+void check_running(Fixture& x, const char* op,
+                   porta_status (*f)(porta_tensor*, int32_t, porta_tensor**, porta_tensor**)) {
+  check_pair(x, [&](porta_tensor* t, porta_tensor** v, porta_tensor** i) { return f(t, 1, v, i); });
+  Untouched<porta_tensor*> v, i;
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, (std::string(op) + ": dimension 2 is out of range").c_str(),
+          f(x.f.get(), 2, v.p(), i.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", f(x.f.get(), INT32_MIN, v.p(), i.p()));
+}
+
 const Case kCases[] = {
     {"porta_sort",
      [](Fixture& x) {
@@ -70,6 +80,53 @@ const Case kCases[] = {
                porta_bincount(ints.get(), short_weights.get(), 0, out.p()));
        Tensor elsewhere = make({3}, x.mock);
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_bincount(ints.get(), elsewhere.get(), 0, out.p()));
+     }},
+    {"porta_cummax", [](Fixture& x) { check_running(x, "cummax", porta_cummax); }},
+    {"porta_cummin", [](Fixture& x) { check_running(x, "cummin", porta_cummin); }},
+    {"porta_mode",
+     [](Fixture& x) {
+       check_pair(x, [](porta_tensor* t, porta_tensor** v, porta_tensor** i) { return porta_mode(t, 1, 0, v, i); });
+       Untouched<porta_tensor*> v, i;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "mode: dimension 2 is out of range",
+               porta_mode(x.f.get(), 2, 0, v.p(), i.p()));
+       Tensor empty = make({2, 0}, x.cpu);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "mode(): Expected reduction dim 1 to have non-zero size.",
+               porta_mode(empty.get(), 1, 1, v.p(), i.p()));
+     }},
+    {"porta_searchsorted",
+     [](Fixture& x) {
+       Tensor sorter = make({4}, x.cpu, porta_int64);  // zeros: a valid (if odd) order
+       expect_each_handle_checked<3>(
+           {x.f4.get(), x.f.get(), sorter.get()}, {"sorted_sequence", "values", "sorter"},
+           [](auto a, porta_tensor** o) { return porta_searchsorted(a[0], a[1], 0, 0, a[2], o); }, 2);
+       Untouched<porta_tensor*> out;
+       Tensor scalar = make({}, x.cpu), three = make({3}, x.cpu, porta_int64), floats = make({4}, x.cpu);
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "boundaries tensor should have positive dimension, but got 0 dimension",
+               porta_searchsorted(scalar.get(), x.f.get(), 0, 0, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH,
+               "the first N-1 dimensions of boundaries tensor and input value tensor must match, but we got boundaries "
+               "tensor [2, 3] and input value tensor [4]",
+               porta_searchsorted(x.f.get(), x.f4.get(), 0, 0, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "boundary and sorter must have the same size",
+               porta_searchsorted(x.f4.get(), x.f.get(), 0, 0, three.get(), out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "sorter must be a tensor of long dtype but got float32",
+               porta_searchsorted(x.f4.get(), x.f.get(), 0, 0, floats.get(), out.p()));
+       const int64_t far[4] = {0, 1, 2, 4};
+       ASSERT_EQ(porta_tensor_from_host_into(sorter.get(), far, sizeof far), PORTA_OK);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "index 4 is out of bounds for dimension 0 with size 4",
+               porta_searchsorted(x.f4.get(), x.f.get(), 0, 0, sorter.get(), out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool tensors are not supported",
+               porta_searchsorted(x.f4.get(), x.mask.get(), 0, 0, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1",
+               porta_searchsorted(x.f4.get(), x.other.get(), 0, 0, nullptr, out.p()));
+     }},
+    {"porta_bucketize",
+     [](Fixture& x) {
+       expect_each_handle_checked<2>({x.f.get(), x.f4.get()}, {"t", "boundaries"},
+                                     [](auto a, porta_tensor** o) { return porta_bucketize(a[0], a[1], 1, 1, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "bucketize: boundaries tensor must be 1 dimension, but got dim(2)",
+               porta_bucketize(x.f4.get(), x.f.get(), 0, 0, out.p()));
      }},
 };
 

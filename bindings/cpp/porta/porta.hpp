@@ -1034,6 +1034,14 @@ class Tensor {
   Tensor histc(int64_t bins = 100, double min = 0.0, double max = 0.0) const {
     return make(porta_histc, live(), bins, min, max);
   }
+  /// torch.cummax: {values, indices} of the running maximum along dim (a later equal element takes over).
+  std::tuple<Tensor, Tensor> cummax(int32_t dim) const { return running(porta_cummax, dim); }
+  /// torch.cummin: {values, indices} of the running minimum along dim.
+  std::tuple<Tensor, Tensor> cummin(int32_t dim) const { return running(porta_cummin, dim); }
+  /// torch.mode: {values, indices} of the most frequent value along dim (the smallest tied), its last occurrence.
+  std::tuple<Tensor, Tensor> mode(int32_t dim = -1, bool keepdim = false) const {
+    return pair(porta_mode, dim, keepdim);
+  }
 
   // One method per op in PORTA_OP_LIST, in the shape PORTA_CPP_SHAPE_* gives its kind:
   //   UNARY      t.exp(), in place t.exp_()
@@ -1105,13 +1113,20 @@ class Tensor {
 #undef PORTA_CPP_METHOD_SCAN
 
  private:
-  // unique / unique_consecutive: values, inverse and counts, all or none.
+  // A two-output op of (dim, keepdim): both or neither.
   std::tuple<Tensor, Tensor> pair(porta_status (*f)(porta_tensor*, int32_t, int, porta_tensor**, porta_tensor**),
                                   int32_t dim, bool keepdim) const {
     porta_tensor *a = nullptr, *b = nullptr;
     detail::check(f(live(), dim, keepdim ? 1 : 0, &a, &b));
     return {adopt(a), adopt(b)};
   }
+  std::tuple<Tensor, Tensor> running(porta_status (*f)(porta_tensor*, int32_t, porta_tensor**, porta_tensor**),
+                                     int32_t dim) const {
+    porta_tensor *a = nullptr, *b = nullptr;
+    detail::check(f(live(), dim, &a, &b));
+    return {adopt(a), adopt(b)};
+  }
+  // unique / unique_consecutive: values, inverse and counts, all or none.
   std::tuple<Tensor, Tensor, Tensor> unique3(porta_status (*f)(porta_tensor*, porta_tensor**, porta_tensor**,
                                                                 porta_tensor**)) const {
     porta_tensor *v = nullptr, *i = nullptr, *c = nullptr;
@@ -1339,6 +1354,23 @@ inline Tensor diagonal(const Tensor& t, int64_t offset = 0, int32_t dim1 = 0, in
 inline Tensor diag(const Tensor& t, int64_t diagonal = 0) { return t.diag(diagonal); }
 inline Tensor histc(const Tensor& t, int64_t bins = 100, double min = 0.0, double max = 0.0) {
   return t.histc(bins, min, max);
+}
+inline std::tuple<Tensor, Tensor> cummax(const Tensor& t, int32_t dim) { return t.cummax(dim); }
+inline std::tuple<Tensor, Tensor> cummin(const Tensor& t, int32_t dim) { return t.cummin(dim); }
+inline std::tuple<Tensor, Tensor> mode(const Tensor& t, int32_t dim = -1, bool keepdim = false) {
+  return t.mode(dim, keepdim);
+}
+/// torch::searchsorted: where each value goes in the last dim of sorted_sequence (right: after equal elements);
+/// sorter (undefined: none) orders an unsorted sequence.
+inline Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& values, bool out_int32 = false,
+                           bool right = false, const Tensor& sorter = {}) {
+  return detail::call(porta_searchsorted, sorted_sequence.checked_handle(), values.checked_handle(), right ? 1 : 0,
+                      out_int32 ? 1 : 0, sorter.handle());
+}
+/// torch::bucketize: the bucket of each element among the 1-D boundaries.
+inline Tensor bucketize(const Tensor& t, const Tensor& boundaries, bool out_int32 = false, bool right = false) {
+  return detail::call(porta_bucketize, t.checked_handle(), boundaries.checked_handle(), right ? 1 : 0,
+                      out_int32 ? 1 : 0);
 }
 /// torch::meshgrid of 0-D or 1-D tensors; indexing "ij" (PyTorch's default) or "xy".
 inline std::vector<Tensor> meshgrid(const std::vector<Tensor>& tensors, const std::string& indexing = "ij") {

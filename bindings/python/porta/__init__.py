@@ -23,7 +23,7 @@ from . import _plugin_packages
 _plugin_packages.add_to_search()
 from ._tensor import Tensor, Size
 from . import (_tensor_ops, _views, _index_ops, _reduction_shape_ops, _sorting_ops,  # noqa: F401 - they
-               _rearrange_ops, _indexing, _convert, _format, _dlpack)  # extend Tensor
+               _rearrange_ops, _order_scan_ops, _indexing, _convert, _format, _dlpack)  # extend Tensor
 from ._tensor_ops import values_indices
 from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full, arange, linspace, rand, randn,
                          randint, normal, bernoulli, multinomial, eye, empty_like, zeros_like, ones_like, full_like,

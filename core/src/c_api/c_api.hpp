@@ -40,6 +40,19 @@ inline std::vector<TensorPtr> tensor_array(const char* op, porta_tensor* const* 
   return out;
 }
 
+// Hands both tensors of a pair (a std::pair or an ops::Sorted) to the caller, or neither on error.
+template <typename Make>
+porta_status produce_pair(porta_tensor** first, const char* first_name, porta_tensor** second, const char* second_name,
+                          Make&& make) {
+  return guard([&] {
+    require(first, first_name);
+    require(second, second_name);
+    auto [a, b] = make();
+    *first = a.release();
+    *second = b.release();
+  });
+}
+
 // Hands every part to outs, or none of them on error.
 template <typename Make>
 porta_status produce_all(porta_tensor** outs, Make&& make) {

@@ -186,19 +186,6 @@ PORTA_API porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_ten
 
 namespace {
 
-// Hands both tensors of a pair to the caller, or neither on error.
-template <typename Make>
-porta_status produce_pair(porta_tensor** first, const char* first_name, porta_tensor** second, const char* second_name,
-                          Make&& make) {
-  return guard([&] {
-    require(first, first_name);
-    require(second, second_name);
-    std::pair<TensorPtr, TensorPtr> p = make();
-    *first = p.first.release();
-    *second = p.second.release();
-  });
-}
-
 std::pair<TensorPtr, TensorPtr> median_of(porta_tensor* t, int32_t dim, int keepdim, bool ignore_nan) {
   TensorPtr x = arg(t, "t");
   if (dim != PORTA_ALL_DIMS) {

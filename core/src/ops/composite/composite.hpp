@@ -2,8 +2,8 @@
 // autograd through their parts (so their backward is derived, never
 // written), and reached from C, C++ and Python through porta.h like any op.
 // Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
-// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, statistics.cpp, shape.cpp, rearrange.cpp,
-// einsum.cpp, sampling.cpp.
+// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, order_scans.cpp, statistics.cpp, shape.cpp,
+// rearrange.cpp, einsum.cpp, sampling.cpp.
 #pragma once
 
 #include <optional>
@@ -118,6 +118,18 @@ ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest);  // 
 ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim);  // k from 1
 // torch.median / nanmedian along dim: the lower middle value (median: NaN where a row has one).
 ops::Sorted median(const TensorPtr& t, int32_t dim, bool keepdim, bool ignore_nan);
+
+// ---- order_scans.cpp
+// torch.cummax / cummin along dim: ties and NaNs as PyTorch's (the later one's index).
+ops::Sorted cumulative_extreme(const TensorPtr& t, int32_t dim, bool is_max);
+// torch.mode along dim: the smallest of the most frequent values, at its last occurrence.
+ops::Sorted mode(const TensorPtr& t, int32_t dim, bool keepdim);
+// torch.searchsorted: where each value goes in the last dim of `sorted` (1-D, or batch dims matching values');
+// sorter (may be null) orders an unsorted one. int64 (int32 when out_int32).
+TensorPtr searchsorted(const TensorPtr& sorted, const TensorPtr& values, bool right, bool out_int32,
+                       const TensorPtr& sorter);
+// torch.bucketize: searchsorted(boundaries, t) with 1-D boundaries.
+TensorPtr bucketize(const TensorPtr& t, const TensorPtr& boundaries, bool right, bool out_int32);
 // torch.unique / unique_consecutive of the flattened t: the values (sorted
 // for unique), each element's group (t's shape) and the group sizes.
 struct Unique {
