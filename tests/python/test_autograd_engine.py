@@ -244,8 +244,8 @@ def test_module_forward_hooks_see_and_replace_inputs_and_outputs():
     kw = layer.register_forward_pre_hook(lambda m, args, kwargs: ((args[0] * 0,), kwargs), with_kwargs=True)
     assert layer(x).item() == layer.forward(x * 0).item()
     kw.remove()
-    with pytest.raises(NotImplementedError, match="output.register_hook"):
-        layer.register_full_backward_hook(lambda m, gi, go: None)
+    with pytest.raises(NotImplementedError, match="use register_full_backward_hook"):
+        layer.register_backward_hook(lambda m, gi, go: None)
     with pytest.raises(NotImplementedError, match="always_call"):
         layer.register_forward_hook(lambda m, a, o: None, always_call=True)
 

@@ -208,13 +208,18 @@ class Module:
         return _module_hooks.register(self, "post", hook, prepend, with_kwargs)
 
     def register_full_backward_hook(self, hook, prepend=False):
-        raise NotImplementedError(_module_hooks.NO_BACKWARD_HOOKS)
+        """hook(module, grad_input, grad_output) runs when the gradients of the module's tensor inputs are
+        computed (grad_input: one per positional tensor argument, None where none flows) and may return a new
+        grad_input (for a module with one input that takes a gradient); returns a removable handle."""
+        return _module_hooks.register(self, "backward", hook, prepend, False)
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        raise NotImplementedError(_module_hooks.NO_BACKWARD_HOOKS)
+        """hook(module, grad_output) runs when the gradient of the module's output arrives and may return a
+        new grad_output; returns a removable handle."""
+        return _module_hooks.register(self, "backward_pre", hook, prepend, False)
 
     def register_backward_hook(self, hook):
-        raise NotImplementedError(_module_hooks.NO_BACKWARD_HOOKS)
+        raise NotImplementedError(_module_hooks.NO_LEGACY_BACKWARD_HOOK)
 
     def _check_input_device(self, x, weight):
         """Raises DeviceMismatchError naming this layer, both devices and the fix when
