@@ -1007,7 +1007,16 @@ PORTA_EXPORT porta_status porta_searchsorted(porta_tensor* sorted_sequence, port
  *  NULL) with 1-D boundaries. Since 1.7. */
 PORTA_EXPORT porta_status porta_bucketize(porta_tensor* t, porta_tensor* boundaries, int32_t right, int32_t out_int32,
                                           porta_tensor** out);
-
+/** torch.unique(dim=): the distinct slices of t along dim, sorted
+ *  lexicographically (*values: t's shape with dim the number of them),
+ *  *inverse (int64 [t.shape[dim]]: each slice's position in values) and
+ *  *counts (int64). Slices with a NaN are distinct. Sets all three or none. Since 1.7. */
+PORTA_EXPORT porta_status porta_unique_dim(porta_tensor* t, int32_t dim, porta_tensor** values, porta_tensor** inverse,
+                                           porta_tensor** counts);
+/** torch.unique_consecutive(dim=): as porta_unique_dim, each run of equal
+ *  neighbouring slices one value, in order. Since 1.7. */
+PORTA_EXPORT porta_status porta_unique_consecutive_dim(porta_tensor* t, int32_t dim, porta_tensor** values,
+                                                       porta_tensor** inverse, porta_tensor** counts);
 
 /* ================= statistics, shapes and products ================= */
 /* Composites with PyTorch's rules, recorded by autograd through their parts.

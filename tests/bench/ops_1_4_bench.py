@@ -8,7 +8,9 @@ and backward) of docs/examples/char_lstm.py's model, a GRU forward, a
 depthwise convolution, bilinear upsampling and reflect padding; and a
 training step of docs/examples/char_gpt.py's transformer and of
 resnet_fashion_mnist.py's ResNet (the example files themselves, their
-import lines swapped for torch's on the PyTorch side).
+import lines swapped for torch's on the PyTorch side); and 1.7's: a DCGAN-style
+transposed convolution (forward + backward), einsum as attention spells it,
+cummax, searchsorted of 100k values and ceil-mode max pooling.
 
 Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT]   (run by hand or by
 scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
@@ -98,6 +100,16 @@ def cases(lib):
         for p in resnet.parameters():
             p.grad = None
 
+    up_in = lib.randn(16, 64, 16, 16, requires_grad=True)
+    up_w = lib.randn(64, 32, 4, 4, requires_grad=True)
+
+    def conv_transpose_step():
+        f.conv_transpose2d(up_in, up_w, stride=2, padding=1).sum().backward()
+        up_in.grad = up_w.grad = None
+
+    boundaries, queries = lib.linspace(-3, 3, 1000), lib.randn(100000)
+    pooled = lib.randn(8, 32, 63, 63)
+
     def gru_forward():
         with lib.no_grad():
             gru(gru_in)
@@ -122,6 +134,11 @@ def cases(lib):
         "interpolate bilinear [8, 32, 64, 64] to 128x128":
             lambda: f.interpolate(maps, scale_factor=2, mode="bilinear"),
         "pad reflect [8, 32, 64, 64] by 2": lambda: f.pad(maps, (2, 2, 2, 2), mode="reflect"),
+        "conv_transpose2d [16, 64, 16, 16] to 32 x 32x32, 4x4 stride 2, forward + backward": conv_transpose_step,
+        "einsum bhqd,bhkd->bhqk [8, 8, 128, 64]": lambda: lib.einsum("bhqd,bhkd->bhqk", q, k),
+        "cummax [64, 4096] along dim 1": lambda: seq.cummax(1),
+        "searchsorted 100000 values in 1000 boundaries": lambda: lib.searchsorted(boundaries, queries),
+        "max_pool2d ceil_mode [8, 32, 63, 63], 2x2": lambda: f.max_pool2d(pooled, 2, ceil_mode=True),
     }
 
 

@@ -1,7 +1,8 @@
 // The user ABI 1.7 ops in C++: movedim, diagonal, diag, meshgrid,
 // repeat_interleave, unfold, einsum, var_mean / std_mean, median /
-// nanmedian, histc, cummax / cummin, mode, searchsorted and bucketize, each as a method or free function, with values
-// checked exactly (the per-device checks are the Python suites).
+// nanmedian, histc, cummax / cummin, mode, searchsorted, bucketize and
+// unique(dim), each as a method or free function, with values checked
+// exactly (the per-device checks are the Python suites).
 #include <gmock/gmock.h>
 
 #include <cmath>
@@ -94,6 +95,11 @@ TEST(Composites17, RunningAndSearchStatistics) {
   EXPECT_EQ(porta::searchsorted(seq, vec({2, 0, 9})).to_vector<int64_t>(), (I{1, 0, 4}));
   EXPECT_EQ(porta::searchsorted(seq, vec({2}), false, /*right=*/true).to_vector<int64_t>(), (I{3}));
   EXPECT_EQ(porta::bucketize(vec({2.5}), seq, /*out_int32=*/true).dtype().bits, 32);
+  auto [rows, inverse, counts] = vec({1, 2, 0, 9, 1, 2}, {3, 2}).unique(0);
+  EXPECT_EQ(values(rows), (D{0, 9, 1, 2}));
+  EXPECT_EQ(inverse.to_vector<int64_t>(), (I{1, 0, 1}));
+  EXPECT_EQ(counts.to_vector<int64_t>(), (I{1, 2}));
+  EXPECT_EQ(std::get<2>(porta::unique_consecutive(vec({1, 1, 1, 1, 2, 2}, {3, 2}), 0)).to_vector<int64_t>(), (I{2, 1}));
   EXPECT_THAT(
       [&] {
         (void)porta::bucketize(vec({1}), vec({1, 2}, {1, 2}));

@@ -71,8 +71,36 @@ def test_unique_and_unique_consecutive(device):
     assert arr(values).tolist() == [2, 1, 2, 5, 1] and arr(counts).tolist() == [1, 1, 1, 1, 2]
     nan = porta.tensor([1.0, float("nan"), float("nan")], device=device).unique()
     assert arr(nan)[0] == 1.0 and np.isnan(arr(nan)[1:]).all() and nan.shape == (3,)  # NaNs are distinct
-    with pytest.raises(NotImplementedError, match="dim="):
-        t.unique(dim=0)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_unique_along_a_dim_matches_numpy(device, dim):
+    x = np.array([[1, 2, 1, 0], [3, 4, 3, 9], [1, 2, 1, 0], [0, 9, 0, 9]])
+    values, inverse, counts = porta.tensor(x, device=device).unique(dim=dim, return_inverse=True, return_counts=True)
+    u, inv, cnt = np.unique(x, axis=dim, return_inverse=True, return_counts=True)
+    np.testing.assert_array_equal(arr(values), u)
+    np.testing.assert_array_equal(arr(inverse), inv.reshape(-1))
+    np.testing.assert_array_equal(arr(counts), cnt)
+    r = np.random.RandomState(dim + 2).randint(0, 2, size=(2, 9, 3)).astype(np.float64)
+    got = porta.unique(porta.tensor(r, device=device), dim=1, return_inverse=True)
+    u, inv = np.unique(r, axis=1, return_inverse=True)
+    np.testing.assert_array_equal(arr(got[0]), u)
+    np.testing.assert_array_equal(arr(got[1]), inv.reshape(-1))
+
+
+def test_unique_consecutive_along_a_dim_and_edges(device):
+    x = porta.tensor([[1, 1], [1, 1], [2, 2], [1, 1]], device=device)
+    values, inverse, counts = x.unique_consecutive(return_inverse=True, return_counts=True, dim=0)
+    assert values.tolist() == [[1, 1], [2, 2], [1, 1]] and inverse.tolist() == [0, 0, 1, 2]
+    assert counts.tolist() == [2, 1, 1]
+    nan = porta.tensor([[1.0, float("nan")], [1.0, float("nan")]], device=device).unique(dim=0, return_counts=True)
+    assert tuple(nan[0].shape) == (2, 2) and nan[1].tolist() == [1, 1]  # a slice with NaN equals no other
+    empty, inv, cnt = porta.zeros(0, 2, device=device).unique(dim=0, return_inverse=True, return_counts=True)
+    assert tuple(empty.shape) == (0, 2) and inv.tolist() == [] and cnt.tolist() == []
+    with pytest.raises(porta.PortaError, match="There are 0 sized dimensions, and they aren't selected"):
+        porta.zeros(3, 0, device=device).unique(dim=0)
+    with pytest.raises(porta.PortaError, match="but tensor has no dimensions"):
+        porta.tensor(5.0, device=device).unique(dim=0)
 
 
 def test_bincount(device):
@@ -86,3 +114,15 @@ def test_bincount(device):
         porta.tensor([1, -1], device=device).bincount()
     with pytest.raises(porta.InvalidArgumentError, match="1-d non-negative integral"):
         porta.tensor([1.0], device=device).bincount()
+
+
+def test_unique_along_a_dim_matches_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is an optional peer; NumPy is checked without it")
+    r = np.random.RandomState(0)
+    for shape, d in [((6, 3), 0), ((4, 7, 2), 1), ((5, 2, 3), 2), ((9, 2), -2)]:
+        x = r.randint(0, 2, size=shape).astype(np.float32)
+        for name in ("unique", "unique_consecutive"):
+            a = getattr(porta.tensor(x), name)(dim=d, return_inverse=True, return_counts=True)
+            b = getattr(torch.tensor(x), name)(dim=d, return_inverse=True, return_counts=True)
+            for mine, theirs in zip(a, b):
+                np.testing.assert_array_equal(arr(mine), theirs.numpy())

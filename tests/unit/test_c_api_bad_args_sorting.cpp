@@ -20,6 +20,21 @@ void check_unique(Fixture& x, Unique unique) {
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "counts must not be NULL", unique(x.f.get(), v.p(), i.p(), nullptr));
 }
 
+// unique / unique_consecutive along a dim: handles, outputs, a bad dim, 0-d and zero-sized slices.
+void check_unique_dim(Fixture& x, const char* op,
+                      porta_status (*f)(porta_tensor*, int32_t, porta_tensor**, porta_tensor**, porta_tensor**)) {
+  check_unique(x,
+               [&](porta_tensor* t, porta_tensor** v, porta_tensor** i, porta_tensor** c) { return f(t, 0, v, i, c); });
+  Untouched<porta_tensor*> v, i, c;
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, (std::string(op) + ": dimension 2 is out of range").c_str(),
+          f(x.f.get(), 2, v.p(), i.p(), c.p()));
+  Tensor scalar = make({}, x.cpu), flat = make({3, 0}, x.cpu);
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "Dimension specified as 0 but tensor has no dimensions",
+          f(scalar.get(), 0, v.p(), i.p(), c.p()));
+  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "There are 0 sized dimensions, and they aren't selected",
+          f(flat.get(), 0, v.p(), i.p(), c.p()));
+}
+
 // cummax and cummin: handles, both outputs, a bad dim.
 void check_running(Fixture& x, const char* op,
                    porta_status (*f)(porta_tensor*, int32_t, porta_tensor**, porta_tensor**)) {
@@ -128,6 +143,9 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "bucketize: boundaries tensor must be 1 dimension, but got dim(2)",
                porta_bucketize(x.f4.get(), x.f.get(), 0, 0, out.p()));
      }},
+    {"porta_unique_dim", [](Fixture& x) { check_unique_dim(x, "unique", porta_unique_dim); }},
+    {"porta_unique_consecutive_dim",
+     [](Fixture& x) { check_unique_dim(x, "unique_consecutive", porta_unique_consecutive_dim); }},
 };
 
 }  // namespace

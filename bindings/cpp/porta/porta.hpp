@@ -905,6 +905,12 @@ class Tensor {
   std::tuple<Tensor, Tensor, Tensor> unique() const { return unique3(porta_unique); }
   /// torch::unique_consecutive of the flattened tensor: {values, inverse, counts}.
   std::tuple<Tensor, Tensor, Tensor> unique_consecutive() const { return unique3(porta_unique_consecutive); }
+  /// torch::unique_dim: {the distinct slices along dim (sorted), inverse [size(dim)], counts}.
+  std::tuple<Tensor, Tensor, Tensor> unique(int32_t dim) const { return unique3(porta_unique_dim, dim); }
+  /// torch::unique_consecutive with dim: {one slice per run of equal neighbouring slices, inverse, counts}.
+  std::tuple<Tensor, Tensor, Tensor> unique_consecutive(int32_t dim) const {
+    return unique3(porta_unique_consecutive_dim, dim);
+  }
   /// torch.bincount of a 1-D non-negative integer tensor: counts of each value.
   Tensor bincount(int64_t minlength = 0) const {
     return make(porta_bincount, live(), static_cast<porta_tensor*>(nullptr), minlength);
@@ -1133,6 +1139,14 @@ class Tensor {
     detail::check(f(live(), &v, &i, &c));
     return {adopt(v), adopt(i), adopt(c)};
   }
+  std::tuple<Tensor, Tensor, Tensor> unique3(porta_status (*f)(porta_tensor*, int32_t, porta_tensor**, porta_tensor**,
+                                                               porta_tensor**),
+                                             int32_t dim) const {
+    porta_tensor *v = nullptr, *i = nullptr, *c = nullptr;
+    detail::check(f(live(), dim, &v, &i, &c));
+    return {adopt(v), adopt(i), adopt(c)};
+  }
+
   // Calls C function `f(args..., &out)` and adopts the new tensor, throwing on failure.
   template <class F, class... Args>
   static Tensor make(F f, Args... args) {
@@ -1311,6 +1325,10 @@ inline std::tuple<Tensor, Tensor> kthvalue(const Tensor& t, int64_t k, int32_t d
 }
 inline std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& t) { return t.unique(); }
 inline std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& t) { return t.unique_consecutive(); }
+inline std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& t, int32_t dim) { return t.unique(dim); }
+inline std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& t, int32_t dim) {
+  return t.unique_consecutive(dim);
+}
 inline Tensor bincount(const Tensor& t, int64_t minlength = 0) { return t.bincount(minlength); }
 inline Tensor bincount(const Tensor& t, const Tensor& weights, int64_t minlength = 0) {
   return t.bincount(weights, minlength);

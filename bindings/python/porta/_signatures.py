@@ -197,6 +197,8 @@ SIGNATURES = {
     "porta_mode": ("STATUS", ("T", "I32", "I32", "OUT", "OUT")),
     "porta_searchsorted": ("STATUS", ("T", "T", "I32", "I32", "T", "OUT")),
     "porta_bucketize": ("STATUS", ("T", "T", "I32", "I32", "OUT")),
+    "porta_unique_dim": ("STATUS", ("T", "I32", "OUT", "OUT", "OUT")),
+    "porta_unique_consecutive_dim": ("STATUS", ("T", "I32", "OUT", "OUT", "OUT")),
     "porta_var": ("STATUS", ("T", "P_I32", "I32", "D", "INT", "OUT")),
     "porta_std": ("STATUS", ("T", "P_I32", "I32", "D", "INT", "OUT")),
     "porta_prod": ("STATUS", ("T", "I32", "INT", "OUT")),

@@ -1,6 +1,6 @@
 """Sorting and counting as PyTorch spells them: sort / argsort / msort, topk, kthvalue, unique /
-unique_consecutive, bincount. Every one is a C entry point of porta.h (porta_sort, ...), defined in the
-core. Sorts are stable (equal elements keep their order, so `stable=` changes nothing and every device
+unique_consecutive (flattened or along a dim), bincount. Every one is a C entry point of porta.h
+(porta_sort, ...), defined in the core. Sorts are stable (equal elements keep their order, so `stable=` changes nothing and every device
 gives the same indices); NaN sorts after every number ascending and before it descending, as in PyTorch."""
 from . import _tensor_ops
 from ._lib import fn
@@ -54,20 +54,24 @@ def _unique_result(values, inverse, counts, return_inverse, return_counts):
 
 
 def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
-    """torch.unique of the flattened tensor: sorted values, and optionally each element's position among
-    them (inverse, self's shape) and their counts. NaNs are distinct. sorted=False gives sorted values too
-    (an order PyTorch allows). dim= is refused."""
-    if dim is not None:
-        raise NotImplementedError("unique: dim= is not supported by Porta (it flattens); leave dim=None")
-    return _unique_result(*call_outs(fn.porta_unique, self._h, n=3), return_inverse, return_counts)
+    """torch.unique: sorted values of the flattened tensor (dim=None) or the distinct slices along dim, and
+    optionally where each element (slice) went (inverse) and their counts. NaNs are distinct. sorted=False
+    gives sorted values too (an order PyTorch allows)."""
+    if dim is None:
+        parts = call_outs(fn.porta_unique, self._h, n=3)
+    else:
+        parts = call_outs(fn.porta_unique_dim, self._h, _dim(dim, "unique"), n=3)
+    return _unique_result(*parts, return_inverse, return_counts)
 
 
 def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
-    """torch.unique_consecutive of the flattened tensor: one value per run of equal neighbours."""
-    if dim is not None:
-        raise NotImplementedError("unique_consecutive: dim= is not supported by Porta (it flattens); leave "
-                                  "dim=None")
-    return _unique_result(*call_outs(fn.porta_unique_consecutive, self._h, n=3), return_inverse, return_counts)
+    """torch.unique_consecutive: one value per run of equal neighbours of the flattened tensor, or one slice
+    per run of equal neighbouring slices along dim."""
+    if dim is None:
+        parts = call_outs(fn.porta_unique_consecutive, self._h, n=3)
+    else:
+        parts = call_outs(fn.porta_unique_consecutive_dim, self._h, _dim(dim, "unique_consecutive"), n=3)
+    return _unique_result(*parts, return_inverse, return_counts)
 
 
 def bincount(self, weights=None, minlength=0):

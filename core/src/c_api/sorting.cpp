@@ -89,3 +89,13 @@ PORTA_API porta_status porta_bucketize(porta_tensor* t, porta_tensor* boundaries
     return composite::bucketize(arg(t, "t"), arg(boundaries, "boundaries"), right != 0, out_int32 != 0);
   });
 }
+
+PORTA_API porta_status porta_unique_dim(porta_tensor* t, int32_t dim, porta_tensor** values, porta_tensor** inverse,
+                                        porta_tensor** counts) {
+  return produce_unique(values, inverse, counts, [&] { return composite::unique_dim(arg(t, "t"), dim); });
+}
+
+PORTA_API porta_status porta_unique_consecutive_dim(porta_tensor* t, int32_t dim, porta_tensor** values,
+                                                    porta_tensor** inverse, porta_tensor** counts) {
+  return produce_unique(values, inverse, counts, [&] { return composite::unique_consecutive_dim(arg(t, "t"), dim); });
+}

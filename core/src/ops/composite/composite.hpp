@@ -137,6 +137,10 @@ struct Unique {
 };
 Unique unique(const TensorPtr& t);
 Unique unique_consecutive(const TensorPtr& t);
+// torch.unique(dim=) / unique_consecutive(dim=): the distinct slices along dim (sorted lexicographically, or
+// each run of equal neighbours); inverse [t.shape[dim]], counts per slice.
+Unique unique_dim(const TensorPtr& t, int32_t dim);
+Unique unique_consecutive_dim(const TensorPtr& t, int32_t dim);
 // Counts (or sums weights, which may be null) of each value of a 1-D non-negative integer x.
 TensorPtr bincount(const TensorPtr& x, const TensorPtr& weights, int64_t minlength);
 

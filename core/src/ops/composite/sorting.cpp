@@ -25,21 +25,17 @@ TensorPtr values_at(const TensorPtr& t, int32_t dim, const TensorPtr& indices, c
 // t's extent along dim (1 for a 0-d t, as PyTorch treats it).
 int64_t extent(const TensorPtr& t, int32_t dim) { return t->ndim() == 0 ? 1 : t->shape[dim]; }
 
-// Groups of equal neighbours in the 1-D `v` (its order is kept): the first
-// element of each group, which group each element is in, and group sizes.
-Unique groups(const TensorPtr& v, const TensorPtr& order, const Dims& shape) {
-  DeviceState& dev = *v->device;
-  const int64_t n = v->shape[0];
-  if (n == 0)
-    return {ops::clone(v), ops::reshape(ops::full(dev, Dims{0}, 0.0, Dtype::Int64), shape),
-            ops::full(dev, Dims{0}, 0.0, Dtype::Int64)};
-  // starts[j]: v[j] begins a group (j == 0, or it differs from v[j - 1]; NaN differs from NaN, as in PyTorch).
-  TensorPtr starts = ops::full(dev, Dims{n}, 1.0, Dtype::Bool);
-  if (n > 1) {
-    TensorPtr differs = ops::binary(PORTA_OP_NE, ops::slice(v, 0, 1, n, 1), ops::slice(v, 0, 0, n - 1, 1));
-    starts = ops::scatter(starts, 0, ops::arange_int(dev, 1, n, 1, Dtype::Int64), differs, PORTA_SCATTER_ASSIGN);
-  }
-  TensorPtr group = ops::binary(PORTA_OP_SUB, ops::scan(PORTA_OP_CUMSUM, starts, 0, false), ops::full(dev, Dims{}, 1.0, Dtype::Int64));
+// Groups of equal neighbours in an order of n elements (or rows): `starts`
+// (bool [n]) marks where each group begins; `order` says where each came
+// from. Gives which group each element is in (as `inverse_shape`), the
+// first position of each group and the group sizes; `first_of(first)`
+// picks the groups' values.
+template <typename FirstOf>
+Unique grouped(const TensorPtr& starts, const TensorPtr& order, int64_t n, const Dims& inverse_shape,
+               FirstOf&& first_of) {
+  DeviceState& dev = *starts->device;
+  TensorPtr group = ops::binary(PORTA_OP_SUB, ops::scan(PORTA_OP_CUMSUM, starts, 0, false),
+                                ops::full(dev, Dims{}, 1.0, Dtype::Int64));
   TensorPtr inverse = ops::scatter(ops::full(dev, Dims{n}, 0.0, Dtype::Int64), 0, order, group, PORTA_SCATTER_ASSIGN);
   TensorPtr first = flat_nonzero(starts);
   const int64_t u = first->shape[0];
@@ -47,7 +43,77 @@ Unique groups(const TensorPtr& v, const TensorPtr& order, const Dims& shape) {
   if (u > 1)
     ends = ops::scatter(ends, 0, ops::arange_int(dev, 0, u - 1, 1, Dtype::Int64), ops::slice(first, 0, 1, u, 1),
                         PORTA_SCATTER_ASSIGN);
-  return {ops::gather(v, 0, first, "unique"), ops::reshape(inverse, shape), ops::binary(PORTA_OP_SUB, ends, first)};
+  return {first_of(first), ops::reshape(inverse, inverse_shape), ops::binary(PORTA_OP_SUB, ends, first)};
+}
+
+// Where each of n neighbours begins a group: j == 0, or `differs[j - 1]` (bool [n - 1]: j differs from j - 1).
+TensorPtr group_starts(DeviceState& dev, int64_t n, const TensorPtr& differs) {
+  TensorPtr starts = ops::full(dev, Dims{n}, 1.0, Dtype::Bool);
+  if (n > 1)
+    starts = ops::scatter(starts, 0, ops::arange_int(dev, 1, n, 1, Dtype::Int64), differs, PORTA_SCATTER_ASSIGN);
+  return starts;
+}
+
+// Groups of equal neighbours in the 1-D `v` (its order is kept); NaN differs from NaN, as in PyTorch.
+Unique groups(const TensorPtr& v, const TensorPtr& order, const Dims& shape) {
+  DeviceState& dev = *v->device;
+  const int64_t n = v->shape[0];
+  if (n == 0)
+    return {ops::clone(v), ops::reshape(ops::full(dev, Dims{0}, 0.0, Dtype::Int64), shape),
+            ops::full(dev, Dims{0}, 0.0, Dtype::Int64)};
+  TensorPtr differs =
+      n > 1 ? ops::binary(PORTA_OP_NE, ops::slice(v, 0, 1, n, 1), ops::slice(v, 0, 0, n - 1, 1)) : TensorPtr();
+  return grouped(group_starts(dev, n, differs), order, n, shape,
+                 [&](const TensorPtr& first) { return ops::gather(v, 0, first, "unique"); });
+}
+
+// Rows `which` (int64 [u]) of rows [n, k], not recorded (unique's values take no gradient, as PyTorch's).
+TensorPtr pick_rows(const TensorPtr& rows, const TensorPtr& which, const char* op) {
+  const int64_t u = which->shape[0], k = rows->shape[1];
+  TensorPtr index = ops::contiguous(ops::expand(ops::reshape(which, Dims{u, 1}), Dims{u, k}));
+  return ops::gather(rows, 0, index, op);
+}
+
+// unique / unique_consecutive over the slices of t along dim: rows [n, k] of
+// the slices, sorted lexicographically (stable sorts from the last column
+// to the first) unless `consecutive`, grouped where a row differs from the
+// one before it in any column.
+Unique row_groups(const char* op, const TensorPtr& t, int32_t dim, bool consecutive) {
+  if (t->ndim() == 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": Dimension specified as ", dim, " but tensor has no dimensions");
+  const int32_t d = ops::wrap_dim(op, dim, t->ndim());
+  DeviceState& dev = *t->device;
+  const int64_t n = t->shape[d], k = n == 0 ? 0 : t->numel() / n;
+  if (n > 0 && k == 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": There are 0 sized dimensions, and they aren't selected, so unique ",
+         "cannot be applied");
+  if (n == 0)
+    return {ops::clone(t), ops::full(dev, Dims{0}, 0.0, Dtype::Int64), ops::full(dev, Dims{0}, 0.0, Dtype::Int64)};
+  const int32_t to_front[1] = {d}, front[1] = {0};
+  TensorPtr moved = ops::contiguous(movedim(t, to_front, front, 1));
+  const Dims moved_shape = moved->shape;
+  TensorPtr rows = ops::reshape(moved, Dims{n, k});
+  TensorPtr order = ops::arange_int(dev, 0, n, 1, Dtype::Int64);
+  if (!consecutive) {
+    for (int64_t j = k - 1; j >= 0; --j) {
+      TensorPtr keys = ops::gather(ops::reshape(ops::slice(rows, 1, j, j + 1, 1), Dims{n}), 0, order, op);
+      order = ops::gather(order, 0, ops::sort(keys, 0, false).indices, op);
+    }
+    rows = pick_rows(rows, order, op);
+  }
+  TensorPtr differs;
+  if (n > 1) {
+    const int32_t columns = 1;
+    TensorPtr unequal = ops::binary(PORTA_OP_NE, ops::slice(rows, 0, 1, n, 1), ops::slice(rows, 0, 0, n - 1, 1));
+    differs = ops::binary(PORTA_OP_GT, ops::reduce(PORTA_OP_SUM, unequal, &columns, 1, false),
+                          ops::full_int(dev, Dims{}, 0, Dtype::Int64));
+  }
+  return grouped(group_starts(dev, n, differs), order, n, Dims{n}, [&](const TensorPtr& first) {
+    Dims shape = moved_shape;
+    shape[0] = first->shape[0];
+    TensorPtr picked = ops::reshape(pick_rows(rows, first, op), shape);
+    return ops::contiguous(movedim(picked, front, to_front, 1));
+  });
 }
 
 }  // namespace
@@ -120,6 +186,12 @@ Unique unique_consecutive(const TensorPtr& t) {
   const int64_t n = t->numel();
   TensorPtr flat = ops::reshape(ops::contiguous(t), Dims{n});
   return groups(flat, ops::arange_int(*t->device, 0, n, 1, Dtype::Int64), t->shape);
+}
+
+Unique unique_dim(const TensorPtr& t, int32_t dim) { return row_groups("unique", t, dim, false); }
+
+Unique unique_consecutive_dim(const TensorPtr& t, int32_t dim) {
+  return row_groups("unique_consecutive", t, dim, true);
 }
 
 TensorPtr bincount(const TensorPtr& x, const TensorPtr& weights, int64_t minlength) {
