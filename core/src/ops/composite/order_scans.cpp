@@ -40,8 +40,10 @@ ops::Sorted running_extreme(const TensorPtr& v, int32_t d, bool is_max) {
       later_wins = logical_or(ops::binary(PORTA_OP_NE, b, b), logical_and(ops::binary(PORTA_OP_EQ, a, a), later_wins));
     TensorPtr tail_v = ops::where(later_wins, b, a);
     TensorPtr tail_i = ops::where(later_wins, ops::slice(idx, d, s, n, 1), ops::slice(idx, d, 0, n - s, 1));
-    vals = ag::cat({ops::slice(vals, d, 0, s, 1), tail_v}, d);
-    idx = ag::cat({ops::slice(idx, d, 0, s, 1), tail_i}, d);
+    // Operands named first: see rearrange.cpp's diag (a throw inside a braced list of temporaries).
+    TensorPtr head_v = ops::slice(vals, d, 0, s, 1), head_i = ops::slice(idx, d, 0, s, 1);
+    vals = ag::cat({head_v, tail_v}, d);
+    idx = ag::cat({head_i, tail_i}, d);
   }
   return {vals, idx};
 }
@@ -76,10 +78,10 @@ ops::Sorted mode(const TensorPtr& t, int32_t dim, bool keepdim) {
     TensorPtr pos = positions(dev, x->shape, d);
     Dims first_shape = x->shape;
     first_shape[d] = 1;
-    TensorPtr starts =
-        ag::cat({ops::full(dev, first_shape, 1.0, Dtype::Bool),
-                 ops::binary(PORTA_OP_NE, ops::slice(s.values, d, 1, n, 1), ops::slice(s.values, d, 0, n - 1, 1))},
-                d);
+    TensorPtr first = ops::full(dev, first_shape, 1.0, Dtype::Bool);
+    TensorPtr differs =
+        ops::binary(PORTA_OP_NE, ops::slice(s.values, d, 1, n, 1), ops::slice(s.values, d, 0, n - 1, 1));
+    TensorPtr starts = ag::cat({first, differs}, d);  // operands named: see rearrange.cpp's diag
     TensorPtr run_start =
         running_extreme(ops::where(starts, pos, ops::full_int(dev, Dims{}, 0, Dtype::Int64)), d, true).values;
     TensorPtr run_length = ops::binary(PORTA_OP_SUB, pos, run_start);

@@ -62,7 +62,13 @@ TensorPtr diag(const TensorPtr& a, int64_t diagonal) {
     fail(PORTA_ERROR_INVALID_ARGUMENT, "diag: diagonal ", diagonal, " is too far from the main one for any matrix");
   const int64_t pad = diagonal < 0 ? -diagonal : diagonal, m = n + pad;
   // Row r holds v[r] at column r + k (k >= 0); column c holds v[c] at row c - k (k < 0).
-  TensorPtr v = pad == 0 ? a : ag::cat({a, ops::full(dev, Dims{pad}, 0.0, a->dtype)}, 0);
+  TensorPtr v = a;
+  if (pad > 0) {
+    // Operands named first: with a kernel throwing inside `c ? a : cat({a, full(...)})`, GCC 12's code
+    // destroyed a TensorPtr temporary out of its scope (ASan's stack-use-after-scope, on the minimal plugin).
+    TensorPtr zeros = ops::full(dev, Dims{pad}, 0.0, a->dtype);
+    v = ag::cat({a, zeros}, 0);
+  }
   v = ag::reshape(v, diagonal >= 0 ? Dims{m, 1} : Dims{1, m});
   TensorPtr rows = ops::reshape(ops::arange_int(dev, 0, m, 1, Dtype::Int64), Dims{m, 1});
   TensorPtr cols = ops::reshape(ops::arange_int(dev, 0, m, 1, Dtype::Int64), Dims{1, m});
