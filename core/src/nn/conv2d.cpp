@@ -8,12 +8,41 @@
 
 namespace porta::nn {
 
-Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, int64_t F, int64_t KH, int64_t KW,
-                  const porta_conv2d_options& o) {
+void check_window_options(const char* op, const porta_conv2d_options& o) {
   for (int i = 0; i < 2; ++i)
     if (o.stride[i] < 1 || o.dilation[i] < 1 || o.padding[i] < 0)
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": stride and dilation must be >= 1 and padding >= 0 (got stride ",
            o.stride[i], ", padding ", o.padding[i], ", dilation ", o.dilation[i], ")");
+}
+
+void check_operands(const char* op, const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias) {
+  check_float(op, "input", *x);
+  check_float(op, "weight", *weight);
+  if (bias)
+    check_same_device(op, {x.get(), weight.get(), bias.get()});
+  else
+    check_same_device(op, {x.get(), weight.get()});
+  if (x->dtype != weight->dtype || (bias && bias->dtype != x->dtype))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": input, weight and bias must share a dtype (got ", dtype_name(x->dtype),
+         " and ", dtype_name(weight->dtype), ")");
+}
+
+TensorPtr by_groups(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int64_t groups,
+                    int64_t weight_rows, int64_t bias_size,
+                    const std::function<TensorPtr(const TensorPtr&, const TensorPtr&, const TensorPtr&)>& one) {
+  const auto parts = [&](int64_t size) { return std::vector<int64_t>(static_cast<size_t>(groups), size); };
+  const auto xs = ag::split(x, parts(x->shape[1] / groups), 1);
+  const auto ws = ag::split(weight, parts(weight_rows), 0);
+  std::vector<TensorPtr> bs(static_cast<size_t>(groups));
+  if (bias) bs = ag::split(bias, parts(bias_size), 0);
+  std::vector<TensorPtr> outs;
+  for (size_t i = 0; i < xs.size(); ++i) outs.push_back(one(xs[i], ws[i], bs[i]));
+  return ag::cat(outs, 1);
+}
+
+Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, int64_t F, int64_t KH, int64_t KW,
+                  const porta_conv2d_options& o) {
+  check_window_options(op, o);
   Geometry g{N, C, H, W, F, KH, KW, 0, 0, {}};
   g.OH = window_output_size(g.H, o.padding[0], o.dilation[0], g.KH, o.stride[0]);
   g.OW = window_output_size(g.W, o.padding[1], o.dilation[1], g.KW, o.stride[1]);
@@ -100,18 +129,12 @@ TensorPtr grouped_conv2d(const TensorPtr& x, const TensorPtr& weight, const Tens
          ", KH, KW] for ", c, " input channels, got ", weight->shape.str());
   porta_conv2d_options one = o;
   one.groups = 1;
-  const auto xs = ag::split(x, std::vector<int64_t>(static_cast<size_t>(groups), c / groups), 1);
-  const auto ws = ag::split(weight, std::vector<int64_t>(static_cast<size_t>(groups), f / groups), 0);
-  std::vector<TensorPtr> bs(static_cast<size_t>(groups));
-  if (bias) {
-    if (bias->ndim() != 1 || bias->shape[0] != f)
-      fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: bias of shape ", bias->shape.str(), " does not match ", f,
-           " output channels");
-    bs = ag::split(bias, std::vector<int64_t>(static_cast<size_t>(groups), f / groups), 0);
-  }
-  std::vector<TensorPtr> outs;
-  for (size_t i = 0; i < xs.size(); ++i) outs.push_back(conv2d(xs[i], ws[i], bs[i], one));
-  return ag::cat(outs, 1);
+  if (bias && (bias->ndim() != 1 || bias->shape[0] != f))
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: bias of shape ", bias->shape.str(), " does not match ", f,
+         " output channels");
+  return by_groups(
+      x, weight, bias, groups, f / groups, f / groups,
+      [&](const TensorPtr& xi, const TensorPtr& wi, const TensorPtr& bi) { return conv2d(xi, wi, bi, one); });
 }
 
 }  // namespace
@@ -120,13 +143,7 @@ TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
   if (o.groups < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "conv2d: groups must be >= 1 (0 means 1), got ", o.groups);
   if (x->ndim() == 3) return ag::squeeze(conv2d(ag::unsqueeze(x, 0), weight, bias, o), 0);  // unbatched, as PyTorch
   if (o.groups > 1) return grouped_conv2d(x, weight, bias, o);
-  check_float("conv2d", "input", *x);
-  check_float("conv2d", "weight", *weight);
-  if (bias) check_same_device("conv2d", {x.get(), weight.get(), bias.get()});
-  else check_same_device("conv2d", {x.get(), weight.get()});
-  if (x->dtype != weight->dtype || (bias && bias->dtype != x->dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv2d: input, weight and bias must share a dtype (got ", dtype_name(x->dtype),
-         " and ", dtype_name(weight->dtype), ")");
+  check_operands("conv2d", x, weight, bias);
   const Geometry g = geometry(*x, *weight, o);
   if (bias && (bias->ndim() != 1 || bias->shape[0] != g.F))
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: bias of shape ", bias->shape.str(), " does not match ", g.F,

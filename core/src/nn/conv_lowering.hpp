@@ -5,6 +5,8 @@
 // with the roles of input and output swapped.
 #pragma once
 
+#include <functional>
+
 #include "nn/nn.hpp"
 
 namespace porta::nn {
@@ -14,6 +16,15 @@ struct Geometry {
   porta_conv2d_params params;
 };
 
+// op's checks of o: stride and dilation >= 1, padding >= 0.
+void check_window_options(const char* op, const porta_conv2d_options& o);
+// op's checks of its operands (bias may be null): floating input and weight, one device, one dtype.
+void check_operands(const char* op, const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias);
+// groups > 1: x's channels split into `groups` equal parts, weight into parts of weight_rows along dim 0 and
+// bias (may be null) into parts of bias_size; one(x_i, weight_i, bias_i) for each, joined along channels.
+TensorPtr by_groups(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int64_t groups,
+                    int64_t weight_rows, int64_t bias_size,
+                    const std::function<TensorPtr(const TensorPtr&, const TensorPtr&, const TensorPtr&)>& one);
 // The geometry of a convolution of [N, C, H, W] by F filters of KH x KW, with
 // o's stride, padding and dilation checked (op names the caller in errors).
 Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, int64_t F, int64_t KH, int64_t KW,

@@ -47,10 +47,8 @@ TensorPtr ungrouped(const TensorPtr& x, const TensorPtr& weight, const TensorPtr
   const int64_t F = weight->shape[1], KH = weight->shape[2], KW = weight->shape[3];
   const int64_t in[2] = {H, W}, k[2] = {KH, KW};
   int64_t out[2];
+  check_window_options("conv_transpose2d", o);  // before the output size is computed from them
   for (int i = 0; i < 2; ++i) {
-    if (o.stride[i] < 1 || o.dilation[i] < 1 || o.padding[i] < 0)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: stride and dilation must be >= 1 and padding >= 0 (got ",
-           "stride ", o.stride[i], ", padding ", o.padding[i], ", dilation ", o.dilation[i], ")");
     if (output_padding[i] < 0 || (output_padding[i] >= o.stride[i] && output_padding[i] >= o.dilation[i]))
       fail(PORTA_ERROR_INVALID_ARGUMENT, "conv_transpose2d: output padding must be smaller than either stride or ",
            "dilation, but got output_padding ", output_padding[i], ", stride ", o.stride[i], ", dilation ",
@@ -96,15 +94,7 @@ TensorPtr conv_transpose2d(const TensorPtr& x, const TensorPtr& weight, const Te
   if (weight->ndim() != 4)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: weight must be 4-D [in_channels, out_channels / groups, KH, ",
          "KW], got ", weight->shape.str());
-  check_float("conv_transpose2d", "input", *x);
-  check_float("conv_transpose2d", "weight", *weight);
-  if (bias)
-    check_same_device("conv_transpose2d", {x.get(), weight.get(), bias.get()});
-  else
-    check_same_device("conv_transpose2d", {x.get(), weight.get()});
-  if (x->dtype != weight->dtype || (bias && bias->dtype != x->dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv_transpose2d: input, weight and bias must share a dtype (got ",
-         dtype_name(x->dtype), " and ", dtype_name(weight->dtype), ")");
+  check_operands("conv_transpose2d", x, weight, bias);
   const int64_t groups = o.groups == 0 ? 1 : o.groups, c = x->shape[1], f = weight->shape[1] * groups;
   if (weight->shape[0] != c)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: input has ", c, " channels but the weight ",
@@ -117,15 +107,11 @@ TensorPtr conv_transpose2d(const TensorPtr& x, const TensorPtr& weight, const Te
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv_transpose2d: bias of shape ", bias->shape.str(), " does not match ", f,
          " output channels");
   if (groups == 1) return ungrouped(x, weight, bias, o, output_padding);
-  // Each group of C / groups input channels through its own C / groups rows of the weight, joined.
-  const std::vector<int64_t> c_parts(static_cast<size_t>(groups), c / groups);
-  const auto xs = ag::split(x, c_parts, 1);
-  const auto ws = ag::split(weight, c_parts, 0);
-  std::vector<TensorPtr> bs(static_cast<size_t>(groups));
-  if (bias) bs = ag::split(bias, std::vector<int64_t>(static_cast<size_t>(groups), f / groups), 0);
-  std::vector<TensorPtr> outs;
-  for (size_t i = 0; i < xs.size(); ++i) outs.push_back(ungrouped(xs[i], ws[i], bs[i], o, output_padding));
-  return ag::cat(outs, 1);
+  // Each group of C / groups input channels through its own C / groups rows of the weight.
+  return by_groups(x, weight, bias, groups, c / groups, f / groups,
+                   [&](const TensorPtr& xi, const TensorPtr& wi, const TensorPtr& bi) {
+                     return ungrouped(xi, wi, bi, o, output_padding);
+                   });
 }
 
 TensorPtr conv_transpose1d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, int32_t stride,

@@ -179,18 +179,25 @@ class _ConvNd(Module):
                     self.dilation, self.groups)
 
     def extra_repr(self):
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding not in ((0,) * self.dims, "valid"):
-            s += f", padding={self.padding}"
-        if self.dilation != (1,) * self.dims:
-            s += f", dilation={self.dilation}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        if self.padding_mode != "zeros":
-            s += f", padding_mode={self.padding_mode}"
-        return s
+        return conv_extra_repr(self)
+
+
+def conv_extra_repr(m):
+    """PyTorch's _ConvNd.extra_repr, for convolutions and transposed ones (output_padding where it has one)."""
+    s = f"{m.in_channels}, {m.out_channels}, kernel_size={m.kernel_size}, stride={m.stride}"
+    if m.padding not in ((0,) * m.dims, "valid"):
+        s += f", padding={m.padding}"
+    if m.dilation != (1,) * m.dims:
+        s += f", dilation={m.dilation}"
+    if getattr(m, "output_padding", (0,) * m.dims) != (0,) * m.dims:
+        s += f", output_padding={m.output_padding}"
+    if m.groups != 1:
+        s += f", groups={m.groups}"
+    if m.bias is None:
+        s += ", bias=False"
+    if m.padding_mode != "zeros":
+        s += f", padding_mode={m.padding_mode}"
+    return s
 
 
 class Conv1d(_ConvNd):

@@ -2,7 +2,7 @@
 PyTorch's weight layout [in_channels, out_channels / groups, *kernel_size], initialization and output_size."""
 from . import functional as F
 from . import init
-from .layers import _add_weight_and_bias
+from .layers import _add_weight_and_bias, conv_extra_repr
 from .module import Module
 
 
@@ -50,18 +50,7 @@ class _ConvTransposeNd(Module):
         return tuple(extra)
 
     def extra_repr(self):
-        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, stride={self.stride}"
-        if self.padding != (0,) * self.dims:
-            s += f", padding={self.padding}"
-        if self.dilation != (1,) * self.dims:
-            s += f", dilation={self.dilation}"
-        if self.output_padding != (0,) * self.dims:
-            s += f", output_padding={self.output_padding}"
-        if self.groups != 1:
-            s += f", groups={self.groups}"
-        if self.bias is None:
-            s += ", bias=False"
-        return s
+        return conv_extra_repr(self)
 
 
 class ConvTranspose1d(_ConvTransposeNd):

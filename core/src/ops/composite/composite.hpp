@@ -87,6 +87,8 @@ TensorPtr flip(const TensorPtr& a, const int32_t* dims, int32_t num_dims);
 TensorPtr roll(const TensorPtr& a, const int64_t* shifts, int32_t num_shifts, const int32_t* dims, int32_t num_dims);
 TensorPtr repeat(const TensorPtr& a, const int64_t* repeats, int32_t n);
 TensorPtr triangle(const TensorPtr& a, int64_t diagonal, bool lower);  // tril (lower) / triu
+// col - row of each position of a rows x cols matrix (int64): the diagonal it lies on (0 main, > 0 above).
+TensorPtr diagonal_number(DeviceState& dev, int64_t rows, int64_t cols);
 // ---- rearrange.cpp: moved, repeated and windowed elements
 TensorPtr movedim(const TensorPtr& a, const int32_t* source, const int32_t* destination, int32_t n);  // a view
 TensorPtr diag(const TensorPtr& a, int64_t diagonal);  // 1-D: the square matrix; 2-D: the diagonal (a copy)
@@ -113,6 +115,10 @@ TensorPtr multinomial(const TensorPtr& probs, int64_t num_samples, bool replacem
 
 // ---- sorting.cpp: stable sorts (NaN last ascending), values differentiable
 // through a gather of the input; indices int64.
+// The values at `indices` along dim: kernel_values when nothing needs a gradient, else a recorded gather of t
+// (so the gradient flows back to where each value came from). `op` names the caller in errors.
+TensorPtr values_at(const TensorPtr& t, int32_t dim, const TensorPtr& indices, const TensorPtr& kernel_values,
+                    const char* op);
 ops::Sorted sort(const TensorPtr& t, int32_t dim, bool descending);
 ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest);  // always sorted
 ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim);  // k from 1

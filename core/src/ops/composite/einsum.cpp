@@ -33,8 +33,8 @@ std::string label_name(int l) {
   return std::string(1, static_cast<char>(l < 26 ? 'A' + l : 'a' + l - 26));
 }
 
-// One subscript term: letters (spaces ignored) with at most one "...", whose
-// position is kept as -1 in `raw`. `at` is the term's offset in the equation.
+// One subscript term, eq[begin, end): letters (spaces ignored) with at most
+// one "...", whose position is kept as -1.
 Labels parse_term(const std::string& eq, size_t begin, size_t end, bool* has_ellipsis) {
   Labels raw;
   *has_ellipsis = false;

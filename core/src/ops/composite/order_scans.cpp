@@ -6,7 +6,6 @@
 // the input; no plugin kernel of their own.
 #include <algorithm>
 
-#include "autograd/node.hpp"
 #include "ops/composite/composite.hpp"
 #include "runtime/error.hpp"
 
@@ -20,11 +19,6 @@ TensorPtr positions(DeviceState& dev, const Dims& shape, int32_t d) {
     if (i != d) line[i] = 1;
   TensorPtr p = ops::reshape(ops::arange_int(dev, 0, shape[d], 1, Dtype::Int64), line);
   return ops::contiguous(ops::expand(p, shape));
-}
-
-// The values at `indices` along dim: a recorded gather of t when it needs a gradient.
-TensorPtr gathered(const TensorPtr& t, int32_t dim, const TensorPtr& indices, const TensorPtr& values, const char* op) {
-  return autograd::needs_grad({&t}) ? ag::gather(t, dim, indices, op) : values;
 }
 
 // Inclusive running max (or min) of v along d with where each came from: a
@@ -55,7 +49,7 @@ ops::Sorted cumulative_extreme(const TensorPtr& t, int32_t dim, bool is_max) {
   TensorPtr x = t->ndim() == 0 ? ops::reshape(t, Dims{1}) : t;
   const int32_t d = ops::wrap_dim(op, dim, x->ndim());
   ops::Sorted r = running_extreme(x, d, is_max);
-  TensorPtr values = gathered(x, d, r.indices, r.values, op);
+  TensorPtr values = values_at(x, d, r.indices, r.values, op);
   if (t->ndim() == 0) return {ag::reshape(values, Dims{}), ops::reshape(r.indices, Dims{})};
   return {values, r.indices};
 }
@@ -89,7 +83,7 @@ ops::Sorted mode(const TensorPtr& t, int32_t dim, bool keepdim) {
     // its elements in the stable order is its last occurrence, PyTorch's index.
     TensorPtr best = ops::argreduce(PORTA_OP_ARGMAX, run_length, d, true);
     idx = ops::gather(s.indices, d, best, "mode");
-    values = gathered(x, d, idx, ops::gather(s.values, d, best, "mode"), "mode");
+    values = values_at(x, d, idx, ops::gather(s.values, d, best, "mode"), "mode");
   }
   if (t->ndim() == 0) return {ag::reshape(values, Dims{}), ops::reshape(idx, Dims{})};
   if (keepdim) return {values, idx};

@@ -4,6 +4,7 @@
 // through the parts.
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ops/composite/composite.hpp"
@@ -23,6 +24,12 @@ TensorPtr window_positions(DeviceState& dev, int64_t windows, int64_t size, int6
   TensorPtr starts = ops::reshape(ops::arange_int(dev, 0, windows * step, step, Dtype::Int64), Dims{windows, 1});
   TensorPtr offsets = ops::reshape(ops::arange_int(dev, 0, size, 1, Dtype::Int64), Dims{1, size});
   return ops::reshape(ops::binary(PORTA_OP_ADD, starts, offsets), Dims{windows * size});
+}
+
+// repeat_interleave's input and dim: dim PORTA_ALL_DIMS repeats the flattened a, a 0-d a is one element.
+std::pair<TensorPtr, int32_t> repeated_dim(const TensorPtr& a, int32_t dim) {
+  TensorPtr x = dim == PORTA_ALL_DIMS ? ag::reshape(a, Dims{a->numel()}) : a->ndim() == 0 ? ag::reshape(a, Dims{1}) : a;
+  return {x, ops::wrap_dim("repeat_interleave", dim == PORTA_ALL_DIMS ? 0 : dim, x->ndim())};
 }
 
 }  // namespace
@@ -70,10 +77,8 @@ TensorPtr diag(const TensorPtr& a, int64_t diagonal) {
     v = ag::cat({a, zeros}, 0);
   }
   v = ag::reshape(v, diagonal >= 0 ? Dims{m, 1} : Dims{1, m});
-  TensorPtr rows = ops::reshape(ops::arange_int(dev, 0, m, 1, Dtype::Int64), Dims{m, 1});
-  TensorPtr cols = ops::reshape(ops::arange_int(dev, 0, m, 1, Dtype::Int64), Dims{1, m});
-  TensorPtr on = ops::binary(PORTA_OP_EQ, ops::binary(PORTA_OP_SUB, cols, rows),
-                             ops::full_int(dev, Dims{}, diagonal, Dtype::Int64));
+  TensorPtr on =
+      ops::binary(PORTA_OP_EQ, diagonal_number(dev, m, m), ops::full_int(dev, Dims{}, diagonal, Dtype::Int64));
   return ag::where(on, v, ops::full(dev, Dims{}, 0.0, a->dtype));
 }
 
@@ -110,8 +115,7 @@ std::vector<TensorPtr> meshgrid(const std::vector<TensorPtr>& tensors, bool xy) 
 
 TensorPtr repeat_interleave(const TensorPtr& a, int64_t repeats, int32_t dim) {
   if (repeats < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "repeat_interleave: repeats can not be negative, got ", repeats);
-  TensorPtr x = dim == PORTA_ALL_DIMS ? ag::reshape(a, Dims{a->numel()}) : a->ndim() == 0 ? ag::reshape(a, Dims{1}) : a;
-  const int32_t d = ops::wrap_dim("repeat_interleave", dim == PORTA_ALL_DIMS ? 0 : dim, x->ndim());
+  const auto [x, d] = repeated_dim(a, dim);
   Dims split = ops::unsqueeze(x, d + 1)->shape, out = x->shape;
   split[d + 1] = repeats;
   if (__builtin_mul_overflow(out[d], repeats, &out[d]))
@@ -124,8 +128,7 @@ TensorPtr repeat_interleave(const TensorPtr& a, const TensorPtr& repeats, int32_
   if (repeats->ndim() > 1 || is_floating(repeats->dtype) || repeats->dtype == Dtype::Bool)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "repeat_interleave: repeats must be a 0-dim or 1-dim integer tensor, got a ",
          dtype_name(repeats->dtype), " tensor of shape ", repeats->shape.str());
-  TensorPtr x = dim == PORTA_ALL_DIMS ? ag::reshape(a, Dims{a->numel()}) : a->ndim() == 0 ? ag::reshape(a, Dims{1}) : a;
-  const int32_t d = ops::wrap_dim("repeat_interleave", dim == PORTA_ALL_DIMS ? 0 : dim, x->ndim());
+  const auto [x, d] = repeated_dim(a, dim);
   const int64_t n = x->shape[d];
   if (repeats->numel() == 1 && repeats->ndim() == 0)
     return repeat_interleave(a, static_cast<int64_t>(ops::reduce_to_host(PORTA_OP_SUM, repeats)), dim);

@@ -93,15 +93,19 @@ TensorPtr repeat(const TensorPtr& a, const int64_t* repeats, int32_t n) {
   return ag::reshape(ag::contiguous(ag::expand(ag::reshape(a, split), expanded)), out);
 }
 
+TensorPtr diagonal_number(DeviceState& dev, int64_t rows, int64_t cols) {
+  TensorPtr r = ops::reshape(ops::arange_int(dev, 0, rows, 1, Dtype::Int64), Dims{rows, 1});
+  TensorPtr c = ops::reshape(ops::arange_int(dev, 0, cols, 1, Dtype::Int64), Dims{1, cols});
+  return ops::binary(PORTA_OP_SUB, c, r);
+}
+
 TensorPtr triangle(const TensorPtr& a, int64_t diagonal, bool lower) {
   const char* op = lower ? "tril" : "triu";
   if (a->ndim() < 2)
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": input tensor must have at least 2 dimensions, got ", a->ndim());
   DeviceState& dev = *a->device;
   const int64_t rows = a->shape[a->ndim() - 2], cols = a->shape[a->ndim() - 1];
-  TensorPtr r = ops::reshape(ops::arange_int(dev, 0, rows, 1, Dtype::Int64), Dims{rows, 1});
-  TensorPtr c = ops::reshape(ops::arange_int(dev, 0, cols, 1, Dtype::Int64), Dims{1, cols});
-  TensorPtr offset = ops::binary(PORTA_OP_SUB, c, r);  // col - row
+  TensorPtr offset = diagonal_number(dev, rows, cols);
   TensorPtr k = ops::full_int(dev, Dims{}, diagonal, Dtype::Int64);
   TensorPtr keep = ops::binary(lower ? PORTA_OP_LE : PORTA_OP_GE, offset, k);
   return ag::where(keep, a, ops::full(dev, Dims{}, 0.0, a->dtype));

@@ -13,15 +13,6 @@
 namespace porta::composite {
 namespace {
 
-// The values at `indices` along dim: the kernel's when nothing needs a
-// gradient, else a recorded gather of t.
-TensorPtr values_at(const TensorPtr& t, int32_t dim, const TensorPtr& indices, const TensorPtr& kernel_values,
-                    const char* op) {
-  if (!autograd::needs_grad({&t})) return kernel_values;
-  if (t->ndim() == 0) return ag::reshape(ag::gather(ag::reshape(t, Dims{1}), 0, ops::reshape(indices, Dims{1}), op), Dims{});
-  return ag::gather(t, dim, indices, op);
-}
-
 // t's extent along dim (1 for a 0-d t, as PyTorch treats it).
 int64_t extent(const TensorPtr& t, int32_t dim) { return t->ndim() == 0 ? 1 : t->shape[dim]; }
 
@@ -117,6 +108,14 @@ Unique row_groups(const char* op, const TensorPtr& t, int32_t dim, bool consecut
 }
 
 }  // namespace
+
+TensorPtr values_at(const TensorPtr& t, int32_t dim, const TensorPtr& indices, const TensorPtr& kernel_values,
+                    const char* op) {
+  if (!autograd::needs_grad({&t})) return kernel_values;
+  if (t->ndim() == 0)
+    return ag::reshape(ag::gather(ag::reshape(t, Dims{1}), 0, ops::reshape(indices, Dims{1}), op), Dims{});
+  return ag::gather(t, dim, indices, op);
+}
 
 ops::Sorted sort(const TensorPtr& t, int32_t dim, bool descending) {
   const int32_t d = ops::wrap_dim("sort", dim, std::max(t->ndim(), 1));
