@@ -193,6 +193,8 @@ def test_median_is_the_lower_middle_with_its_index(device):
     want = np.zeros_like(x)
     want[np.arange(3), arr(t.median(1).indices).astype(int)] = w
     np.testing.assert_allclose(g, want, atol=1e-12)
+    with pytest.raises(TypeError, match='missing 1 required positional arguments: "dim"'):
+        t.median(keepdim=True)  # PyTorch refuses keepdim without dim rather than ignoring it
     with pytest.raises(porta.PortaError, match=r"median\(\): Expected reduction dim 1 to have non-zero size"):
         porta.zeros(2, 0, device=device).median(1)
 

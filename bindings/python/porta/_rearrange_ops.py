@@ -127,6 +127,8 @@ def _make_median(name, c):
         if out is not None:
             raise NotImplementedError(f"{name}: out= is not supported by Porta; assign the result instead")
         if dim is None:
+            if keepdim:  # PyTorch's median(input) has no keepdim: refused as its signature refuses it
+                raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
             return call_outs(c, self._h, _ALL_DIMS, 0, n=2)[0]
         return values_indices(*call_outs(c, self._h, int(dim), 1 if keepdim else 0, n=2))
     op.__name__ = op.__qualname__ = name
