@@ -10,7 +10,8 @@ training step of docs/examples/char_gpt.py's transformer and of
 resnet_fashion_mnist.py's ResNet (the example files themselves, their
 import lines swapped for torch's on the PyTorch side); and 1.7's: a DCGAN-style
 transposed convolution (forward + backward), einsum as attention spells it,
-cummax, searchsorted of 100k values and ceil-mode max pooling.
+cummax, searchsorted of 100k values and ceil-mode max pooling; and an epoch of a
+DataLoader with two worker processes (started, loading and sending batches back).
 
 Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT]   (run by hand or by
 scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
@@ -114,6 +115,17 @@ def cases(lib):
         with lib.no_grad():
             gru(gru_in)
 
+    class Images(lib.utils.data.Dataset):  # Fashion-MNIST-sized items, normalized per item as a transform would
+        def __init__(self):
+            self.pixels, self.labels = lib.rand(2048, 1, 28, 28), lib.randint(0, 10, (2048,))
+
+        def __len__(self):
+            return 2048
+
+        def __getitem__(self, i):
+            return (self.pixels[i] - 0.5) / 0.25, self.labels[i]
+    images_loader = lib.utils.data.DataLoader(Images(), batch_size=64, num_workers=2)
+
     return {
         "gather [4096, 512] by [4096, 256]": lambda: big.gather(1, gather_idx),
         "index_select 8192 rows of [4096, 512]": lambda: big.index_select(0, idx_rows),
@@ -139,6 +151,7 @@ def cases(lib):
         "cummax [64, 4096] along dim 1": lambda: seq.cummax(1),
         "searchsorted 100000 values in 1000 boundaries": lambda: lib.searchsorted(boundaries, queries),
         "max_pool2d ceil_mode [8, 32, 63, 63], 2x2": lambda: f.max_pool2d(pooled, 2, ceil_mode=True),
+        "DataLoader epoch: 2048 items [1, 28, 28], batch 64, 2 worker processes": lambda: list(images_loader),
     }
 
 

@@ -42,8 +42,8 @@ def test_shuffle_is_seeded_and_covers_everything():
 
 def test_workers_keep_order_and_collate():
     plain = [(x.tolist(), i.tolist()) for x, i in DataLoader(Squares(), batch_size=4)]
-    threaded = [(x.tolist(), i.tolist()) for x, i in DataLoader(Squares(), batch_size=4, num_workers=2)]
-    assert plain == threaded
+    from_workers = [(x.tolist(), i.tolist()) for x, i in DataLoader(Squares(), batch_size=4, num_workers=2)]
+    assert plain == from_workers
     x, i = next(iter(DataLoader(Squares(), batch_size=4)))
     assert x.dtype is porta.float32 and i.dtype is porta.int64 and x.shape == (4, 2)
     batch = default_collate([{"a": 1.5, "b": np.zeros(2)}, {"a": 2.5, "b": np.ones(2)}])
@@ -131,5 +131,5 @@ def test_shuffling_draws_from_portas_generator():
     assert list(parts[0]) == porta.randperm(n, generator=porta.Generator().manual_seed(1)).tolist()[:4]
     with pytest.raises(TypeError, match="porta.Generator"):
         DataLoader(ds, shuffle=True, generator=42)
-    with pytest.raises(NotImplementedError, match="timeout"):
-        DataLoader(ds, timeout=5)
+    with pytest.raises(ValueError, match="timeout option should be non-negative"):
+        DataLoader(ds, timeout=-1)

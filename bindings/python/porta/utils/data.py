@@ -1,15 +1,15 @@
 """porta.utils.data, as torch.utils.data: datasets, samplers, default_collate and the DataLoader.
-The loader's workers are threads of this process (see _workers: map-style datasets are shared, an
-IterableDataset is replicated per worker); pin_memory puts batches in page-locked memory for the
-accelerator. Random orders come from Porta's generators: a seed gives the same order in every run and
+The loader's workers are processes, as PyTorch's (see _workers); pin_memory puts batches in page-locked
+memory for the accelerator. Random orders come from Porta's generators: a seed gives the same order in every run and
 binding, though not PyTorch's (another RNG)."""
-import collections
 import itertools
+import multiprocessing
 
 from .. import _device
 from .._generator import Generator
 from . import _workers
 from ._collate import default_collate
+from ._fetch import Fetcher, pin
 from ._datasets import (ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset,
                         random_split)
 from ._samplers import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
@@ -31,21 +31,32 @@ class _InfiniteConstantSampler(Sampler):
 
 class DataLoader:
     """Iterates a dataset in batches: DataLoader(dataset, batch_size=1, shuffle=None, sampler=None,
-    batch_sampler=None, num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, worker_init_fn=None,
-    generator=None, prefetch_factor=None, persistent_workers=False, pin_memory_device=""). shuffle=True makes a
-    RandomSampler(dataset, generator=generator). Workers are threads of this process; with persistent_workers=True
-    they live as long as the loader (worker_init_fn runs once per worker, not once per epoch). The combinations
-    PyTorch refuses are refused with its messages."""
+    batch_sampler=None, num_workers=0, collate_fn=None, pin_memory=False, drop_last=False, timeout=0,
+    worker_init_fn=None, multiprocessing_context=None, generator=None, prefetch_factor=None,
+    persistent_workers=False, pin_memory_device="", in_order=True). shuffle=True makes a
+    RandomSampler(dataset, generator=generator). num_workers > 0 loads in that many worker processes (see
+    _workers); with persistent_workers=True they live as long as the loader (worker_init_fn runs once per worker,
+    not once per epoch). The combinations PyTorch refuses are refused with its messages."""
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None, num_workers=0,
                  collate_fn=None, pin_memory=False, drop_last=False, timeout=0, worker_init_fn=None,
-                 generator=None, prefetch_factor=None, persistent_workers=False, pin_memory_device=""):
+                 multiprocessing_context=None, generator=None, *, prefetch_factor=None, persistent_workers=False,
+                 pin_memory_device="", in_order=True):
         if num_workers < 0:
             raise ValueError("num_workers option should be non-negative; use num_workers=0 to disable "
                              "multiprocessing.")
-        if timeout:
-            raise NotImplementedError("DataLoader: timeout is not supported by Porta (its workers are threads of "
-                                      "this process); leave it at 0")
+        if timeout < 0:
+            raise ValueError("timeout option should be non-negative")
+        if multiprocessing_context is not None and num_workers == 0:
+            raise ValueError(f"multiprocessing_context can only be used with multi-process loading (num_workers > "
+                             f"0), but got num_workers={num_workers}")
+        methods = multiprocessing.get_all_start_methods()
+        if isinstance(multiprocessing_context, str) and multiprocessing_context not in methods:
+            raise ValueError(f"multiprocessing_context option should specify a valid start method in {methods!r}, "
+                             f"but got multiprocessing_context={multiprocessing_context!r}")
+        if not in_order:
+            raise NotImplementedError("DataLoader: in_order=False is not supported by Porta (its workers' batches "
+                                      "always come in the sampler's order); leave it at True")
         if num_workers == 0 and prefetch_factor is not None:
             raise ValueError("prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 "
                              "to enable multiprocessing, otherwise set prefetch_factor to None.")
@@ -89,10 +100,11 @@ class DataLoader:
         self.sampler, self.batch_sampler, self.generator = sampler, batch_sampler, generator
         self.num_workers, self.collate_fn, self.pin_memory = num_workers, collate_fn, pin_memory
         self.prefetch_factor = prefetch_factor if prefetch_factor is not None or num_workers == 0 else 2
-        self.worker_init_fn = worker_init_fn
-        self.persistent_workers = persistent_workers
-        self._workers = None  # the persistent workers' pool (map-style), made at the first epoch
-        self._replicas = None  # the persistent workers' (replicas, seed) of an IterableDataset
+        self.timeout, self.worker_init_fn = timeout, worker_init_fn
+        self.multiprocessing_context, self.persistent_workers = multiprocessing_context, persistent_workers
+        self._fetcher = Fetcher(dataset, batch_size is not None or batch_sampler is not None, batch_size, drop_last,
+                                collate_fn)
+        self._workers = None  # the persistent workers' pool, made at the first epoch
         self._pin_device = pin_memory_device or None
 
     def __len__(self):
@@ -109,74 +121,42 @@ class DataLoader:
         dev = _device.device(self._pin_device) if self._pin_device else _device.try_gpu()
         return None if dev.type == "cpu" else dev
 
-    def _collate(self, samples, pin_for):
-        return default_collate(samples, pin_for) if self.collate_fn is None else self.collate_fn(samples)
-
-    def _make(self, indices, pin_for):
-        if self.batch_sampler is None:  # no batching: collate_fn, when given, gets each sample (as in PyTorch)
-            sample = self.dataset[indices[0]]
-            return sample if self.collate_fn is None else self.collate_fn(sample)
-        fetch = getattr(self.dataset, "__getitems__", None)
-        samples = fetch(indices) if callable(fetch) else [self.dataset[i] for i in indices]
-        return self._collate(samples, pin_for)
-
     def __iter__(self):
         pin_for = self._pin_for()
-        if self._iterable:
-            return self._stream(pin_for)
-        batches = iter(self.batch_sampler) if self.batch_sampler is not None else ([i] for i in self.sampler)
         if self.num_workers == 0:
-            return (self._make(b, pin_for) for b in batches)
-        return self._threaded(batches, pin_for)
+            if self._iterable:
+                return self._fetcher.stream(pin_for)
+            return (self._fetcher.fetch(b, pin_for) for b in self._index_batches())
+        return self._from_workers(pin_for)
 
-    def _stream_batches(self, dataset, pin_for):
-        """One pass over an IterableDataset, batch_size items at a time (each item when batch_size is None)."""
-        items = iter(dataset)
-        if self.batch_size is None:
-            yield from (items if self.collate_fn is None else map(self.collate_fn, items))
-            return
-        while True:
-            batch = list(itertools.islice(items, self.batch_size))
-            if not batch or (self.drop_last and len(batch) < self.batch_size):
-                return
-            yield self._collate(batch, pin_for)
+    def _index_batches(self):
+        return iter(self.batch_sampler) if self.batch_sampler is not None else ([i] for i in self.sampler)
 
-    def _stream(self, pin_for):
-        if self.num_workers == 0:
-            return self._stream_batches(self.dataset, pin_for)
-        fresh = self._replicas is None
-        if fresh:  # a new replica per worker each epoch, unless the workers persist
-            replicas = (_workers.replicas(self.dataset, self.num_workers), _workers.base_seed(self.generator))
+    def _from_workers(self, pin_for):
+        """One epoch's batches from the worker processes: a new pool per epoch, or the persistent one, drained of
+        an earlier epoch left early and (an IterableDataset's) told to start its streams again."""
+        ahead = max(1, self.prefetch_factor)
+        workers = self._workers
+        if workers is None:
+            workers = _workers.pool(self, self._fetcher)
             if self.persistent_workers:
-                self._replicas = replicas
+                self._workers = workers
         else:
-            replicas = self._replicas
-        return _workers.iterable_epoch(replicas[0], lambda d: self._stream_batches(d, pin_for), replicas[1],
-                                       self.worker_init_fn if fresh else None, max(1, self.prefetch_factor))
-
-    def _threaded(self, batches, pin_for):
-        ahead = max(1, self.num_workers * self.prefetch_factor)
-        if self.persistent_workers:
-            if self._workers is None:
-                self._workers = _workers.map_style_pool(self, _workers.base_seed(self.generator))
-            pool, owned = self._workers, False
-        else:
-            pool, owned = _workers.map_style_pool(self, _workers.base_seed(self.generator)), True
-        pending = collections.deque()
+            workers.drain()
+            if self._iterable:
+                for w in range(len(workers)):
+                    workers.request(w, "reset")
+        epoch = (_workers.iterable_epoch(workers, ahead) if self._iterable else
+                 _workers.map_epoch(workers, self._index_batches(), ahead))
         try:
-            for b in batches:
-                pending.append(pool.submit(self._make, b, pin_for))
-                if len(pending) >= ahead:
-                    yield pending.popleft().result()
-            while pending:
-                yield pending.popleft().result()
+            for batch in epoch:
+                yield batch if pin_for is None else pin(batch, pin_for)
         finally:
-            for f in pending:
-                f.cancel()
-            if owned:
-                pool.shutdown(wait=True)
+            epoch.close()
+            if not self.persistent_workers:
+                workers.close()
 
     def __del__(self):
         workers = self.__dict__.get("_workers")
         if workers is not None:
-            workers.shutdown(wait=False)
+            workers.close()
