@@ -205,13 +205,39 @@ def test_spawned_workers_receive_the_dataset_pickled():
     assert [b[1].tolist() for b in loader] == [[0, 1, 2], [3, 4, 5]]
 
 
+class WaitsForMarker(D.Dataset):
+    """Item 0 waits (at most `patience` seconds) for a file the test makes once it has received another item."""
+
+    def __init__(self, marker, patience=10):
+        self.marker, self.patience = marker, patience
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        deadline = time.monotonic() + self.patience
+        while i == 0 and not os.path.exists(self.marker) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return i
+
+
+def test_in_order_false_hands_over_batches_as_workers_finish_them(tmp_path):
+    marker = str(tmp_path / "received")
+    got = []
+    for i in D.DataLoader(WaitsForMarker(marker), batch_size=None, num_workers=2, in_order=False):
+        got.append(int(i))
+        open(marker, "w").close()
+    assert got[0] != 0 and sorted(got) == [0, 1, 2, 3]  # item 0 came after one the slow worker did not hold up
+    os.remove(marker)
+    in_order = D.DataLoader(WaitsForMarker(marker, patience=0.3), batch_size=None, num_workers=2)
+    assert [int(i) for i in in_order] == [0, 1, 2, 3]  # in order, item 0 first, however long it takes
+
+
 def test_worker_options_pytorch_refuses_are_refused():
     with pytest.raises(ValueError, match="multiprocessing_context can only be used with multi-process loading"):
         D.DataLoader(Numbers(), multiprocessing_context="fork")
     with pytest.raises(ValueError, match="should specify a valid start method in .*'spawn'.*, but got multiprocessing_context='thread'"):
         D.DataLoader(Numbers(), num_workers=1, multiprocessing_context="thread")
-    with pytest.raises(NotImplementedError, match="in_order=False"):
-        D.DataLoader(Numbers(), num_workers=1, in_order=False)
 
 
 def test_pytorchs_loader_gives_the_same_orders_and_messages():

@@ -183,13 +183,23 @@ class WorkerPool:
             raise payload.exception() from None
         return status, payload
 
-    def _answer(self, w):
-        conn, proc = self.conns[w], self.procs[w]
-        ready = multiprocessing.connection.wait([conn, proc.sentinel], timeout=self.timeout or None)
+    def first_ready(self):
+        """A worker owing an answer whose answer (or death) has come; the first one to, when none has yet."""
+        owing = [w for w, n in enumerate(self.pending) if n]
+        ready = set(self._wait([h for w in owing for h in (self.conns[w], self.procs[w].sentinel)]))
+        return next(w for w in owing if self.conns[w] in ready or self.procs[w].sentinel in ready)
+
+    def _wait(self, handles):
+        ready = multiprocessing.connection.wait(handles, timeout=self.timeout or None)
         if not ready:
             self._stop.detach()
             _stop(self.conns, self.procs, patience=0)  # a worker that is stuck is not waited for
             raise RuntimeError(f"DataLoader timed out after {self.timeout} seconds")
+        return ready
+
+    def _answer(self, w):
+        conn, proc = self.conns[w], self.procs[w]
+        ready = self._wait([conn, proc.sentinel])
         try:
             if conn not in ready:
                 raise EOFError
@@ -218,26 +228,28 @@ def pool(loader, fetcher):
                       loader.worker_init_fn, loader.multiprocessing_context, loader.timeout)
 
 
-def map_epoch(workers, batches, ahead):
-    """The batches of one epoch of a map-style dataset, in the sampler's order: request k goes to worker
-    k % num_workers, and up to `ahead` requests per worker are in flight."""
+def map_epoch(workers, batches, ahead, in_order=True):
+    """The batches of one epoch of a map-style dataset, up to `ahead` requests per worker in flight. In order:
+    request k goes to worker k % num_workers and the batches come in the sampler's order. in_order=False: each
+    batch as soon as a worker has it, that worker then given the next request (a slow item delays only itself)."""
     n, order, tasks = len(workers), collections.deque(), itertools.count()
     batches = iter(batches)
 
-    def ask():
+    def ask(w):
         indices = next(batches, None)
         if indices is None:
             return False
-        task = next(tasks)
-        workers.request(task % n, "batch", task, indices)
-        order.append(task % n)
+        workers.request(w, "batch", next(tasks), indices)
+        order.append(w)
         return True
 
-    while len(order) < n * ahead and ask():
+    while len(order) < n * ahead and ask(len(order) % n):
         pass
     while order:
-        _, batch = workers.receive(order.popleft())
-        ask()
+        w = order[0] if in_order else workers.first_ready()
+        order.remove(w)  # the head, in order; one of w's requests, out of order
+        _, batch = workers.receive(w)
+        ask(w)
         yield batch
 
 

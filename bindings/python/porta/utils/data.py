@@ -54,9 +54,6 @@ class DataLoader:
         if isinstance(multiprocessing_context, str) and multiprocessing_context not in methods:
             raise ValueError(f"multiprocessing_context option should specify a valid start method in {methods!r}, "
                              f"but got multiprocessing_context={multiprocessing_context!r}")
-        if not in_order:
-            raise NotImplementedError("DataLoader: in_order=False is not supported by Porta (its workers' batches "
-                                      "always come in the sampler's order); leave it at True")
         if num_workers == 0 and prefetch_factor is not None:
             raise ValueError("prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 "
                              "to enable multiprocessing, otherwise set prefetch_factor to None.")
@@ -102,6 +99,7 @@ class DataLoader:
         self.prefetch_factor = prefetch_factor if prefetch_factor is not None or num_workers == 0 else 2
         self.timeout, self.worker_init_fn = timeout, worker_init_fn
         self.multiprocessing_context, self.persistent_workers = multiprocessing_context, persistent_workers
+        self.in_order = in_order
         self._fetcher = Fetcher(dataset, batch_size is not None or batch_sampler is not None, batch_size, drop_last,
                                 collate_fn)
         self._workers = None  # the persistent workers' pool, made at the first epoch
@@ -147,7 +145,7 @@ class DataLoader:
                 for w in range(len(workers)):
                     workers.request(w, "reset")
         epoch = (_workers.iterable_epoch(workers, ahead) if self._iterable else
-                 _workers.map_epoch(workers, self._index_batches(), ahead))
+                 _workers.map_epoch(workers, self._index_batches(), ahead, self.in_order))
         try:
             for batch in epoch:
                 yield batch if pin_for is None else pin(batch, pin_for)
