@@ -46,8 +46,9 @@ void load_blas(int threads) {
 #endif
 }
 
-void sync_blas_threads() {
-  const int n = num_threads();
+void sync_blas_threads() { set_blas_threads(num_threads()); }
+
+void set_blas_threads(int n) {
   if (g_blas.set_num_threads && blas_threads.exchange(n) != n) g_blas.set_num_threads(n);
 }
 

@@ -14,5 +14,8 @@ void load_blas(int threads);
 // Gives OpenBLAS the pool's thread count (num_threads()) when it changed since
 // the last call; GEMM calls it first.
 void sync_blas_threads();
+// Gives OpenBLAS `n` threads when it has another count (1 while the pool runs
+// several single-threaded GEMMs side by side).
+void set_blas_threads(int n);
 
 }  // namespace porta::host

@@ -7,6 +7,7 @@
 #include "blas_loader.hpp"
 #include "dtype_dispatch.hpp"
 #include "strided_loop.hpp"
+#include "thread_pool.hpp"
 
 namespace porta::host {
 namespace {
@@ -46,7 +47,6 @@ void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t 
 #ifdef PORTA_HAVE_CBLAS
   const CBLAS_TRANSPOSE ta = a.row_major() ? CblasNoTrans : CblasTrans;
   const CBLAS_TRANSPOSE tb = b.row_major() ? CblasNoTrans : CblasTrans;
-  sync_blas_threads();
   if constexpr (std::is_same_v<T, float>) {
     if (g_blas.sgemm)
       return g_blas.sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a.base, a.ld(), b.base, b.ld(), beta, c, N);
@@ -58,6 +58,16 @@ void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t 
   gemm_loop(a, b, c, M, N, K, alpha, beta);
 }
 
+// Whether a batch of GEMMs runs as single-threaded GEMMs side by side on the
+// pool rather than one after another, each on every thread: when the batch
+// splits evenly across the threads (or is long enough that the last round's
+// imbalance is small). Measured on [32, 128, 64] @ [32, 64, 128], 2 threads:
+// 0.84 ms one after another (threading a small GEMM costs more than it gains),
+// 0.52 ms on one thread, half that side by side.
+bool batch_side_by_side(int64_t batch, int threads) {
+  return threads > 1 && batch >= threads && (batch % threads == 0 || batch >= 4 * threads);
+}
+
 template <class T>
 porta_status matmul_kernel(const porta_kernel_call* c) {
   const DLTensor &A = c->inputs[0], &B = c->inputs[1], &C = c->outputs[0];
@@ -67,7 +77,19 @@ porta_status matmul_kernel(const porta_kernel_call* c) {
   const T alpha = static_cast<T>(a_scale), beta = static_cast<T>(b_scale);
   const int64_t batch = A.shape[0], M = A.shape[1], K = A.shape[2], N = B.shape[2];
   T* out = data_of<T>(C);
-  for (int64_t i = 0; i < batch; ++i) gemm(matrix<T>(A, i), matrix<T>(B, i), out + i * C.strides[0], M, N, K, alpha, beta);
+  const auto one = [&](int64_t i) {
+    gemm(matrix<T>(A, i), matrix<T>(B, i), out + i * C.strides[0], M, N, K, alpha, beta);
+  };
+  const int threads = num_threads();
+  if (batch_side_by_side(batch, threads)) {
+    set_blas_threads(1);
+    parallel_for(batch, 1, [&](int64_t b0, int64_t b1) {
+      for (int64_t i = b0; i < b1; ++i) one(i);
+    });
+  } else {
+    sync_blas_threads();
+    for (int64_t i = 0; i < batch; ++i) one(i);
+  }
   return PORTA_OK;
 }
 
