@@ -1,11 +1,14 @@
-// Host kernels of the INDEX kind: GATHER in parallel over output elements,
-// SCATTER in parallel over lines (the positions with p[dim] == 0), each line
-// applied serially in increasing p[dim], as porta/ops.h requires. Both walk
+// Host kernels of the INDEX kind: GATHER in parallel over output elements (a
+// run with one index value copied as a row, a contiguous run gathered after
+// checking its indices in one pass), SCATTER in parallel over lines (the
+// positions with p[dim] == 0), each line applied serially in increasing
+// p[dim], as porta/ops.h requires. Both walk
 // the index's shape with strided_loop.hpp, the data tensor taking part with
 // stride 0 along dim, where each index value then adds its own offset.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <mutex>
 
@@ -93,6 +96,26 @@ porta_status gather_kernel(const porta_kernel_call* c) {
   const int64_t extent = k.extent(), step = w.along[2];
   BadIndex bad;
   parallel_runs(w.ops, numel(*k.index), [&](char* const* p, const int64_t* s, int64_t count, int64_t linear) {
+    if (s[1] == 0 && s[0] == sizeof(T) && s[2] == sizeof(T)) {
+      // One index value for the whole run, which is contiguous in both: a row
+      // copy (index_select's index, broadcast along the other dims).
+      const int64_t i = at<int64_t>(p[1], 0);
+      if (i >= 0 && i < extent) {
+        std::memcpy(p[0], p[2] + i * step, static_cast<size_t>(count) * sizeof(T));
+        return;
+      }
+    } else if (s[0] == sizeof(T) && s[1] == sizeof(int64_t)) {
+      // Contiguous values and index: check the run's indices first (a loop
+      // that vectorizes), then gather without a branch per element.
+      const auto* index = reinterpret_cast<const int64_t*>(p[1]);
+      bool in_range = true;
+      for (int64_t t = 0; t < count; ++t) in_range &= static_cast<uint64_t>(index[t]) < static_cast<uint64_t>(extent);
+      if (in_range) {
+        T* out = reinterpret_cast<T*>(p[0]);
+        for (int64_t t = 0; t < count; ++t) out[t] = at<T>(p[2], t * s[2] + index[t] * step);
+        return;
+      }
+    }
     for (int64_t t = 0; t < count; ++t) {
       const int64_t i = at<int64_t>(p[1], t * s[1]);
       T* out = reinterpret_cast<T*>(p[0] + t * s[0]);

@@ -94,10 +94,10 @@ def cases(lib):
 
     # docs/examples/resnet_fashion_mnist.py's model and batch: [128, 1, 28, 28] images.
     resnet = example(lib, "resnet_fashion_mnist.py")["ResNet"]()
-    images, labels = lib.randn(128, 1, 28, 28), lib.randint(0, 10, (128,))
+    resnet_images, labels = lib.randn(128, 1, 28, 28), lib.randint(0, 10, (128,))
 
     def resnet_step():
-        f.cross_entropy(resnet(images), labels).backward()
+        f.cross_entropy(resnet(resnet_images), labels).backward()
         for p in resnet.parameters():
             p.grad = None
 
