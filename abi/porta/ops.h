@@ -296,9 +296,10 @@ typedef enum porta_op_kind {
    *  0.0; bool sorts false before true. outputs[2] (values' dtype) and
    *  outputs[3] (int64), of the same shape, are scratch the kernel may
    *  use as working memory (a device merge sort ping-pongs through them);
-   *  their contents afterwards are unspecified. Kernel dtype: in's (=
-   *  values'). A porta_sort_params with a too small struct_size:
-   *  INVALID_ARGUMENT. Since plugin ABI 1.5. */
+   *  their contents afterwards are unspecified. porta_sort_params.k (since
+   *  1.6) may ask for only each line's first k positions (topk). Kernel
+   *  dtype: in's (= values'). A porta_sort_params with a too small
+   *  struct_size: INVALID_ARGUMENT. Since plugin ABI 1.5. */
   PORTA_OP_KIND_SORT = 16
 } porta_op_kind;
 
@@ -432,10 +433,18 @@ typedef struct porta_scan_params {
   int32_t reverse;    /**< nonzero: from the end (k >= j) */
 } porta_scan_params;
 
-/** SORT's direction. Since plugin ABI 1.5. */
+/** SORT's direction, and how much of each line must be in order.
+ *  Since plugin ABI 1.5. */
 typedef struct porta_sort_params {
   size_t struct_size; /**< sizeof(porta_sort_params) */
   int32_t descending; /**< nonzero: largest first */
+  int32_t reserved;   /**< 0 (the 1.5 struct's tail padding; ignored) */
+  /** Since plugin ABI 1.6 (struct_size >= 24): 0 < k < n asks only that
+   *  positions 0..k-1 of each line hold what the stable sort puts there
+   *  (values and indices); the rest of each line's outputs are then
+   *  unspecified. 0 (or a struct without it): every position. A kernel
+   *  may always sort whole lines. Outside [0, n]: INVALID_ARGUMENT. */
+  int64_t k;
 } porta_sort_params;
 
 #ifdef __cplusplus

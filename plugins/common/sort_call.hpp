@@ -16,6 +16,7 @@ struct SortCall {
   int64_t outer = 0, n = 0, inner = 0;
   bool descending = false;
   bool has_scratch = false;  // outputs[2] and outputs[3] are there
+  int64_t k = 0;             // only the first k positions of each line are asked for (0: all)
 };
 
 inline bool sort_call(const porta_kernel_call* c, SortCall* out, char* msg, size_t cap) {
@@ -45,12 +46,20 @@ inline bool sort_call(const porta_kernel_call* c, SortCall* out, char* msg, size
       return false;
     }
   }
-  const auto* p = op_params<porta_sort_params>(c);
-  if (c->params && !p) {
+  // The 1.5 struct is 16 bytes (`descending` and tail padding); k came in 1.6.
+  const auto* p = static_cast<const porta_sort_params*>(c->params);
+  constexpr size_t v15 = offsetof(porta_sort_params, k), v16 = v15 + sizeof(int64_t);
+  if (p && p->struct_size < v15) {
     std::snprintf(msg, cap, "sort: too-small porta_sort_params");
     return false;
   }
-  *out = SortCall{in.shape[0], in.shape[1], in.shape[2], p && p->descending != 0, outputs == 4};
+  const int64_t k = p && p->struct_size >= v16 ? p->k : 0;
+  if (k < 0 || k > in.shape[1]) {
+    std::snprintf(msg, cap, "sort: porta_sort_params.k = %lld is outside [0, %lld], the lines' length", (long long)k,
+                  (long long)in.shape[1]);
+    return false;
+  }
+  *out = SortCall{in.shape[0], in.shape[1], in.shape[2], p && p->descending != 0, outputs == 4, k};
   return true;
 }
 

@@ -289,10 +289,12 @@ AT(porta_backward_options, allow_unused, 28, 4);
 AT(porta_backward_options, grads_out, 32, 8);
 FFI_SIZE(porta_backward_options, 40);
 
-/* SORT's parameters (plugin ABI 1.5); 4 bytes of tail padding */
+/* SORT's parameters (plugin ABI 1.5; 1.6 named the 4 bytes of tail padding and appended k) */
 AT(porta_sort_params, struct_size, 0, 8);
 AT(porta_sort_params, descending, 8, 4);
-FFI_SIZE(porta_sort_params, 16);
+AT(porta_sort_params, reserved, 12, 4);
+AT(porta_sort_params, k, 16, 8);
+FFI_SIZE(porta_sort_params, 24);
 
 #else /* another ABI: no numbers, only the rule every struct follows */
 

@@ -140,6 +140,37 @@ TEST_P(Sort, TopkAndKthvalueTakeTheSortedPrefix) {
   EXPECT_EQ(porta_kthvalue(t, 0, 1, 0, v.out(), i.out()), PORTA_ERROR_INVALID_ARGUMENT);
 }
 
+// topk's k reaches the kernel (porta_sort_params.k, plugin ABI 1.6): the
+// host kernel then selects instead of sorting, and its first k must still be
+// the stable sort's, ties, NaN and lines along either axis included.
+TEST_P(Sort, TopkOfEveryPrefixLengthIsTheStableSortsPrefix) {
+  const HostTensor grid = sample_host(porta_float32, {40, 300}, 43, Values::Grid);  // many ties
+  HostTensor with_nan = grid;
+  for (size_t j = 5; j < with_nan.v.size(); j += 97) with_nan.v[j] = NAN;
+  for (const HostTensor& t_in : {with_nan, cast_host(grid, porta_int64)})
+    for (int32_t dim : {1, 0})
+      for (bool largest : {true, false}) {
+        const int64_t n = t_in.shape[dim], other = t_in.shape[1 - dim];
+        const SortRef ref = ref_sort(t_in, dim, largest);
+        Tensor t = upload(t_in, dev());
+        for (int64_t k : {int64_t{1}, int64_t{2}, int64_t{7}, n - 1, n}) {
+          SCOPED_TRACE(dtype_name(t_in.dtype) + " dim " + std::to_string(dim) + " k " + std::to_string(k) +
+                       (largest ? " largest" : " smallest"));
+          Tensor v, i;
+          CHECK_OK(porta_topk(t, k, dim, largest ? 1 : 0, v.out(), i.out()));
+          const HostTensor gv = download(v), gi = download(i);
+          for (int64_t line = 0; line < other; ++line)
+            for (int64_t j = 0; j < k; ++j) {
+              const int64_t at = dim == 1 ? line * k + j : j * other + line;
+              const int64_t ref_at = dim == 1 ? line * n + j : j * other + line;
+              const double want = ref.values.v[ref_at];
+              ASSERT_TRUE(std::isnan(want) ? std::isnan(gv.v[at]) : gv.v[at] == want) << "line " << line << " j " << j;
+              ASSERT_EQ(gi.v[at], ref.indices.v[ref_at]) << "line " << line << " j " << j;
+            }
+        }
+      }
+}
+
 TEST_P(Sort, UniqueAndBincount) {
   const HostTensor in = make_host(porta_int64, {2, 4}, {3, 1, 3, 0, 1, 1, 7, 3});
   Tensor t = upload(in, dev()), values, inverse, counts;

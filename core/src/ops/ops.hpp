@@ -96,7 +96,8 @@ struct Sorted {
   TensorPtr values, indices;  // indices: int64, where each value came from along dim
 };
 // A stable sort along dim (NaN last ascending, first descending: porta/ops.h's SORT). Not recorded.
-Sorted sort(const TensorPtr& t, int32_t dim, bool descending);
+// first > 0: only positions [0, first) along dim are asked for (topk, kthvalue); the rest are unspecified.
+Sorted sort(const TensorPtr& t, int32_t dim, bool descending, int64_t first = 0);
 // Fails with PyTorch's "index 5 is out of bounds for dimension 0 with size 3"
 // unless every value of the int64 `index` lies in [0, size); reads the
 // index's minimum and maximum back from its device.

@@ -1,13 +1,15 @@
 // SORT: a stable sort along one dim, values and int64 indices, one kernel
 // call over contiguous [outer, n, inner]. The core hands the kernel two
 // scratch tensors of the same shapes (device merge sorts ping-pong through
-// them; porta/ops.h), so no plugin allocates working memory itself.
+// them; porta/ops.h), so no plugin allocates working memory itself. With
+// `first` > 0 only each line's first `first` positions are asked for (the
+// plugin may sort the whole line); the rest of the outputs are unspecified.
 #include "runtime/error.hpp"
 #include "ops/ops.hpp"
 
 namespace porta::ops {
 
-Sorted sort(const TensorPtr& t, int32_t dim, bool descending) {
+Sorted sort(const TensorPtr& t, int32_t dim, bool descending, int64_t first) {
   const int32_t nd = std::max(t->ndim(), 1);
   const int32_t d = wrap_dim("sort", dim, nd);
   DeviceState& dev = *t->device;
@@ -22,7 +24,7 @@ Sorted sort(const TensorPtr& t, int32_t dim, bool descending) {
   const KernelArg arg(*in, shape, strides);
   const KernelArg outs[4] = {KernelArg(*out.values, shape, strides), KernelArg(*out.indices, shape, strides),
                              KernelArg(*scratch_values, shape, strides), KernelArg(*scratch_indices, shape, strides)};
-  const porta_sort_params p{sizeof(porta_sort_params), descending ? 1 : 0};
+  const porta_sort_params p{sizeof(porta_sort_params), descending ? 1 : 0, 0, first < n ? first : 0};
   launch(dev, PORTA_OP_SORT, t->dtype, &arg, 1, outs, 4, &p);
   return out;
 }

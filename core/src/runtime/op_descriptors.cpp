@@ -71,7 +71,8 @@ int32_t ops_known_at_plugin_minor(uint32_t minor) {
   if (minor <= 2) return PORTA_OP_SIN;
   if (minor == 3) return PORTA_OP_GATHER;
   if (minor == 4) return PORTA_OP_SORT;
-  static_assert(PORTA_PLUGIN_ABI_MINOR == 5, "ops appended in a new plugin ABI minor need their first id here");
+  static_assert(PORTA_PLUGIN_ABI_MINOR == 6, "ops appended in a new plugin ABI minor need their first id here");
+  // 1.6 appended no op (porta_sort_params.k).
   return PORTA_OP_COUNT;
 }
 

@@ -128,7 +128,7 @@ ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest) {
   if (k < 0 || k > extent(t, d))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "topk: selected index k out of range: k = ", k, " for dimension ", d,
          " of size ", extent(t, d));
-  ops::Sorted s = ops::sort(t, d, largest);
+  ops::Sorted s = ops::sort(t, d, largest, k);
   if (t->ndim() == 0) return {values_at(t, d, s.indices, s.values, "topk"), s.indices};
   TensorPtr idx = ops::contiguous(ops::slice(s.indices, d, 0, k, 1));
   return {values_at(t, d, idx, ops::slice(s.values, d, 0, k, 1), "topk"), idx};
@@ -139,7 +139,7 @@ ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim) {
   if (k < 1 || k > extent(t, d))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "kthvalue: selected number k = ", k, " out of range for dimension ", d,
          " of size ", extent(t, d), " (k counts from 1)");
-  ops::Sorted s = ops::sort(t, d, false);
+  ops::Sorted s = ops::sort(t, d, false, k);
   if (t->ndim() == 0) return {values_at(t, d, s.indices, s.values, "kthvalue"), s.indices};
   TensorPtr idx = ops::contiguous(ops::slice(s.indices, d, k - 1, k, 1));
   TensorPtr values = values_at(t, d, idx, ops::slice(s.values, d, k - 1, k, 1), "kthvalue");
