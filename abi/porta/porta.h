@@ -51,8 +51,12 @@
  *    user_data, porta_tensor* grad, porta_tensor** replacement);
  *    porta_function_backward is porta_status (*)(void* user_data,
  *    porta_tensor* grad_output, porta_tensor** grad_inputs, int32_t
- *    num_inputs); porta_release_callback is void (*)(void* user_data). The
- *    first two run on the thread that called backward, the last on any.
+ *    num_inputs); porta_release_callback is void (*)(void* user_data);
+ *    since 1.8 porta_function_backward_outputs is porta_status (*)(void*
+ *    user_data, porta_tensor* const* grad_outputs, int32_t num_outputs,
+ *    porta_tensor** grad_inputs, int32_t num_inputs). The backward
+ *    callbacks and hooks run on the thread that called backward, release on
+ *    any.
  *  - Strings are NUL-terminated bytes; those returned are owned by Porta.
  *
  * Values libporta.so exports as data (read them with dlsym, ctypes
@@ -63,7 +67,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 7 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 8 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -144,7 +148,7 @@
  *   DLPACK_FLAG_BITMASK_READ_ONLY = 1, DLPACK_FLAG_BITMASK_IS_COPIED = 2
  *
  * Structs that begin with `size_t struct_size`: mirror their fields in
- * order and set struct_size to the size you declared; these are 1.7's:
+ * order and set struct_size to the size you declared; these are 1.8's:
  *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
  *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 40 (32 before
  *   1.6 added groups),
@@ -170,7 +174,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 7
+#define PORTA_ABI_MINOR 8
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -1260,6 +1264,23 @@ PORTA_EXPORT porta_status porta_function_attach(porta_tensor* output, porta_tens
                                                 porta_function_backward backward, void* user_data,
                                                 porta_release_callback release, const char* name,
                                                 porta_tensor** out);
+/** Called by a node of porta_function_attach_outputs: grad_outputs[i] (borrowed; never NULL: zeros where
+ *  output i got no gradient) is dL/doutputs[i]; fill grad_inputs as porta_function_backward does. Since 1.8. */
+typedef porta_status (*porta_function_backward_outputs)(void* user_data, porta_tensor* const* grad_outputs,
+                                                        int32_t num_outputs, porta_tensor** grad_inputs,
+                                                        int32_t num_inputs);
+/** porta_function_attach for a function with several outputs (torch.autograd.Function returning a tuple):
+ *  outputs[0..num_outputs) (>= 1; float, on one device: leave integer outputs out) get one node calling
+ *  `backward` with a gradient for each; out[i] (an array of num_outputs) receives a new tensor with
+ *  outputs[i]'s values, shape and dtype. With history these are views of one packed copy of the outputs
+ *  (a node has one output), so writing out[i] does not write outputs[i]; without (no input requires grad, or
+ *  grad mode off) they are handles on outputs[i]'s memory and release runs now. Nothing is written to `out`
+ *  on failure. Since 1.8. */
+PORTA_EXPORT porta_status porta_function_attach_outputs(porta_tensor* const* outputs, int32_t num_outputs,
+                                                        porta_tensor* const* inputs, int32_t num_inputs,
+                                                        porta_function_backward_outputs backward, void* user_data,
+                                                        porta_release_callback release, const char* name,
+                                                        porta_tensor** out);
 /** torch.autograd.set_detect_anomaly, for the whole process as PyTorch's:
  *  while on, backward reads every node's gradients back and fails
  *  (PORTA_ERROR_INVALID_ARGUMENT, no .grad changed) naming the first node

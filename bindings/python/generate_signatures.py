@@ -22,7 +22,7 @@ _VALUES = {
     "porta_status": "STATUS", "int": "INT", "int32_t": "I32", "int64_t": "I64", "uint32_t": "c_uint32",
     "uint64_t": "U64", "size_t": "SZ", "double": "D", "DLDevice": "DEV", "DLDataType": "DT",
     "porta_log_callback": "LOG_CALLBACK", "porta_grad_hook": "GRAD_HOOK", "porta_release_callback": "RELEASE_CALLBACK",
-    "porta_function_backward": "FUNCTION_BACKWARD",
+    "porta_function_backward": "FUNCTION_BACKWARD", "porta_function_backward_outputs": "FUNCTION_BACKWARD_OUTPUTS",
 }
 # Pointers to these: their alias.
 _POINTERS = {

@@ -130,6 +130,35 @@ TEST(AutogradEngine, ACustomFunctionRunsItsOwnBackward) {
                porta::Error) << "a custom backward is not recorded, so it cannot be differentiated again";
 }
 
+// Several outputs (libtorch's variable_list forward): one node, a gradient for each float output (zeros for
+// one the loss does not use), an undefined one for an integer output.
+struct SinCos : autograd::Function<SinCos> {
+  static autograd::variable_list forward(autograd::AutogradContext* ctx, const Tensor& x) {
+    ctx->save_for_backward({x});
+    return {x.sin(), x.cos(), x.gt(0.0)};
+  }
+  static autograd::variable_list backward(autograd::AutogradContext* ctx, autograd::variable_list grads) {
+    const Tensor x = ctx->get_saved_variables()[0];
+    EXPECT_EQ(grads.size(), 3u);
+    EXPECT_FALSE(grads[2].defined()) << "the bool output gets no gradient";
+    return {grads[0] * x.cos() - grads[1] * x.sin()};
+  }
+};
+
+TEST(AutogradEngine, ACustomFunctionWithSeveralOutputsGetsAGradientForEach) {
+  const Tensor x = Tensor::from_vector(F{0.5f, -1.0f}).requires_grad_();
+  autograd::variable_list out = SinCos::apply(x);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[0].to_vector<float>(), x.detach().sin().to_vector<float>());
+  EXPECT_EQ(out[2].dtype().code, kDLBool);
+  (out[0].sum() + out[1].sum() * 3).backward();
+  const Tensor want = (x.detach().cos() - x.detach().sin() * 3);
+  EXPECT_EQ(x.grad().to_vector<float>(), want.to_vector<float>());
+  x.set_grad(Tensor());
+  SinCos::apply(x)[1].sum().backward();  // out[0] unused: its gradient is zeros
+  EXPECT_EQ(x.grad().to_vector<float>(), (-x.detach().sin()).to_vector<float>());
+}
+
 TEST(AutogradEngine, ACustomBackwardIsChecked) {
   const Tensor x = Tensor::from_vector(F{1}).requires_grad_();
   try {

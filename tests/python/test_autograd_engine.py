@@ -216,6 +216,67 @@ def test_double_backward_through_a_custom_function_is_refused(device):
         autograd.grad(Cube.apply(x, 1.0).sum(), x, create_graph=True)
 
 
+def _sin_cos_function(lib):
+    """A Function with four outputs: two differentiable, an int and a non-differentiable mask; its backward
+    checks what PyTorch passes for each (a tensor, a tensor, None, zeros) and uses the first two."""
+    class SinCos(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            ctx.save_for_backward(x)
+            ctx.k = k
+            mask = x > 0
+            ctx.mark_non_differentiable(mask)
+            return x.sin() * k, x.cos(), 7, mask
+
+        @staticmethod
+        def backward(ctx, g_sin, g_cos, g_int, g_mask):
+            assert g_int is None and g_mask.tolist() == [False] * len(g_mask)  # zeros of the mask
+            (x,) = ctx.saved_tensors
+            return g_sin * x.cos() * ctx.k - g_cos * x.sin(), None
+    return SinCos
+
+
+def test_a_custom_function_with_several_outputs_gets_a_gradient_for_each(device):
+    SinCos = _sin_cos_function(porta)
+    x = porta.tensor([0.1, 0.5, -1.0], device=device, requires_grad=True)
+    s, c, seven, mask = SinCos.apply(x, 2.0)
+    assert seven == 7 and mask.tolist() == [True, True, False] and not mask.requires_grad
+    assert s.requires_grad and c.requires_grad and s.device == c.device == x.device
+    (s.sum() + 3 * c.sum()).backward()
+    assert x.grad.tolist() == pytest.approx((2 * x.cos() - 3 * x.sin()).detach().tolist(), rel=1e-6)
+    x.grad = None
+    SinCos.apply(x, 2.0)[0].sum().backward()  # the cos output unused: its gradient is zeros
+    assert x.grad.tolist() == pytest.approx((2 * x.cos()).detach().tolist(), rel=1e-6)
+    t = porta.tensor([0.3, -0.7], dtype=porta.float64, device=device, requires_grad=True)
+    assert autograd.gradcheck(lambda v: SinCos.apply(v, 2.0)[:2], (t,))
+
+    class Mixed(autograd.Function):  # outputs of two float dtypes: each gradient in its output's dtype
+        @staticmethod
+        def forward(ctx, a):
+            return a * 2, (a * 3).float()
+
+        @staticmethod
+        def backward(ctx, g1, g2):
+            assert g1.dtype is porta.float64 and g2.dtype is porta.float32
+            return g1 * 2 + g2.double() * 3
+    a = porta.tensor([1.0, 2.0], dtype=porta.float64, device=device, requires_grad=True)
+    u, v = Mixed.apply(a)
+    assert u.dtype is porta.float64 and v.dtype is porta.float32
+    (u.sum() + v.sum()).backward()
+    assert a.grad.tolist() == [5.0, 5.0]
+
+
+def test_several_outputs_as_pytorch_gives_them():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (an optional peer)")
+    got = {}
+    for lib in (torch, porta):
+        x = lib.tensor([0.1, 0.5, -1.0], requires_grad=True)
+        s, c, _, _ = _sin_cos_function(lib).apply(x, 2.0)
+        (s * s + c).sum().backward()
+        got[lib.__name__] = x.grad.tolist()
+    assert got["porta"] == pytest.approx(got["torch"], rel=1e-6)
+
+
 def test_the_same_program_on_pytorch():
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (an optional peer)")
     for lib in (torch, porta):

@@ -127,11 +127,6 @@ def test_detach_in_place_cuts_the_graph():
 
 
 def test_autograd_features_not_there_yet_say_so():
-    class TwoOutputs(porta.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 2, x * 3
-
     class Dirty(porta.autograd.Function):
         @staticmethod
         def forward(ctx, x):
@@ -139,8 +134,6 @@ def test_autograd_features_not_there_yet_say_so():
             return x
 
     x = porta.ones(1, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="several differentiable tensor outputs"):
-        TwoOutputs.apply(x)
     with pytest.raises(NotImplementedError, match="mark_dirty"):
         Dirty.apply(x)
     with pytest.raises(NotImplementedError, match="is_grads_batched"):

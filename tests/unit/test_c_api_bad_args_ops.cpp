@@ -521,6 +521,43 @@ const Case kAutogradCases[] = {
                porta_function_attach(x.labels.get(), ins, 1, backward, nullptr, nullptr, nullptr, &out));
        EXPECT_EQ(out, nullptr);
      }},
+    {"porta_function_attach_outputs",
+     [](Fixture& x) {
+       Tensor p = x.leaf();
+       porta_tensor* ins[1] = {p.get()};
+       porta_tensor* two[2] = {x.f.get(), x.f4.get()};
+       porta_tensor* with_ints[2] = {x.f.get(), x.labels.get()};
+       porta_tensor* apart[2] = {x.f.get(), x.other.get()};
+       porta_tensor* bad[1] = {Fixture::released()};
+       auto backward = [](void*, porta_tensor* const*, int32_t, porta_tensor**, int32_t) { return PORTA_OK; };
+       static int released = 0;
+       auto release = [](void*) { ++released; };
+       released = 0;
+       porta_tensor* out[2] = {nullptr, nullptr};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
+               porta_function_attach_outputs(two, 2, ins, 1, backward, nullptr, release, nullptr, nullptr));
+       EXPECT_EQ(released, 1) << "a refused attach releases user_data";
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "num_outputs must be >= 1",
+               porta_function_attach_outputs(two, 0, ins, 1, backward, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "outputs must not be NULL",
+               porta_function_attach_outputs(nullptr, 2, ins, 1, backward, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_function_attach_outputs(bad, 1, ins, 1, backward, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "inputs must not be NULL",
+               porta_function_attach_outputs(two, 2, nullptr, 1, backward, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be >= 0",
+               porta_function_attach_outputs(two, 2, ins, -1, backward, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
+               porta_function_attach_outputs(two, 2, bad, 1, backward, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "backward must not be NULL",
+               porta_function_attach_outputs(two, 2, ins, 1, nullptr, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "must be float",
+               porta_function_attach_outputs(with_ints, 2, ins, 1, backward, nullptr, nullptr, nullptr, out));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "must share a device",
+               porta_function_attach_outputs(apart, 2, ins, 1, backward, nullptr, nullptr, nullptr, out));
+       EXPECT_EQ(out[0], nullptr);
+       EXPECT_EQ(out[1], nullptr);
+     }},
     {"porta_set_anomaly_enabled",
      [](Fixture&) {
        // Any int is a valid flag: nothing to refuse (left off, as the other tests expect).

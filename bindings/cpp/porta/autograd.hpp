@@ -223,18 +223,20 @@ class AutogradContext {
 };
 
 /// torch::autograd::Function: derive `struct Square : Function<Square>` with
-///   static Tensor forward(AutogradContext* ctx, <arguments>);
+///   static Tensor forward(AutogradContext* ctx, <arguments>);   // or variable_list, several outputs
 ///   static variable_list backward(AutogradContext* ctx, variable_list grad_outputs);
-/// and call Square::apply(<arguments>). forward runs with autograd off; backward returns one gradient per
-/// argument (undefined for a non-tensor argument or none). One Tensor output only, as Porta's nodes have
-/// one output; backward with create_graph refuses a custom node (porta::Error, NOT_IMPLEMENTED).
+/// and call Square::apply(<arguments>). forward runs with autograd off; backward gets one gradient per
+/// output (with a variable_list forward: a tensor for each defined float output, zeros where it got none,
+/// undefined for the others; porta_function_attach_outputs) and returns one per argument (undefined for a
+/// non-tensor argument or none). Backward with create_graph refuses a custom node (porta::Error,
+/// NOT_IMPLEMENTED).
 template <class Derived>
 struct Function {
   template <class... Args>
-  static Tensor apply(Args&&... args) {
+  static auto apply(Args&&... args) {
     auto state = std::make_unique<State>();
     state->ctx.needs_input_grad_ = {needs_grad(args)...};
-    Tensor output;
+    decltype(Derived::forward(&state->ctx, args...)) output;
     {
       NoGradGuard no_grad;
       output = Derived::forward(&state->ctx, args...);
@@ -243,16 +245,37 @@ struct Function {
     (collect(args, inputs, state->positions, state->num_args), ...);
     bool any_needed = false;
     for (bool b : state->ctx.needs_input_grad_) any_needed = any_needed || b;
-    if (!any_needed || output.dtype().code != kDLFloat) return output;  // nothing to differentiate
-    const std::string name = detail::type_name<Derived>() + "Backward";
-    state->name = name;
-    porta_tensor* attached = nullptr;
-    State* raw = state.get();
-    const porta_status status = porta_function_attach(output.checked_handle(), inputs.data(), detail::count(inputs),
-                                                      call_backward, raw, release_state, name.c_str(), &attached);
-    state.release();  // porta_function_attach owns it now, and frees it (release_state) even when it fails
-    detail::check_after_callbacks(status);
-    return Tensor::adopt(attached);
+    state->name = detail::type_name<Derived>() + "Backward";
+    if constexpr (std::is_same_v<decltype(output), variable_list>) {
+      std::vector<porta_tensor*> handles;
+      for (size_t i = 0; i < output.size(); ++i)
+        if (output[i].defined() && output[i].dtype().code == kDLFloat) {
+          state->differentiable.push_back(i);
+          handles.push_back(output[i].handle());
+        }
+      if (!any_needed || handles.empty()) return output;  // nothing to differentiate
+      state->num_outputs = output.size();
+      std::vector<porta_tensor*> attached(handles.size(), nullptr);
+      const std::string name = state->name;
+      const porta_status status = porta_function_attach_outputs(
+          handles.data(), detail::count(handles), inputs.data(), detail::count(inputs), call_backward_outputs,
+          state.get(), release_state, name.c_str(), attached.data());
+      const std::vector<size_t> differentiable = state->differentiable;
+      state.release();  // porta_function_attach_outputs owns it now, and frees it even when it fails
+      detail::check_after_callbacks(status);
+      for (size_t j = 0; j < differentiable.size(); ++j) output[differentiable[j]] = Tensor::adopt(attached[j]);
+      return output;
+    } else {
+      if (!any_needed || output.dtype().code != kDLFloat) return output;  // nothing to differentiate
+      porta_tensor* attached = nullptr;
+      const std::string name = state->name;
+      const porta_status status =
+          porta_function_attach(output.checked_handle(), inputs.data(), detail::count(inputs), call_backward,
+                                state.get(), release_state, name.c_str(), &attached);
+      state.release();  // porta_function_attach owns it now, and frees it (release_state) even when it fails
+      detail::check_after_callbacks(status);
+      return Tensor::adopt(attached);
+    }
   }
 
  private:
@@ -261,6 +284,8 @@ struct Function {
     std::vector<size_t> positions;  // the tensor arguments' indices
     size_t num_args = 0;
     std::string name;
+    std::vector<size_t> differentiable;  // a variable_list forward's outputs that get gradients
+    size_t num_outputs = 0;
   };
 
   template <class A>
@@ -282,21 +307,34 @@ struct Function {
                                     int32_t num_inputs) {
     return detail::run_callback([&] {
       State& state = *static_cast<State*>(user_data);
-      variable_list grads = Derived::backward(&state.ctx, variable_list{detail::borrowed(grad_output)});
-      if (grads.size() != state.num_args)
-        throw Error(PORTA_ERROR_INVALID_ARGUMENT,
-                    detail::cat("function ", state.name, " returned an incorrect number of gradients (expected ",
-                                state.num_args, ", got ", grads.size(), ")"));
-      std::vector<bool> is_tensor(state.num_args, false);
-      for (size_t p : state.positions) is_tensor[p] = true;
-      for (size_t i = 0; i < grads.size(); ++i)
-        if (!is_tensor[i] && grads[i].defined())
-          throw Error(PORTA_ERROR_INVALID_ARGUMENT,
-                      detail::cat("function ", state.name, " returned a gradient for argument ", i,
-                                  ", which is not a tensor; return an undefined Tensor there"));
-      for (int32_t slot = 0; slot < num_inputs; ++slot)
-        if (grads[state.positions[slot]].defined()) grad_inputs[slot] = grads[state.positions[slot]].release();
+      hand_back(state, Derived::backward(&state.ctx, variable_list{detail::borrowed(grad_output)}), grad_inputs,
+                num_inputs);
     });
+  }
+  static porta_status call_backward_outputs(void* user_data, porta_tensor* const* grad_outputs, int32_t num_outputs,
+                                            porta_tensor** grad_inputs, int32_t num_inputs) {
+    return detail::run_callback([&] {
+      State& state = *static_cast<State*>(user_data);
+      variable_list given(state.num_outputs);
+      for (int32_t j = 0; j < num_outputs; ++j) given[state.differentiable[j]] = detail::borrowed(grad_outputs[j]);
+      hand_back(state, Derived::backward(&state.ctx, std::move(given)), grad_inputs, num_inputs);
+    });
+  }
+  // Checks backward's gradients and hands the tensor arguments' to the core.
+  static void hand_back(State& state, variable_list grads, porta_tensor** grad_inputs, int32_t num_inputs) {
+    if (grads.size() != state.num_args)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  detail::cat("function ", state.name, " returned an incorrect number of gradients (expected ",
+                              state.num_args, ", got ", grads.size(), ")"));
+    std::vector<bool> is_tensor(state.num_args, false);
+    for (size_t p : state.positions) is_tensor[p] = true;
+    for (size_t i = 0; i < grads.size(); ++i)
+      if (!is_tensor[i] && grads[i].defined())
+        throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                    detail::cat("function ", state.name, " returned a gradient for argument ", i,
+                                ", which is not a tensor; return an undefined Tensor there"));
+    for (int32_t slot = 0; slot < num_inputs; ++slot)
+      if (grads[state.positions[slot]].defined()) grad_inputs[slot] = grads[state.positions[slot]].release();
   }
   static void release_state(void* user_data) { delete static_cast<State*>(user_data); }
 };

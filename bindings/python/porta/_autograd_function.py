@@ -1,13 +1,15 @@
 """torch.autograd.Function: a forward written by the user, run under no-grad, and a backward the core's
 graph calls back (porta_function_attach).
 
-One tensor output takes the gradient: forward may return a tensor, or a tuple whose other items are not
-tensors or are marked non-differentiable (PyTorch's several differentiable outputs are refused, naming
-it). Saved tensors are checked against in-place writes, as PyTorch's are."""
+forward may return a tensor, or a tuple (porta_function_attach_outputs): its float tensors not marked
+non-differentiable share one node, and backward gets one gradient per item of the tuple, as PyTorch's: a
+tensor for each differentiable output (zeros where it got none), zeros for a tensor marked
+non-differentiable, None for anything else. Saved tensors are checked against in-place writes, as
+PyTorch's are."""
 from ctypes import byref, c_void_p
 
 from ._autograd_engine import hold, new_reference, raise_failure, release_held, run_callback, version
-from ._lib import FUNCTION_BACKWARD, fn
+from ._lib import FUNCTION_BACKWARD, FUNCTION_BACKWARD_OUTPUTS, fn
 
 
 class FunctionCtx:
@@ -46,42 +48,76 @@ class FunctionCtx:
                                   "supported by Porta; return a new tensor instead")
 
     def set_materialize_grads(self, value):
-        self.materialize_grads = bool(value)  # the one output's gradient is always a tensor in Porta
+        self.materialize_grads = bool(value)  # outputs' gradients are always tensors in Porta (zeros where none)
 
 
 class _State:
-    """What the core's node keeps: the Function class, its ctx and where the tensor arguments were."""
+    """What the core's node keeps: the Function class, its ctx, where the tensor arguments were and, for a
+    tuple output, how each of its items gets its gradient (see _grad_outputs)."""
 
-    def __init__(self, cls, ctx, tensor_positions, num_args):
+    def __init__(self, cls, ctx, tensor_positions, num_args, outputs=None, differentiable=()):
         self.cls, self.ctx, self.tensor_positions, self.num_args = cls, ctx, tensor_positions, num_args
+        from ._tensor import Tensor
+        self.differentiable = list(differentiable)
+        # Per item of a tuple output: None (no gradient) or (shape, dtype, device) of the zeros it gets.
+        self.zeros = None if outputs is None else [
+            (tuple(o.shape), o.dtype, o.device) if isinstance(o, Tensor) and i not in differentiable else None
+            for i, o in enumerate(outputs)]
+
+    def grad_outputs(self, given):
+        """backward's gradients: `given` (the differentiable outputs') at their items, zeros or None elsewhere."""
+        from ._factories import zeros
+        grads = [None if z is None else zeros(z[0], dtype=z[1], device=z[2]) for z in self.zeros]
+        for i, g in zip(self.differentiable, given):
+            grads[i] = g
+        return grads
+
+
+def _borrowed(handle):
+    from ._tensor import wrap
+    fn.porta_tensor_retain(handle)
+    return wrap(c_void_p(handle))
 
 
 @FUNCTION_BACKWARD
 def _call_backward(key, grad_handle, grad_inputs, num_inputs):
     def body():
         from ._autograd_engine import _held
-        from ._tensor import Tensor, wrap
         state = _held[key]
-        fn.porta_tensor_retain(grad_handle)
-        grads = state.cls.backward(state.ctx, wrap(c_void_p(grad_handle)))
-        if not isinstance(grads, tuple):
-            grads = (grads,)
-        if len(grads) < state.num_args or any(g is not None for g in grads[state.num_args:]):
-            raise RuntimeError(f"function {state.cls.__name__}Backward returned an incorrect number of gradients "
-                               f"(expected {state.num_args}, got {len(grads)})")
-        for slot, pos in enumerate(state.tensor_positions):
-            g = grads[pos]
-            if g is None:
-                continue
-            if not isinstance(g, Tensor):
-                raise TypeError(f"function {state.cls.__name__}Backward returned a {type(g).__name__} as the "
-                                f"gradient of argument {pos}; expected a Tensor or None")
-            grad_inputs[slot] = new_reference(g)
-        for pos, g in enumerate(grads[:state.num_args]):
-            if pos not in state.tensor_positions and g is not None:
-                raise RuntimeError(f"function {state.cls.__name__}Backward returned a gradient for argument {pos}, "
-                                   "which is not a tensor; return None there")
+        _hand_back(state, state.cls.backward(state.ctx, _borrowed(grad_handle)), grad_inputs)
     return run_callback(body)
+
+
+@FUNCTION_BACKWARD_OUTPUTS
+def _call_backward_outputs(key, grad_handles, num_outputs, grad_inputs, num_inputs):
+    def body():
+        from ._autograd_engine import _held
+        state = _held[key]
+        given = [_borrowed(grad_handles[j]) for j in range(num_outputs)]
+        _hand_back(state, state.cls.backward(state.ctx, *state.grad_outputs(given)), grad_inputs)
+    return run_callback(body)
+
+
+def _hand_back(state, grads, grad_inputs):
+    """Checks backward's result and hands the tensor arguments' gradients to the core."""
+    from ._tensor import Tensor
+    if not isinstance(grads, tuple):
+        grads = (grads,)
+    if len(grads) < state.num_args or any(g is not None for g in grads[state.num_args:]):
+        raise RuntimeError(f"function {state.cls.__name__}Backward returned an incorrect number of gradients "
+                           f"(expected {state.num_args}, got {len(grads)})")
+    for slot, pos in enumerate(state.tensor_positions):
+        g = grads[pos]
+        if g is None:
+            continue
+        if not isinstance(g, Tensor):
+            raise TypeError(f"function {state.cls.__name__}Backward returned a {type(g).__name__} as the "
+                            f"gradient of argument {pos}; expected a Tensor or None")
+        grad_inputs[slot] = new_reference(g)
+    for pos, g in enumerate(grads[:state.num_args]):
+        if pos not in state.tensor_positions and g is not None:
+            raise RuntimeError(f"function {state.cls.__name__}Backward returned a gradient for argument {pos}, "
+                               "which is not a tensor; return None there")
 
 
 def _outputs(result):
@@ -136,21 +172,24 @@ class Function:
                           if isinstance(o, Tensor) and id(o) not in ctx._non_differentiable and o.is_floating_point()]
         if not any(ctx.needs_input_grad) or not differentiable:
             return result
-        if len(differentiable) > 1:
-            raise NotImplementedError(f"{cls.__name__}.apply(): a custom Function with several differentiable "
-                                      "tensor outputs is not supported by Porta yet (its graph nodes have one "
-                                      "output); return one tensor, or mark_non_differentiable the others")
         positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         inputs = (c_void_p * max(len(positions), 1))(*[args[i]._h.value for i in positions])
-        key = hold(_State(cls, ctx, positions, len(args)))
-        out = c_void_p()
-        status = fn.porta_function_attach(outputs[differentiable[0]]._h, inputs, len(positions), _call_backward,
-                                          key, release_held, f"{cls.__name__}Backward".encode(), byref(out))
-        raise_failure(status, f"{cls.__name__}.apply()")
-        attached = wrap(out)
+        name = f"{cls.__name__}Backward".encode()
         if single:
-            return attached
-        outputs[differentiable[0]] = attached
+            key = hold(_State(cls, ctx, positions, len(args)))
+            out = c_void_p()
+            status = fn.porta_function_attach(outputs[0]._h, inputs, len(positions), _call_backward, key,
+                                              release_held, name, byref(out))
+            raise_failure(status, f"{cls.__name__}.apply()")
+            return wrap(out)
+        key = hold(_State(cls, ctx, positions, len(args), outputs, differentiable))
+        handles = (c_void_p * len(differentiable))(*[outputs[i]._h.value for i in differentiable])
+        outs = (c_void_p * len(differentiable))()
+        status = fn.porta_function_attach_outputs(handles, len(differentiable), inputs, len(positions),
+                                                  _call_backward_outputs, key, release_held, name, outs)
+        raise_failure(status, f"{cls.__name__}.apply()")
+        for j, i in enumerate(differentiable):
+            outputs[i] = wrap(c_void_p(outs[j]))
         return tuple(outputs)
 
 

@@ -231,6 +231,8 @@ LOG_CALLBACK = ctypes.CFUNCTYPE(None, c_int32, c_char_p, c_void_p)  # porta_log_
 GRAD_HOOK = ctypes.CFUNCTYPE(STATUS, c_void_p, T, OUT)  # porta_grad_hook
 RELEASE_CALLBACK = ctypes.CFUNCTYPE(None, c_void_p)  # porta_release_callback
 FUNCTION_BACKWARD = ctypes.CFUNCTYPE(STATUS, c_void_p, T, OUT, c_int32)  # porta_function_backward
+FUNCTION_BACKWARD_OUTPUTS = ctypes.CFUNCTYPE(STATUS, c_void_p, POINTER(c_void_p), c_int32, OUT,
+                                             c_int32)  # porta_function_backward_outputs
 
 
 def _resolve(spelling):

@@ -247,6 +247,7 @@ SIGNATURES = {
     "porta_tensor_retain_grad": ("STATUS", ("T",)),
     "porta_tensor_retains_grad": ("STATUS", ("T", "P_INT")),
     "porta_function_attach": ("STATUS", ("T", "POINTER(T)", "I32", "FUNCTION_BACKWARD", "c_void_p", "RELEASE_CALLBACK", "c_char_p", "OUT")),
+    "porta_function_attach_outputs": ("STATUS", ("POINTER(T)", "I32", "POINTER(T)", "I32", "FUNCTION_BACKWARD_OUTPUTS", "c_void_p", "RELEASE_CALLBACK", "c_char_p", "OUT")),
     "porta_set_anomaly_enabled": ("STATUS", ("INT",)),
     "porta_is_anomaly_enabled": ("STATUS", ("P_INT",)),
     "porta_tensor_move_to": ("STATUS", ("T", "DEV")),

@@ -1,9 +1,11 @@
 // torch.autograd.Function: a node whose backward is the caller's (C, C++,
 // Python through the C ABI), attached to an output the caller computed.
-#include "runtime/error.hpp"
-#include "ops/ops.hpp"
-#include "autograd/node.hpp"
 #include "autograd/function.hpp"
+
+#include "autograd/node.hpp"
+#include "ops/ag.hpp"
+#include "ops/ops.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::autograd {
 namespace {
@@ -61,6 +63,56 @@ TensorPtr attach_function(const TensorPtr& output, const std::vector<TensorPtr>&
     node->next.push_back(in ? gradient_edge(in) : nullptr);
   }
   set_history(*out, std::move(node));
+  return out;
+}
+
+std::vector<TensorPtr> attach_function_outputs(const std::vector<TensorPtr>& outputs,
+                                               const std::vector<TensorPtr>& inputs, CustomBackwardOutputs backward,
+                                               const std::string& name) {
+  if (outputs.empty()) fail(PORTA_ERROR_INVALID_ARGUMENT, name, ": a function needs at least one output");
+  Dtype packed_dtype = outputs[0]->dtype;
+  for (const TensorPtr& y : outputs) {
+    if (!is_floating(y->dtype))
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, name, ": every output given a gradient must be float, got ",
+           dtype_name(y->dtype), "; leave integer outputs out (they are not differentiable)");
+    if (y->device != outputs[0]->device)
+      fail(PORTA_ERROR_DEVICE_MISMATCH, name, ": the differentiable outputs must share a device, got ",
+           outputs[0]->device->name, " and ", y->device->name);
+    packed_dtype = promote(packed_dtype, y->dtype);
+  }
+  bool any = false;
+  for (const TensorPtr& in : inputs)
+    if (in) any = any || needs_grad({&in});
+  std::vector<TensorPtr> out;
+  if (!any) {  // no history: the outputs as they are, on new handles
+    for (const TensorPtr& y : outputs) out.push_back(make_view(*y, y->shape, y->strides, y->byte_offset));
+    return out;
+  }
+  std::vector<int64_t> offsets{0};
+  std::vector<Dims> shapes;
+  std::vector<Dtype> dtypes;
+  std::vector<TensorPtr> flat;
+  TensorPtr packed;
+  {
+    NoGradGuard no_grad;
+    for (const TensorPtr& y : outputs) {
+      flat.push_back(ops::reshape(ops::cast(ops::contiguous(y), packed_dtype), Dims{y->numel()}));
+      offsets.push_back(offsets.back() + y->numel());
+      shapes.push_back(y->shape);
+      dtypes.push_back(y->dtype);
+    }
+    packed = ag::cat(flat, 0);
+  }
+  auto split = [backward = std::move(backward), offsets, shapes, dtypes](const TensorPtr& g) {
+    std::vector<TensorPtr> grads;
+    for (size_t i = 0; i < shapes.size(); ++i)
+      grads.push_back(ops::cast(
+          ops::reshape(ops::contiguous(ops::slice(g, 0, offsets[i], offsets[i + 1], 1)), shapes[i]), dtypes[i]));
+    return backward(grads);
+  };
+  TensorPtr attached = attach_function(packed, inputs, std::move(split), name);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    out.push_back(ag::cast(ag::reshape(ag::slice(attached, 0, offsets[i], offsets[i + 1], 1), shapes[i]), dtypes[i]));
   return out;
 }
 

@@ -184,6 +184,37 @@ PORTA_API porta_status porta_function_attach(porta_tensor* output, porta_tensor*
   });
 }
 
+PORTA_API porta_status porta_function_attach_outputs(porta_tensor* const* outputs, int32_t num_outputs,
+                                                     porta_tensor* const* inputs, int32_t num_inputs,
+                                                     porta_function_backward_outputs backward, void* user_data,
+                                                     porta_release_callback release, const char* name,
+                                                     porta_tensor** out) {
+  auto data = std::make_shared<UserData>();  // released even when attaching fails
+  data->user = user_data, data->release = release;
+  return guard([&] {
+    require(out, "out");
+    if (num_outputs < 1)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "function_attach_outputs: num_outputs must be >= 1, got ", num_outputs);
+    std::vector<TensorPtr> ys = tensor_array(outputs, num_outputs, "outputs", false);
+    std::vector<TensorPtr> xs = tensor_array(inputs, num_inputs, "inputs", true);
+    require(backward, "backward");
+    const std::string label = name ? name : "FunctionBackward";
+    const int32_t n = num_inputs;
+    auto run = [backward, data, n, label](const std::vector<TensorPtr>& gs) {
+      std::vector<porta_tensor*> given;
+      for (const TensorPtr& g : gs) given.push_back(g.get());
+      std::vector<porta_tensor*> raw(static_cast<size_t>(n), nullptr);
+      const porta_status status = backward(data->user, given.data(), static_cast<int32_t>(given.size()), raw.data(), n);
+      std::vector<TensorPtr> grads;
+      for (porta_tensor* r : raw) grads.push_back(r ? TensorPtr::adopt(r) : TensorPtr());  // owned even on error
+      check_callback(status, label.c_str());
+      return grads;
+    };
+    std::vector<TensorPtr> made = autograd::attach_function_outputs(ys, xs, std::move(run), label);
+    for (size_t i = 0; i < made.size(); ++i) out[i] = made[i].release();
+  });
+}
+
 PORTA_API porta_status porta_detach(porta_tensor* t, porta_tensor** out) {
   return produce(out, [&] { return ag::detach(arg(t, "t")); });
 }
