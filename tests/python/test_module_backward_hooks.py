@@ -1,7 +1,7 @@
 """Module full backward hooks and backward pre-hooks (register_full_backward_hook / _pre_hook), on every device:
 what the hooks see (grad_input per positional tensor argument, None where none flows; grad_output), replacing
-gradients, order, removal, several backward passes, and the cases Porta refuses; and against torch when it is
-installed."""
+gradients (of every input, and of a tuple's outputs), order, removal, several backward passes, and what is
+refused; and against torch when it is installed."""
 import numpy as np
 import pytest
 
@@ -85,18 +85,59 @@ def test_order_prepend_removal_and_repeated_passes(device):
     assert len(order) == 5
 
 
-def test_what_porta_refuses(device):
+class Pair(nn.Module):
+    """Two outputs, a tuple: (x * w, (x + w).sum()), and a constant tensor that takes no gradient."""
+
+    def __init__(self, device):
+        super().__init__()
+        self.w = nn.Parameter(porta.tensor([2.0, 3.0], device=device))
+
+    def forward(self, x):
+        return x * self.w, (x + self.w).sum(), porta.zeros(1, device=x.device)
+
+
+def test_hooks_replace_every_inputs_gradient_and_see_tuple_outputs(device):
     scale = Scale(device)
     scale.register_full_backward_hook(lambda m, gi, go: tuple(g * 2 for g in gi))
     a = porta.tensor([1.0, 1.0], device=device, requires_grad=True)
     x = porta.tensor([1.0, 2.0], device=device, requires_grad=True)
-    with pytest.raises(NotImplementedError, match="replace grad_input only for a module with one"):
-        scale(a, x).sum().backward()
-    pair = nn.LSTM(2, 3)
-    pair.to(device)
-    pair.register_full_backward_hook(lambda m, gi, go: None)
-    with pytest.raises(NotImplementedError, match="one tensor output only"):
-        pair(porta.randn(4, 1, 2, device=device, requires_grad=True))
+    scale(a, x).sum().backward()  # both inputs' gradients doubled
+    np.testing.assert_allclose(arr(a.grad), 2 * np.array([1.0, 2.0]) * [2.0, 3.0])
+    np.testing.assert_allclose(arr(x.grad), 2 * np.array([1.0, 1.0]) * [2.0, 3.0])
+    pair, seen = Pair(device), []
+    pair.register_full_backward_pre_hook(lambda m, go: seen.append(("pre", [arr(g) for g in go])) or
+                                         (go[0] * 10, go[1], go[2]))
+    pair.register_full_backward_hook(lambda m, gi, go: seen.append(("full", arr(gi[0]), [arr(g) for g in go])))
+    x = porta.tensor([1.0, -1.0], device=device, requires_grad=True)
+    y, total, _ = pair(x)
+    (y.sum() + 5 * total).backward()
+    assert [k for k, *_ in seen] == ["pre", "full"]
+    np.testing.assert_allclose(seen[0][1][0], [1.0, 1.0])
+    np.testing.assert_allclose(seen[0][1][1], 5.0)
+    assert seen[0][1][2] is None  # the constant output takes no gradient
+    np.testing.assert_allclose(arr(x.grad), 10 * np.array([2.0, 3.0]) + 5)  # grad_output[0] replaced
+    np.testing.assert_allclose(seen[1][1], arr(x.grad))
+    lstm, got = nn.LSTM(2, 3), []
+    lstm.to(device)
+    lstm.register_full_backward_hook(lambda m, gi, go: got.append((arr(gi[0]).shape, len(go), go[1])))
+    out, (h, c) = lstm(porta.randn(4, 1, 2, device=device, requires_grad=True))
+    out.sum().backward()
+    assert got == [((4, 1, 2), 2, None)]  # PyTorch's grad_output: the output tensor, None for the (h, c) tuple
+
+
+def test_what_porta_refuses(device):
+    class ListOut(nn.Module):
+        def forward(self, x):
+            return [x * 2]
+    listed = ListOut()
+    listed.register_full_backward_hook(lambda m, gi, go: None)
+    with pytest.raises(NotImplementedError, match="returns a list of tensors are not supported"):
+        listed(porta.ones(2, device=device, requires_grad=True))
+    scale = Scale(device)
+    scale.register_full_backward_hook(lambda m, gi, go: (gi[0],))
+    a = porta.tensor([1.0, 1.0], device=device, requires_grad=True)
+    with pytest.raises(RuntimeError, match="invalid number of grad_input, got 1, but expected 2"):
+        scale(a, a).sum().backward()
     with pytest.raises(TypeError, match="must be callable"):
         scale.register_full_backward_pre_hook(3)
 
@@ -122,3 +163,16 @@ def test_hooks_match_torch():
     np.testing.assert_allclose(np.array(ps[0][0]), np.array(ts[0][0]), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(np.array(ps[0][1]), np.array(ts[0][1]), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(np.array(pg), np.array(tg), rtol=1e-5, atol=1e-6)
+    grads = []
+    for lib in (porta, torch):  # several inputs replaced, a tuple output: the same gradients
+        class TwoIn(lib.nn.Module):
+            def forward(self, a, b):
+                return a * b, a + b
+        m = TwoIn()
+        m.register_full_backward_pre_hook(lambda mod, go: (go[0] * 2, go[1]))
+        m.register_full_backward_hook(lambda mod, gi, go: (gi[0] * 3, gi[1] - 1))
+        a, b = lib.tensor([1.0, 2.0], requires_grad=True), lib.tensor([3.0, -1.0], requires_grad=True)
+        p, q = m(a, b)
+        (p.sum() + (q * q).sum()).backward()
+        grads.append((a.grad.tolist(), b.grad.tolist()))
+    np.testing.assert_allclose(np.array(grads[0]), np.array(grads[1]), rtol=1e-6)

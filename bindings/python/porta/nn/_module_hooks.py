@@ -2,13 +2,14 @@
 in registration order (prepend puts a hook first among its kind) in the module's `_forward_hooks` list and run
 by Module.__call__.
 
-Backward hooks work as PyTorch's BackwardHook: the call's tensor inputs that require grad and its output pass
-through identity nodes (BackwardHookFunctionBackward) whose backward sees their gradients. The output's runs
-the pre-hooks (which may replace grad_output); the last input's runs the hooks with grad_input (None where an
-input takes no gradient) and grad_output. Porta's graph nodes have one output, so each input has its node:
-a hook may return a new grad_input when the module has one input that takes a gradient, and is refused when
-it returns new values for several (their gradients have gone on by then). A forward that returns several
-tensors (a tuple) is refused with backward hooks, and so is create_graph through the identity nodes."""
+Backward hooks work as PyTorch's BackwardHook: the call's positional tensor inputs that require grad pass
+through one identity node (BackwardHookFunctionBackward, a custom Function with an output per input), and so
+do the tensors of its output (a tensor, or the tensor items of a tuple: PyTorch's rule, which leaves tensors
+nested deeper, such as an LSTM's (h, c), out of grad_output). The output node's backward runs the pre-hooks
+(which may replace grad_output); the input node's, which sees every input's gradient at once, runs the hooks
+with grad_input (None where an input takes no gradient) and grad_output, and passes on what they return. An
+output that gets no gradient is given zeros (Porta's custom Functions materialize gradients). create_graph
+through the identity nodes is refused, as through every custom Function."""
 from .._autograd_function import Function
 from .._hooks import RemovableHandle
 
@@ -35,29 +36,40 @@ def register(module, kind, hook, prepend, with_kwargs):
 
 
 class BackwardHookFunction(Function):
-    """An identity whose backward hands the gradient to `tap` (which may return a replacement)."""
+    """An identity over tensors whose backward hands their gradients (a tuple) to `tap`, which returns the
+    gradients to pass on."""
 
     @staticmethod
-    def forward(ctx, x, tap):
+    def forward(ctx, tap, *xs):
         ctx.tap = tap
-        return x
+        return xs[0] if len(xs) == 1 else xs
 
     @staticmethod
-    def backward(ctx, grad):
-        replaced = ctx.tap(grad)
-        return (grad if replaced is None else replaced), None
+    def backward(ctx, *grads):
+        return (None,) + tuple(ctx.tap(grads))
 
 
-def _one_gradient(result, what, like):
-    """A hook's replacement for one gradient: a tensor, or a tuple of one (None keeps it)."""
+def _replacements(result, current, what):
+    """A hook's new gradients for `current` (a tuple; None entries take none): `current` when it returns None."""
     from .._tensor import Tensor
-    value = result[0] if isinstance(result, (tuple, list)) and len(result) == 1 else result
-    if value is None or isinstance(value, Tensor):
-        if value is not None and tuple(value.shape) != tuple(like.shape):
-            raise RuntimeError(f"backward hook returned a gradient of shape {list(value.shape)} for {what} of shape "
-                               f"{list(like.shape)}")
-        return value
-    raise TypeError(f"backward hook must return None or a tuple with one tensor for {what}, got {result!r}")
+    if result is None:
+        return current
+    result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+    if len(result) != len(current):
+        raise RuntimeError(f"backward hook returned an invalid number of {what}, got {len(result)}, but expected "
+                           f"{len(current)}")
+    for new, old in zip(result, current):
+        if new is None:
+            continue
+        if not isinstance(new, Tensor):
+            raise TypeError(f"backward hook must return None or a tuple of tensors (or None) for {what}, got "
+                            f"{type(new).__name__}")
+        if old is None:
+            raise RuntimeError(f"backward hook returned a gradient in {what} for a tensor that takes none")
+        if tuple(new.shape) != tuple(old.shape):
+            raise RuntimeError(f"backward hook returned a gradient of shape {list(new.shape)} in {what} where "
+                               f"{list(old.shape)} was expected")
+    return result
 
 
 class _BackwardHooks:
@@ -68,71 +80,61 @@ class _BackwardHooks:
         self.module, self.hooks = module, [h for h in hooks if h[1] in _BACKWARD_KINDS]
         self.tensor_args = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         self.tapped = [i for i in self.tensor_args if args[i].requires_grad]
-        self.grad_output, self.grad_input, self.pending = None, {}, 0
+        self.grad_output, self.grad_input = None, {}
 
     def wrap_inputs(self, args):
+        if not self.tapped:
+            return args
         args = list(args)
-        for i in self.tapped:
-            args[i] = BackwardHookFunction.apply(args[i], lambda g, i=i: self._input_grad(i, g))
+        new = BackwardHookFunction.apply(self._input_grads, *[args[i] for i in self.tapped])
+        for i, t in zip(self.tapped, new if len(self.tapped) > 1 else (new,)):
+            args[i] = t
         return tuple(args)
 
     def wrap_output(self, output):
         from .._tensor import Tensor
-        if not isinstance(output, Tensor):
+        items = output if isinstance(output, tuple) else (output,)
+        if not isinstance(output, (Tensor, tuple)):
             if any(isinstance(o, Tensor) and o.requires_grad for o in _flatten(output)):
                 raise NotImplementedError(f"{type(self.module).__name__}: full backward hooks on a module whose "
                                           f"forward returns a {type(output).__name__} of tensors are not supported "
-                                          "by Porta (one tensor output only); hook the output tensors instead")
+                                          "(PyTorch hooks a tensor or a tuple's tensor items); return a tuple")
             return output
-        if not output.requires_grad:
+        self.n_outputs = len(items)
+        self.output_tapped = [k for k, o in enumerate(items) if isinstance(o, Tensor) and o.requires_grad]
+        if not self.output_tapped:
             return output
-        return BackwardHookFunction.apply(output, self._output_grad)
+        new = BackwardHookFunction.apply(self._output_grads, *[items[k] for k in self.output_tapped])
+        items = list(items)
+        for k, t in zip(self.output_tapped, new if len(self.output_tapped) > 1 else (new,)):
+            items[k] = t
+        return tuple(items) if isinstance(output, tuple) else items[0]
 
-    def _output_grad(self, grad):
-        self.grad_input, self.pending = {}, len(self.tapped)  # a new backward pass through this call
+    def _output_grads(self, grads):
+        self.grad_input = {}  # a new backward pass through this call
+        grad_output = [None] * self.n_outputs
+        for k, g in zip(self.output_tapped, grads):
+            grad_output[k] = g
+        grad_output = tuple(grad_output)
         for _, kind, hook, _ in list(self.hooks):
             if kind == "backward_pre":
-                replaced = _one_gradient(hook(self.module, (grad,)), "the module's output", grad)
-                grad = grad if replaced is None else replaced
-        self.grad_output = (grad,)
+                grad_output = _replacements(hook(self.module, grad_output), grad_output, "grad_output")
+        self.grad_output = grad_output
         if not self.tapped:
             self._run_hooks()
-        return grad
+        return tuple(grad_output[k] for k in self.output_tapped)
 
-    def _input_grad(self, i, grad):
-        self.grad_input[i] = grad
-        self.pending -= 1
-        if self.pending > 0:
-            return None
-        return self._run_hooks()
+    def _input_grads(self, grads):
+        self.grad_input = dict(zip(self.tapped, grads))
+        grads = self._run_hooks()
+        return tuple(grads[self.tensor_args.index(i)] for i in self.tapped)
 
     def _run_hooks(self):
         grads = tuple(self.grad_input.get(i) for i in self.tensor_args)
-        last = self.tapped[-1] if self.tapped else None
         for _, kind, hook, _ in list(self.hooks):
-            if kind != "backward":
-                continue
-            result = hook(self.module, grads, self.grad_output)
-            if result is None:
-                continue
-            result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
-            if len(result) != len(grads):
-                raise RuntimeError(f"backward hook returned an invalid number of grad_input, got {len(result)}, "
-                                   f"but expected {len(grads)}")
-            changed = [k for k, (new, old) in enumerate(zip(result, grads)) if new is not old]
-            if not changed:
-                continue
-            if len(self.tapped) != 1:
-                raise NotImplementedError(
-                    f"{type(self.module).__name__}: a full backward hook returned new grad_input values for a "
-                    f"module with {len(self.tapped)} inputs that take gradients; Porta can replace grad_input only "
-                    "for a module with one (hook the input tensors with register_hook instead)")
-            k = self.tensor_args.index(last)
-            if changed != [k]:
-                raise RuntimeError("backward hook returned a gradient for an input that takes none")
-            new = _one_gradient(result[k], "the module's input", grads[k])
-            grads = grads[:k] + (new,) + grads[k + 1:]
-        return grads[self.tensor_args.index(last)] if last is not None else None
+            if kind == "backward":
+                grads = _replacements(hook(self.module, grads, self.grad_output), grads, "grad_input")
+        return grads
 
 
 def _flatten(value):
