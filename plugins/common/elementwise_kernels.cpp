@@ -1,4 +1,6 @@
 // Host kernels of the COPY, UNARY, BINARY, COMPARE and WHERE kinds.
+#include <cstring>
+
 #include "dtype_dispatch.hpp"
 #include "elementwise_lookup.hpp"
 #include "elementwise_math.hpp"
@@ -70,7 +72,21 @@ void cast_runs(const porta_kernel_call* c) {
   using From = storage_t<FromDt>;
   const DLTensor* ts[2] = {&c->outputs[0], &c->inputs[0]};
   parallel_runs(operands(ts), numel(c->outputs[0]), [](char** p, const int64_t* s, int64_t n, int64_t) {
-    for (int64_t i = 0; i < n; ++i) at<To>(p[0], s[0], i) = Convert<To, ToDt == 0>{}(at<From>(p[1], s[1], i));
+    const Convert<To, ToDt == 0> convert;
+    if (s[0] == sizeof(To) && s[1] == sizeof(From)) {  // contiguous runs: a copy, or a loop that vectorizes
+      if constexpr (ToDt == FromDt) {
+        std::memcpy(p[0], p[1], static_cast<size_t>(n) * sizeof(To));
+      } else {
+        To* out = reinterpret_cast<To*>(p[0]);
+        const From* in = reinterpret_cast<const From*>(p[1]);
+        for (int64_t i = 0; i < n; ++i) out[i] = convert(in[i]);
+      }
+    } else if (s[1] == 0) {  // a broadcast source: one value along the run
+      const To v = convert(*reinterpret_cast<const From*>(p[1]));
+      for (int64_t i = 0; i < n; ++i) at<To>(p[0], s[0], i) = v;
+    } else {
+      for (int64_t i = 0; i < n; ++i) at<To>(p[0], s[0], i) = convert(at<From>(p[1], s[1], i));
+    }
   });
 }
 
