@@ -200,6 +200,26 @@ def test_pin_memory_pins_in_the_loading_process():
     assert x.is_pinned() == i.is_pinned() == cuda
 
 
+@pytest.mark.parametrize("workers", [0, 1])
+@pytest.mark.parametrize("collate", ["custom", "none"])
+def test_pin_memory_pins_what_any_collate_fn_returns(monkeypatch, workers, collate):
+    # mock's pinned memory is plain, so the pinning step itself is watched.
+    from porta.utils import _fetch
+    pinned = []
+    real_pin = _fetch.pin
+    monkeypatch.setattr(_fetch, "pin", lambda batch, dev: pinned.append(dev) or real_pin(batch, dev))
+    monkeypatch.setattr(D, "pin", _fetch.pin)
+    options = (dict(batch_size=4, collate_fn=lambda s: [porta.stack([x for x, _ in s])]) if collate == "custom" else
+               dict(batch_size=None))
+    batch = next(iter(D.DataLoader(Numbers(), num_workers=workers, pin_memory=True, pin_memory_device="mock:0",
+                                   **options)))
+    assert pinned and all(d == porta.device("mock:0") for d in pinned)
+    if collate == "custom":
+        assert batch[0].device == porta.device("cpu") and batch[0].tolist()[3] == [3, 6]
+    else:
+        assert batch[0].tolist() == [0, 0] and batch[1] == 0
+
+
 def test_spawned_workers_receive_the_dataset_pickled():
     loader = D.DataLoader(Numbers(6), batch_size=3, num_workers=1, multiprocessing_context="spawn")
     assert [b[1].tolist() for b in loader] == [[0, 1, 2], [3, 4, 5]]

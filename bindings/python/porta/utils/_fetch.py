@@ -19,13 +19,18 @@ class Fetcher:
         self.drop_last, self.collate_fn = drop_last, collate_fn
 
     def collate(self, samples, pin_for=None):
-        return default_collate(samples, pin_for) if self.collate_fn is None else self.collate_fn(samples)
+        """The batch of `samples`, in page-locked memory for `pin_for` when it is a device: default_collate
+        stacks straight into pinned memory, what another collate_fn (or no auto-batching) returns is pinned
+        after it."""
+        if self.collate_fn is None and self.batched:
+            return default_collate(samples, pin_for)
+        batch = samples if self.collate_fn is None else self.collate_fn(samples)
+        return batch if pin_for is None else pin(batch, pin_for)
 
     def fetch(self, indices, pin_for=None):
         """The batch of the dataset's items at `indices` (a one-element list without auto-batching)."""
         if not self.batched:
-            sample = self.dataset[indices[0]]
-            return sample if self.collate_fn is None else self.collate_fn(sample)
+            return self.collate(self.dataset[indices[0]], pin_for)
         fetch = getattr(self.dataset, "__getitems__", None)
         samples = fetch(indices) if callable(fetch) else [self.dataset[i] for i in indices]
         return self.collate(samples, pin_for)
@@ -34,7 +39,7 @@ class Fetcher:
         """One pass over the IterableDataset, batch_size items at a time (each item without auto-batching)."""
         items = iter(self.dataset)
         if not self.batched:
-            yield from (items if self.collate_fn is None else map(self.collate_fn, items))
+            yield from (self.collate(item, pin_for) for item in items)
             return
         while True:
             batch = list(itertools.islice(items, self.batch_size))
