@@ -1,12 +1,11 @@
 // Host kernels of the REDUCE and ARGREDUCE kinds over [outer, reduce, inner].
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <limits>
 #include <type_traits>
 #include <vector>
 
 #include "dtype_dispatch.hpp"
+#include "lane_math.hpp"
 #include "strided_loop.hpp"
 
 namespace porta::host {
@@ -28,6 +27,9 @@ bool is_nan(T x) {
   else return false;
 }
 
+constexpr bool is_arg(uint32_t op) { return op == PORTA_OP_ARGMAX || op == PORTA_OP_ARGMIN; }
+constexpr bool is_sum(uint32_t op) { return op == PORTA_OP_SUM || op == PORTA_OP_MEAN; }
+
 // One running reduction of values along `reduce`; Arg tracks the index.
 template <uint32_t Op, class T>
 struct Reducer {
@@ -36,7 +38,7 @@ struct Reducer {
   int64_t best_index = -1;
 
   void add(T x, int64_t i) {
-    if constexpr (Op == PORTA_OP_SUM || Op == PORTA_OP_MEAN) {
+    if constexpr (is_sum(Op)) {
       sum = accumulate(sum, static_cast<acc_t<T>>(x));
     } else {
       constexpr bool want_max = Op == PORTA_OP_MAX || Op == PORTA_OP_ARGMAX;
@@ -48,7 +50,7 @@ struct Reducer {
     }
   }
   void merge(const Reducer& o) {
-    if constexpr (Op == PORTA_OP_SUM || Op == PORTA_OP_MEAN) {
+    if constexpr (is_sum(Op)) {
       sum = accumulate(sum, o.sum);
     } else if (o.best_index >= 0) {
       add(o.best, o.best_index);  // `o` covers later indices: ties keep ours
@@ -60,88 +62,24 @@ template <uint32_t Op, class T, class Out>
 Out finish(const Reducer<Op, T>& r, int64_t count) {
   if constexpr (Op == PORTA_OP_SUM) return static_cast<Out>(r.sum);
   else if constexpr (Op == PORTA_OP_MEAN) return static_cast<Out>(static_cast<double>(r.sum) / static_cast<double>(count));
-  else if constexpr (Op == PORTA_OP_ARGMAX || Op == PORTA_OP_ARGMIN) return static_cast<Out>(r.best_index);
+  else if constexpr (is_arg(Op))
+    return static_cast<Out>(r.best_index);
   else return static_cast<Out>(r.best);
 }
 
-constexpr bool is_arg(uint32_t op) { return op == PORTA_OP_ARGMAX || op == PORTA_OP_ARGMIN; }
-constexpr bool is_sum(uint32_t op) { return op == PORTA_OP_SUM || op == PORTA_OP_MEAN; }
-
-// Folds the contiguous values x[0..n) (indices first, first + 1, ...) into r.
-// Sums run in kLanes independent accumulators added pairwise at the end, and
-// MAX/MIN branch-free with a NaN flag per lane, so the compiler can vectorize
-// both (one dependent add per element ran at a quarter of memory speed);
+// Folds the contiguous values x[0..n) (indices first, first + 1, ...) into r:
+// sums and MAX/MIN in lanes (lane_math.hpp), so that they vectorize;
 // ARGMAX/ARGMIN keep the scalar walk, whose first-index tie rule needs order.
-constexpr int kLanes = 8;
-
-// 16 bytes of T: one SSE register on baseline x86-64 (what the plugins are
-// built for, so that the package runs on any x86-64 machine).
-template <class T>
-struct VecOf {
-  typedef T type __attribute__((vector_size(16)));
-};
-template <class T>
-using Vec = typename VecOf<T>::type;
-
-template <class T>
-Vec<T> load_vec(const T* p) {
-  Vec<T> v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-
 template <uint32_t Op, class T>
 void reduce_contiguous(Reducer<Op, T>& r, const T* x, int64_t n, int64_t first) {
+  using A = acc_t<T>;
   if constexpr (is_arg(Op)) {
     for (int64_t i = 0; i < n; ++i) r.add(x[i], first + i);
   } else if constexpr (is_sum(Op)) {
-    acc_t<T> lane[kLanes] = {};
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-      for (int l = 0; l < kLanes; ++l) lane[l] = accumulate(lane[l], static_cast<acc_t<T>>(x[i + l]));
-    for (; i < n; ++i) lane[0] = accumulate(lane[0], static_cast<acc_t<T>>(x[i]));
-    for (int width = kLanes / 2; width >= 1; width /= 2)
-      for (int l = 0; l < width; ++l) lane[l] = accumulate(lane[l], lane[l + width]);
-    r.sum = accumulate(r.sum, lane[0]);
-  } else {
-    constexpr bool want_max = Op == PORTA_OP_MAX;
-    if constexpr (std::is_integral_v<T>) {  // plain lanes: baseline x86-64 has no 64-bit vector compare
-      if (n < kLanes) {
-        for (int64_t i = 0; i < n; ++i) r.add(x[i], first + i);
-        return;
-      }
-      T best[kLanes];
-      for (int l = 0; l < kLanes; ++l) best[l] = x[l];
-      int64_t i = kLanes;
-      for (; i + kLanes <= n; i += kLanes)
-        for (int l = 0; l < kLanes; ++l) best[l] = want_max ? std::max(best[l], x[i + l]) : std::min(best[l], x[i + l]);
-      for (int l = 0; l < kLanes; ++l) r.add(best[l], first);
-      for (; i < n; ++i) r.add(x[i], first + i);
-      return;
-    }
-    constexpr int64_t L = sizeof(Vec<T>) / sizeof(T);
-    if (n < 2 * L) {
-      for (int64_t i = 0; i < n; ++i) r.add(x[i], first + i);
-      return;
-    }
-    // best ignores NaN (a comparison with NaN is false); probe becomes NaN
-    // once one is seen. GCC's vector types, as its auto-vectorizer leaves
-    // these selects scalar.
-    Vec<T> best[2] = {load_vec(x), load_vec(x + L)}, probe[2] = {};
-    for (int h = 0; h < 2; ++h) probe[h] = best[h] != best[h] ? best[h] : probe[h];
-    int64_t i = 2 * L;
-    for (; i + 2 * L <= n; i += 2 * L)
-      for (int h = 0; h < 2; ++h) {  // two independent chains
-        const Vec<T> v = load_vec(x + i + h * L);
-        probe[h] = v != v ? v : probe[h];
-        best[h] = (want_max ? v > best[h] : v < best[h]) ? v : best[h];
-      }
-    for (int h = 0; h < 2; ++h)
-      for (int64_t l = 0; l < L; ++l) {
-        if (is_nan(probe[h][l])) return r.add(std::numeric_limits<T>::quiet_NaN(), first);
-        r.add(best[h][l], first);
-      }
-    for (; i < n; ++i) r.add(x[i], first + i);
+    r.sum = accumulate(r.sum, lane_fold<A>(
+                                  n, [x](int64_t i) { return static_cast<A>(x[i]); }, accumulate<A>));
+  } else if (n > 0) {
+    r.add(extreme<Op == PORTA_OP_MAX>(x, n), first);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "host_kernels.hpp"
+#include "lane_math.hpp"
 #include "strided_loop.hpp"
 
 namespace porta::host {
@@ -19,41 +20,25 @@ struct Row {
   T& operator[](int64_t k) const { return p[Unit ? k : k * stride]; }
 };
 
-// kLanes independent running values: the loops below then vectorize (one
-// dependent max or double add per element ran at a fraction of their speed).
-constexpr int64_t kLanes = 8;
-
+// The row's max, NaN if it has one; a contiguous row in lanes (lane_math.hpp).
 template <class T, bool Unit>
 T row_max(Row<const T, Unit> x, int64_t dim) {
-  T mx[kLanes];
-  bool nan = false;
-  for (int64_t l = 0; l < kLanes; ++l) mx[l] = x[0];
-  int64_t k = 0;
-  for (; k + kLanes <= dim; k += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) {
-      const T v = x[k + l];
-      nan |= v != v;
-      mx[l] = v > mx[l] ? v : mx[l];
+  if constexpr (Unit) {
+    return extreme<true>(x.p, dim);
+  } else {
+    T mx = x[0];
+    for (int64_t k = 0; k < dim; ++k) {
+      if (x[k] != x[k]) return std::numeric_limits<T>::quiet_NaN();  // a NaN sticks
+      mx = x[k] > mx ? x[k] : mx;
     }
-  for (; k < dim; ++k) {
-    nan |= x[k] != x[k];
-    mx[0] = x[k] > mx[0] ? x[k] : mx[0];
+    return mx;
   }
-  for (int64_t l = 1; l < kLanes; ++l) mx[0] = mx[l] > mx[0] ? mx[l] : mx[0];
-  return nan ? std::numeric_limits<T>::quiet_NaN() : mx[0];  // a NaN sticks
 }
 
-// The sum of f(k) for k in [0, n), in kLanes double accumulators added pairwise.
+// The sum of f(k) for k in [0, n), in double lanes added pairwise.
 template <class F>
 double lane_sum(int64_t n, F f) {
-  double lane[kLanes] = {};
-  int64_t k = 0;
-  for (; k + kLanes <= n; k += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) lane[l] += f(k + l);
-  for (; k < n; ++k) lane[0] += f(k);
-  for (int64_t width = kLanes / 2; width >= 1; width /= 2)
-    for (int64_t l = 0; l < width; ++l) lane[l] += lane[l + width];
-  return lane[0];
+  return lane_fold<double>(n, f, [](double a, double b) { return a + b; });
 }
 
 template <uint32_t Op, class T, bool Unit>

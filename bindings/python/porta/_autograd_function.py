@@ -53,7 +53,7 @@ class FunctionCtx:
 
 class _State:
     """What the core's node keeps: the Function class, its ctx, where the tensor arguments were and, for a
-    tuple output, how each of its items gets its gradient (see _grad_outputs)."""
+    tuple output, how each of its items gets its gradient (see grad_outputs)."""
 
     def __init__(self, cls, ctx, tensor_positions, num_args, outputs=None, differentiable=()):
         self.cls, self.ctx, self.tensor_positions, self.num_args = cls, ctx, tensor_positions, num_args

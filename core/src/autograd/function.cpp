@@ -39,17 +39,19 @@ struct FunctionNode final : Node {
   }
 };
 
+// Whether the node would have history: some (non-null) input needs a gradient.
+bool any_needs_grad(const std::vector<TensorPtr>& inputs) {
+  for (const TensorPtr& in : inputs)
+    if (in && needs_grad({&in})) return true;
+  return false;
+}
+
 }  // namespace
 
 TensorPtr attach_function(const TensorPtr& output, const std::vector<TensorPtr>& inputs, CustomBackward backward,
                           const std::string& name) {
   TensorPtr out = make_view(*output, output->shape, output->strides, output->byte_offset);
-  std::vector<const TensorPtr*> pointers;
-  for (const TensorPtr& in : inputs) pointers.push_back(in ? &in : nullptr);
-  bool any = false;
-  for (const TensorPtr* in : pointers)
-    if (in) any = any || needs_grad({in});
-  if (!any) return out;
+  if (!any_needs_grad(inputs)) return out;
   if (!is_floating(output->dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, name, ": the output of a function whose inputs require grad must be float, "
          "got ", dtype_name(output->dtype));
@@ -80,11 +82,8 @@ std::vector<TensorPtr> attach_function_outputs(const std::vector<TensorPtr>& out
            outputs[0]->device->name, " and ", y->device->name);
     packed_dtype = promote(packed_dtype, y->dtype);
   }
-  bool any = false;
-  for (const TensorPtr& in : inputs)
-    if (in) any = any || needs_grad({&in});
   std::vector<TensorPtr> out;
-  if (!any) {  // no history: the outputs as they are, on new handles
+  if (!any_needs_grad(inputs)) {  // no history: the outputs as they are, on new handles
     for (const TensorPtr& y : outputs) out.push_back(make_view(*y, y->shape, y->strides, y->byte_offset));
     return out;
   }

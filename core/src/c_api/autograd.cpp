@@ -161,6 +161,18 @@ PORTA_API porta_status porta_tensor_retains_grad(const porta_tensor* t, int* out
   });
 }
 
+// Runs a user backward callback `call(raw)` that fills raw[0..n) with new
+// references (NULL: no gradient) and returns them owned, even when it failed.
+template <class Call>
+static std::vector<TensorPtr> call_backward(int32_t n, const std::string& label, Call call) {
+  std::vector<porta_tensor*> raw(static_cast<size_t>(n), nullptr);
+  const porta_status status = call(raw.data());
+  std::vector<TensorPtr> grads;
+  for (porta_tensor* r : raw) grads.push_back(r ? TensorPtr::adopt(r) : TensorPtr());
+  check_callback(status, label.c_str());
+  return grads;
+}
+
 PORTA_API porta_status porta_function_attach(porta_tensor* output, porta_tensor* const* inputs, int32_t num_inputs,
                                              porta_function_backward backward, void* user_data,
                                              porta_release_callback release, const char* name, porta_tensor** out) {
@@ -173,12 +185,7 @@ PORTA_API porta_status porta_function_attach(porta_tensor* output, porta_tensor*
     const std::string label = name ? name : "FunctionBackward";
     const int32_t n = num_inputs;
     auto run = [backward, data, n, label](const TensorPtr& g) {
-      std::vector<porta_tensor*> raw(static_cast<size_t>(n), nullptr);
-      const porta_status status = backward(data->user, g.get(), raw.data(), n);
-      std::vector<TensorPtr> grads;
-      for (porta_tensor* r : raw) grads.push_back(r ? TensorPtr::adopt(r) : TensorPtr());  // owned even on error
-      check_callback(status, label.c_str());
-      return grads;
+      return call_backward(n, label, [&](porta_tensor** raw) { return backward(data->user, g.get(), raw, n); });
     };
     return autograd::attach_function(y, xs, std::move(run), label);
   });
@@ -203,12 +210,9 @@ PORTA_API porta_status porta_function_attach_outputs(porta_tensor* const* output
     auto run = [backward, data, n, label](const std::vector<TensorPtr>& gs) {
       std::vector<porta_tensor*> given;
       for (const TensorPtr& g : gs) given.push_back(g.get());
-      std::vector<porta_tensor*> raw(static_cast<size_t>(n), nullptr);
-      const porta_status status = backward(data->user, given.data(), static_cast<int32_t>(given.size()), raw.data(), n);
-      std::vector<TensorPtr> grads;
-      for (porta_tensor* r : raw) grads.push_back(r ? TensorPtr::adopt(r) : TensorPtr());  // owned even on error
-      check_callback(status, label.c_str());
-      return grads;
+      return call_backward(n, label, [&](porta_tensor** raw) {
+        return backward(data->user, given.data(), static_cast<int32_t>(given.size()), raw, n);
+      });
     };
     std::vector<TensorPtr> made = autograd::attach_function_outputs(ys, xs, std::move(run), label);
     for (size_t i = 0; i < made.size(); ++i) out[i] = made[i].release();
