@@ -44,7 +44,8 @@ extern "C" {
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
  * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
  * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
- * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5.
+ * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-80 (LAYER_NORM,
+ * LAYER_NORM_BACKWARD) since plugin ABI 1.7.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -126,7 +127,9 @@ extern "C" {
   R(X, SCATTER,                scatter,                75, PORTA_OP_KIND_INDEX,     2, ANY,     SAME,  1, "out[p, p[dim] := index[p]] (op)= src[p]")      \
   R(X, CUMSUM,                 cumsum,                 76, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix sums along a dim")            \
   R(X, CUMPROD,                cumprod,                77, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix products along a dim")      \
-  R(X, SORT,                   sort,                   78, PORTA_OP_KIND_SORT,      1, ANY,     SAME,  0, "stable sort along a dim, with indices")
+  R(X, SORT,                   sort,                   78, PORTA_OP_KIND_SORT,      1, ANY,     SAME,  0, "stable sort along a dim, with indices") \
+  R(X, LAYER_NORM,             layer_norm,             79, PORTA_OP_KIND_NORM,      3, FLOAT,   SAME,  1, "rows normalized, scaled and shifted")          \
+  R(X, LAYER_NORM_BACKWARD,    layer_norm_backward,    80, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of layer_norm for its input")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -300,7 +303,26 @@ typedef enum porta_op_kind {
    *  1.6) may ask for only each line's first k positions (topk). Kernel
    *  dtype: in's (= values'). A porta_sort_params with a too small
    *  struct_size: INVALID_ARGUMENT. Since plugin ABI 1.5. */
-  PORTA_OP_KIND_SORT = 16
+  PORTA_OP_KIND_SORT = 16,
+  /** Layer normalization of the rows of contiguous [rows, n] tensors
+   *  (n >= 1), porta_norm_params (required); weight and bias contiguous
+   *  [n]; kernel dtype: x's (every tensor's).
+   *  LAYER_NORM: inputs x, weight, bias -> outputs[0] y [rows, n],
+   *    outputs[1] stats [rows, 2]: per row r, mean = sum(x[r]) / n,
+   *    var = sum((x[r] - mean)^2) / n (the population variance, from the
+   *    deviations: never E[x^2] - mean^2), rstd = 1 / sqrt(var + eps),
+   *    y[r, j] = (x[r, j] - mean) * rstd * weight[j] + bias[j];
+   *    stats[r] = (mean, rstd).
+   *  LAYER_NORM_BACKWARD: inputs grad_y [rows, n], x, stats, weight ->
+   *    out grad_x [rows, n]: with xhat = (x - mean) * rstd and
+   *    g = grad_y * weight, grad_x = rstd * (g - mean_j(g) - xhat *
+   *    mean_j(g * xhat)). (The core sums the weight's and the bias's
+   *    gradients over rows itself.)
+   *  Sums accumulate in double (in float on an OpenCL device without
+   *  cl_khr_fp64, which has no float64 kernels either); NaN propagates. A
+   *  missing porta_norm_params or one with a too small struct_size:
+   *  INVALID_ARGUMENT. Since plugin ABI 1.7. */
+  PORTA_OP_KIND_NORM = 17
 } porta_op_kind;
 
 /** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ...
@@ -446,6 +468,12 @@ typedef struct porta_sort_params {
    *  may always sort whole lines. Outside [0, n]: INVALID_ARGUMENT. */
   int64_t k;
 } porta_sort_params;
+
+/** NORM's epsilon. Since plugin ABI 1.7. */
+typedef struct porta_norm_params {
+  size_t struct_size; /**< sizeof(porta_norm_params) */
+  double eps;         /**< added to the variance before the square root */
+} porta_norm_params;
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -31,6 +31,7 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies
     .index = find_index_kernel,
     .scan = find_scan_kernel,
     .sort = find_sort_kernel,
+    .norm = find_norm_kernel,
     .unknown = plugin::no_kernel,
 };
 

@@ -29,6 +29,7 @@ constexpr plugin::KindFamilies<porta_status (*)(uint32_t, int, const porta_kerne
     .index = run_index,
     .scan = run_scan,
     .sort = run_sort,
+    .norm = run_norm,
     .unknown = run_unknown,
 };
 

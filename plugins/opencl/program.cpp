@@ -28,6 +28,7 @@ const FamilySpec& family_spec(Family f) {
       {"index", {"index.cl"}},
       {"scan", {"scan.cl"}},
       {"sort", {"sort.cl"}},
+      {"norm", {"norm.cl"}},
   };
   return kSpecs[static_cast<int>(f)];
 }

@@ -6,7 +6,9 @@
 //
 // PORTA_MOCK_MEMORY caps each device's memory in bytes (default 4 GiB), so
 // tests can provoke OUT_OF_MEMORY; mock_faults.hpp injects failures into
-// allocations, kernel launches and copies.
+// allocations, kernel launches and copies. PORTA_MOCK_MISSING_OPS="a,b"
+// names ops (porta/ops.h's names) the plugin then has no kernel for, as a
+// plugin built before them, so tests reach the core's fallbacks.
 #include <porta/plugin.h>
 
 #include <array>
@@ -17,6 +19,7 @@
 #include <mutex>
 
 #include <pthread.h>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -185,9 +188,18 @@ constexpr std::array<std::array<porta_kernel_fn, 6>, sizeof...(Op)> table(std::i
 
 constexpr auto kKernels = table(std::make_integer_sequence<uint32_t, PORTA_OP_COUNT>{});
 
+// Whether PORTA_MOCK_MISSING_OPS names op.
+bool listed_missing(uint32_t op) {
+  const char* list = std::getenv("PORTA_MOCK_MISSING_OPS");
+  if (list == nullptr) return false;
+  const std::string names = std::string(",") + list + ",";
+  return names.find(std::string(",") + porta::plugin::op_name(op) + ",") != std::string::npos;
+}
+
 porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
   const int dt = porta::host::host_dtype(dtype);
-  if (dt < 0 || op >= PORTA_OP_COUNT || porta::host::find_host_kernel(op, dtype) == nullptr) return nullptr;
+  if (dt < 0 || op >= PORTA_OP_COUNT || porta::host::find_host_kernel(op, dtype) == nullptr || listed_missing(op))
+    return nullptr;
   return kKernels[op][dt];
 }
 

@@ -296,6 +296,11 @@ AT(porta_sort_params, reserved, 12, 4);
 AT(porta_sort_params, k, 16, 8);
 FFI_SIZE(porta_sort_params, 24);
 
+/* NORM's parameters (plugin ABI 1.7) */
+AT(porta_norm_params, struct_size, 0, 8);
+AT(porta_norm_params, eps, 8, 8);
+FFI_SIZE(porta_norm_params, 16);
+
 #else /* another ABI: no numbers, only the rule every struct follows */
 
 _Static_assert(offsetof(porta_host_api, struct_size) == 0 && offsetof(porta_device_props, struct_size) == 0 &&
@@ -309,7 +314,7 @@ _Static_assert(offsetof(porta_host_api, struct_size) == 0 && offsetof(porta_devi
                    offsetof(porta_pool2d_options, struct_size) == 0 && offsetof(porta_sgd_options, struct_size) == 0 &&
                    offsetof(porta_adam_options, struct_size) == 0 && offsetof(porta_rmsprop_options, struct_size) == 0 &&
                    offsetof(porta_adagrad_options, struct_size) == 0 && offsetof(porta_sort_params, struct_size) == 0 &&
-                   offsetof(porta_rnn_options, struct_size) == 0 &&
+                   offsetof(porta_norm_params, struct_size) == 0 && offsetof(porta_rnn_options, struct_size) == 0 &&
                    offsetof(porta_backward_options, struct_size) == 0,
                "every ABI struct begins with size_t struct_size");
 

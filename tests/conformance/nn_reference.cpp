@@ -154,4 +154,36 @@ CrossEntropyResult ref_cross_entropy(const HostTensor& logits, const HostTensor&
   return r;
 }
 
+LayerNormRef ref_layer_norm(const HostTensor& x, int64_t n, const HostTensor* w, const HostTensor* b, double eps,
+                            const HostTensor& gy) {
+  const int64_t rows = n ? static_cast<int64_t>(x.v.size()) / n : 0;
+  const Shape wshape = w ? w->shape : Shape{n};
+  LayerNormRef r{zeros_like(x.dtype, x.shape), zeros_like(x.dtype, x.shape), zeros_like(x.dtype, wshape),
+                 zeros_like(x.dtype, wshape)};
+  auto wt = [&](int64_t j) { return w ? w->v[j] : 1.0; };
+  for (int64_t row = 0; row < rows; ++row) {
+    const double* xr = &x.v[row * n];
+    const double* gr = &gy.v[row * n];
+    double mean = 0, var = 0;
+    for (int64_t j = 0; j < n; ++j) mean += xr[j];
+    mean /= static_cast<double>(n);
+    for (int64_t j = 0; j < n; ++j) var += (xr[j] - mean) * (xr[j] - mean);
+    const double rstd = 1 / std::sqrt(var / static_cast<double>(n) + eps);
+    double mean_g = 0, mean_gx = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const double xhat = (xr[j] - mean) * rstd, g = gr[j] * wt(j);
+      r.y.v[row * n + j] = xhat * wt(j) + (b ? b->v[j] : 0.0);
+      mean_g += g, mean_gx += g * xhat;
+      r.dw.v[j] += gr[j] * xhat;
+      r.db.v[j] += gr[j];
+    }
+    mean_g /= static_cast<double>(n), mean_gx /= static_cast<double>(n);
+    for (int64_t j = 0; j < n; ++j) {
+      const double xhat = (xr[j] - mean) * rstd;
+      r.dx.v[row * n + j] = rstd * (gr[j] * wt(j) - mean_g - xhat * mean_gx);
+    }
+  }
+  return r;
+}
+
 }  // namespace conformance

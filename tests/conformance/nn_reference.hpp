@@ -1,5 +1,5 @@
 // Double-precision host references for the training ops of PORTA_OP_LIST
-// (conv lowering, pooling, softmax, cross entropy), forward and backward,
+// (conv lowering, pooling, softmax, cross entropy, layer norm), forward and backward,
 // written from porta.h and the kernel contracts in porta/ops.h.
 #pragma once
 
@@ -45,5 +45,13 @@ struct CrossEntropyResult {
 };
 CrossEntropyResult ref_cross_entropy(const HostTensor& logits, const HostTensor& target, int reduction,
                                      const HostTensor* gloss);
+
+// layer_norm over rows of x's last `n` values; w, b of n values (or null:
+// ones and zeros); gy as x gives dx, dw and db (ops.h, PORTA_OP_KIND_NORM).
+struct LayerNormRef {
+  HostTensor y, dx, dw, db;
+};
+LayerNormRef ref_layer_norm(const HostTensor& x, int64_t n, const HostTensor* w, const HostTensor* b, double eps,
+                            const HostTensor& gy);
 
 }  // namespace conformance

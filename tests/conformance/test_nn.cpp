@@ -1,7 +1,8 @@
 // The training ops of PORTA_OP_LIST through their C entry points, forward
 // and backward (via porta_backward), against host double references:
 // conv2d (IM2COL, COL2IM), max/avg pooling and their backward kernels,
-// softmax / log_softmax and their backward, cross entropy and its backward.
+// softmax / log_softmax and their backward, cross entropy and its backward,
+// layer_norm (NORM) and its backward.
 // Finite-difference checks of the same ops live in tests/gradcheck.
 #include <algorithm>
 #include <cmath>
@@ -15,8 +16,8 @@ namespace {
 class NN : public DeviceTest {
  protected:
   // A fresh leaf on this device that requires grad.
-  Tensor leaf(const HostTensor& h) {
-    Tensor t = upload(h, dev());
+  Tensor leaf(const HostTensor& h, Layout layout = Layout::Contiguous) {
+    Tensor t = upload(h, dev(), layout);
     CHECK_OK(porta_tensor_set_requires_grad(t, 1));
     return t;
   }
@@ -33,6 +34,36 @@ class NN : public DeviceTest {
   void backward(porta_tensor* y, const HostTensor& gy) {
     Tensor g = upload(gy, dev());
     CHECK_OK(porta_backward(y, g));
+  }
+
+  // layer_norm over x's last `k` dims, forward and every gradient.
+  void check_layer_norm(const HostTensor& x, int32_t k, bool affine, Layout layout, double eps = 1e-5) {
+    const DLDataType dt = x.dtype;
+    Shape wshape(x.shape.end() - k, x.shape.end());
+    int64_t n = 1;
+    for (int64_t d : wshape) n *= d;
+    const HostTensor w = sample_host(dt, wshape, 91), b = sample_host(dt, wshape, 92);
+    const HostTensor gy = sample_host(dt, x.shape, 93);
+    const LayerNormRef ref = ref_layer_norm(x, n, affine ? &w : nullptr, affine ? &b : nullptr, eps, gy);
+    op_case("layer_norm", dt, [&] {
+      SCOPED_TRACE(dtype_name(dt) + " " + shape_str(x.shape) + " over " + std::to_string(k) + " dims, " +
+                   layout_name(layout) + (affine ? ", affine" : ""));
+      Tensor tx = leaf(x, layout), tw = leaf(w), tb = leaf(b), y, g = upload(gy, dev());
+      CHECK_OK(porta_layer_norm(tx, wshape.data(), k, affine ? tw.get() : nullptr, affine ? tb.get() : nullptr, eps,
+                                y.out()));
+      // Each value is a sum of n terms of O(1) (the mean, the variance).
+      Tolerance tol = tolerance_for(dt, true);
+      tol.atol *= std::max<double>(1, static_cast<double>(n) / 64);
+      expect_close(download(y), ref.y, tol, "layer_norm");
+      CHECK_OK(porta_backward(y, g));
+      tol.atol *= 10;  // the gradients sum n (dx) or rows (dw, db) products
+      expect_close(grad_of(tx), ref.dx, tol, "layer_norm dx");
+      if (affine) {
+        expect_close(grad_of(tw), ref.dw, tol, "layer_norm dweight");
+        expect_close(grad_of(tb), ref.db, tol, "layer_norm dbias");
+      }
+      expect_close(download(tx), x, kExact, "layer_norm left its input alone");
+    });
   }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(NN);
@@ -331,6 +362,65 @@ TEST_P(NN, LinearAndMseLoss) {
       });
     }
   }
+}
+
+// ---- NORM (LAYER_NORM, LAYER_NORM_BACKWARD): one or two normalized dims,
+// with and without weight and bias, strided inputs, a large common offset
+// (the variance must come from the deviations), rows of one value, NaN
+// rows, and empty inputs.
+
+TEST_P(NN, LayerNormShapesDtypesAndLayouts) {
+  uint32_t seed = 700;
+  for (DLDataType dt : {porta_float32, porta_float64})
+    for (bool affine : {true, false})
+      for (Layout layout : kAllLayouts) {
+        check_layer_norm(sample_host(dt, {3, 4, 5}, next_seed(seed)), 1, affine, layout);
+        check_layer_norm(sample_host(dt, {2, 3, 6}, next_seed(seed)), 2, affine, layout);
+      }
+  check_layer_norm(sample_host(porta_float32, {2, 1000}, next_seed(seed)), 1, true, Layout::Contiguous);  // many lanes
+  check_layer_norm(sample_host(porta_float64, {7, 1}, next_seed(seed)), 1, true, Layout::Contiguous);     // y = bias
+  check_layer_norm(sample_host(porta_float32, {5}, next_seed(seed)), 1, true, Layout::Contiguous, 0.5);
+}
+
+// x = 2^20 +- d, every value exact and every row's mean exactly 2^20, d
+// up to 2: float32 d a multiple of 2^-3, float64 d of 2^-32 (so d^2 needs
+// 64 bits). E[x^2] - mean^2 would leave the variance a few bits: in a
+// float32 accumulator none, in double (x^2 ~ 2^40 rounded at 2^-13) four.
+TEST_P(NN, LayerNormVarianceFromTheDeviations) {
+  for (DLDataType dt : {porta_float32, porta_float64}) {
+    const double step = dt.bits == 32 ? 0x1p-3 : 0x1p-32;
+    HostTensor x = make_host(dt, {4, 64}, std::vector<double>(256, 0));
+    uint64_t state = 12345;
+    for (size_t i = 0; i < x.v.size(); i += 2) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double d = step * static_cast<double>(1 + (state >> 11) % static_cast<uint64_t>(2 / step));
+      x.v[i] = 0x1p20 + d, x.v[i + 1] = 0x1p20 - d;
+    }
+    check_layer_norm(x, 1, true, Layout::Contiguous);
+  }
+}
+
+TEST_P(NN, LayerNormNaNStaysInItsRow) {
+  HostTensor x = sample_host(porta_float32, {3, 8}, 6);
+  x.v[9] = NAN;
+  op_case("layer_norm", porta_float32, [&] {
+    Tensor tx = upload(x, dev()), y;
+    const int64_t n = 8;
+    CHECK_OK(porta_layer_norm(tx, &n, 1, nullptr, nullptr, 1e-5, y.out()));
+    const HostTensor got = download(y);
+    for (size_t i = 0; i < got.v.size(); ++i)
+      EXPECT_EQ(std::isnan(got.v[i]), i / 8 == 1) << "element " << i << " = " << got.v[i];
+  });
+}
+
+TEST_P(NN, LayerNormEmptyInputs) {
+  for (const Shape& shape : {Shape{0, 4}, Shape{3, 0}})
+    op_case("layer_norm", porta_float32, [&] {
+      Tensor tx = upload(sample_host(porta_float32, shape, 1), dev()), y;
+      const int64_t n = shape.back();
+      CHECK_OK(porta_layer_norm(tx, &n, 1, nullptr, nullptr, 1e-5, y.out()));
+      EXPECT_EQ(shape_str(download(y).shape), shape_str(shape));
+    });
 }
 
 }  // namespace

@@ -87,6 +87,8 @@ const char* covering_file(porta_op op) {
       return "test_scan.cpp";
     case PORTA_OP_KIND_SORT:
       return "test_sort.cpp";
+    case PORTA_OP_KIND_NORM:
+      return "test_nn.cpp";
   }
   return nullptr;
 }

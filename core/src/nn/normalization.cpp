@@ -4,6 +4,7 @@
 // unbiased variance, weighted by momentum; the running statistics in eval).
 #include "runtime/error.hpp"
 #include "nn/nn.hpp"
+#include "nn/layer_norm_kernel.hpp"
 #include "autograd/node.hpp"
 
 namespace porta::nn {
@@ -60,6 +61,7 @@ TensorPtr layer_norm(const TensorPtr& x, const Dims& normalized_shape, const Ten
          x->shape.str());
   check_param("layer_norm", "weight", weight, normalized_shape, *x);
   check_param("layer_norm", "bias", bias, normalized_shape, *x);
+  if (layer_norm_has_kernel(*x)) return layer_norm_fused(x, normalized_shape, weight, bias, eps);
   std::vector<int32_t> dims;
   for (int32_t i = nd - k; i < nd; ++i) dims.push_back(i);
   return affine(normalize(x, dims, eps), weight, bias, [](const TensorPtr& p) { return p; });

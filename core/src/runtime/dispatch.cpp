@@ -49,6 +49,10 @@ porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype) {
   return fn;
 }
 
+bool has_kernel(const DeviceState& dev, porta_op op, Dtype dtype) {
+  return dev.backend->kernels[op][static_cast<int>(dtype)] != nullptr;
+}
+
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
             const KernelArg* outputs, int32_t num_outputs, const void* params) {
   require_usable(*dev.backend, dev.name);

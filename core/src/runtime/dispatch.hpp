@@ -27,6 +27,9 @@ struct KernelArg {
 // Looks up the kernel for (op, dtype) on `dev`; NOT_IMPLEMENTED names op,
 // dtype and plugin when there is none.
 porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype);
+// Whether `dev`'s plugin has that kernel (one built before the op has none),
+// for ops whose kernel the core can compose from others when it is missing.
+bool has_kernel(const DeviceState& dev, porta_op op, Dtype dtype);
 
 // Runs one kernel. `params` may be NULL.
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,

@@ -55,6 +55,7 @@ const char* kind_name(porta_op_kind kind) {
     case PORTA_OP_KIND_INDEX: return "INDEX";
     case PORTA_OP_KIND_SCAN: return "SCAN";
     case PORTA_OP_KIND_SORT: return "SORT";
+    case PORTA_OP_KIND_NORM: return "NORM";
   }
   return "unknown kind";
 }
@@ -71,8 +72,8 @@ int32_t ops_known_at_plugin_minor(uint32_t minor) {
   if (minor <= 2) return PORTA_OP_SIN;
   if (minor == 3) return PORTA_OP_GATHER;
   if (minor == 4) return PORTA_OP_SORT;
-  static_assert(PORTA_PLUGIN_ABI_MINOR == 6, "ops appended in a new plugin ABI minor need their first id here");
-  // 1.6 appended no op (porta_sort_params.k).
+  if (minor <= 6) return PORTA_OP_LAYER_NORM;  // 1.6 appended no op (porta_sort_params.k)
+  static_assert(PORTA_PLUGIN_ABI_MINOR == 7, "ops appended in a new plugin ABI minor need their first id here");
   return PORTA_OP_COUNT;
 }
 
