@@ -44,8 +44,8 @@ extern "C" {
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
  * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
  * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
- * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-80 (LAYER_NORM,
- * LAYER_NORM_BACKWARD) since plugin ABI 1.7.
+ * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-82 (LAYER_NORM
+ * to BATCH_NORM_BACKWARD) since plugin ABI 1.7.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -129,7 +129,9 @@ extern "C" {
   R(X, CUMPROD,                cumprod,                77, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix products along a dim")      \
   R(X, SORT,                   sort,                   78, PORTA_OP_KIND_SORT,      1, ANY,     SAME,  0, "stable sort along a dim, with indices") \
   R(X, LAYER_NORM,             layer_norm,             79, PORTA_OP_KIND_NORM,      3, FLOAT,   SAME,  1, "rows normalized, scaled and shifted")          \
-  R(X, LAYER_NORM_BACKWARD,    layer_norm_backward,    80, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of layer_norm for its input")
+  R(X, LAYER_NORM_BACKWARD,    layer_norm_backward,    80, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of layer_norm for its input") \
+  R(X, BATCH_NORM,             batch_norm,             81, PORTA_OP_KIND_NORM,      3, FLOAT,   SAME,  1, "channels normalized by the batch's statistics") \
+  R(X, BATCH_NORM_BACKWARD,    batch_norm_backward,    82, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of batch_norm, and its parameters' sums")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -304,9 +306,10 @@ typedef enum porta_op_kind {
    *  dtype: in's (= values'). A porta_sort_params with a too small
    *  struct_size: INVALID_ARGUMENT. Since plugin ABI 1.5. */
   PORTA_OP_KIND_SORT = 16,
-  /** Layer normalization of the rows of contiguous [rows, n] tensors
-   *  (n >= 1), porta_norm_params (required); weight and bias contiguous
-   *  [n]; kernel dtype: x's (every tensor's).
+  /** Normalization by statistics the kernel computes, porta_norm_params
+   *  (required); every tensor contiguous; kernel dtype: x's (every
+   *  tensor's). Layer normalization of the rows of [rows, n] tensors
+   *  (n >= 1), weight and bias [n]:
    *  LAYER_NORM: inputs x, weight, bias -> outputs[0] y [rows, n],
    *    outputs[1] stats [rows, 2]: per row r, mean = sum(x[r]) / n,
    *    var = sum((x[r] - mean)^2) / n (the population variance, from the
@@ -318,6 +321,19 @@ typedef enum porta_op_kind {
    *    g = grad_y * weight, grad_x = rstd * (g - mean_j(g) - xhat *
    *    mean_j(g * xhat)). (The core sums the weight's and the bias's
    *    gradients over rows itself.)
+   *  Batch normalization of each channel c of [N, C, S] tensors over its
+   *  M = N * S values (M >= 1), weight and bias [C]:
+   *  BATCH_NORM: inputs x, weight, bias -> outputs[0] y [N, C, S],
+   *    outputs[1] stats [C, 3]: per channel, mean and var (the population
+   *    variance, from the deviations) over x[:, c, :], rstd = 1 / sqrt(var +
+   *    eps), y[n, c, s] = (x[n, c, s] - mean) * rstd * weight[c] + bias[c];
+   *    stats[c] = (mean, rstd, var).
+   *  BATCH_NORM_BACKWARD: inputs grad_y [N, C, S], x, stats (as
+   *    BATCH_NORM wrote them), weight -> outputs[0] grad_x [N, C, S],
+   *    outputs[1] sums [C, 2]: per channel, with xhat = (x - mean) * rstd,
+   *    sums[c] = (sum(grad_y), sum(grad_y * xhat)) over x[:, c, :] (the
+   *    bias's and the weight's gradients) and grad_x = rstd * weight[c] *
+   *    (grad_y - sums[c][0] / M - xhat * sums[c][1] / M).
    *  Sums accumulate in double (in float on an OpenCL device without
    *  cl_khr_fp64, which has no float64 kernels either); NaN propagates. A
    *  missing porta_norm_params or one with a too small struct_size:

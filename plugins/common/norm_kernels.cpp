@@ -1,6 +1,8 @@
 // Host kernels of the NORM kind: layer normalization of contiguous
 // [rows, n] rows, one pass over each row's values per sum (a row is in cache
-// after the first), the sums in double lanes added pairwise (lane_math.hpp).
+// after the first), and batch normalization of each channel of [N, C, S],
+// a channel's runs of S values a thread's; the sums in double lanes added
+// pairwise (lane_math.hpp).
 #include <cmath>
 #include <cstdio>
 
@@ -46,16 +48,105 @@ void backward_row(const T* gy, const T* x, const T* stats, const T* w, T* gx, in
   for (int64_t j = 0; j < n; ++j) gx[j] = r * (gy[j] * w[j] - a - (x[j] - m) * r * c);
 }
 
-template <uint32_t Op, class T>
-porta_status norm_kernel(const porta_kernel_call* c) {
-  const porta_norm_params* p = plugin::op_params<porta_norm_params>(c);
-  const DLTensor& x = c->inputs[Op == PORTA_OP_LAYER_NORM ? 0 : 1];
-  if (!p || x.ndim != 2 || c->num_inputs != (Op == PORTA_OP_LAYER_NORM ? 3 : 4)) {
-    char msg[160];
-    std::snprintf(msg, sizeof msg, "%s: expected porta_norm_params and contiguous [rows, n] operands (got %s, %d-D)",
-                  plugin::op_name(Op), p ? "params" : "no params", x.ndim);
-    return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+// The sum of f(x, u) over channel c's places of [N, C, S] x and u.
+template <class T, class F>
+double channel_sum(const T* x, const T* u, int64_t N, int64_t C, int64_t S, int64_t c, F f) {
+  if (S == 1) return row_sum(N, [&](int64_t n) { return f(x[n * C + c], u[n * C + c]); });
+  double sum = 0;
+  for (int64_t n = 0; n < N; ++n) {
+    const int64_t at = (n * C + c) * S;
+    sum += row_sum(S, [&](int64_t s) { return f(x[at + s], u[at + s]); });
   }
+  return sum;
+}
+
+// out = f(x, u) at channel c's places of [N, C, S] out, x and u.
+template <class T, class F>
+void channel_map(T* out, const T* x, const T* u, int64_t N, int64_t C, int64_t S, int64_t c, F f) {
+  for (int64_t n = 0; n < N; ++n) {
+    const int64_t at = (n * C + c) * S;
+    for (int64_t s = 0; s < S; ++s) out[at + s] = f(x[at + s], u[at + s]);
+  }
+}
+
+// Channel c: y = (x - mean) * rstd * w + b, stats = (mean, rstd, var).
+template <class T>
+void batch_forward_channel(const porta_kernel_call* k, int64_t N, int64_t C, int64_t S, int64_t c, double eps) {
+  const T* x = data_of<const T>(k->inputs[0]);
+  const double M = static_cast<double>(N * S);
+  const double mean = channel_sum(x, x, N, C, S, c, [](T v, T) { return static_cast<double>(v); }) / M;
+  const double var = channel_sum(x, x, N, C, S, c, [mean](T v, T) {
+                       const double d = static_cast<double>(v) - mean;
+                       return d * d;
+                     }) /
+                     M;
+  const double rstd = 1.0 / std::sqrt(var + eps);
+  const T m = static_cast<T>(mean), r = static_cast<T>(rstd);
+  const T w = data_of<const T>(k->inputs[1])[c], b = data_of<const T>(k->inputs[2])[c];
+  channel_map(data_of<T>(k->outputs[0]), x, x, N, C, S, c,
+              [=](T v, T) { return (v - m) * r * w + b; });
+  T* stats = data_of<T>(k->outputs[1]) + 3 * c;
+  stats[0] = m, stats[1] = r, stats[2] = static_cast<T>(var);
+}
+
+// Channel c: sums = (sum(gy), sum(gy * xhat)), gx = rstd * w * (gy - sums[0] / M - xhat * sums[1] / M).
+template <class T>
+void batch_backward_channel(const porta_kernel_call* k, int64_t N, int64_t C, int64_t S, int64_t c) {
+  const T* gy = data_of<const T>(k->inputs[0]);
+  const T* x = data_of<const T>(k->inputs[1]);
+  const T* stats = data_of<const T>(k->inputs[2]) + 3 * c;
+  const T m = stats[0], r = stats[1], w = data_of<const T>(k->inputs[3])[c];
+  const double M = static_cast<double>(N * S);
+  const double sum_g = channel_sum(gy, gy, N, C, S, c, [](T g, T) { return static_cast<double>(g); });
+  const double sum_gx = channel_sum(gy, x, N, C, S, c, [m, r](T g, T v) {
+    return static_cast<double>(g) * static_cast<double>((v - m) * r);
+  });
+  const T a = static_cast<T>(sum_g / M), b = static_cast<T>(sum_gx / M), scale = r * w;
+  channel_map(data_of<T>(k->outputs[0]), gy, x, N, C, S, c,
+              [=](T g, T v) { return scale * (g - a - (v - m) * r * b); });
+  T* sums = data_of<T>(k->outputs[1]) + 2 * c;
+  sums[0] = static_cast<T>(sum_g), sums[1] = static_cast<T>(sum_gx);
+}
+
+// Op's operands as ops.h gives them: x (input 0, or 1 for a backward) of
+// rank `ndim` ("[rows, n]" or "[N, C, S]"), and porta_norm_params.
+template <uint32_t Op>
+const porta_norm_params* checked_params(const porta_kernel_call* c, int32_t ndim, const char* shape) {
+  constexpr bool forward = Op == PORTA_OP_LAYER_NORM || Op == PORTA_OP_BATCH_NORM;
+  constexpr int32_t outputs = Op == PORTA_OP_LAYER_NORM_BACKWARD ? 1 : 2;
+  const porta_norm_params* p = plugin::op_params<porta_norm_params>(c);
+  const int32_t rank = c->num_inputs > 1 ? c->inputs[forward ? 0 : 1].ndim : -1;
+  if (p && rank == ndim && c->num_inputs == (forward ? 3 : 4) && c->num_outputs == outputs) return p;
+  char msg[160];
+  std::snprintf(msg, sizeof msg, "%s: expected porta_norm_params and contiguous %s operands (got %s, %d-D)",
+                plugin::op_name(Op), shape, p ? "params" : "no params", rank);
+  report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+  return nullptr;
+}
+
+template <uint32_t Op, class T>
+porta_status batch_norm_kernel(const porta_kernel_call* c) {
+  const porta_norm_params* p = checked_params<Op>(c, 3, "[N, C, S]");
+  if (!p) return PORTA_ERROR_INVALID_ARGUMENT;
+  const DLTensor& x = c->inputs[Op == PORTA_OP_BATCH_NORM ? 0 : 1];
+  const int64_t N = x.shape[0], C = x.shape[1], S = x.shape[2];
+  const double eps = p->eps;
+  parallel_for(C, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(N * S, 1)), [&](int64_t begin, int64_t end) {
+    for (int64_t ch = begin; ch < end; ++ch) {
+      if constexpr (Op == PORTA_OP_BATCH_NORM)
+        batch_forward_channel<T>(c, N, C, S, ch, eps);
+      else
+        batch_backward_channel<T>(c, N, C, S, ch);
+    }
+  });
+  return PORTA_OK;
+}
+
+template <uint32_t Op, class T>
+porta_status layer_norm_kernel(const porta_kernel_call* c) {
+  const porta_norm_params* p = checked_params<Op>(c, 2, "[rows, n]");
+  if (!p) return PORTA_ERROR_INVALID_ARGUMENT;
+  const DLTensor& x = c->inputs[Op == PORTA_OP_LAYER_NORM ? 0 : 1];
   const int64_t rows = x.shape[0], n = x.shape[1];
   const double eps = p->eps;
   parallel_for(rows, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)), [&](int64_t begin, int64_t end) {
@@ -77,8 +168,10 @@ porta_status norm_kernel(const porta_kernel_call* c) {
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
   switch (op) {
-    case PORTA_OP_LAYER_NORM: return &norm_kernel<PORTA_OP_LAYER_NORM, T>;
-    case PORTA_OP_LAYER_NORM_BACKWARD: return &norm_kernel<PORTA_OP_LAYER_NORM_BACKWARD, T>;
+    case PORTA_OP_LAYER_NORM: return &layer_norm_kernel<PORTA_OP_LAYER_NORM, T>;
+    case PORTA_OP_LAYER_NORM_BACKWARD: return &layer_norm_kernel<PORTA_OP_LAYER_NORM_BACKWARD, T>;
+    case PORTA_OP_BATCH_NORM: return &batch_norm_kernel<PORTA_OP_BATCH_NORM, T>;
+    case PORTA_OP_BATCH_NORM_BACKWARD: return &batch_norm_kernel<PORTA_OP_BATCH_NORM_BACKWARD, T>;
     default: return nullptr;
   }
 }

@@ -1,5 +1,6 @@
 #include "nn_reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace conformance {
@@ -182,6 +183,33 @@ LayerNormRef ref_layer_norm(const HostTensor& x, int64_t n, const HostTensor* w,
       const double xhat = (xr[j] - mean) * rstd;
       r.dx.v[row * n + j] = rstd * (gr[j] * wt(j) - mean_g - xhat * mean_gx);
     }
+  }
+  return r;
+}
+
+BatchNormRef ref_batch_norm(const HostTensor& x, const HostTensor* w, const HostTensor* b, double eps,
+                            const HostTensor& gy) {
+  const int64_t N = x.shape[0], C = x.shape[1], S = numel(x.shape) / std::max<int64_t>(N * C, 1), M = N * S;
+  BatchNormRef r{zeros_like(x.dtype, x.shape), zeros_like(x.dtype, x.shape), zeros_like(x.dtype, {C}),
+                 zeros_like(x.dtype, {C}),     zeros_like(x.dtype, {C}),     zeros_like(x.dtype, {C})};
+  for (int64_t c = 0; c < C; ++c) {
+    auto at = [&](int64_t k) { return (k / S * C + c) * S + k % S; };
+    double mean = 0, var = 0, sum_g = 0, sum_gx = 0;
+    for (int64_t k = 0; k < M; ++k) mean += x.v[at(k)];
+    mean /= static_cast<double>(M);
+    for (int64_t k = 0; k < M; ++k) var += (x.v[at(k)] - mean) * (x.v[at(k)] - mean);
+    var /= static_cast<double>(M);
+    const double rstd = 1 / std::sqrt(var + eps), wc = w ? w->v[c] : 1.0;
+    for (int64_t k = 0; k < M; ++k) {
+      const double xhat = (x.v[at(k)] - mean) * rstd;
+      r.y.v[at(k)] = xhat * wc + (b ? b->v[c] : 0.0);
+      sum_g += gy.v[at(k)], sum_gx += gy.v[at(k)] * xhat;
+    }
+    for (int64_t k = 0; k < M; ++k) {
+      const double xhat = (x.v[at(k)] - mean) * rstd;
+      r.dx.v[at(k)] = rstd * wc * (gy.v[at(k)] - sum_g / static_cast<double>(M) - xhat * sum_gx / static_cast<double>(M));
+    }
+    r.dw.v[c] = sum_gx, r.db.v[c] = sum_g, r.mean.v[c] = mean, r.var.v[c] = var;
   }
   return r;
 }

@@ -1,5 +1,5 @@
 // Double-precision host references for the training ops of PORTA_OP_LIST
-// (conv lowering, pooling, softmax, cross entropy, layer norm), forward and backward,
+// (conv lowering, pooling, softmax, cross entropy, layer and batch norm), forward and backward,
 // written from porta.h and the kernel contracts in porta/ops.h.
 #pragma once
 
@@ -52,6 +52,15 @@ struct LayerNormRef {
   HostTensor y, dx, dw, db;
 };
 LayerNormRef ref_layer_norm(const HostTensor& x, int64_t n, const HostTensor* w, const HostTensor* b, double eps,
+                            const HostTensor& gy);
+
+// batch_norm in training of x [N, C, *]: every channel normalized by its
+// batch mean and population variance; w, b of C values or null; gy as x.
+// dw, db as LayerNormRef's; mean and var [C] for the running statistics.
+struct BatchNormRef {
+  HostTensor y, dx, dw, db, mean, var;
+};
+BatchNormRef ref_batch_norm(const HostTensor& x, const HostTensor* w, const HostTensor* b, double eps,
                             const HostTensor& gy);
 
 }  // namespace conformance

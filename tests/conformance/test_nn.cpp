@@ -65,6 +65,43 @@ class NN : public DeviceTest {
       expect_close(download(tx), x, kExact, "layer_norm left its input alone");
     });
   }
+
+  // batch_norm in training of x [N, C, *], forward, every gradient and the
+  // running statistics (starting from 0.5 and 2, momentum 0.1).
+  void check_batch_norm(const HostTensor& x, bool affine, Layout layout, double eps = 1e-5) {
+    const DLDataType dt = x.dtype;
+    const Shape channels{x.shape[1]};
+    const HostTensor w = sample_host(dt, channels, 94), b = sample_host(dt, channels, 95);
+    const HostTensor gy = sample_host(dt, x.shape, 96);
+    const BatchNormRef ref = ref_batch_norm(x, affine ? &w : nullptr, affine ? &b : nullptr, eps, gy);
+    const int64_t per_channel = numel(x.shape) / x.shape[1];
+    op_case("batch_norm", dt, [&] {
+      SCOPED_TRACE(dtype_name(dt) + " " + shape_str(x.shape) + ", " + layout_name(layout) + (affine ? ", affine" : ""));
+      Tensor tx = leaf(x, layout), tw = leaf(w), tb = leaf(b), y, g = upload(gy, dev());
+      Tensor rm = upload(make_host(dt, channels, std::vector<double>(channels[0], 0.5)), dev());
+      Tensor rv = upload(make_host(dt, channels, std::vector<double>(channels[0], 2.0)), dev());
+      CHECK_OK(porta_batch_norm(tx, rm, rv, affine ? tw.get() : nullptr, affine ? tb.get() : nullptr, 1, 0.1, eps,
+                                y.out()));
+      Tolerance tol = tolerance_for(dt, true);
+      tol.atol *= std::max<double>(1, static_cast<double>(per_channel) / 64);
+      expect_close(download(y), ref.y, tol, "batch_norm");
+      HostTensor want_mean = ref.mean, want_var = ref.var;
+      for (size_t c = 0; c < want_mean.v.size(); ++c) {
+        want_mean.v[c] = 0.9 * 0.5 + 0.1 * ref.mean.v[c];
+        want_var.v[c] = 0.9 * 2.0 + 0.1 * ref.var.v[c] * static_cast<double>(per_channel) / (per_channel - 1.0);
+      }
+      expect_close(download(rm), want_mean, tol, "batch_norm running_mean");
+      expect_close(download(rv), want_var, tol, "batch_norm running_var");
+      CHECK_OK(porta_backward(y, g));
+      tol.atol *= 10;  // the gradients sum N * S products
+      expect_close(grad_of(tx), ref.dx, tol, "batch_norm dx");
+      if (affine) {
+        expect_close(grad_of(tw), ref.dw, tol, "batch_norm dweight");
+        expect_close(grad_of(tb), ref.db, tol, "batch_norm dbias");
+      }
+      expect_close(download(tx), x, kExact, "batch_norm left its input alone");
+    });
+  }
 };
 PORTA_INSTANTIATE_FOR_EVERY_DEVICE(NN);
 
@@ -421,6 +458,50 @@ TEST_P(NN, LayerNormEmptyInputs) {
       CHECK_OK(porta_layer_norm(tx, &n, 1, nullptr, nullptr, 1e-5, y.out()));
       EXPECT_EQ(shape_str(download(y).shape), shape_str(shape));
     });
+}
+
+// ---- NORM's BATCH_NORM and BATCH_NORM_BACKWARD (training mode; eval mode is
+// elementwise): BatchNorm1d's [N, C] and [N, C, L], BatchNorm2d's
+// [N, C, H, W], strided inputs, the variance from the deviations, NaN.
+
+TEST_P(NN, BatchNormShapesDtypesAndLayouts) {
+  uint32_t seed = 800;
+  for (DLDataType dt : {porta_float32, porta_float64})
+    for (bool affine : {true, false})
+      for (Layout layout : kAllLayouts) {
+        check_batch_norm(sample_host(dt, {6, 3}, next_seed(seed)), affine, layout);
+        check_batch_norm(sample_host(dt, {2, 3, 5}, next_seed(seed)), affine, layout);
+        check_batch_norm(sample_host(dt, {3, 2, 4, 5}, next_seed(seed)), affine, layout);
+      }
+  check_batch_norm(sample_host(porta_float32, {16, 2, 30, 30}, next_seed(seed)), true, Layout::Contiguous);  // long channels
+  check_batch_norm(sample_host(porta_float64, {2, 1}, next_seed(seed)), true, Layout::Contiguous, 0.5);
+}
+
+// Channels of 2^20 +- d (LayerNormVarianceFromTheDeviations' values).
+TEST_P(NN, BatchNormVarianceFromTheDeviations) {
+  for (DLDataType dt : {porta_float32, porta_float64}) {
+    const double step = dt.bits == 32 ? 0x1p-3 : 0x1p-32;
+    HostTensor x = make_host(dt, {8, 2, 16}, std::vector<double>(256, 0));
+    uint64_t state = 54321;
+    for (size_t i = 0; i < x.v.size(); i += 2) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double d = step * static_cast<double>(1 + (state >> 11) % static_cast<uint64_t>(2 / step));
+      x.v[i] = 0x1p20 + d, x.v[i + 1] = 0x1p20 - d;
+    }
+    check_batch_norm(x, true, Layout::Contiguous);
+  }
+}
+
+TEST_P(NN, BatchNormNaNStaysInItsChannel) {
+  HostTensor x = sample_host(porta_float32, {2, 3, 4}, 7);
+  x.v[5] = NAN;  // channel 1
+  op_case("batch_norm", porta_float32, [&] {
+    Tensor tx = upload(x, dev()), y;
+    CHECK_OK(porta_batch_norm(tx, nullptr, nullptr, nullptr, nullptr, 1, 0.1, 1e-5, y.out()));
+    const HostTensor got = download(y);
+    for (size_t i = 0; i < got.v.size(); ++i)
+      EXPECT_EQ(std::isnan(got.v[i]), i / 4 % 3 == 1) << "element " << i << " = " << got.v[i];
+  });
 }
 
 }  // namespace

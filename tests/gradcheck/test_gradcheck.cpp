@@ -386,8 +386,8 @@ std::vector<Case> second_order_cases() {
       if (k.name != "slice_step" && k.name != "select") c.push_back(std::move(k));
   for (Case& k : nn_cases())
     if (k.name.rfind("linear", 0) == 0) c.push_back(std::move(k));  // LinearBackward is recorded too
-  for (Case& k : composite_cases())  // NativeLayerNormBackward records its formula under create_graph
-    if (k.name.rfind("layer_norm", 0) == 0) c.push_back(std::move(k));
+  for (Case& k : composite_cases())  // the NORM nodes record their formulas under create_graph
+    if (k.name.rfind("layer_norm", 0) == 0 || k.name.rfind("batch_norm", 0) == 0) c.push_back(std::move(k));
   c.push_back(Case{"cat_mlp", {{{2, 3}}, {{3, 3}}, {{1, 3}}}, [](const Tensors& x) {
                      Temps temp;
                      porta_tensor* h = temp(call(porta_tanh, temp(call(porta_matmul, x[0], x[1]))));

@@ -4,7 +4,7 @@
 // unbiased variance, weighted by momentum; the running statistics in eval).
 #include "runtime/error.hpp"
 #include "nn/nn.hpp"
-#include "nn/layer_norm_kernel.hpp"
+#include "nn/norm_kernels.hpp"
 #include "autograd/node.hpp"
 
 namespace porta::nn {
@@ -37,6 +37,22 @@ void check_param(const char* op, const char* what, const TensorPtr& p, const Dim
   if (p->dtype != x.dtype)
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": ", what, " is ", dtype_name(p->dtype), " but the input is ",
          dtype_name(x.dtype));
+}
+
+// PyTorch's update of the running statistics from the batch's mean and
+// population variance [C] over `count` values a channel: the mean and the
+// unbiased variance, weighted by momentum; in place, not recorded (as
+// PyTorch's update of the buffers).
+void update_running_stats(const TensorPtr& running_mean, const TensorPtr& running_var, const TensorPtr& mean,
+                          const TensorPtr& var, double momentum, int64_t count) {
+  autograd::NoGradGuard no_grad;
+  const double n = static_cast<double>(count);
+  TensorPtr new_mean = ops::binary(PORTA_OP_ADD, ops::binary_scalar(PORTA_OP_MUL, running_mean, 1.0 - momentum),
+                                   ops::binary_scalar(PORTA_OP_MUL, mean, momentum));
+  TensorPtr new_var = ops::binary(PORTA_OP_ADD, ops::binary_scalar(PORTA_OP_MUL, running_var, 1.0 - momentum),
+                                  ops::binary_scalar(PORTA_OP_MUL, var, momentum * n / (n - 1.0)));
+  ag::copy_(running_mean, new_mean, "batch_norm");
+  ag::copy_(running_var, new_var, "batch_norm");
 }
 
 // y * weight + bias, each optional, `view` shaping them beside y.
@@ -103,21 +119,18 @@ TensorPtr batch_norm(const TensorPtr& x, const TensorPtr& running_mean, const Te
   if (per_channel_count <= 1)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "batch_norm: expected more than 1 value per channel when training, got input ",
          "size ", x->shape.str());
+  if (batch_norm_has_kernel(*x)) {
+    BatchNormResult r = batch_norm_fused(x, weight, bias, eps);
+    if (running_mean) update_running_stats(running_mean, running_var, r.mean, r.var, momentum, per_channel_count);
+    return r.y;
+  }
   std::vector<int32_t> dims{0};
   for (int32_t i = 2; i < x->ndim(); ++i) dims.push_back(i);
   TensorPtr mean, var;
   TensorPtr y = normalize(x, dims, eps, &mean, &var);
-  if (running_mean) {  // not recorded, as PyTorch's in-place update of the buffers
-    autograd::NoGradGuard no_grad;
-    const double n = static_cast<double>(per_channel_count);
-    TensorPtr m = ops::reshape(mean, Dims{channels}), v = ops::reshape(var, Dims{channels});
-    TensorPtr new_mean = ops::binary(PORTA_OP_ADD, ops::binary_scalar(PORTA_OP_MUL, running_mean, 1.0 - momentum),
-                                     ops::binary_scalar(PORTA_OP_MUL, m, momentum));
-    TensorPtr new_var = ops::binary(PORTA_OP_ADD, ops::binary_scalar(PORTA_OP_MUL, running_var, 1.0 - momentum),
-                                    ops::binary_scalar(PORTA_OP_MUL, v, momentum * n / (n - 1.0)));
-    ag::copy_(running_mean, new_mean, "batch_norm");
-    ag::copy_(running_var, new_var, "batch_norm");
-  }
+  if (running_mean)
+    update_running_stats(running_mean, running_var, ops::reshape(mean, Dims{channels}), ops::reshape(var, Dims{channels}),
+                         momentum, per_channel_count);
   return affine(y, weight, bias, view);
 }
 
