@@ -1,10 +1,16 @@
-// Host kernels of the COPY, UNARY, BINARY, COMPARE and WHERE kinds.
+// Host kernels of the COPY, UNARY, BINARY, COMPARE and WHERE kinds. The
+// transcendental unary ops of float and double run on SLEEF's vector
+// functions where it is loaded (vector_math.hpp), strided runs through a
+// buffer, so that every element gets the same bits wherever it sits.
+#include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "dtype_dispatch.hpp"
 #include "elementwise_lookup.hpp"
 #include "elementwise_math.hpp"
 #include "strided_loop.hpp"
+#include "vector_math.hpp"
 
 namespace porta::host {
 namespace {
@@ -16,10 +22,64 @@ T& at(char* p, int64_t stride, int64_t i) {
   return *reinterpret_cast<T*>(p + i * stride);
 }
 
+// The vector function of a unary functor, or -1.
+template <class Op>
+constexpr int kVectorFn = -1;
+#define PORTA_VECTOR_FN(NAME, FN) \
+  template <>                     \
+  constexpr int kVectorFn<Math<PORTA_OP_##NAME>> = static_cast<int>(vecmath::Fn::FN);
+PORTA_VECTOR_FN(EXP, Exp)
+PORTA_VECTOR_FN(LOG, Log)
+PORTA_VECTOR_FN(TANH, Tanh)
+PORTA_VECTOR_FN(SIGMOID, Sigmoid)
+PORTA_VECTOR_FN(ERF, Erf)
+PORTA_VECTOR_FN(SIN, Sin)
+PORTA_VECTOR_FN(COS, Cos)
+PORTA_VECTOR_FN(TAN, Tan)
+PORTA_VECTOR_FN(ASIN, Asin)
+PORTA_VECTOR_FN(ACOS, Acos)
+PORTA_VECTOR_FN(ATAN, Atan)
+PORTA_VECTOR_FN(SINH, Sinh)
+PORTA_VECTOR_FN(COSH, Cosh)
+PORTA_VECTOR_FN(LOG1P, Log1p)
+PORTA_VECTOR_FN(EXPM1, Expm1)
+PORTA_VECTOR_FN(LOG2, Log2)
+PORTA_VECTOR_FN(LOG10, Log10)
+PORTA_VECTOR_FN(EXP2, Exp2)
+PORTA_VECTOR_FN(ASINH, Asinh)
+#undef PORTA_VECTOR_FN
+
 // ---- kernel shapes
+
+// A unary op on SLEEF's vector function fn: contiguous runs directly,
+// strided ones gathered into a buffer and scattered back.
+template <class T>
+void vector_unary_kernel(const porta_kernel_call* c, vecmath::Fn fn) {
+  const DLTensor* ts[2] = {&c->outputs[0], &c->inputs[0]};
+  parallel_runs(operands(ts), numel(c->outputs[0]), [fn](char** p, const int64_t* s, int64_t n, int64_t) {
+    if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
+      vecmath::apply(fn, reinterpret_cast<const T*>(p[1]), reinterpret_cast<T*>(p[0]), n);
+      return;
+    }
+    constexpr int64_t kBlock = 256;
+    T buf[kBlock];
+    for (int64_t k = 0; k < n; k += kBlock) {
+      const int64_t m = std::min(kBlock, n - k);
+      for (int64_t i = 0; i < m; ++i) buf[i] = at<T>(p[1], s[1], k + i);
+      vecmath::apply(fn, buf, buf, m);
+      for (int64_t i = 0; i < m; ++i) at<T>(p[0], s[0], k + i) = buf[i];
+    }
+  });
+}
 
 template <class Op, class T>
 porta_status unary_kernel(const porta_kernel_call* c) {
+  if constexpr (std::is_floating_point_v<T> && kVectorFn<Op> >= 0) {
+    if (vecmath::level() != vecmath::Level::None) {
+      vector_unary_kernel<T>(c, static_cast<vecmath::Fn>(kVectorFn<Op>));
+      return PORTA_OK;
+    }
+  }
   const DLTensor* ts[2] = {&c->outputs[0], &c->inputs[0]};
   parallel_runs(operands(ts), numel(c->outputs[0]), [](char** p, const int64_t* s, int64_t n, int64_t) {
     if (s[0] == sizeof(T) && s[1] == sizeof(T)) {

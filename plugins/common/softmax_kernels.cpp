@@ -1,38 +1,25 @@
 // Host kernels of the SOFTMAX kind over contiguous [outer, dim, inner]: one
 // task per row of `dim` elements `inner` apart. The max is subtracted before
-// exp, and sums accumulate in double, in eight lanes added pairwise.
+// exp (SLEEF's vector exp where it is loaded), and sums accumulate in
+// double, in eight lanes added pairwise.
 #include <cmath>
 #include <cstdio>
-#include <limits>
+#include <vector>
 
 #include "host_kernels.hpp"
 #include "lane_math.hpp"
 #include "strided_loop.hpp"
+#include "vector_math.hpp"
 
 namespace porta::host {
 namespace {
 
-// `dim` elements `stride` apart; Unit fixes the stride to 1 at compile time.
-template <class T, bool Unit>
-struct Row {
-  T* p;
-  int64_t stride;
-  T& operator[](int64_t k) const { return p[Unit ? k : k * stride]; }
-};
-
-// The row's max, NaN if it has one; a contiguous row in lanes (lane_math.hpp).
-template <class T, bool Unit>
-T row_max(Row<const T, Unit> x, int64_t dim) {
-  if constexpr (Unit) {
-    return extreme<true>(x.p, dim);
-  } else {
-    T mx = x[0];
-    for (int64_t k = 0; k < dim; ++k) {
-      if (x[k] != x[k]) return std::numeric_limits<T>::quiet_NaN();  // a NaN sticks
-      mx = x[k] > mx ? x[k] : mx;
-    }
-    return mx;
-  }
+// exp(x[k]) into y[k] (y may be x): SLEEF's vector exp where it is loaded
+// (vector_math.hpp), else the C library's.
+template <class T>
+void exp_into(const T* x, T* y, int64_t n) {
+  if (!vecmath::apply(vecmath::Fn::Exp, x, y, n))
+    for (int64_t k = 0; k < n; ++k) y[k] = std::exp(x[k]);
 }
 
 // The sum of f(k) for k in [0, n), in double lanes added pairwise.
@@ -41,53 +28,65 @@ double lane_sum(int64_t n, F f) {
   return lane_fold<double>(n, f, [](double a, double b) { return a + b; });
 }
 
-template <uint32_t Op, class T, bool Unit>
-void forward_row(Row<const T, Unit> x, Row<T, Unit> y, int64_t dim) {
-  const T mx = row_max(x, dim);
+// One contiguous row of `dim` values (the max, NaN if the row has one,
+// subtracted before exp).
+template <uint32_t Op, class T>
+void forward_row(const T* x, T* y, int64_t dim) {
+  const T mx = extreme<true>(x, dim);
+  for (int64_t k = 0; k < dim; ++k) y[k] = x[k] - mx;
   if constexpr (Op == PORTA_OP_SOFTMAX) {
-    const double sum = lane_sum(dim, [&](int64_t k) {
-      const T e = std::exp(x[k] - mx);
-      y[k] = e;
-      return static_cast<double>(e);
-    });
-    const T inv = static_cast<T>(1.0 / sum);
+    exp_into(y, y, dim);
+    const T inv = static_cast<T>(1.0 / lane_sum(dim, [y](int64_t k) { return static_cast<double>(y[k]); }));
     for (int64_t k = 0; k < dim; ++k) y[k] *= inv;
   } else {
-    const double sum = lane_sum(dim, [&](int64_t k) { return static_cast<double>(std::exp(x[k] - mx)); });
-    const double shift = static_cast<double>(mx) + std::log(sum);
+    exp_into(y, y, dim);  // scratch: the row's exp(x - max)
+    const double shift = static_cast<double>(mx) + std::log(lane_sum(dim, [y](int64_t k) { return static_cast<double>(y[k]); }));
     for (int64_t k = 0; k < dim; ++k) y[k] = static_cast<T>(static_cast<double>(x[k]) - shift);
   }
 }
 
-template <uint32_t Op, class T, bool Unit>
-void backward_row(Row<const T, Unit> y, Row<const T, Unit> gy, Row<T, Unit> gx, int64_t dim) {
+template <uint32_t Op, class T>
+void backward_row(const T* y, const T* gy, T* gx, int64_t dim) {
   if constexpr (Op == PORTA_OP_SOFTMAX_BACKWARD) {  // y * (gy - sum(gy * y))
     const T s = static_cast<T>(
         lane_sum(dim, [&](int64_t k) { return static_cast<double>(gy[k]) * static_cast<double>(y[k]); }));
     for (int64_t k = 0; k < dim; ++k) gx[k] = y[k] * (gy[k] - s);
   } else {  // gy - exp(y) * sum(gy)
     const T s = static_cast<T>(lane_sum(dim, [&](int64_t k) { return static_cast<double>(gy[k]); }));
-    for (int64_t k = 0; k < dim; ++k) gx[k] = gy[k] - std::exp(y[k]) * s;
+    exp_into(y, gx, dim);
+    for (int64_t k = 0; k < dim; ++k) gx[k] = gy[k] - gx[k] * s;
   }
 }
 
-// Runs the op on every (outer, inner) row in parallel.
-template <uint32_t Op, class T, bool Unit>
+// Runs the op on every (outer, inner) row in parallel; a row whose values
+// are `inner` apart is copied into a contiguous one and back, so that it
+// computes as a contiguous row does, to the bit.
+template <uint32_t Op, class T>
 void run_rows(const porta_kernel_call* c) {
   const DLTensor& t = c->inputs[0];
   const int64_t outer = t.shape[0], dim = t.shape[1], inner = t.shape[2];
   const T* a = data_of<T>(c->inputs[0]);
   const T* b = c->num_inputs > 1 ? data_of<T>(c->inputs[1]) : nullptr;
   T* out = data_of<T>(c->outputs[0]);
+  constexpr bool forward = Op == PORTA_OP_SOFTMAX || Op == PORTA_OP_LOG_SOFTMAX;
   parallel_for(outer * inner, std::max<int64_t>(1, kElementwiseGrain / dim), [&](int64_t begin, int64_t end) {
+    std::vector<T> rows(inner == 1 ? 0 : static_cast<size_t>(3 * dim));  // a, b, out of one row
+    T *ra = rows.data(), *rb = ra + dim, *ro = rb + dim;
     for (int64_t r = begin; r < end; ++r) {
       const int64_t at = (r / inner) * dim * inner + r % inner;
-      const Row<const T, Unit> ra{a + at, inner};
-      const Row<T, Unit> ro{out + at, inner};
-      if constexpr (Op == PORTA_OP_SOFTMAX || Op == PORTA_OP_LOG_SOFTMAX)
+      if (inner == 1) {
+        if constexpr (forward) forward_row<Op>(a + at, out + at, dim);
+        else backward_row<Op>(a + at, b + at, out + at, dim);
+        continue;
+      }
+      for (int64_t k = 0; k < dim; ++k) ra[k] = a[at + k * inner];
+      if constexpr (forward) {
         forward_row<Op>(ra, ro, dim);
-      else
-        backward_row<Op>(ra, Row<const T, Unit>{b + at, inner}, ro, dim);
+      } else {
+        for (int64_t k = 0; k < dim; ++k) rb[k] = b[at + k * inner];
+        backward_row<Op>(ra, rb, ro, dim);
+      }
+      for (int64_t k = 0; k < dim; ++k) out[at + k * inner] = ro[k];
     }
   });
 }
@@ -101,10 +100,7 @@ porta_status softmax_kernel(const porta_kernel_call* c) {
                   t.ndim);
     return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   }
-  if (t.shape[2] == 1)
-    run_rows<Op, T, true>(c);
-  else
-    run_rows<Op, T, false>(c);
+  run_rows<Op, T>(c);
   return PORTA_OK;
 }
 
