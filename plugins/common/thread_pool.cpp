@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <memory>
@@ -25,7 +26,7 @@ class Pool {
   ~Pool() {
     {
       std::lock_guard<std::mutex> lock(mu_);
-      stop_ = true;
+      stop_.store(true);
     }
     cv_.notify_all();
     for (auto& w : workers_) w.join();
@@ -52,17 +53,39 @@ class Pool {
       n_ = n;
       chunk_ = chunk;
       next_.store(0);
-      active_ = size_ - 1;
-      ++generation_;
+      active_.store(size_ - 1);
+      generation_.fetch_add(1, std::memory_order_release);  // spinning workers start here
     }
-    cv_.notify_all();
+    cv_.notify_all();  // and sleeping ones here
     drain();
-    std::unique_lock<std::mutex> lock(mu_);
-    done_cv_.wait(lock, [this] { return active_ == 0; });
+    if (!spin_until([this] { return active_.load(std::memory_order_acquire) == 0; })) {
+      std::unique_lock<std::mutex> lock(mu_);
+      done_cv_.wait(lock, [this] { return active_.load() == 0; });
+    }
     fn_ = nullptr;
   }
 
  private:
+  // Polls `ready` for about kSpin (a kernel's gap in a training step is
+  // shorter: a worker that slept would take a futex wake-up, tens of
+  // microseconds on a virtual machine, per kernel). True once it holds.
+  template <class Ready>
+  static bool spin_until(Ready ready) {
+    constexpr auto kSpin = std::chrono::microseconds(50);
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (;;) {
+      for (int i = 0; i < 64; ++i) {
+        if (ready()) return true;
+        cpu_relax();
+      }
+      if (std::chrono::steady_clock::now() >= until) return ready();
+    }
+  }
+  static void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
   void drain() {
     for (;;) {
       const int64_t begin = next_.fetch_add(chunk_);
@@ -73,26 +96,29 @@ class Pool {
   void work() {
     uint64_t seen = 0;
     for (;;) {
-      {
+      const auto fresh = [&] { return generation_.load(std::memory_order_acquire) != seen; };
+      if (!spin_until([&] { return fresh() || stop_.load(); })) {
         std::unique_lock<std::mutex> lock(mu_);
-        cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-        if (stop_) return;
-        seen = generation_;
+        cv_.wait(lock, [&] { return stop_.load() || fresh(); });
       }
+      if (stop_.load()) return;
+      seen = generation_.load(std::memory_order_acquire);
       drain();
-      std::lock_guard<std::mutex> lock(mu_);
-      if (--active_ == 0) done_cv_.notify_one();
+      if (active_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard<std::mutex> lock(mu_);  // the caller checks active_ under mu_ before it sleeps
+        done_cv_.notify_one();
+      }
     }
   }
 
   const int size_;
   std::vector<std::thread> workers_;
   std::mutex job_mu_;  // one job at a time
-  std::mutex mu_;
+  std::mutex mu_;      // sleeping and waking; fn_, n_, chunk_ are written under it, then generation_
   std::condition_variable cv_, done_cv_;
-  bool stop_ = false;
-  uint64_t generation_ = 0;
-  int active_ = 0;
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> generation_{0};
+  std::atomic<int> active_{0};
   const std::function<void(int64_t, int64_t)>* fn_ = nullptr;
   int64_t n_ = 0, chunk_ = 1;
   std::atomic<int64_t> next_{0};
