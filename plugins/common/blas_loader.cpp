@@ -16,7 +16,7 @@ namespace porta::host {
 BlasFunctions g_blas;
 
 namespace {
-std::atomic<int> blas_threads{0};  // what OpenBLAS was last told
+std::atomic<int> blas_threads{0};  // what OpenBLAS was last told, and OpenMP is to be
 }  // namespace
 
 void load_blas(int threads) {
@@ -44,6 +44,25 @@ void load_blas(int threads) {
 #else
   (void)threads;
 #endif
+}
+
+bool dnnl_loaded() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+      const char* e = dlerror();
+      log_warning((std::string("oneDNN could not be loaded (") + (e ? e : "libdnnl.so.2") +
+                   "); float32 GEMM falls back to OpenBLAS (install libdnnl2)")
+                      .c_str());
+      return;
+    }
+    // dlsym on the handle searches what it loaded too: libgomp, oneDNN's OpenMP.
+    g_blas.omp_set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"));
+    if (g_blas.omp_set_num_threads)
+      g_blas.dnnl_sgemm = reinterpret_cast<decltype(g_blas.dnnl_sgemm)>(dlsym(lib, "dnnl_sgemm"));
+  });
+  return g_blas.dnnl_sgemm != nullptr;
 }
 
 void sync_blas_threads() { set_blas_threads(num_threads()); }

@@ -2,7 +2,6 @@
 
 #include <dlfcn.h>
 
-#include <atomic>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -63,7 +62,7 @@ struct LevelFns {
   bool complete = false;
 };
 LevelFns g_fns[kLevels];
-std::atomic<Level> g_level{Level::None};
+Level g_level = Level::None;  // written once, under level()'s call_once
 
 #if defined(__x86_64__)
 // x in blocks of one vector of Bytes through SLEEF's f (V f(V)), the last
@@ -121,7 +120,7 @@ void run_sse2(void* f, bool s, const double* x, double* y, int64_t n) { run_bloc
 
 template <class T>
 bool run_at(Level level, Fn fn, const T* x, T* y, int64_t n) {
-  const int l = static_cast<int>(level);
+  const int l = static_cast<int>(level);  // g_fns is filled: every caller asked level() first
   if (level == Level::None || !g_fns[l].complete) return false;
   if (n <= 0) return true;
 #if defined(__x86_64__)
@@ -150,7 +149,7 @@ const char* level_name(Level level) {
   return "none";
 }
 
-void load() {
+Level level() {
   static std::once_flag once;
   std::call_once(once, [] {
 #if defined(__x86_64__)
@@ -163,34 +162,34 @@ void load() {
                       .c_str());
       return;
     }
-    for (Level level : {Level::Sse2, Level::Avx2, Level::Avx512}) {
-      LevelFns& fns = g_fns[static_cast<int>(level)];
-      bool complete = cpu_runs(level);
+    for (Level l : {Level::Sse2, Level::Avx2, Level::Avx512}) {
+      LevelFns& fns = g_fns[static_cast<int>(l)];
+      bool complete = cpu_runs(l);
       for (int i = 0; complete && i < kFns; ++i) {
-        fns.f32[i] = dlsym(lib, sleef_name(kSpecs[i], level, false).c_str());
-        fns.f64[i] = dlsym(lib, sleef_name(kSpecs[i], level, true).c_str());
+        fns.f32[i] = dlsym(lib, sleef_name(kSpecs[i], l, false).c_str());
+        fns.f64[i] = dlsym(lib, sleef_name(kSpecs[i], l, true).c_str());
         complete = fns.f32[i] && fns.f64[i];
       }
       fns.complete = complete;
-      if (complete) g_level.store(level);
+      if (complete) g_level = l;
     }
 #endif
   });
+  return g_level;
 }
-
-Level level() { return g_level.load(std::memory_order_relaxed); }
 
 bool apply(Fn fn, const float* x, float* y, int64_t n) { return run_at(level(), fn, x, y, n); }
 bool apply(Fn fn, const double* x, double* y, int64_t n) { return run_at(level(), fn, x, y, n); }
 
 std::vector<Level> available_levels() {
+  level();  // loads SLEEF
   std::vector<Level> levels;
   for (Level level : {Level::Sse2, Level::Avx2, Level::Avx512})
     if (g_fns[static_cast<int>(level)].complete) levels.push_back(level);
   return levels;
 }
 
-bool apply_at(Level level, Fn fn, const float* x, float* y, int64_t n) { return run_at(level, fn, x, y, n); }
-bool apply_at(Level level, Fn fn, const double* x, double* y, int64_t n) { return run_at(level, fn, x, y, n); }
+bool apply_at(Level at, Fn fn, const float* x, float* y, int64_t n) { return level(), run_at(at, fn, x, y, n); }
+bool apply_at(Level at, Fn fn, const double* x, double* y, int64_t n) { return level(), run_at(at, fn, x, y, n); }
 
 }  // namespace porta::host::vecmath

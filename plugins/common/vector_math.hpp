@@ -30,10 +30,9 @@ enum class Fn : int {
 enum class Level : int { None, Sse2, Avx2, Avx512 };
 const char* level_name(Level level);
 
-// Loads SLEEF once (later calls do nothing) and picks the widest level this
-// CPU runs; logs a warning through the host table when SLEEF is missing.
-void load();
-// The level apply() uses (None before load() or without SLEEF).
+// The level apply() uses (None without SLEEF). The first call loads SLEEF
+// and picks the widest level this CPU runs (a warning through the host table
+// when SLEEF is missing).
 Level level();
 
 // y[i] = fn(x[i]) for i < n (y may be x); false, writing nothing, at level None.

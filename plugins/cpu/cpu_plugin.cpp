@@ -13,7 +13,6 @@
 #include "host_kernels.hpp"
 #include "plugin_support.hpp"
 #include "thread_pool.hpp"
-#include "vector_math.hpp"
 
 
 namespace {
@@ -34,7 +33,6 @@ std::string cpu_model_name() {
 porta_status initialize(const porta_host_api* host) {
   porta::host::set_host_api(host);
   porta::host::load_blas(porta::host::num_threads());
-  porta::host::vecmath::load();
   return PORTA_OK;
 }
 

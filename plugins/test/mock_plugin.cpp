@@ -27,7 +27,6 @@
 #include "mock_faults.hpp"
 #include "host_kernels.hpp"
 #include "thread_pool.hpp"
-#include "vector_math.hpp"
 #include "plugin_support.hpp"
 
 namespace {
@@ -67,7 +66,6 @@ porta_status initialize(const porta_host_api* host) {
   pthread_atfork(lock_devices, unlock_devices, unlock_devices);
   porta::host::set_host_api(host);
   porta::host::load_blas(porta::host::num_threads());
-  porta::host::vecmath::load();
   if (const char* cap = std::getenv("PORTA_MOCK_MEMORY")) g_capacity = std::strtoull(cap, nullptr, 10);
   const char* why = nullptr;
   if (!porta::mock::configure_from_env(&why)) return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, why);

@@ -56,7 +56,33 @@ TEST(LazyLoading, ACpuOpOpensOnlyTheCpuPlugin) {
               CHILD_REQUIRE(cpu_op().empty(), "cpu op failed: " + cpu_op());
               CHILD_REQUIRE(mapped("libporta_plugin_cpu.so"), "the cpu plugin was not loaded");
               for (const char* other : {"libporta_plugin_mock.so", "libporta_plugin_cuda.so", "libporta_plugin_opencl.so",
-                                        "libporta_plugin_init_fails.so", "libcublas", "libpocl", "libOpenCL"})
+                                        "libporta_plugin_init_fails.so", "libcublas", "libpocl", "libOpenCL",
+                                        "libdnnl", "libsleef"})
+                CHILD_REQUIRE(!mapped(other), std::string(other) + " was mapped by a cpu-only program");
+              return std::string();
+            }),
+            "");
+}
+
+// oneDNN (float32 GEMM) and SLEEF (exp, ...) load at their first use; Debian's
+// oneDNN brings the OpenCL ICD loader, but no OpenCL platform (PoCL) starts.
+TEST(LazyLoading, AFloatGemmAndExpLoadOneDnnAndSleefButNoOpenClPlatform) {
+  EXPECT_EQ(in_fresh_process([] {
+              setenv("PORTA_PLUGIN_PATH", PORTA_TEST_MOCK_PLUGIN_DIR ":" PORTA_TEST_ABI_PLUGIN_DIR, 1);
+              const int64_t shape[2] = {8, 8};
+              porta_tensor *a = nullptr, *c = nullptr, *e = nullptr;
+              CHILD_REQUIRE(porta_full(shape, 2, 1.0, porta_float32, DLDevice{kDLCPU, 0}, &a) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_matmul(a, a, &c) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(porta_exp(c, &e) == PORTA_OK, porta_last_error());
+              float v[64] = {};
+              CHILD_REQUIRE(porta_tensor_to_host(e, v, sizeof v) == PORTA_OK, porta_last_error());
+              CHILD_REQUIRE(v[63] > 2980.9f && v[63] < 2981.0f, "exp(8) came out as " + std::to_string(v[63]));
+              porta_tensor_release(e);
+              porta_tensor_release(c);
+              porta_tensor_release(a);
+              CHILD_REQUIRE(mapped("libdnnl"), "the float32 GEMM did not load oneDNN (is libdnnl2 installed?)");
+              CHILD_REQUIRE(mapped("libsleef"), "exp did not load SLEEF (is libsleef3 installed?)");
+              for (const char* other : {"libporta_plugin_opencl.so", "libpocl", "libporta_plugin_cuda.so", "libcublas"})
                 CHILD_REQUIRE(!mapped(other), std::string(other) + " was mapped by a cpu-only program");
               return std::string();
             }),

@@ -97,7 +97,6 @@ void check_against_reference(Level level, const FnCase& f) {
 class VectorMath : public testing::Test {
  protected:
   void SetUp() override {
-    vm::load();
     // SLEEF (libsleef3) is one of scripts/install-deps.sh's packages: the kernels' fast path is tested, never skipped.
     ASSERT_NE(vm::level(), Level::None) << "SLEEF could not be loaded: install libsleef3 (scripts/install-deps.sh)";
   }
