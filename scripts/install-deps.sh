@@ -3,8 +3,9 @@
 # machine, and nothing that is already there, so it is cheap to run before
 # every build.
 #   Debian: compilers (and clang with libFuzzer), CMake, pkg-config, GoogleTest and GoogleMock,
-#           Google Benchmark, OpenBLAS, oneDNN (libdnnl2: the cpu plugin's float32 GEMM) and SLEEF
-#           (libsleef3: its vector exp, log, tanh, ...), both loaded at run time, zlib,
+#           Google Benchmark, OpenBLAS, oneDNN (libdnnl-dev: the cpu plugin's float32 GEMM and
+#           convolution; its header at build time) and SLEEF (libsleef3: its vector exp, log,
+#           tanh, ...), both loaded at run time, zlib,
 #           nlohmann-json (header-only, build time: the
 #           safetensors header parser), OpenCL (ICD loader, headers, PoCL,
 #           CLBlast), Python 3 with venv, Ninja (scikit-build-core builds the wheel
@@ -21,7 +22,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
 
-debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl2 libsleef3 zlib1g-dev
+debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libsleef3 zlib1g-dev
       nlohmann-json3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv ninja-build util-linux
       dataset-fashion-mnist)
 missing=()

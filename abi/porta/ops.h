@@ -44,8 +44,8 @@ extern "C" {
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
  * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
  * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
- * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-82 (LAYER_NORM
- * to BATCH_NORM_BACKWARD) since plugin ABI 1.7.
+ * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-85 (LAYER_NORM
+ * to CONV2D_BACKWARD_WEIGHT) since plugin ABI 1.7.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -131,7 +131,10 @@ extern "C" {
   R(X, LAYER_NORM,             layer_norm,             79, PORTA_OP_KIND_NORM,      3, FLOAT,   SAME,  1, "rows normalized, scaled and shifted")          \
   R(X, LAYER_NORM_BACKWARD,    layer_norm_backward,    80, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of layer_norm for its input") \
   R(X, BATCH_NORM,             batch_norm,             81, PORTA_OP_KIND_NORM,      3, FLOAT,   SAME,  1, "channels normalized by the batch's statistics") \
-  R(X, BATCH_NORM_BACKWARD,    batch_norm_backward,    82, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of batch_norm, and its parameters' sums")
+  R(X, BATCH_NORM_BACKWARD,    batch_norm_backward,    82, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of batch_norm, and its parameters' sums") \
+  R(X, CONV2D,                 conv2d,                 83, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  1, "direct 2-D convolution (optional)")         \
+  R(X, CONV2D_BACKWARD_INPUT,  conv2d_backward_input,  84, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its input")       \
+  R(X, CONV2D_BACKWARD_WEIGHT, conv2d_backward_weight, 85, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its weight")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -211,7 +214,18 @@ typedef enum porta_op_kind {
    *  COL2IM: the adjoint: in cols [C*KH*KW, N*L] -> out [N, C, H, W],
    *    every element of out overwritten with the sum of the cols entries
    *    that IM2COL would have read from it.
-   *  Since plugin ABI 1.1. */
+   *  Since plugin ABI 1.1. Direct convolution (since plugin ABI 1.7), of
+   *  x [N, C, H, W] by w [F, C / G, KH, KW] in G = porta_conv2d_params.groups
+   *  groups (group g: channels [g C/G, (g+1) C/G) with filters [g F/G,
+   *  (g+1) F/G)) into y [N, F, OH, OW], no bias, zero padding:
+   *  CONV2D: in x, w -> out y[n, f, oh, ow] = sum over c, i, j of
+   *    x[n, c, oh*SH - PH + i*DH, ow*SW - PW + j*DW] * w[f, c, i, j].
+   *  CONV2D_BACKWARD_INPUT: in grad_y, w -> out grad_x (x's shape).
+   *  CONV2D_BACKWARD_WEIGHT: in grad_y, x -> out grad_w (w's shape).
+   *  Optional, as the NORM kind: where a plugin has none of the three, the
+   *  core lowers the convolution to IM2COL and MATMUL (per group), and a
+   *  kernel may return PORTA_ERROR_NOT_IMPLEMENTED for a call it does not
+   *  take (a library it needs is missing), which the core then lowers. */
   PORTA_OP_KIND_CONV = 9,
   /** 2-D pooling, porta_pool2d_params; all tensors contiguous.
    *  The core guarantees padding <= kernel / 2, so no window lies wholly
@@ -351,6 +365,11 @@ typedef enum porta_op {
   PORTA_OP_COUNT
 } porta_op;
 
+/** Whether the core composes op from other kernels where a plugin has no
+ *  kernel for it, so that a plugin may leave it out: the NORM kind and the
+ *  direct convolution ops (ids 79-85, since plugin ABI 1.7). */
+#define PORTA_OP_IS_OPTIONAL(op) ((op) >= PORTA_OP_LAYER_NORM && (op) <= PORTA_OP_CONV2D_BACKWARD_WEIGHT)
+
 /* ---- op parameter structs (each begins with struct_size) ---- */
 
 /** FULL: every element := value (int_value for integer and bool dtypes).
@@ -405,6 +424,7 @@ typedef struct porta_conv2d_params {
   int32_t stride_h, stride_w;     /**< SH, SW */
   int32_t padding_h, padding_w;   /**< PH, PW (zeros) */
   int32_t dilation_h, dilation_w; /**< DH, DW */
+  int32_t groups;                 /**< since plugin ABI 1.7, the CONV2D ops' G; a shorter struct (or 0): 1 */
 } porta_conv2d_params;
 
 /** Pooling geometry; output size as for porta_conv2d_params (floor mode).

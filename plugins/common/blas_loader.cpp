@@ -9,6 +9,7 @@
 
 #include "blas_functions.hpp"
 #include "host_kernels.hpp"
+#include "onednn.hpp"
 #include "thread_pool.hpp"
 
 namespace porta::host {
@@ -49,14 +50,8 @@ void load_blas(int threads) {
 bool dnnl_loaded() {
   static std::once_flag once;
   std::call_once(once, [] {
-    void* lib = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      const char* e = dlerror();
-      log_warning((std::string("oneDNN could not be loaded (") + (e ? e : "libdnnl.so.2") +
-                   "); float32 GEMM falls back to OpenBLAS (install libdnnl2)")
-                      .c_str());
-      return;
-    }
+    void* lib = onednn::library();
+    if (!lib) return;
     // dlsym on the handle searches what it loaded too: libgomp, oneDNN's OpenMP.
     g_blas.omp_set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"));
     if (g_blas.omp_set_num_threads)

@@ -18,7 +18,7 @@ struct ConvShape {
 
 porta_status conv_shape(const char* op, const porta_kernel_call* c, const DLTensor& x, const DLTensor& cols,
                         ConvShape* s) {
-  const auto* p = op_params<porta_conv2d_params>(c);
+  const auto* p = plugin::conv_params(c);
   if (!p) {
     char msg[96];
     std::snprintf(msg, sizeof msg, "%s: missing or too-small porta_conv2d_params", op);
@@ -143,6 +143,7 @@ porta_kernel_fn find_for(uint32_t op) {
 }  // namespace
 
 porta_kernel_fn find_conv_kernel(uint32_t op, int dtype) {
+  if (op >= PORTA_OP_CONV2D && op <= PORTA_OP_CONV2D_BACKWARD_WEIGHT) return find_direct_conv_kernel(op, dtype);
   if (dtype == kDtFloat32) return find_for<float>(op);
   if (dtype == kDtFloat64) return find_for<double>(op);
   return nullptr;

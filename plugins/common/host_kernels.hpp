@@ -45,6 +45,7 @@ porta_kernel_fn find_factory_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_conv_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_direct_conv_kernel(uint32_t op, int dtype);  // CONV2D ops, on oneDNN
 porta_kernel_fn find_pool_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_softmax_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_loss_kernel(uint32_t op, int dtype);

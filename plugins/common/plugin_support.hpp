@@ -8,6 +8,7 @@
 
 #include <porta/plugin.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -145,6 +146,17 @@ template <class P>
 const P* op_params(const porta_kernel_call* c) {
   const P* p = static_cast<const P*>(c->params);
   return (p && p->struct_size >= sizeof(P)) ? p : nullptr;
+}
+
+// porta_conv2d_params as far as plugin ABI 1.6 had it (a 1.6 core passes
+// no groups), or nullptr when missing or shorter.
+inline const porta_conv2d_params* conv_params(const porta_kernel_call* c) {
+  const auto* p = static_cast<const porta_conv2d_params*>(c->params);
+  return (p && p->struct_size >= offsetof(porta_conv2d_params, groups)) ? p : nullptr;
+}
+// Its groups (plugin ABI 1.7): 1 for an older struct, or for 0.
+inline int32_t conv_groups(const porta_conv2d_params& p) {
+  return p.struct_size >= offsetof(porta_conv2d_params, groups) + sizeof(int32_t) && p.groups > 0 ? p.groups : 1;
 }
 
 // MATMUL's scales: alpha 1 and beta 0 without params; false (the caller

@@ -21,7 +21,7 @@ struct Conv {
 };
 
 porta_status conv_shape(const char* op, const porta_kernel_call* c, const DLTensor& x, const DLTensor& cols, Conv* s) {
-  const auto* p = op_params<porta_conv2d_params>(c);
+  const auto* p = plugin::conv_params(c);
   if (!p) return reportf(PORTA_ERROR_INVALID_ARGUMENT, "%s: missing or too-small porta_conv2d_params", op);
   if (x.ndim != 4 || cols.ndim != 2)
     return reportf(PORTA_ERROR_INVALID_ARGUMENT,

@@ -8,7 +8,9 @@
 // tests can provoke OUT_OF_MEMORY; mock_faults.hpp injects failures into
 // allocations, kernel launches and copies. PORTA_MOCK_MISSING_OPS="a,b"
 // names ops (porta/ops.h's names) the plugin then has no kernel for, as a
-// plugin built before them, so tests reach the core's fallbacks.
+// plugin built before them, and PORTA_MOCK_DECLINE_OPS ops whose kernels
+// return PORTA_ERROR_NOT_IMPLEMENTED when called (as an optional kernel
+// whose library is missing), so tests reach the core's fallbacks.
 #include <porta/plugin.h>
 
 #include <array>
@@ -160,6 +162,14 @@ DLDataType dtype_of(int dt) {
   return kTypes[dt];
 }
 
+// Whether the variable's comma-separated list names op.
+bool listed(const char* variable, uint32_t op) {
+  const char* list = std::getenv(variable);
+  if (list == nullptr) return false;
+  const std::string names = std::string(",") + list + ",";
+  return names.find(std::string(",") + porta::plugin::op_name(op) + ",") != std::string::npos;
+}
+
 template <uint32_t Op, int Dt>
 porta_status mock_kernel(const porta_kernel_call* call) {
   static const porta_kernel_fn host_kernel = porta::host::find_host_kernel(Op, dtype_of(Dt));
@@ -168,6 +178,8 @@ porta_status mock_kernel(const porta_kernel_call* call) {
     return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "mock: unexpected operand count");
   if (porta::mock::should_fail(porta::mock::Fault::Kernel))
     return porta::host::report(PORTA_ERROR_BACKEND, "mock: injected kernel launch fault");
+  static const bool declined = listed("PORTA_MOCK_DECLINE_OPS", Op);
+  if (declined) return porta::host::report(PORTA_ERROR_NOT_IMPLEMENTED, "mock: declined (PORTA_MOCK_DECLINE_OPS)");
   for (int32_t i = 0; i < call->num_inputs; ++i) ins[i] = call->inputs[i], ins[i].data = decode(ins[i].data);
   for (int32_t i = 0; i < call->num_outputs; ++i) outs[i] = call->outputs[i], outs[i].data = decode(outs[i].data);
   porta_kernel_call decoded = *call;
@@ -188,17 +200,10 @@ constexpr std::array<std::array<porta_kernel_fn, 6>, sizeof...(Op)> table(std::i
 
 constexpr auto kKernels = table(std::make_integer_sequence<uint32_t, PORTA_OP_COUNT>{});
 
-// Whether PORTA_MOCK_MISSING_OPS names op.
-bool listed_missing(uint32_t op) {
-  const char* list = std::getenv("PORTA_MOCK_MISSING_OPS");
-  if (list == nullptr) return false;
-  const std::string names = std::string(",") + list + ",";
-  return names.find(std::string(",") + porta::plugin::op_name(op) + ",") != std::string::npos;
-}
-
 porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
   const int dt = porta::host::host_dtype(dtype);
-  if (dt < 0 || op >= PORTA_OP_COUNT || porta::host::find_host_kernel(op, dtype) == nullptr || listed_missing(op))
+  if (dt < 0 || op >= PORTA_OP_COUNT || porta::host::find_host_kernel(op, dtype) == nullptr ||
+      listed("PORTA_MOCK_MISSING_OPS", op))
     return nullptr;
   return kKernels[op][dt];
 }

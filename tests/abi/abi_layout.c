@@ -122,7 +122,8 @@ AT(porta_conv2d_params, padding_h, 24, 4);
 AT(porta_conv2d_params, padding_w, 28, 4);
 AT(porta_conv2d_params, dilation_h, 32, 4);
 AT(porta_conv2d_params, dilation_w, 36, 4);
-SIZE(porta_conv2d_params, 40);
+AT(porta_conv2d_params, groups, 40, 4);  /* plugin ABI 1.7 */
+SIZE(porta_conv2d_params, 48);
 
 /* the pooling ops (1.1); 4 bytes of tail padding */
 AT(porta_pool2d_params, struct_size, 0, 8);

@@ -156,6 +156,72 @@ TEST_P(NN, Conv2dForward) {
       }
 }
 
+// Channels [from, from + count) of dim 1 ([N, C, ...]) or rows of dim 0.
+HostTensor channels(const HostTensor& t, int32_t dim, int64_t from, int64_t count) {
+  Shape shape = t.shape;
+  const int64_t outer = dim == 1 ? t.shape[0] : 1, all = t.shape[dim];
+  const int64_t inner = numel(t.shape) / (outer * all);
+  shape[dim] = count;
+  HostTensor out{t.dtype, shape, {}};
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t k = from; k < from + count; ++k)
+      for (int64_t i = 0; i < inner; ++i) out.v.push_back(t.v[(o * all + k) * inner + i]);
+  return out;
+}
+// The grouped result: each group's, joined along dim.
+HostTensor join(const std::vector<HostTensor>& parts, int32_t dim) {
+  Shape shape = parts[0].shape;
+  shape[dim] = 0;
+  for (const HostTensor& p : parts) shape[dim] += p.shape[dim];
+  const int64_t outer = dim == 1 ? shape[0] : 1;
+  HostTensor out{parts[0].dtype, shape, {}};
+  for (int64_t o = 0; o < outer; ++o)
+    for (const HostTensor& p : parts) {
+      const int64_t block = numel(p.shape) / outer;
+      out.v.insert(out.v.end(), p.v.begin() + o * block, p.v.begin() + (o + 1) * block);
+    }
+  return out;
+}
+
+// Grouped and depthwise convolution (one kernel call where a plugin has the
+// direct CONV2D ops, a convolution per group where it lowers), forward and
+// backward, against ref_conv2d of each group.
+TEST_P(NN, Conv2dGroups) {
+  struct Case {
+    int64_t groups, filters;
+    Window2d g;
+  };
+  const Case cases[] = {{2, 4, {3, 3, 2, 2, 1, 1, 1, 1}}, {4, 4, {3, 3, 1, 1, 1, 1, 1, 1}}, {4, 8, {3, 2, 1, 1, 0, 1, 2, 1}}};
+  uint32_t seed = 300;
+  for (const Case& c : cases)
+    for (DLDataType dt : {porta_float32, porta_float64}) {
+      const Shape xs{2, 4, 7, 6}, ws{c.filters, 4 / c.groups, c.g.kh, c.g.kw};
+      const HostTensor x = sample_host(dt, xs, next_seed(seed)), w = sample_host(dt, ws, next_seed(seed));
+      const HostTensor b = sample_host(dt, {c.filters}, next_seed(seed));
+      const HostTensor gy = sample_host(dt, {2, c.filters, c.g.out_h(7), c.g.out_w(6)}, next_seed(seed));
+      std::vector<HostTensor> y, dx, dw, db;
+      const int64_t cg = 4 / c.groups, fg = c.filters / c.groups;
+      for (int64_t k = 0; k < c.groups; ++k) {
+        const HostTensor bk = channels(b, 0, k * fg, fg), gyk = channels(gy, 1, k * fg, fg);
+        const ConvResult r = ref_conv2d(channels(x, 1, k * cg, cg), channels(w, 0, k * fg, fg), &bk, c.g, &gyk);
+        y.push_back(r.y.value), dx.push_back(r.dx.value), dw.push_back(r.dw.value), db.push_back(r.db.value);
+      }
+      op_case("conv2d", dt, [&] {
+        SCOPED_TRACE("conv2d groups " + std::to_string(c.groups) + " w " + shape_str(ws) + " " + dtype_name(dt));
+        Tensor tx = leaf(x), tw = leaf(w), tb = leaf(b), out;
+        porta_conv2d_options o = conv_options(c.g);
+        o.groups = static_cast<int32_t>(c.groups);
+        CHECK_OK(porta_conv2d(tx, tw, tb, &o, out.out()));
+        const Tolerance tol = sum_tolerance(dt, cg * c.g.kh * c.g.kw * 8);
+        expect_close(download(out), join(y, 1), tol, "grouped conv2d");
+        backward(out, gy);
+        expect_close(grad_of(tx), join(dx, 1), tol, "grouped conv2d dx");
+        expect_close(grad_of(tw), join(dw, 0), tol, "grouped conv2d dw");
+        expect_close(grad_of(tb), join(db, 0), tol, "grouped conv2d db");
+      });
+    }
+}
+
 TEST_P(NN, Conv2dDefaultOptions) {
   const HostTensor x = sample_host(porta_float64, {1, 2, 5, 4}, 3), w = sample_host(porta_float64, {3, 2, 2, 3}, 4);
   op_case("conv2d", porta_float64, [&] {

@@ -11,7 +11,7 @@ namespace {
 struct ConvCase {
   int64_t n, c, h, w;
   int32_t kh, kw, sh, sw, ph, pw, dh, dw;
-  porta_conv2d_params params() const { return {sizeof(porta_conv2d_params), kh, kw, sh, sw, ph, pw, dh, dw}; }
+  porta_conv2d_params params() const { return {sizeof(porta_conv2d_params), kh, kw, sh, sw, ph, pw, dh, dw, 1}; }
   int64_t oh() const { return (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1; }
   int64_t ow() const { return (w + 2 * pw - dw * (kw - 1) - 1) / sw + 1; }
   std::vector<int64_t> x_shape() const { return {n, c, h, w}; }

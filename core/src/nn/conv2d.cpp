@@ -1,7 +1,9 @@
-// conv2d lowered to IM2COL + one GEMM over the whole batch; backward through
-// two more GEMMs and the COL2IM kernel. Plugins provide only the two
-// lowering kernels. With cols laid out [C*KH*KW, N*L] (L = OH*OW) every GEMM
-// is large, which is what BLAS libraries are fast at.
+// conv2d on the plugin's direct convolution kernels (plugin ABI 1.7's
+// CONV2D ops: oneDNN's on the cpu plugin), or where it has none, lowered to
+// IM2COL + one GEMM over the whole batch, backward through two more GEMMs
+// and the COL2IM kernel (groups one after another). With cols laid out
+// [C*KH*KW, N*L] (L = OH*OW) every GEMM is large, which is what BLAS
+// libraries are fast at.
 #include "autograd/node.hpp"
 #include "nn/conv_lowering.hpp"
 #include "runtime/error.hpp"
@@ -49,15 +51,18 @@ Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, in
   if (g.OH <= 0 || g.OW <= 0)
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": the input ", g.H, "x", g.W, " (padding ", o.padding[0], ",", o.padding[1],
          ") is smaller than the ", g.KH, "x", g.KW, " kernel (dilation ", o.dilation[0], ",", o.dilation[1], ")");
-  int64_t rows = 0, cols = 0;  // of the im2col matrix [C*KH*KW, N*OH*OW]
+  // The im2col matrix [C*KH*KW, N*OH*OW] and the output [N, F, OH, OW] in
+  // bytes (at most 8 an element) must be countable.
+  int64_t rows = 0, cols = 0, elements = 0, bytes = 0;
   if (__builtin_mul_overflow(g.C, g.KH, &rows) || __builtin_mul_overflow(rows, g.KW, &rows) ||
       __builtin_mul_overflow(g.N, g.OH, &cols) || __builtin_mul_overflow(cols, g.OW, &cols) ||
-      g.KH > INT32_MAX || g.KW > INT32_MAX)
+      __builtin_mul_overflow(rows, cols, &elements) || __builtin_mul_overflow(cols, g.F, &bytes) ||
+      __builtin_mul_overflow(bytes, int64_t{8}, &bytes) || g.KH > INT32_MAX || g.KW > INT32_MAX)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": input [", N, ", ", C, ", ", H, ", ", W, "], a ", KH, "x", KW,
          " kernel and padding (", o.padding[0], ", ", o.padding[1],
          ") give an output with more elements than int64 can count");
   g.params = porta_conv2d_params{sizeof(porta_conv2d_params), int32_t(g.KH), int32_t(g.KW), o.stride[0], o.stride[1],
-                                 o.padding[0], o.padding[1], o.dilation[0], o.dilation[1]};
+                                 o.padding[0], o.padding[1], o.dilation[0], o.dilation[1], 1};
   return g;
 }
 
@@ -114,6 +119,94 @@ struct Conv2dNode final : autograd::Node {
 };
 
 
+// Lowered gradients of a convolution with `groups` groups, for a direct
+// node whose backward kernel declined: gy [N, F, OH, OW] -> {gx, gw}, each
+// where asked.
+std::pair<TensorPtr, TensorPtr> lowered_grads(const TensorPtr& x, const TensorPtr& w, const TensorPtr& gy,
+                                              const Geometry& full, int64_t groups, bool want_x, bool want_w) {
+  const int64_t cg = full.C / groups, fg = full.F / groups, l = full.OH * full.OW;
+  Geometry g = full;
+  g.C = cg, g.F = fg;
+  std::vector<TensorPtr> gxs, gws;
+  const int32_t to_fnl[3] = {1, 0, 2};
+  for (int64_t k = 0; k < groups; ++k) {
+    TensorPtr gyk = ops::slice(gy, 1, k * fg, (k + 1) * fg, 1);
+    TensorPtr g2 = ops::reshape(ops::clone(ops::permute(ops::reshape(gyk, Dims{g.N, fg, l}), to_fnl, 3)),
+                                Dims{fg, g.N * l});
+    TensorPtr w2 = ops::reshape(ops::contiguous(ops::slice(w, 0, k * fg, (k + 1) * fg, 1)), Dims{fg, cg * g.KH * g.KW});
+    if (want_x) gxs.push_back(col2im(ops::matmul(ops::transpose(w2, 0, 1), g2), g));
+    if (want_w) {
+      TensorPtr cols = im2col(ops::contiguous(ops::slice(x, 1, k * cg, (k + 1) * cg, 1)), g);
+      gws.push_back(ops::reshape(ops::matmul(g2, ops::transpose(cols, 0, 1)), Dims{fg, cg, g.KH, g.KW}));
+    }
+  }
+  const auto join = [](const std::vector<TensorPtr>& parts, int32_t dim) {
+    return parts.empty() ? TensorPtr() : parts.size() == 1 ? parts[0] : ag::cat(parts, dim);
+  };
+  return {join(gxs, 1), join(gws, 0)};
+}
+
+struct DirectConv2dNode final : autograd::Node {
+  Geometry g;  // params.groups set
+  autograd::SavedTensor x, weight;  // contiguous
+  const char* name() const override { return "Conv2dBackward"; }
+  void release_saved() override { x.reset(), weight.reset(); }
+  std::vector<TensorPtr> apply(const TensorPtr& grad) override {
+    const TensorPtr xs = x, ws = weight, gy = ops::contiguous(ops::cast(grad, xs->dtype));
+    DeviceState& dev = *xs->device;
+    const bool want_x = next[0] != nullptr, want_w = next.size() > 1 && next[1];
+    TensorPtr gx, gw, gb;
+    bool lower_x = false, lower_w = false;
+    if (want_x) {
+      gx = empty(dev, xs->dtype, xs->shape);
+      const KernelArg ins[2] = {KernelArg(*gy), KernelArg(*ws)}, out(*gx);
+      lower_x = !try_launch(dev, PORTA_OP_CONV2D_BACKWARD_INPUT, xs->dtype, ins, 2, &out, 1, &g.params);
+    }
+    if (want_w) {
+      gw = empty(dev, ws->dtype, ws->shape);
+      const KernelArg ins[2] = {KernelArg(*gy), KernelArg(*xs)}, out(*gw);
+      lower_w = !try_launch(dev, PORTA_OP_CONV2D_BACKWARD_WEIGHT, ws->dtype, ins, 2, &out, 1, &g.params);
+    }
+    if (lower_x || lower_w) {
+      auto [lx, lw] = lowered_grads(xs, ws, gy, g, g.params.groups, lower_x, lower_w);
+      if (lower_x) gx = lx;
+      if (lower_w) gw = lw;
+    }
+    if (next.size() > 2 && next[2]) {
+      const int32_t dims[3] = {0, 2, 3};
+      gb = ops::reduce(PORTA_OP_SUM, gy, dims, 3, false);
+    }
+    return {gx, gw, gb};
+  }
+};
+
+// conv2d on the plugin's CONV2D kernels, every group in one call; null when
+// the plugin has none or declines the call (the caller lowers it). The
+// operands are checked.
+TensorPtr direct_conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias,
+                        const porta_conv2d_options& o, int64_t groups) {
+  DeviceState& dev = *x->device;
+  for (porta_op op : {PORTA_OP_CONV2D, PORTA_OP_CONV2D_BACKWARD_INPUT, PORTA_OP_CONV2D_BACKWARD_WEIGHT})
+    if (!has_kernel(dev, op, x->dtype)) return TensorPtr();
+  Geometry g = lowering("conv2d", x->shape[0], x->shape[1], x->shape[2], x->shape[3], weight->shape[0],
+                        weight->shape[2], weight->shape[3], o);
+  g.params.groups = static_cast<int32_t>(groups);
+  if (x->numel() == 0 || weight->numel() == 0) return TensorPtr();  // no kernel sees an empty operand
+  const TensorPtr xs = ops::contiguous(x), ws = ops::contiguous(weight);
+  TensorPtr y = empty(dev, x->dtype, Dims{g.N, g.F, g.OH, g.OW});
+  const KernelArg ins[2] = {KernelArg(*xs), KernelArg(*ws)}, out(*y);
+  if (!try_launch(dev, PORTA_OP_CONV2D, x->dtype, ins, 2, &out, 1, &g.params)) return TensorPtr();
+  if (bias) y = ops::binary(PORTA_OP_ADD, y, ops::reshape(bias, Dims{1, g.F, 1, 1}));
+  if (autograd::needs_grad({&x, &weight, &bias})) {
+    auto node = std::make_shared<DirectConv2dNode>();
+    node->g = g;
+    node->x = xs;
+    node->weight = ws;
+    autograd::record(y, node, {&x, &weight, bias ? &bias : nullptr});
+  }
+  return y;
+}
+
 // groups > 1: each group of C / groups input channels convolved with its F / groups filters, joined.
 TensorPtr grouped_conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias,
                          const porta_conv2d_options& o) {
@@ -132,6 +225,8 @@ TensorPtr grouped_conv2d(const TensorPtr& x, const TensorPtr& weight, const Tens
   if (bias && (bias->ndim() != 1 || bias->shape[0] != f))
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: bias of shape ", bias->shape.str(), " does not match ", f,
          " output channels");
+  check_operands("conv2d", x, weight, bias);
+  if (TensorPtr y = direct_conv2d(x, weight, bias, o, groups)) return y;
   return by_groups(
       x, weight, bias, groups, f / groups, f / groups,
       [&](const TensorPtr& xi, const TensorPtr& wi, const TensorPtr& bi) { return conv2d(xi, wi, bi, one); });
@@ -148,6 +243,7 @@ TensorPtr conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
   if (bias && (bias->ndim() != 1 || bias->shape[0] != g.F))
     fail(PORTA_ERROR_SHAPE_MISMATCH, "conv2d: bias of shape ", bias->shape.str(), " does not match ", g.F,
          " output channels");
+  if (TensorPtr y = direct_conv2d(x, weight, bias, o, 1)) return y;
   TensorPtr cols = im2col(ops::contiguous(x), g);
   TensorPtr w2 = ops::reshape(weight, Dims{g.F, g.C * g.KH * g.KW});
   // [F, N*L] viewed as [N, F, L]; adding the bias writes it out contiguous.

@@ -1,6 +1,7 @@
 #include "runtime/dispatch.hpp"
 
 #include "runtime/error.hpp"
+#include "runtime/plugin_errors.hpp"
 #include "runtime/op_descriptors.hpp"
 #include "runtime/registry.hpp"
 
@@ -53,8 +54,11 @@ bool has_kernel(const DeviceState& dev, porta_op op, Dtype dtype) {
   return dev.backend->kernels[op][static_cast<int>(dtype)] != nullptr;
 }
 
-void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
-            const KernelArg* outputs, int32_t num_outputs, const void* params) {
+namespace {
+
+// Calls the kernel; returns its status.
+porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs,
+                         int32_t num_inputs, const KernelArg* outputs, int32_t num_outputs, const void* params) {
   require_usable(*dev.backend, dev.name);
   porta_kernel_fn fn = find_kernel(dev, op, kernel_dtype);
   constexpr int32_t kMaxOperands = 4;  // SORT: values, indices and two scratch tensors
@@ -73,8 +77,26 @@ void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* 
   call.outputs = outs;
   call.num_outputs = num_outputs;
   call.params = params;
-  porta_status st = fn(&call);
+  return fn(&call);
+}
+
+}  // namespace
+
+void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
+            const KernelArg* outputs, int32_t num_outputs, const void* params) {
+  porta_status st = call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
   if (st != PORTA_OK) check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
+}
+
+bool try_launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
+                const KernelArg* outputs, int32_t num_outputs, const void* params) {
+  porta_status st = call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
+  if (st == PORTA_ERROR_NOT_IMPLEMENTED) {
+    take_plugin_error();  // the kernel's reason, not the caller's error
+    return false;
+  }
+  if (st != PORTA_OK) check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
+  return true;
 }
 
 void check_same_device(const char* op, std::initializer_list<const porta_tensor*> tensors) {

@@ -38,6 +38,11 @@ inline void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const Kern
                    const KernelArg& output, const void* params) {
   launch(dev, op, kernel_dtype, inputs, num_inputs, &output, 1, params);
 }
+// Runs an optional kernel (PORTA_OP_IS_OPTIONAL): false when the kernel
+// declines the call with PORTA_ERROR_NOT_IMPLEMENTED (the caller then
+// composes it from other kernels); any other failure throws as launch does.
+bool try_launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
+                const KernelArg* outputs, int32_t num_outputs, const void* params);
 
 // Fails with DEVICE_MISMATCH naming the op and each argument's device.
 void check_same_device(const char* op, std::initializer_list<const porta_tensor*> tensors);

@@ -6,7 +6,7 @@ namespace porta::opencl {
 
 porta_status run_conv(uint32_t op, int dt, const porta_kernel_call* c) {
   const char* name = op_name(op);
-  const auto* p = op_params<porta_conv2d_params>(c);
+  const auto* p = conv_params(c);
   if (!p) return missing_params(op, "porta_conv2d_params");
   const Window w = Window::of(*p);
   if (!w.valid()) return invalid_window(name);

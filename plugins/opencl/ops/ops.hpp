@@ -35,6 +35,7 @@ using plugin::dtype_index;  // plugins/common/plugin_support.hpp
 using enum plugin::DtypeIndex;  // kDtBool ... kDtFloat64
 using plugin::op_name;
 using plugin::op_params;
+using plugin::conv_params;
 
 porta_status run_elementwise(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_copy(uint32_t op, int dt, const porta_kernel_call* c);
