@@ -44,8 +44,8 @@ extern "C" {
  * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
  * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
  * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
- * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-85 (LAYER_NORM
- * to CONV2D_BACKWARD_WEIGHT) since plugin ABI 1.7.
+ * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-87 (LAYER_NORM
+ * to LSTM_CELL_BACKWARD) since plugin ABI 1.7.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -134,7 +134,9 @@ extern "C" {
   R(X, BATCH_NORM_BACKWARD,    batch_norm_backward,    82, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of batch_norm, and its parameters' sums") \
   R(X, CONV2D,                 conv2d,                 83, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  1, "direct 2-D convolution (optional)")         \
   R(X, CONV2D_BACKWARD_INPUT,  conv2d_backward_input,  84, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its input")       \
-  R(X, CONV2D_BACKWARD_WEIGHT, conv2d_backward_weight, 85, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its weight")
+  R(X, CONV2D_BACKWARD_WEIGHT, conv2d_backward_weight, 85, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its weight") \
+  R(X, LSTM_CELL,              lstm_cell,              86, PORTA_OP_KIND_RNN,       3, FLOAT,   SAME,  1, "an LSTM step's gates, cell and hidden state")  \
+  R(X, LSTM_CELL_BACKWARD,     lstm_cell_backward,     87, PORTA_OP_KIND_RNN,       6, FLOAT,   SAME,  0, "gradient of an LSTM step's gates and cell")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -352,7 +354,25 @@ typedef enum porta_op_kind {
    *  cl_khr_fp64, which has no float64 kernels either); NaN propagates. A
    *  missing porta_norm_params or one with a too small struct_size:
    *  INVALID_ARGUMENT. Since plugin ABI 1.7. */
-  PORTA_OP_KIND_NORM = 17
+  PORTA_OP_KIND_NORM = 17,
+  /** One step of a recurrent layer's pointwise part, every operand a
+   *  contiguous [N, k H] matrix (H the hidden size), no params; kernel
+   *  dtype: every operand's. With PyTorch's gate order (i, f, g, o) and
+   *  s(v) = 1 / (1 + exp(-v)), rounding as these steps (no fused a b + c):
+   *  LSTM_CELL: inputs gi [N, 4H] (the input's projection), gh [N, 4H]
+   *    (the hidden state's), c_prev [N, H] -> outputs h [N, H], c [N, H],
+   *    act [N, 5H]: p = gi + gh; i = s(p_i), f = s(p_f), g = tanh(p_g),
+   *    o = s(p_o); c = f c_prev + i g; t = tanh(c); h = o t;
+   *    act = (i, f, g, o, t).
+   *  LSTM_CELL_BACKWARD: inputs dh, dh_next, dc, dc_next [N, H] (the
+   *    gradients of h and of c from the outputs, and from the step after),
+   *    act [N, 5H], c_prev [N, H] -> outputs dgates [N, 4H], dc_prev
+   *    [N, H]: u = dh + dh_next; e = (dc + dc_next) + (u o) (1 - t t);
+   *    dgates = ((e g) (i (1 - i)), (e c_prev) (f (1 - f)), (e i) (1 - g g),
+   *    (u t) (o (1 - o))); dc_prev = e f.
+   *  Optional (PORTA_OP_IS_OPTIONAL): the core composes them. Since plugin
+   *  ABI 1.7. */
+  PORTA_OP_KIND_RNN = 18
 } porta_op_kind;
 
 /** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ...
@@ -366,9 +386,9 @@ typedef enum porta_op {
 } porta_op;
 
 /** Whether the core composes op from other kernels where a plugin has no
- *  kernel for it, so that a plugin may leave it out: the NORM kind and the
- *  direct convolution ops (ids 79-85, since plugin ABI 1.7). */
-#define PORTA_OP_IS_OPTIONAL(op) ((op) >= PORTA_OP_LAYER_NORM && (op) <= PORTA_OP_CONV2D_BACKWARD_WEIGHT)
+ *  kernel for it, so that a plugin may leave it out: the NORM and RNN kinds
+ *  and the direct convolution ops (ids 79-87, since plugin ABI 1.7). */
+#define PORTA_OP_IS_OPTIONAL(op) ((op) >= PORTA_OP_LAYER_NORM && (op) <= PORTA_OP_LSTM_CELL_BACKWARD)
 
 /* ---- op parameter structs (each begins with struct_size) ---- */
 

@@ -37,7 +37,7 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kHostFamilies
     .binary = find_elementwise_kernel, .reduce = find_reduce_kernel, .matmul = find_matmul_kernel,
     .conv = find_conv_kernel, .pool = find_pool_kernel, .softmax = find_softmax_kernel, .loss = find_loss_kernel,
     .optimizer = find_optimizer_kernel, .index = find_index_kernel, .scan = find_scan_kernel,
-    .sort = find_sort_kernel, .norm = find_norm_kernel, .unknown = plugin::no_kernel};
+    .sort = find_sort_kernel, .norm = find_norm_kernel, .rnn = find_rnn_kernel, .unknown = plugin::no_kernel};
 
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);

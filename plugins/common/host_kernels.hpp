@@ -54,5 +54,6 @@ porta_kernel_fn find_index_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_scan_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_sort_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_norm_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_rnn_kernel(uint32_t op, int dtype);
 
 }  // namespace porta::host

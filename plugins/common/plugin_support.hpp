@@ -92,7 +92,8 @@ inline constexpr int op_kind(uint32_t op) {
 // does not know.
 template <class Fn>
 struct KindFamilies {
-  Fn factory, copy, unary, binary, reduce, matmul, conv, pool, softmax, loss, optimizer, index, scan, sort, norm, unknown;
+  Fn factory, copy, unary, binary, reduce, matmul, conv, pool, softmax, loss, optimizer, index, scan, sort, norm, rnn,
+      unknown;
 };
 
 // Calls op's family in `f` by the op's kind: the one kind switch of every plugin.
@@ -132,6 +133,8 @@ auto by_kind(const KindFamilies<Fn>& f, uint32_t op, A... args) {
       return f.sort(op, args...);
     case PORTA_OP_KIND_NORM:
       return f.norm(op, args...);
+    case PORTA_OP_KIND_RNN:
+      return f.rnn(op, args...);
     default:
       return f.unknown(op, args...);
   }

@@ -32,6 +32,7 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies
     .scan = find_scan_kernel,
     .sort = find_sort_kernel,
     .norm = find_norm_kernel,
+    .rnn = find_rnn_kernel,
     .unknown = plugin::no_kernel,
 };
 

@@ -41,7 +41,8 @@ porta_kernel_fn find_optimizer_kernel(uint32_t op, int dtype);  // OPTIMIZER
 porta_kernel_fn find_index_kernel(uint32_t op, int dtype);      // INDEX (gather, scatter)
 porta_kernel_fn find_scan_kernel(uint32_t op, int dtype);       // SCAN (cumsum, cumprod)
 porta_kernel_fn find_sort_kernel(uint32_t op, int dtype);       // SORT
-porta_kernel_fn find_norm_kernel(uint32_t op, int dtype);       // NORM (layer_norm)
+porta_kernel_fn find_norm_kernel(uint32_t op, int dtype);       // NORM (layer_norm, batch_norm)
+porta_kernel_fn find_rnn_kernel(uint32_t op, int dtype);        // RNN (lstm_cell)
 
 // Threads per block of the plugin's one-dimensional kernels.
 inline constexpr int kThreads = 256;

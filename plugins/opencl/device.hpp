@@ -19,7 +19,7 @@ class Program;  // program.hpp
 
 // Kernel programs come in families (one .cl file each), built per dtype.
 enum class Family : int {
-  Elementwise, Copy, Factory, Reduce, Conv, Pool, Softmax, Loss, Optimizer, Index, Scan, Sort, Norm, Count
+  Elementwise, Copy, Factory, Reduce, Conv, Pool, Softmax, Loss, Optimizer, Index, Scan, Sort, Norm, Rnn, Count
 };
 inline constexpr int kDtypes = plugin::kDtCount;  // Porta's dtypes in the core's order: bool .. float64
 

@@ -30,6 +30,7 @@ constexpr plugin::KindFamilies<porta_status (*)(uint32_t, int, const porta_kerne
     .scan = run_scan,
     .sort = run_sort,
     .norm = run_norm,
+    .rnn = run_rnn,
     .unknown = run_unknown,
 };
 

@@ -29,6 +29,7 @@ const FamilySpec& family_spec(Family f) {
       {"scan", {"scan.cl"}},
       {"sort", {"sort.cl"}},
       {"norm", {"norm.cl"}},
+      {"rnn", {"rnn.cl"}},
   };
   return kSpecs[static_cast<int>(f)];
 }

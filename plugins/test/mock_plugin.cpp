@@ -173,8 +173,8 @@ bool listed(const char* variable, uint32_t op) {
 template <uint32_t Op, int Dt>
 porta_status mock_kernel(const porta_kernel_call* call) {
   static const porta_kernel_fn host_kernel = porta::host::find_host_kernel(Op, dtype_of(Dt));
-  DLTensor ins[4], outs[4];  // SORT has four outputs (two are scratch)
-  if (call->num_inputs > 4 || call->num_outputs < 1 || call->num_outputs > 4)
+  DLTensor ins[6], outs[4];  // LSTM_CELL_BACKWARD has six inputs; SORT four outputs (two are scratch)
+  if (call->num_inputs > 6 || call->num_outputs < 1 || call->num_outputs > 4)
     return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "mock: unexpected operand count");
   if (porta::mock::should_fail(porta::mock::Fault::Kernel))
     return porta::host::report(PORTA_ERROR_BACKEND, "mock: injected kernel launch fault");

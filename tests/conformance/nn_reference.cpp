@@ -214,4 +214,42 @@ BatchNormRef ref_batch_norm(const HostTensor& x, const HostTensor* w, const Host
   return r;
 }
 
+LstmCellRef ref_lstm_cell(const HostTensor& x, const HostTensor& h, const HostTensor& c, const HostTensor& w_ih,
+                          const HostTensor& w_hh, const HostTensor& b_ih, const HostTensor& b_hh, const HostTensor& gh,
+                          const HostTensor& gc) {
+  const int64_t N = x.shape[0], I = x.shape[1], H = h.shape[1];
+  const auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+  LstmCellRef r{zeros_like(x.dtype, {N, H}),     zeros_like(x.dtype, {N, H}), zeros_like(x.dtype, x.shape),
+                zeros_like(x.dtype, {N, H}),     zeros_like(x.dtype, {N, H}), zeros_like(x.dtype, w_ih.shape),
+                zeros_like(x.dtype, w_hh.shape), zeros_like(x.dtype, {4 * H})};
+  for (int64_t n = 0; n < N; ++n) {
+    std::vector<double> pre(static_cast<size_t>(4 * H));
+    for (int64_t j = 0; j < 4 * H; ++j) {
+      double s = b_ih.v[j] + b_hh.v[j];
+      for (int64_t k = 0; k < I; ++k) s += x.v[n * I + k] * w_ih.v[j * I + k];
+      for (int64_t k = 0; k < H; ++k) s += h.v[n * H + k] * w_hh.v[j * H + k];
+      pre[j] = s;
+    }
+    std::vector<double> dpre(static_cast<size_t>(4 * H));
+    for (int64_t k = 0; k < H; ++k) {
+      const double i = sigmoid(pre[k]), f = sigmoid(pre[H + k]), g = std::tanh(pre[2 * H + k]),
+                   o = sigmoid(pre[3 * H + k]);
+      const double cn = f * c.v[n * H + k] + i * g, t = std::tanh(cn);
+      r.c.v[n * H + k] = cn, r.h.v[n * H + k] = o * t;
+      const double dh = gh.v[n * H + k], dcn = gc.v[n * H + k] + dh * o * (1 - t * t);
+      dpre[k] = dcn * g * i * (1 - i);
+      dpre[H + k] = dcn * c.v[n * H + k] * f * (1 - f);
+      dpre[2 * H + k] = dcn * i * (1 - g * g);
+      dpre[3 * H + k] = dh * t * o * (1 - o);
+      r.dc.v[n * H + k] = dcn * f;
+    }
+    for (int64_t j = 0; j < 4 * H; ++j) {
+      r.db.v[j] += dpre[j];
+      for (int64_t k = 0; k < I; ++k) r.dx.v[n * I + k] += dpre[j] * w_ih.v[j * I + k], r.dw_ih.v[j * I + k] += dpre[j] * x.v[n * I + k];
+      for (int64_t k = 0; k < H; ++k) r.dh.v[n * H + k] += dpre[j] * w_hh.v[j * H + k], r.dw_hh.v[j * H + k] += dpre[j] * h.v[n * H + k];
+    }
+  }
+  return r;
+}
+
 }  // namespace conformance

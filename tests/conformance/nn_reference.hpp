@@ -1,5 +1,6 @@
 // Double-precision host references for the training ops of PORTA_OP_LIST
-// (conv lowering, pooling, softmax, cross entropy, layer and batch norm), forward and backward,
+// (conv lowering, pooling, softmax, cross entropy, layer and batch norm,
+// an LSTM step), forward and backward,
 // written from porta.h and the kernel contracts in porta/ops.h.
 #pragma once
 
@@ -62,5 +63,15 @@ struct BatchNormRef {
 };
 BatchNormRef ref_batch_norm(const HostTensor& x, const HostTensor* w, const HostTensor* b, double eps,
                             const HostTensor& gy);
+
+// One LSTM step (PyTorch's gates i, f, g, o) of x [N, I] from h, c [N, H]
+// with w_ih [4H, I], w_hh [4H, H], b_ih, b_hh [4H]; given the gradients gh,
+// gc of the new h and c, every input's gradient.
+struct LstmCellRef {
+  HostTensor h, c, dx, dh, dc, dw_ih, dw_hh, db;  // db: of b_ih and of b_hh alike
+};
+LstmCellRef ref_lstm_cell(const HostTensor& x, const HostTensor& h, const HostTensor& c, const HostTensor& w_ih,
+                          const HostTensor& w_hh, const HostTensor& b_ih, const HostTensor& b_hh, const HostTensor& gh,
+                          const HostTensor& gc);
 
 }  // namespace conformance

@@ -570,5 +570,45 @@ TEST_P(NN, BatchNormNaNStaysInItsChannel) {
   });
 }
 
+// ---- RNN's LSTM_CELL and LSTM_CELL_BACKWARD, through one LSTM step
+// (porta_rnn_cell), forward and every gradient; the recurrence over several
+// steps is tests/gradcheck's.
+TEST_P(NN, LstmCell) {
+  uint32_t seed = 900;
+  for (DLDataType dt : {porta_float32, porta_float64})
+    for (const Shape& nih : {Shape{3, 5, 4}, Shape{1, 2, 17}}) {
+      const int64_t N = nih[0], I = nih[1], H = nih[2];
+      const auto sample = [&](const Shape& s) { return sample_host(dt, s, next_seed(seed), Values::Unit); };
+      const HostTensor x = sample({N, I}), h = sample({N, H}), c = sample({N, H}), w_ih = sample({4 * H, I}),
+                       w_hh = sample({4 * H, H}), b_ih = sample({4 * H}), b_hh = sample({4 * H}), gh = sample({N, H}),
+                       gc = sample({N, H});
+      const LstmCellRef ref = ref_lstm_cell(x, h, c, w_ih, w_hh, b_ih, b_hh, gh, gc);
+      op_case("lstm_cell", dt, [&] {
+        SCOPED_TRACE(dtype_name(dt) + " N " + std::to_string(N) + " I " + std::to_string(I) + " H " + std::to_string(H));
+        Tensor tx = leaf(x), th = leaf(h), tc = leaf(c), twi = leaf(w_ih), twh = leaf(w_hh), tbi = leaf(b_ih),
+               tbh = leaf(b_hh), ho, co;
+        CHECK_OK(porta_rnn_cell(PORTA_RNN_LSTM, tx, th, tc, twi, twh, tbi, tbh, ho.out(), co.out()));
+        const Tolerance tol = sum_tolerance(dt, I + H);
+        expect_close(download(ho), ref.h, tol, "lstm h");
+        expect_close(download(co), ref.c, tol, "lstm c");
+        // d(sum(h * gh + c * gc)): both outputs' gradients in one backward.
+        Tensor gho = upload(gh, dev()), gco = upload(gc, dev()), a, b, s, l;
+        CHECK_OK(porta_mul(ho, gho, a.out()));
+        CHECK_OK(porta_mul(co, gco, b.out()));
+        CHECK_OK(porta_add(a, b, s.out()));
+        CHECK_OK(porta_sum(s, nullptr, 0, 0, l.out()));
+        CHECK_OK(porta_backward(l, nullptr));
+        const Tolerance gtol = sum_tolerance(dt, 4 * (I + H) + N);
+        expect_close(grad_of(tx), ref.dx, gtol, "lstm dx");
+        expect_close(grad_of(th), ref.dh, gtol, "lstm dh");
+        expect_close(grad_of(tc), ref.dc, gtol, "lstm dc");
+        expect_close(grad_of(twi), ref.dw_ih, gtol, "lstm dw_ih");
+        expect_close(grad_of(twh), ref.dw_hh, gtol, "lstm dw_hh");
+        expect_close(grad_of(tbi), ref.db, gtol, "lstm db_ih");
+        expect_close(grad_of(tbh), ref.db, gtol, "lstm db_hh");
+      });
+    }
+}
+
 }  // namespace
 }  // namespace conformance

@@ -89,6 +89,8 @@ const char* covering_file(porta_op op) {
       return "test_sort.cpp";
     case PORTA_OP_KIND_NORM:
       return "test_nn.cpp";
+    case PORTA_OP_KIND_RNN:
+      return "test_nn.cpp";
   }
   return nullptr;
 }

@@ -11,6 +11,7 @@
 
 #include "autograd/node.hpp"
 #include "nn/nn.hpp"
+#include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
 
 namespace porta::nn {
@@ -75,6 +76,21 @@ TensorPtr tanh_slope(const TensorPtr& t) { return one_minus(mul(t, t)); }
 // Gate k of [N, G H].
 TensorPtr gate(const TensorPtr& gates, int64_t k, int64_t h) { return ops::slice(gates, 1, k * h, (k + 1) * h, 1); }
 
+// Whether t's device runs an LSTM step's pointwise part on its RNN kernels
+// (plugin ABI 1.7, optional: where it has none the step is composed here).
+bool has_lstm_kernels(const porta_tensor& t) {
+  return has_kernel(*t.device, PORTA_OP_LSTM_CELL, t.dtype) && has_kernel(*t.device, PORTA_OP_LSTM_CELL_BACKWARD, t.dtype);
+}
+
+// Runs RNN kernel op on contiguous operands; false when it declined the call.
+bool lstm_kernel(porta_op op, std::initializer_list<TensorPtr> ins, std::initializer_list<TensorPtr> outs) {
+  std::vector<KernelArg> in, out;
+  for (const TensorPtr& t : ins) in.emplace_back(*ops::contiguous(t));
+  for (const TensorPtr& t : outs) out.emplace_back(*t);
+  const porta_tensor& first = **outs.begin();
+  return try_launch(*first.device, op, first.dtype, in.data(), static_cast<int32_t>(in.size()), out.data(),
+                    static_cast<int32_t>(out.size()), nullptr);
+}
 // One direction of one layer: the recurrence over the projected inputs gi
 // [T, N, G H] from h0 (and c0) [N, H]. Its output Y is [T, N, H], or for
 // LSTM [2, T, N, H]: the h plane, then the c plane.
@@ -94,21 +110,28 @@ struct Recurrence {
   }
 
   // Runs the steps. `saved` (null: not recording) receives, per step in
-  // order, what the backward needs: LSTM i, f, g, o, tanh(c); GRU r, z, n and
-  // the hidden part of n's pre-activation.
+  // order, what the backward needs: LSTM [N, 5H] (i, f, g, o, tanh(c), as
+  // the LSTM_CELL kernel writes them); GRU r, z, n and the hidden part of
+  // n's pre-activation.
   TensorPtr forward(const TensorPtr& gi, const TensorPtr& h0, const TensorPtr& c0, const TensorPtr& w_hh,
                     const TensorPtr& b_hh, std::vector<TensorPtr>* saved) const {
     const bool lstm = mode == PORTA_RNN_LSTM;
     TensorPtr y =
         ops::full(*gi->device, lstm ? Dims{2, steps, batch, hidden} : Dims{steps, batch, hidden}, 0.0, gi->dtype);
     TensorPtr h = h0, c = c0;
+    // On the LSTM kernels b_hh joins the input's projection once, not each
+    // step's hidden one (a step is then one GEMM and one kernel).
+    const bool kernels = lstm && has_lstm_kernels(*gi);
+    const TensorPtr inputs = kernels && b_hh ? add(gi, b_hh) : gi;
     for (int64_t s = 0; s < steps; ++s) {
       const int64_t t = time(s);
-      TensorPtr x = ops::select(gi, 0, t);
+      TensorPtr x = ops::select(inputs, 0, t);
       TensorPtr gh = ops::matmul(h, ops::transpose(w_hh, 0, 1));
-      if (b_hh) gh = add(gh, b_hh);
+      if (b_hh && !kernels) gh = add(gh, b_hh);
       if (mode == PORTA_RNN_TANH || mode == PORTA_RNN_RELU) {
         h = ops::unary(mode == PORTA_RNN_TANH ? PORTA_OP_TANH : PORTA_OP_RELU, add(x, gh));
+      } else if (lstm && kernels && lstm_step(x, gh, c, y, t, &h, &c, saved)) {
+        continue;  // h and c were written into y
       } else if (lstm) {
         TensorPtr pre = add(x, gh);
         TensorPtr i = ops::unary(PORTA_OP_SIGMOID, gate(pre, 0, hidden));
@@ -118,7 +141,7 @@ struct Recurrence {
         c = add(mul(f, c), mul(i, g));
         TensorPtr tc = ops::unary(PORTA_OP_TANH, c);
         h = mul(o, tc);
-        if (saved) saved->insert(saved->end(), {i, f, g, o, tc});
+        if (saved) saved->push_back(ag::cat({i, f, g, o, tc}, 1));
         ops::copy_into(at(y, 1, t), c);
       } else {  // GRU
         TensorPtr r = ops::unary(PORTA_OP_SIGMOID, add(gate(x, 0, hidden), gate(gh, 0, hidden)));
@@ -131,6 +154,18 @@ struct Recurrence {
       ops::copy_into(at(y, 0, t), h);
     }
     return y;
+  }
+
+  // One LSTM step on the LSTM_CELL kernel, h and c written into y at t;
+  // false (nothing changed) when the kernel declined it.
+  bool lstm_step(const TensorPtr& gi_t, const TensorPtr& gh, const TensorPtr& c_prev, const TensorPtr& y, int64_t t,
+                 TensorPtr* h, TensorPtr* c, std::vector<TensorPtr>* saved) const {
+    TensorPtr h_out = at(y, 0, t), c_out = at(y, 1, t);
+    TensorPtr act = empty(*gi_t->device, gi_t->dtype, Dims{batch, 5 * hidden});
+    if (!lstm_kernel(PORTA_OP_LSTM_CELL, {gi_t, gh, c_prev}, {h_out, c_out, act})) return false;
+    *h = h_out, *c = c_out;
+    if (saved) saved->push_back(act);
+    return true;
   }
 };
 
@@ -161,23 +196,35 @@ struct RecurrenceNode final : autograd::Node {
     const TensorPtr& h_init = h0.get();
     const TensorPtr& weight = w_hh.get();
     const bool lstm = rec.mode == PORTA_RNN_LSTM, gru = rec.mode == PORTA_RNN_GRU;
-    const int64_t h = rec.hidden, per_step = lstm ? 5 : gru ? 4 : 0;
+    const int64_t h = rec.hidden, per_step = lstm ? 1 : gru ? 4 : 0;
     DeviceState& dev = *gy->device;
     const Dims gates_shape{rec.steps, rec.batch, gate_count(rec.mode) * h};
     TensorPtr d_gi = ops::full(dev, gates_shape, 0.0, gy->dtype);
     TensorPtr d_gh = gru ? ops::full(dev, gates_shape, 0.0, gy->dtype) : d_gi;  // the same except for GRU
     TensorPtr dh_next = ops::full(dev, Dims{rec.batch, h}, 0.0, gy->dtype), dc_next = lstm ? dh_next : TensorPtr();
+    const bool kernels = lstm && has_lstm_kernels(*gy);
     for (int64_t s = rec.steps - 1; s >= 0; --s) {
       const int64_t t = rec.time(s);
-      TensorPtr dh = add(rec.at(gy, 0, t), dh_next);
       const TensorPtr* saved = per_step ? &steps[static_cast<size_t>(s * per_step)] : nullptr;
+      if (kernels) {  // the step's gate gradients straight into d_gi, and dc_prev
+        TensorPtr d_gates = ops::select(d_gi, 0, t), dc_prev = empty(dev, gy->dtype, Dims{rec.batch, h});
+        if (lstm_kernel(PORTA_OP_LSTM_CELL_BACKWARD,
+                        {rec.at(gy, 0, t), dh_next, rec.at(gy, 1, t), dc_next, saved[0], rec.before(out, 1, c0.get(), s)},
+                        {d_gates, dc_prev})) {
+          dc_next = dc_prev;
+          dh_next = ops::matmul(d_gates, weight);
+          continue;
+        }
+      }
+      TensorPtr dh = add(rec.at(gy, 0, t), dh_next);
       TensorPtr dx, dgh, dh_direct;
       if (rec.mode == PORTA_RNN_TANH) {
         dx = mul(dh, tanh_slope(rec.at(out, 0, t)));
       } else if (rec.mode == PORTA_RNN_RELU) {
         dx = mul(dh, ops::cast(ops::binary_scalar(PORTA_OP_GT, rec.at(out, 0, t), 0.0), gy->dtype));
       } else if (lstm) {
-        const TensorPtr &i = saved[0], &f = saved[1], &g = saved[2], &o = saved[3], &tc = saved[4];
+        const TensorPtr i = gate(saved[0], 0, h), f = gate(saved[0], 1, h), g = gate(saved[0], 2, h),
+                        o = gate(saved[0], 3, h), tc = gate(saved[0], 4, h);
         TensorPtr dc = add(add(rec.at(gy, 1, t), dc_next), mul(mul(dh, o), tanh_slope(tc)));
         TensorPtr c_prev = rec.before(out, 1, c0.get(), s);
         dx = ag::cat({mul(mul(dc, g), sigmoid_slope(i)), mul(mul(dc, c_prev), sigmoid_slope(f)),

@@ -61,7 +61,7 @@ porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, cons
                          int32_t num_inputs, const KernelArg* outputs, int32_t num_outputs, const void* params) {
   require_usable(*dev.backend, dev.name);
   porta_kernel_fn fn = find_kernel(dev, op, kernel_dtype);
-  constexpr int32_t kMaxOperands = 4;  // SORT: values, indices and two scratch tensors
+  constexpr int32_t kMaxOperands = 6;  // LSTM_CELL_BACKWARD's inputs
   if (num_inputs > kMaxOperands || num_outputs > kMaxOperands)
     fail(PORTA_ERROR_INTERNAL, op_name(op), ": ", num_inputs, " inputs and ", num_outputs, " outputs exceed the ",
          kMaxOperands, " a kernel call carries");

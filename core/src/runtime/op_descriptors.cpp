@@ -56,6 +56,7 @@ const char* kind_name(porta_op_kind kind) {
     case PORTA_OP_KIND_SCAN: return "SCAN";
     case PORTA_OP_KIND_SORT: return "SORT";
     case PORTA_OP_KIND_NORM: return "NORM";
+    case PORTA_OP_KIND_RNN: return "RNN";
   }
   return "unknown kind";
 }

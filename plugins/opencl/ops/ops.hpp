@@ -51,5 +51,6 @@ porta_status run_index(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_scan(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_sort(uint32_t op, int dt, const porta_kernel_call* c);
 porta_status run_norm(uint32_t op, int dt, const porta_kernel_call* c);
+porta_status run_rnn(uint32_t op, int dt, const porta_kernel_call* c);
 
 }  // namespace porta::opencl
