@@ -174,11 +174,13 @@ Plan make_plan(const Dnnl& d, uint32_t op, const Geometry& g) {
 // runs a handful of shapes; oneDNN compiles each primitive's code).
 const Plan& plan_for(const Dnnl& d, uint32_t op, const Geometry& g) {
   static std::mutex mu;
-  static std::map<PlanKey, std::unique_ptr<Plan>> plans;  // never freed: primitives may be running at exit
+  // Leaked with the primitives it holds (reachable, so not a leak to
+  // LeakSanitizer): a pool thread may still run one during static teardown.
+  static auto* plans = new std::map<PlanKey, std::unique_ptr<Plan>>();
   const PlanKey key{op, g.n, g.c, g.h, g.w, g.f, g.kh, g.kw, g.oh, g.ow, g.sh, g.sw, g.ph * 65536 + g.pw,
                     g.dh * 65536 + g.dw, g.g};
   std::lock_guard<std::mutex> lock(mu);
-  std::unique_ptr<Plan>& p = plans[key];
+  std::unique_ptr<Plan>& p = (*plans)[key];
   if (!p) p = std::make_unique<Plan>(make_plan(d, op, g));
   return *p;
 }
