@@ -194,6 +194,18 @@ typedef struct porta_plugin_api {
  *  (CUDA, OpenCL) would hang or fail obscurely. */
 #define PORTA_PLUGIN_CAP_FORK_SAFE 1u
 
+/** Capability: the plugin's GATHER and SCATTER kernels check every index
+ *  value against the size of the dimension it indexes, and the kernel
+ *  function itself (not a later synchronize) returns
+ *  PORTA_ERROR_INVALID_ARGUMENT when one is outside [0, size): host-memory
+ *  backends, whose kernels run before they return. The core then skips its
+ *  own check (a MIN and a MAX reduction of the index before the launch, the
+ *  cost of a second read of the index), discards the kernel's output, which
+ *  is always a tensor of its own, and words the error itself. Without it the
+ *  core checks first, and the kernels may assume every index is in range.
+ *  Defined in 1.7; a core that does not know it checks, as without it. */
+#define PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE 2u
+
 /** Size of the 1.0 table: a plugin built against 1.0 reports this. */
 #define PORTA_PLUGIN_API_SIZE_1_0 offsetof(porta_plugin_api, copy_between_devices)
 

@@ -15,6 +15,7 @@
 #include "dtype_dispatch.hpp"
 #include "index_call.hpp"
 #include "index_math.hpp"
+#include "lane_math.hpp"
 #include "strided_loop.hpp"
 
 namespace porta::host {
@@ -88,6 +89,20 @@ const T& at(const char* p, int64_t bytes) {
   return *reinterpret_cast<const T*>(p + bytes);
 }
 
+// A run of contiguous values and index: its indices checked first (a loop
+// that vectorizes), then gathered without a branch per element, at the
+// widest vector gather the CPU has; false (nothing written) where one is out
+// of range.
+template <class T>
+PORTA_WIDEST_VECTORS bool gather_contiguous_run(T* out, const int64_t* index, const char* src, int64_t src_stride,
+                                                int64_t step, int64_t extent, int64_t count) {
+  bool in_range = true;
+  for (int64_t t = 0; t < count; ++t) in_range &= static_cast<uint64_t>(index[t]) < static_cast<uint64_t>(extent);
+  if (!in_range) return false;
+  for (int64_t t = 0; t < count; ++t) out[t] = at<T>(src, t * src_stride + index[t] * step);
+  return true;
+}
+
 template <class T>
 porta_status gather_kernel(const porta_kernel_call* c) {
   IndexCall k;
@@ -105,16 +120,9 @@ porta_status gather_kernel(const porta_kernel_call* c) {
         return;
       }
     } else if (s[0] == sizeof(T) && s[1] == sizeof(int64_t)) {
-      // Contiguous values and index: check the run's indices first (a loop
-      // that vectorizes), then gather without a branch per element.
-      const auto* index = reinterpret_cast<const int64_t*>(p[1]);
-      bool in_range = true;
-      for (int64_t t = 0; t < count; ++t) in_range &= static_cast<uint64_t>(index[t]) < static_cast<uint64_t>(extent);
-      if (in_range) {
-        T* out = reinterpret_cast<T*>(p[0]);
-        for (int64_t t = 0; t < count; ++t) out[t] = at<T>(p[2], t * s[2] + index[t] * step);
+      if (gather_contiguous_run(reinterpret_cast<T*>(p[0]), reinterpret_cast<const int64_t*>(p[1]), p[2], s[2], step,
+                                extent, count))
         return;
-      }
     }
     for (int64_t t = 0; t < count; ++t) {
       const int64_t i = at<int64_t>(p[1], t * s[1]);

@@ -10,21 +10,36 @@
 #include <limits>
 #include <type_traits>
 
+#include "extreme_wide.hpp"
+
+// A function compiled three times, for AVX-512, AVX2 and baseline x86-64,
+// the copy run chosen once by the dynamic loader (an ifunc): for loops over
+// lane_fold's lanes, whose order of additions is the same at every width,
+// and plain arithmetic (the host kernels are built with -ffp-contract=off,
+// so no width fuses a multiply-add): every copy gives the same bits.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define PORTA_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default"), flatten))
+#else
+#define PORTA_WIDEST_VECTORS
+#endif
+
 namespace porta::host {
 
 constexpr int64_t kLanes = 8;
 
-// The fold of f(k) for k in [0, n) by `add`, in kLanes accumulators starting
-// at A{} and added pairwise at the end (lane l with lane l + width, width 4,
-// 2, 1), the remainder in lane 0.
-template <class A, class F, class Add>
+// The fold of f(k) for k in [0, n) by `add`, in Lanes accumulators starting
+// at A{} and added pairwise at the end (lane l with lane l + width, width
+// Lanes / 2, ..., 1), the remainder in lane 0. More lanes, more additions in
+// flight: a loop whose adds wait on each other runs at their latency.
+template <class A, int64_t Lanes = kLanes, class F, class Add>
 A lane_fold(int64_t n, F f, Add add) {
-  A lane[kLanes] = {};
+  static_assert(Lanes > 0 && (Lanes & (Lanes - 1)) == 0, "Lanes is a power of two");
+  A lane[Lanes] = {};
   int64_t k = 0;
-  for (; k + kLanes <= n; k += kLanes)
-    for (int64_t l = 0; l < kLanes; ++l) lane[l] = add(lane[l], f(k + l));
+  for (; k + Lanes <= n; k += Lanes)
+    for (int64_t l = 0; l < Lanes; ++l) lane[l] = add(lane[l], f(k + l));
   for (; k < n; ++k) lane[0] = add(lane[0], f(k));
-  for (int64_t width = kLanes / 2; width >= 1; width /= 2)
+  for (int64_t width = Lanes / 2; width >= 1; width /= 2)
     for (int64_t l = 0; l < width; ++l) lane[l] = add(lane[l], lane[l + width]);
   return lane[0];
 }
@@ -51,6 +66,10 @@ template <bool WantMax, class T>
 T extreme(const T* x, int64_t n) {
   const auto pick = [](T best, T v) { return (WantMax ? v > best : v < best) ? v : best; };
   if constexpr (std::is_integral_v<T>) {  // plain lanes: baseline x86-64 has no 64-bit vector compare
+    if constexpr (std::is_same_v<T, int64_t>) {
+      int64_t wide;
+      if (int64_extreme_wide(x, n, WantMax, &wide)) return wide;
+    }
     if (n < kLanes) return *std::max_element(x, x + n, [](T a, T b) { return WantMax ? a < b : b < a; });
     T best[kLanes];
     std::copy(x, x + kLanes, best);

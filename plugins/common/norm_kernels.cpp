@@ -14,14 +14,17 @@
 namespace porta::host {
 namespace {
 
+// 32 lanes: a layer's row is in cache, and eight lanes of double wait on the
+// latency of their adds (layer_norm [64, 128, 512] on 2 threads: 1.15 -> 1.07
+// ms; the widest vectors, 1.45 -> 1.15 ms).
 template <class F>
 double row_sum(int64_t n, F f) {
-  return lane_fold<double>(n, f, [](double a, double b) { return a + b; });
+  return lane_fold<double, 32>(n, f, [](double a, double b) { return a + b; });
 }
 
 // One row: y = (x - mean) * rstd * w + b, stats = (mean, rstd).
 template <class T>
-void forward_row(const T* x, const T* w, const T* b, T* y, T* stats, int64_t n, double eps) {
+PORTA_WIDEST_VECTORS void forward_row(const T* x, const T* w, const T* b, T* y, T* stats, int64_t n, double eps) {
   const double mean = row_sum(n, [x](int64_t j) { return static_cast<double>(x[j]); }) / static_cast<double>(n);
   const double var = row_sum(n, [x, mean](int64_t j) {
                        const double d = static_cast<double>(x[j]) - mean;
@@ -36,7 +39,7 @@ void forward_row(const T* x, const T* w, const T* b, T* y, T* stats, int64_t n, 
 
 // One row: gx = rstd * (g - mean(g) - xhat * mean(g * xhat)), g = gy * w.
 template <class T>
-void backward_row(const T* gy, const T* x, const T* stats, const T* w, T* gx, int64_t n) {
+PORTA_WIDEST_VECTORS void backward_row(const T* gy, const T* x, const T* stats, const T* w, T* gx, int64_t n) {
   const T m = stats[0], r = stats[1];
   const double inv_n = 1.0 / static_cast<double>(n);
   const double mean_g = row_sum(n, [&](int64_t j) { return static_cast<double>(gy[j] * w[j]); }) * inv_n;

@@ -101,7 +101,10 @@ const porta_plugin_api kApi = {
     porta::host::find_host_kernel,
     nullptr,  // copy_between_devices: one device only
     nullptr,  // alloc_pinned_host: host memory is already host memory
-    nullptr,    PORTA_PLUGIN_CAP_FORK_SAFE,  // host memory; the shared thread pool is re-created in a forked child
+    nullptr,
+    // Host memory; the shared thread pool is re-created in a forked child. The
+    // index kernels (plugins/common/index_kernels.cpp) report an index out of range.
+    PORTA_PLUGIN_CAP_FORK_SAFE | PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE,
 };
 
 }  // namespace

@@ -1,8 +1,12 @@
 // Indexing along one dim (GATHER, SCATTER) and scans (CUMSUM, CUMPROD): the
-// core checks shapes, dtypes and index ranges, so kernels only move values.
+// core checks shapes, dtypes and index ranges, so kernels only move values;
+// on a plugin whose kernels check ranges themselves
+// (PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE) the core's range check runs only to
+// word the error of a kernel that found one out of range.
 #include <limits>
 
 #include "runtime/error.hpp"
+#include "runtime/registry.hpp"
 #include "ops/ops.hpp"
 
 namespace porta::ops {
@@ -20,6 +24,25 @@ void require_index(const char* op, const porta_tensor& src, const porta_tensor& 
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected an int64 index, got ", dtype_name(index.dtype),
          "; convert it first (.long())");
   check_same_device(op, {&src, &index});
+}
+
+// Launches a GATHER or SCATTER whose `index` indexes a dimension `dim` of
+// `size`, into an output of its own: checked first by the core, or, where the
+// device's kernels check, by the kernel, the core's check then naming the
+// value when the kernel refuses one (any other failure passes through).
+template <class Launch>
+void launch_in_range(const char* op, const TensorPtr& index, int64_t size, int32_t dim, Launch&& run) {
+  if (!(index->device->backend->api.capabilities & PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE)) {
+    check_index_range(op, index, size, dim);
+    run();
+    return;
+  }
+  try {
+    run();
+  } catch (const Error& e) {
+    if (e.status() == PORTA_ERROR_INVALID_ARGUMENT) check_index_range(op, index, size, dim);
+    throw;
+  }
 }
 
 // 0-d tensors take part as 1-element 1-D ones (PyTorch's rule for gather and scatter).
@@ -58,12 +81,12 @@ TensorPtr gather(const TensorPtr& src_in, int32_t dim, const TensorPtr& index_in
     if (i != d && index->shape[i] > src->shape[i])
       fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": index ", index_in->shape.str(), " must be no larger than src ",
            src_in->shape.str(), " apart from dimension ", d);
-  check_index_range(op, index, src->shape[d], d);
   TensorPtr out = empty(*src->device, src->dtype, index->shape);
   if (out->numel() > 0) {
     const KernelArg in[] = {KernelArg(*src), KernelArg(*index)};
     const porta_index_params p{sizeof(porta_index_params), d, 0};
-    launch(*out->device, PORTA_OP_GATHER, src->dtype, in, 2, KernelArg(*out), &p);
+    launch_in_range(op, index, src->shape[d], d,
+                    [&] { launch(*out->device, PORTA_OP_GATHER, src->dtype, in, 2, KernelArg(*out), &p); });
   }
   return index_in->ndim() == 0 ? reshape(out, Dims{}) : out;
 }
@@ -92,12 +115,12 @@ TensorPtr scatter(const TensorPtr& self_in, int32_t dim, const TensorPtr& index_
       fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": index ", index_in->shape.str(), " must be no larger than src ",
            src_in->shape.str(), " and, apart from dimension ", d, ", than self ", self_in->shape.str());
   }
-  check_index_range(op, index, self->shape[d], d);
   TensorPtr out = clone(self);
   if (index->numel() > 0) {
     const KernelArg in[] = {KernelArg(*index), KernelArg(*src)};
     const porta_index_params p{sizeof(porta_index_params), d, static_cast<int32_t>(reduce)};
-    launch(*out->device, PORTA_OP_SCATTER, out->dtype, in, 2, KernelArg(*out), &p);
+    launch_in_range(op, index, self->shape[d], d,
+                    [&] { launch(*out->device, PORTA_OP_SCATTER, out->dtype, in, 2, KernelArg(*out), &p); });
   }
   return self_in->ndim() == 0 ? reshape(out, Dims{}) : out;
 }
