@@ -7,6 +7,7 @@
 // stride 0 along dim, where each index value then adds its own offset.
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -59,7 +60,8 @@ class IndexWalk {
 };
 
 // The first index value outside [0, extent) the walk met, reported after
-// the parallel loop (the core checks ranges: this only guards direct calls).
+// the parallel loop: the cpu plugin declares PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE,
+// so the core relies on it; on others the core checks first.
 class BadIndex {
  public:
   void note(int64_t at, int64_t value) {
@@ -138,25 +140,69 @@ porta_status gather_kernel(const porta_kernel_call* c) {
   return bad.status(PORTA_OP_GATHER, k);
 }
 
+// Folds the values of a run of `count` lines at step j into self, the lines'
+// elements `s` bytes apart in values, index and self.
+template <class T, int Reduce>
+void scatter_step(char* const* p, const int64_t* s, int64_t count, int64_t first, int64_t j, const IndexWalk& w,
+                  int64_t len, int64_t extent, BadIndex& bad) {
+  const math::ScatterReduce<Reduce> f;
+  const char* src = p[0] + j * w.along[0];
+  const char* index = p[1] + j * w.along[1];
+  if (s[1] == 0 && s[2] == sizeof(T)) {
+    // One index value for the run, whose places in self are contiguous: a
+    // row folded into a row (embedding's and index_add's backward; their
+    // values are often a broadcast gradient, s[0] == 0).
+    const int64_t i = at<int64_t>(index, 0);
+    if (i >= 0 && i < extent) {
+      T* __restrict dst = reinterpret_cast<T*>(p[2] + i * w.along[2]);
+      if (s[0] == sizeof(T)) {
+        const T* __restrict from = reinterpret_cast<const T*>(src);
+        for (int64_t t = 0; t < count; ++t) dst[t] = f(dst[t], from[t]);
+      } else {
+        for (int64_t t = 0; t < count; ++t) dst[t] = f(dst[t], at<T>(src, t * s[0]));
+      }
+      return;
+    }
+  }
+  for (int64_t t = 0; t < count; ++t) {
+    const int64_t i = at<int64_t>(index, t * s[1]);
+    if (i < 0 || i >= extent) {
+      bad.note((first + t) * len + j, i);
+      continue;
+    }
+    T& dst = *reinterpret_cast<T*>(p[2] + t * s[2] + i * w.along[2]);
+    dst = f(dst, at<T>(src, t * s[0]));
+  }
+}
+
+// Each line (the places of index that differ only along dim) folded into
+// self in increasing position along dim, so the last write wins and sums add
+// in one order. Lines touch disjoint places of self, so a run of lines may
+// take its steps together: along dim outermost where the lines are the more
+// contiguous in self (scatter along dim 0 of rows), each line in turn where
+// dim is.
 template <class T, int Reduce>
 void scatter_lines(const IndexCall& k, BadIndex& bad) {
   const IndexWalk w(k, true);
   const int64_t len = k.index->shape[k.dim], extent = k.extent();
-  const int64_t src_step = w.along[0], index_step = w.along[1], self_step = w.along[2];
-  const math::ScatterReduce<Reduce> f;
   parallel_for(k.lines(), std::max<int64_t>(1, kElementwiseGrain / len), [&](int64_t b, int64_t e) {
     for_each_run(w.ops, b, e, [&](char* const* p, const int64_t* s, int64_t count, int64_t line) {
-      for (int64_t t = 0; t < count; ++t) {
-        const char *src = p[0] + t * s[0], *index = p[1] + t * s[1];
-        char* self = p[2] + t * s[2];
-        for (int64_t j = 0; j < len; ++j) {  // in increasing p[dim]: the last write wins
-          const int64_t i = at<int64_t>(index, j * index_step);
-          if (i < 0 || i >= extent) {
-            bad.note((line + t) * len + j, i);
-            continue;
+      if (std::abs(s[2]) < std::abs(w.along[2])) {
+        for (int64_t j = 0; j < len; ++j) scatter_step<T, Reduce>(p, s, count, line, j, w, len, extent, bad);
+      } else {
+        const math::ScatterReduce<Reduce> f;
+        for (int64_t t = 0; t < count; ++t) {
+          const char *src = p[0] + t * s[0], *index = p[1] + t * s[1];
+          char* self = p[2] + t * s[2];
+          for (int64_t j = 0; j < len; ++j) {
+            const int64_t i = at<int64_t>(index, j * w.along[1]);
+            if (i < 0 || i >= extent) {
+              bad.note((line + t) * len + j, i);
+              continue;
+            }
+            T& dst = *reinterpret_cast<T*>(self + i * w.along[2]);
+            dst = f(dst, at<T>(src, j * w.along[0]));
           }
-          T& dst = *reinterpret_cast<T*>(self + i * self_step);
-          dst = f(dst, at<T>(src, j * src_step));
         }
       }
     });
