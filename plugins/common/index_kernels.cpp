@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "dtype_dispatch.hpp"
+#include "gather_wide.hpp"
 #include "index_call.hpp"
 #include "index_math.hpp"
 #include "lane_math.hpp"
@@ -92,16 +93,21 @@ const T& at(const char* p, int64_t bytes) {
 }
 
 // A run of contiguous values and index: its indices checked first (a loop
-// that vectorizes), then gathered without a branch per element, at the
-// widest vector gather the CPU has; false (nothing written) where one is out
-// of range.
+// that vectorizes), then gathered without a branch per element, by vector
+// gathers where the CPU has them (gather_wide.hpp); false (nothing written)
+// where one is out of range.
 template <class T>
 PORTA_WIDEST_VECTORS bool gather_contiguous_run(T* out, const int64_t* index, const char* src, int64_t src_stride,
                                                 int64_t step, int64_t extent, int64_t count) {
-  bool in_range = true;
-  for (int64_t t = 0; t < count; ++t) in_range &= static_cast<uint64_t>(index[t]) < static_cast<uint64_t>(extent);
-  if (!in_range) return false;
-  for (int64_t t = 0; t < count; ++t) out[t] = at<T>(src, t * src_stride + index[t] * step);
+  uint64_t widest = 0;  // a negative index is wider than any extent as uint64
+  for (int64_t t = 0; t < count; ++t) widest = std::max(widest, static_cast<uint64_t>(index[t]));
+  if (widest >= static_cast<uint64_t>(extent)) return false;
+  // In elements (every stride is a whole number of them), which vector
+  // gathers take.
+  const T* base = reinterpret_cast<const T*>(src);
+  const int64_t a = src_stride / static_cast<int64_t>(sizeof(T)), b = step / static_cast<int64_t>(sizeof(T));
+  if (count >= 8 && gather_wide(out, base, index, a, b, count, sizeof(T))) return true;
+  for (int64_t t = 0; t < count; ++t) out[t] = base[t * a + index[t] * b];
   return true;
 }
 

@@ -12,13 +12,14 @@
 
 #include "extreme_wide.hpp"
 
-// A function compiled three times, for AVX-512, AVX2 and baseline x86-64,
+// A function compiled three times, for x86-64-v4 (AVX-512 F/BW/CD/DQ/VL),
+// x86-64-v3 (AVX2, FMA, BMI) and baseline x86-64,
 // the copy run chosen once by the dynamic loader (an ifunc): for loops over
 // lane_fold's lanes, whose order of additions is the same at every width,
 // and plain arithmetic (the host kernels are built with -ffp-contract=off,
 // so no width fuses a multiply-add): every copy gives the same bits.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define PORTA_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default"), flatten))
+#define PORTA_WIDEST_VECTORS __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"), flatten))
 #else
 #define PORTA_WIDEST_VECTORS
 #endif
