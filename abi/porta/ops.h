@@ -45,7 +45,8 @@ extern "C" {
  * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
  * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
  * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-87 (LAYER_NORM
- * to LSTM_CELL_BACKWARD) since plugin ABI 1.7.
+ * to LSTM_CELL_BACKWARD) since plugin ABI 1.7; ids 88-89 (CUMMAX, CUMMIN)
+ * since plugin ABI 1.8.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
@@ -136,7 +137,9 @@ extern "C" {
   R(X, CONV2D_BACKWARD_INPUT,  conv2d_backward_input,  84, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its input")       \
   R(X, CONV2D_BACKWARD_WEIGHT, conv2d_backward_weight, 85, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its weight") \
   R(X, LSTM_CELL,              lstm_cell,              86, PORTA_OP_KIND_RNN,       3, FLOAT,   SAME,  1, "an LSTM step's gates, cell and hidden state")  \
-  R(X, LSTM_CELL_BACKWARD,     lstm_cell_backward,     87, PORTA_OP_KIND_RNN,       6, FLOAT,   SAME,  0, "gradient of an LSTM step's gates and cell")
+  R(X, LSTM_CELL_BACKWARD,     lstm_cell_backward,     87, PORTA_OP_KIND_RNN,       6, FLOAT,   SAME,  0, "gradient of an LSTM step's gates and cell") \
+  R(X, CUMMAX,                 cummax,                 88, PORTA_OP_KIND_RUNNING_EXTREME, 1, ANY, SAME, 0, "running max along a dim, with where it came from") \
+  R(X, CUMMIN,                 cummin,                 89, PORTA_OP_KIND_RUNNING_EXTREME, 1, ANY, SAME, 0, "running min along a dim, with where it came from")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -372,7 +375,20 @@ typedef enum porta_op_kind {
    *    (u t) (o (1 - o))); dc_prev = e f.
    *  Optional (PORTA_OP_IS_OPTIONAL): the core composes them. Since plugin
    *  ABI 1.7. */
-  PORTA_OP_KIND_RNN = 18
+  PORTA_OP_KIND_RNN = 18,
+  /** Scans that keep where their value came from, along the middle axis:
+   *  in contiguous [outer, n, inner] (any dtype) -> outputs[0] of in's dtype
+   *  and outputs[1] int64, both contiguous [outer, n, inner]; params NULL
+   *  or a porta_scan_params with reverse 0 (else INVALID_ARGUMENT).
+   *  CUMMAX: outputs[0][o, j, i] the running max of in[o, 0..j, i] and
+   *  outputs[1] the k along n it came from: walking k = 0, 1, ..., x =
+   *  in[o, k, i] takes over when it is NaN, or when the running value is
+   *  not NaN and x >= it, so a later equal element wins, NaN beats every
+   *  number and a later NaN an earlier one (PyTorch's cummax); bool
+   *  compares false < true. CUMMIN: the same with x <= it.
+   *  Optional (PORTA_OP_IS_OPTIONAL): the core composes them. Since plugin
+   *  ABI 1.8. */
+  PORTA_OP_KIND_RUNNING_EXTREME = 19
 } porta_op_kind;
 
 /** Stable op ids, generated from PORTA_OP_LIST: PORTA_OP_ADD, ...
@@ -387,8 +403,9 @@ typedef enum porta_op {
 
 /** Whether the core composes op from other kernels where a plugin has no
  *  kernel for it, so that a plugin may leave it out: the NORM and RNN kinds
- *  and the direct convolution ops (ids 79-87, since plugin ABI 1.7). */
-#define PORTA_OP_IS_OPTIONAL(op) ((op) >= PORTA_OP_LAYER_NORM && (op) <= PORTA_OP_LSTM_CELL_BACKWARD)
+ *  and the direct convolution ops (ids 79-87, since plugin ABI 1.7), CUMMAX
+ *  and CUMMIN (ids 88-89, since plugin ABI 1.8). */
+#define PORTA_OP_IS_OPTIONAL(op) ((op) >= PORTA_OP_LAYER_NORM && (op) <= PORTA_OP_CUMMIN)
 
 /* ---- op parameter structs (each begins with struct_size) ---- */
 

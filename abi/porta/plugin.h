@@ -35,7 +35,7 @@ extern "C" {
 /** Plugin ABI major version: a plugin with another major is refused. */
 #define PORTA_PLUGIN_ABI_MAJOR 1
 /** Plugin ABI minor version of this header (appends only). */
-#define PORTA_PLUGIN_ABI_MINOR 7
+#define PORTA_PLUGIN_ABI_MINOR 8
 
 /**
  * Services the core offers a plugin, passed to initialize(). The table is
@@ -203,7 +203,7 @@ typedef struct porta_plugin_api {
  *  cost of a second read of the index), discards the kernel's output, which
  *  is always a tensor of its own, and words the error itself. Without it the
  *  core checks first, and the kernels may assume every index is in range.
- *  Defined in 1.7; a core that does not know it checks, as without it. */
+ *  Since 1.8 (a core that does not know it checks, as without it). */
 #define PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE 2u
 
 /** Size of the 1.0 table: a plugin built against 1.0 reports this. */

@@ -101,12 +101,25 @@ struct ScanCall {
   bool reverse = false;
 };
 
-// Fills `out` from a SCAN call of op (CUMSUM or CUMPROD); NULL params scan forward.
+// Fills `out` from a SCAN call of op (CUMSUM, CUMPROD: one output; CUMMAX,
+// CUMMIN: values and int64 indices, forward only); NULL params scan forward.
 inline bool scan_call(uint32_t op, const porta_kernel_call* c, ScanCall* out, char* msg, size_t cap) {
   const char* name = op_name(op);
-  if (c->num_inputs < 1 || c->num_outputs < 1) {
-    std::snprintf(msg, cap, "%s: needs 1 input and 1 output, got %d and %d", name, c->num_inputs, c->num_outputs);
+  const bool with_indices = op == PORTA_OP_CUMMAX || op == PORTA_OP_CUMMIN;
+  const int32_t outputs = with_indices ? 2 : 1;
+  if (c->num_inputs < 1 || c->num_outputs < outputs) {
+    std::snprintf(msg, cap, "%s: needs 1 input and %d output%s, got %d and %d", name, outputs, with_indices ? "s" : "",
+                  c->num_inputs, c->num_outputs);
     return false;
+  }
+  if (with_indices) {
+    const DLTensor& idx = c->outputs[1];
+    bool same = idx.ndim == 3 && c->inputs[0].ndim == 3;
+    for (int32_t d = 0; same && d < 3; ++d) same = idx.shape[d] == c->inputs[0].shape[d];
+    if (!same || dtype_index(idx.dtype) != kDtInt64) {
+      std::snprintf(msg, cap, "%s: outputs[1] must be int64 indices of in's [outer, n, inner] shape", name);
+      return false;
+    }
   }
   const DLTensor &in = c->inputs[0], &o = c->outputs[0];
   if (in.ndim != 3 || o.ndim != 3) {
@@ -131,6 +144,10 @@ inline bool scan_call(uint32_t op, const porta_kernel_call* c, ScanCall* out, ch
     return false;
   }
   *out = ScanCall{in.shape[0], in.shape[1], in.shape[2], p && p->reverse != 0};
+  if (with_indices && out->reverse) {
+    std::snprintf(msg, cap, "%s: scans forward only (porta_scan_params.reverse must be 0)", name);
+    return false;
+  }
   return true;
 }
 

@@ -1,7 +1,8 @@
 // The math of the INDEX and SCAN kinds, written once for the host kernels
 // and the CUDA plugin: SCATTER's reductions and the scans' steps are the
 // elementwise functors (elementwise_math.hpp), so integers wrap and NaN
-// propagates exactly as in add, mul, maximum and minimum.
+// propagates exactly as in add, mul, maximum and minimum; CUMMAX and
+// CUMMIN's rule of who takes over.
 #pragma once
 
 #include <porta/ops.h>
@@ -51,5 +52,17 @@ struct ScanStep {
       return Math<PORTA_OP_ADD>{}(acc, x);
   }
 };
+
+// CUMMAX / CUMMIN: whether x, met after the running value `best`, takes
+// over (PyTorch's rule: NaN beats every number and a later NaN an earlier
+// one; a later equal element wins).
+template <uint32_t Op, class T>
+PORTA_HD bool takes_over(T best, T x) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (x != x) return true;
+    if (best != best) return false;
+  }
+  return Op == PORTA_OP_CUMMAX ? x >= best : x <= best;
+}
 
 }  // namespace porta::math

@@ -88,8 +88,8 @@ inline constexpr int op_kind(uint32_t op) {
 
 // A plugin's kernel families by kind: each a function (op, args...) that
 // finds or runs the kernel of one family. `binary` serves BINARY, COMPARE
-// and WHERE, `reduce` REDUCE and ARGREDUCE; `unknown` an op id this header
-// does not know.
+// and WHERE, `reduce` REDUCE and ARGREDUCE, `scan` SCAN and RUNNING_EXTREME;
+// `unknown` an op id this header does not know.
 template <class Fn>
 struct KindFamilies {
   Fn factory, copy, unary, binary, reduce, matmul, conv, pool, softmax, loss, optimizer, index, scan, sort, norm, rnn,
@@ -128,6 +128,7 @@ auto by_kind(const KindFamilies<Fn>& f, uint32_t op, A... args) {
     case PORTA_OP_KIND_INDEX:
       return f.index(op, args...);
     case PORTA_OP_KIND_SCAN:
+    case PORTA_OP_KIND_RUNNING_EXTREME:  // the scans' walk, with a second output
       return f.scan(op, args...);
     case PORTA_OP_KIND_SORT:
       return f.sort(op, args...);

@@ -2,6 +2,8 @@
 // middle axis of contiguous [outer, n, inner], in parallel over the
 // (outer, inner) lines, each walked in order (forward or reversed). Floats
 // accumulate in double and round each result; int64 wraps (index_math.hpp).
+// CUMMAX / CUMMIN keep the running value and where it came from; lines of
+// [outer, n, inner > 1] advance together, a row of n at a time.
 #include <algorithm>
 
 #include "dtype_dispatch.hpp"
@@ -38,14 +40,64 @@ porta_status scan_kernel(const porta_kernel_call* c) {
   return PORTA_OK;
 }
 
+template <uint32_t Op, class T>
+porta_status extreme_scan_kernel(const porta_kernel_call* c) {
+  plugin::ScanCall s;
+  char msg[256];
+  if (!plugin::scan_call(Op, c, &s, msg, sizeof msg)) return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+  const T* x = data_of<const T>(c->inputs[0]);
+  T* y = data_of<T>(c->outputs[0]);
+  int64_t* where = data_of<int64_t>(c->outputs[1]);
+  const int64_t n = s.n, inner = s.inner;
+  if (inner == 1) {  // lines of n contiguous values
+    parallel_for(s.outer, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o) {
+        const T* line = x + o * n;
+        T best = line[0];
+        int64_t from = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          if (math::takes_over<Op>(best, line[j])) best = line[j], from = j;
+          y[o * n + j] = best;
+          where[o * n + j] = from;
+        }
+      }
+    });
+    return PORTA_OK;
+  }
+  // Work items: (outer, block of up to kBlock inner columns), each walking j
+  // in order with its columns side by side.
+  constexpr int64_t kBlock = 256;
+  const int64_t blocks = (inner + kBlock - 1) / kBlock;
+  parallel_for(s.outer * blocks, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n * std::min(inner, kBlock), 1)),
+               [&](int64_t b, int64_t e) {
+                 T best[kBlock];
+                 int64_t from[kBlock];
+                 for (int64_t item = b; item < e; ++item) {
+                   const int64_t o = item / blocks, i0 = (item % blocks) * kBlock, w = std::min(kBlock, inner - i0);
+                   const int64_t base = o * n * inner + i0;
+                   for (int64_t j = 0; j < n; ++j) {
+                     const int64_t at = base + j * inner;
+                     for (int64_t i = 0; i < w; ++i) {
+                       if (j == 0 || math::takes_over<Op>(best[i], x[at + i])) best[i] = x[at + i], from[i] = j;
+                       y[at + i] = best[i];
+                       where[at + i] = from[i];
+                     }
+                   }
+                 }
+               });
+  return PORTA_OK;
+}
+
 // The kernel of Op for dtype index `dtype`: the dtypes of Op's row of the op table.
 template <uint32_t Op>
 porta_kernel_fn scan_for(int dtype) {
   return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
-    if constexpr (plugin::op_takes_dtype(Op, DT))
-      return &scan_kernel<Op, storage_t<DT>>;
-    else
+    if constexpr (!plugin::op_takes_dtype(Op, DT))
       return nullptr;
+    else if constexpr (Op == PORTA_OP_CUMMAX || Op == PORTA_OP_CUMMIN)
+      return &extreme_scan_kernel<Op, storage_t<DT>>;
+    else
+      return &scan_kernel<Op, storage_t<DT>>;
   });
 }
 
@@ -57,6 +109,10 @@ porta_kernel_fn find_scan_kernel(uint32_t op, int dtype) {
       return scan_for<PORTA_OP_CUMSUM>(dtype);
     case PORTA_OP_CUMPROD:
       return scan_for<PORTA_OP_CUMPROD>(dtype);
+    case PORTA_OP_CUMMAX:
+      return scan_for<PORTA_OP_CUMMAX>(dtype);
+    case PORTA_OP_CUMMIN:
+      return scan_for<PORTA_OP_CUMMIN>(dtype);
     default:
       return nullptr;
   }

@@ -2,7 +2,9 @@
 // contiguous [outer, n, inner], a thread per (outer, inner) line walking it
 // in order (neighbouring threads read neighbouring columns when inner > 1).
 // Floats accumulate in double and round each result, int64 wraps: the cpu
-// plugin's steps (plugins/common/index_math.hpp), so results match bit for bit.
+// plugin's steps (plugins/common/index_math.hpp), so results match bit for
+// bit. CUMMAX / CUMMIN: the running value and where it came from, by the
+// same rule (math::takes_over).
 #include "dtype_dispatch.hpp"
 #include "index_call.hpp"
 #include "index_math.hpp"
@@ -45,14 +47,45 @@ porta_status scan(const porta_kernel_call* c) {
   return launched(plugin::op_name(Op));
 }
 
+template <uint32_t Op, class T>
+__global__ void __launch_bounds__(kThreads)
+    extreme_scan_kernel(const T* x, T* y, int64_t* where, int64_t lines, int64_t n, int64_t inner) {
+  for (int64_t line = thread_index(); line < lines; line += thread_count()) {
+    const int64_t base = (line / inner) * n * inner + line % inner;
+    T best = x[base];
+    int64_t from = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t at = base + j * inner;
+      if (j > 0 && math::takes_over<Op>(best, x[at])) best = x[at], from = j;
+      y[at] = best;
+      where[at] = from;
+    }
+  }
+}
+
+template <uint32_t Op, class T>
+porta_status extreme_scan(const porta_kernel_call* c) {
+  plugin::ScanCall s;
+  char msg[256];
+  if (!plugin::scan_call(Op, c, &s, msg, sizeof msg)) return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
+  Launch l;
+  if (porta_status st = begin(c, &l); st != PORTA_OK) return st;
+  const int64_t lines = s.outer * s.inner;
+  extreme_scan_kernel<Op, T><<<l.blocks(lines), kThreads, 0, l.stream>>>(
+      data_of<const T>(c->inputs[0]), data_of<T>(c->outputs[0]), data_of<int64_t>(c->outputs[1]), lines, s.n, s.inner);
+  return launched(plugin::op_name(Op));
+}
+
 // The kernel of Op for dtype index `dtype`: the dtypes of Op's row of the op table.
 template <uint32_t Op>
 porta_kernel_fn scan_for(int dtype) {
   return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
-    if constexpr (plugin::op_takes_dtype(Op, DT))
-      return &scan<Op, storage_t<DT>>;
-    else
+    if constexpr (!plugin::op_takes_dtype(Op, DT))
       return nullptr;
+    else if constexpr (Op == PORTA_OP_CUMMAX || Op == PORTA_OP_CUMMIN)
+      return &extreme_scan<Op, storage_t<DT>>;
+    else
+      return &scan<Op, storage_t<DT>>;
   });
 }
 
@@ -64,6 +97,10 @@ porta_kernel_fn find_scan_kernel(uint32_t op, int dtype) {
       return scan_for<PORTA_OP_CUMSUM>(dtype);
     case PORTA_OP_CUMPROD:
       return scan_for<PORTA_OP_CUMPROD>(dtype);
+    case PORTA_OP_CUMMAX:
+      return scan_for<PORTA_OP_CUMMAX>(dtype);
+    case PORTA_OP_CUMMIN:
+      return scan_for<PORTA_OP_CUMMIN>(dtype);
     default:
       return nullptr;
   }

@@ -484,4 +484,27 @@ Reduction ref_scan(porta_op op, const HostTensor& t, int32_t dim) {
   return r;
 }
 
+std::pair<HostTensor, HostTensor> ref_running_extreme(porta_op op, const HostTensor& t, int32_t dim) {
+  if (op != PORTA_OP_CUMMAX && op != PORTA_OP_CUMMIN) throw no_reference(op);
+  const size_t nd = t.shape.size(), d = static_cast<size_t>(wrap(dim, nd));
+  int64_t outer = 1, n = 1, inner = 1;
+  for (size_t i = 0; i < nd; ++i) (i < d ? outer : i == d ? n : inner) *= t.shape[i];
+  HostTensor values{t.dtype, t.shape, std::vector<double>(t.v.size())};
+  HostTensor indices{porta_int64, t.shape, std::vector<double>(t.v.size())};
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t in = 0; in < inner; ++in) {
+      double best = 0;
+      int64_t from = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        const size_t k = static_cast<size_t>((o * n + j) * inner + in);
+        const double x = t.v[k];
+        const bool wins = op == PORTA_OP_CUMMAX ? x >= best : x <= best;
+        if (j == 0 || std::isnan(x) || (!std::isnan(best) && wins)) best = x, from = j;
+        values.v[k] = best;
+        indices.v[k] = static_cast<double>(from);
+      }
+    }
+  return {values, indices};
+}
+
 }  // namespace conformance

@@ -5,6 +5,7 @@
 #include <porta/ops.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "host_tensor.hpp"
@@ -73,5 +74,8 @@ Reduction ref_scatter(const HostTensor& self, int32_t dim, const HostTensor& ind
 // (wrapping), floats accumulate in double and round each prefix once. The
 // scale of cumsum is the running sum of magnitudes.
 Reduction ref_scan(porta_op op, const HostTensor& t, int32_t dim);
+// CUMMAX / CUMMIN: the running extreme along dim and where it came from (a
+// later equal element wins; NaN beats every number, a later NaN too).
+std::pair<HostTensor, HostTensor> ref_running_extreme(porta_op op, const HostTensor& t, int32_t dim);
 
 }  // namespace conformance

@@ -1,6 +1,7 @@
 // Every SCAN op of PORTA_OP_LIST (cumsum, cumprod): each dim, every dtype
 // (integers and bool give int64), strided inputs, 0-d and empty tensors,
-// rows of 10000, float32 accumulated in double, int64 wrapping, NaN.
+// rows of 10000, float32 accumulated in double, int64 wrapping, NaN. And the
+// RUNNING_EXTREME kind (cummax, cummin), values and where they came from.
 #include <cmath>
 #include <optional>
 #include <string>
@@ -141,6 +142,55 @@ TEST_P(Scan, BadDimsAreRejected) {
     }
     for (int32_t dim : {1, -2})
       expect_failure(PORTA_ERROR_INVALID_ARGUMENT, [&](porta_tensor** o) { return op.fn(z, dim, o); });
+  }
+}
+
+// ---- RUNNING_EXTREME: cummax, cummin
+
+struct RunningExtremeOp {
+  porta_op op;
+  const char* name;
+  porta_status (*fn)(porta_tensor*, int32_t, porta_tensor**, porta_tensor**);
+};
+const RunningExtremeOp kRunningExtremeOps[] = {{PORTA_OP_CUMMAX, "cummax", porta_cummax},
+                                               {PORTA_OP_CUMMIN, "cummin", porta_cummin}};
+
+class RunningExtreme : public Scan {
+ protected:
+  void check(const RunningExtremeOp& op, const HostTensor& in, int32_t dim, Layout layout) {
+    op_case(op.name, in.dtype, [&] {
+      SCOPED_TRACE(std::string(op.name) + " " + dtype_name(in.dtype) + " " + shape_str(in.shape) + " " +
+                   layout_name(layout) + " dim " + std::to_string(dim));
+      Tensor t = upload(in, dev(), layout), values, indices;
+      CHECK_OK(op.fn(t, dim, values.out(), indices.out()));
+      const auto [want_values, want_indices] = ref_running_extreme(op.op, in, dim);
+      expect_close(download(values), want_values, kExact, op.name);
+      expect_close(download(indices), want_indices, kExact, std::string(op.name) + " indices");
+    });
+  }
+};
+PORTA_INSTANTIATE_FOR_EVERY_DEVICE(RunningExtreme);
+
+// Grid values repeat, so every line has ties: the later element must win.
+TEST_P(RunningExtreme, EveryDtypeDimAndLayout) {
+  uint32_t seed = 1;
+  for (const RunningExtremeOp& op : kRunningExtremeOps)
+    for (DLDataType dt : kAllDtypes)
+      for (int32_t dim : {0, 1, 2, -1})
+        for (Layout layout : kAllLayouts) {
+          if (layout != Layout::Contiguous && dim == 1) continue;  // enough strided cases
+          check(op, sample_host(dt, {3, 4, 5}, seed++, Values::Grid), dim, layout);
+        }
+}
+
+TEST_P(RunningExtreme, NaNWinsAndLongLines) {
+  const HostTensor nans =
+      make_host(porta_float32, {3, 4}, {1, NAN, 2, NAN, INFINITY, -INFINITY, INFINITY, 2, 0, -0.0, 0, NAN});
+  for (const RunningExtremeOp& op : kRunningExtremeOps) {
+    for (int32_t dim : {0, 1})
+      for (Layout layout : kAllLayouts) check(op, nans, dim, layout);
+    check(op, sample_host(porta_float64, {2, 3000}, 5), 1, Layout::Contiguous);
+    check(op, sample_host(porta_int64, {700, 3}, 6), 0, Layout::Contiguous);
   }
 }
 

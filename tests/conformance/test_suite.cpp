@@ -84,6 +84,7 @@ const char* covering_file(porta_op op) {
     case PORTA_OP_KIND_INDEX:
       return "test_index.cpp";
     case PORTA_OP_KIND_SCAN:
+    case PORTA_OP_KIND_RUNNING_EXTREME:
       return "test_scan.cpp";
     case PORTA_OP_KIND_SORT:
       return "test_sort.cpp";

@@ -23,6 +23,8 @@ using namespace porta;
 #define PORTA_GEN_PORTA_OP_KIND_NORM(NAME, name)
 // LSTM_CELL is porta_rnn's kernel (nn/recurrent.cpp).
 #define PORTA_GEN_PORTA_OP_KIND_RNN(NAME, name)
+// CUMMAX and CUMMIN (two outputs) sit behind c_api/sorting.cpp's entry points.
+#define PORTA_GEN_PORTA_OP_KIND_RUNNING_EXTREME(NAME, name)
 
 #define PORTA_GEN_PORTA_OP_KIND_SCAN(NAME, name)                                         \
   PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, porta_tensor** out) { \

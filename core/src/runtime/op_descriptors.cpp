@@ -57,6 +57,7 @@ const char* kind_name(porta_op_kind kind) {
     case PORTA_OP_KIND_SORT: return "SORT";
     case PORTA_OP_KIND_NORM: return "NORM";
     case PORTA_OP_KIND_RNN: return "RNN";
+    case PORTA_OP_KIND_RUNNING_EXTREME: return "RUNNING_EXTREME";
   }
   return "unknown kind";
 }
@@ -74,7 +75,8 @@ int32_t ops_known_at_plugin_minor(uint32_t minor) {
   if (minor == 3) return PORTA_OP_GATHER;
   if (minor == 4) return PORTA_OP_SORT;
   if (minor <= 6) return PORTA_OP_LAYER_NORM;  // 1.6 appended no op (porta_sort_params.k)
-  static_assert(PORTA_PLUGIN_ABI_MINOR == 7, "ops appended in a new plugin ABI minor need their first id here");
+  if (minor == 7) return PORTA_OP_CUMMAX;
+  static_assert(PORTA_PLUGIN_ABI_MINOR == 8, "ops appended in a new plugin ABI minor need their first id here");
   return PORTA_OP_COUNT;
 }
 

@@ -1,5 +1,6 @@
 // SCAN kind (kernels/scan.cl) over contiguous [outer, n, inner]: one
-// work-item per (outer, inner) line.
+// work-item per (outer, inner) line; CUMMAX / CUMMIN write a second output,
+// the int64 positions.
 #include "index_call.hpp"
 #include "ops.hpp"
 
@@ -18,7 +19,13 @@ porta_status run_scan(uint32_t op, int dt, const porta_kernel_call* c) {
   const int64_t lines = s.outer * s.inner;
   Launch l(*call.kernel, call.name);
   l.arg(static_cast<cl_long>(lines)).arg(static_cast<cl_long>(s.n)).arg(static_cast<cl_long>(s.inner));
-  l.arg(static_cast<cl_int>(s.reverse)).arg(x).arg(y);
+  if (op == PORTA_OP_CUMMAX || op == PORTA_OP_CUMMIN) {  // values and where they came from, forward only
+    Operand where;
+    if (const porta_status st = operand(c->outputs[1], name, &where); st != PORTA_OK) return st;
+    l.arg(x).arg(y).arg(where);
+  } else {
+    l.arg(static_cast<cl_int>(s.reverse)).arg(x).arg(y);
+  }
   return l.enqueue(call.queue, lines);
 }
 

@@ -1,5 +1,6 @@
-// Order statistics that scan: cummax / cummin (a Hillis-Steele doubling scan
-// of (value, index) pairs: log2(n) passes of elementwise ops), mode (runs of
+// Order statistics that scan: cummax / cummin (the plugin's CUMMAX / CUMMIN
+// kernel, optional, or a Hillis-Steele doubling scan of (value, index) pairs:
+// log2(n) passes of elementwise ops), mode (runs of
 // a stable sort, their lengths from a cummax of run starts) and searchsorted
 // / bucketize (PyTorch's binary search, every value at once: log2(M) passes
 // of a gather and a compare). Values are differentiable through a gather of
@@ -7,7 +8,9 @@
 #include <algorithm>
 
 #include "ops/composite/composite.hpp"
+#include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
+#include "runtime/registry.hpp"
 
 namespace porta::composite {
 namespace {
@@ -21,10 +24,29 @@ TensorPtr positions(DeviceState& dev, const Dims& shape, int32_t d) {
   return ops::contiguous(ops::expand(p, shape));
 }
 
+// running_extreme by the device's CUMMAX / CUMMIN kernel: false where it
+// has none for v's dtype or declines the call.
+bool running_extreme_kernel(const TensorPtr& v, int32_t d, bool is_max, ops::Sorted* out) {
+  const porta_op op = is_max ? PORTA_OP_CUMMAX : PORTA_OP_CUMMIN;
+  DeviceState& dev = *v->device;
+  if (v->numel() == 0 || !has_kernel(dev, op, v->dtype)) return false;
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int32_t i = 0; i < v->ndim(); ++i) (i < d ? outer : i == d ? n : inner) *= v->shape[i];
+  const Dims shape{outer, n, inner}, strides{n * inner, inner, 1};
+  TensorPtr x = ops::contiguous(v);
+  TensorPtr values = empty(dev, v->dtype, v->shape), indices = empty(dev, Dtype::Int64, v->shape);
+  const KernelArg in(*x, shape, strides);
+  const KernelArg outs[] = {KernelArg(*values, shape, strides), KernelArg(*indices, shape, strides)};
+  if (!try_launch(dev, op, v->dtype, &in, 1, outs, 2, nullptr)) return false;
+  *out = {values, indices};
+  return true;
+}
+
 // Inclusive running max (or min) of v along d with where each came from: a
 // later element wins ties, and NaN beats every number, a later NaN an
 // earlier one (PyTorch's cummax / cummin). Not recorded.
 ops::Sorted running_extreme(const TensorPtr& v, int32_t d, bool is_max) {
+  if (ops::Sorted k; running_extreme_kernel(v, d, is_max, &k)) return k;
   const int64_t n = v->shape[d];
   TensorPtr vals = ops::contiguous(v), idx = positions(*v->device, v->shape, d);
   for (int64_t s = 1; s < n; s *= 2) {
