@@ -1,7 +1,8 @@
 // Host kernels of the SOFTMAX kind over contiguous [outer, dim, inner]: one
 // task per row of `dim` elements `inner` apart. The max is subtracted before
 // exp (SLEEF's vector exp where it is loaded), and sums accumulate in
-// double, in eight lanes added pairwise.
+// double, in eight lanes added pairwise; a row's loops at the CPU's widest
+// vectors (PORTA_WIDEST_VECTORS, the same bits at every width).
 #include <cmath>
 #include <cstdio>
 #include <vector>
@@ -31,7 +32,7 @@ double lane_sum(int64_t n, F f) {
 // One contiguous row of `dim` values (the max, NaN if the row has one,
 // subtracted before exp).
 template <uint32_t Op, class T>
-void forward_row(const T* x, T* y, int64_t dim) {
+PORTA_WIDEST_VECTORS void forward_row(const T* x, T* y, int64_t dim) {
   const T mx = extreme<true>(x, dim);
   for (int64_t k = 0; k < dim; ++k) y[k] = x[k] - mx;
   if constexpr (Op == PORTA_OP_SOFTMAX) {
@@ -46,7 +47,7 @@ void forward_row(const T* x, T* y, int64_t dim) {
 }
 
 template <uint32_t Op, class T>
-void backward_row(const T* y, const T* gy, T* gx, int64_t dim) {
+PORTA_WIDEST_VECTORS void backward_row(const T* y, const T* gy, T* gx, int64_t dim) {
   if constexpr (Op == PORTA_OP_SOFTMAX_BACKWARD) {  // y * (gy - sum(gy * y))
     const T s = static_cast<T>(
         lane_sum(dim, [&](int64_t k) { return static_cast<double>(gy[k]) * static_cast<double>(y[k]); }));

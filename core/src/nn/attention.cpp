@@ -28,11 +28,17 @@ TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, c
   if (!(dropout_p >= 0.0 && dropout_p <= 1.0))
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dropout_p must be in [0, 1], got ", dropout_p);
   const double factor = std::isnan(scale) ? 1.0 / std::sqrt(static_cast<double>(e)) : scale;
-  TensorPtr scores = ag::binary_scalar(PORTA_OP_MUL, ag::matmul(q, ag::transpose(k, -2, -1)), factor);
+  // The scale on the smaller of q [..., L, E] and the scores [..., L, S].
+  TensorPtr scores = e < s ? ag::matmul(ag::binary_scalar(PORTA_OP_MUL, q, factor), ag::transpose(k, -2, -1))
+                           : ag::binary_scalar(PORTA_OP_MUL, ag::matmul(q, ag::transpose(k, -2, -1)), factor);
   DeviceState& dev = *q->device;
   if (is_causal) {
+    // PyTorch's math path: the mask as an additive bias, 0 on and below the
+    // diagonal and -inf above it, added to the scores.
     TensorPtr keep = composite::triangle(ops::full(dev, Dims{l, s}, 1.0, Dtype::Bool), 0, true);
-    scores = composite::masked_fill(scores, ops::binary_scalar(PORTA_OP_EQ, keep, 0.0), -INFINITY);
+    TensorPtr bias = ops::where(keep, ops::full(dev, Dims{}, 0.0, scores->dtype),
+                                ops::full(dev, Dims{}, -INFINITY, scores->dtype));
+    scores = ag::binary(PORTA_OP_ADD, scores, bias);
   } else if (attn_mask) {
     check_same_device(op, {q.get(), attn_mask.get()});
     if (attn_mask->dtype == Dtype::Bool)
