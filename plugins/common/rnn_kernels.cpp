@@ -2,12 +2,14 @@
 // block of rows, each row's gates through the same sigmoid and tanh the
 // unary kernels use (SLEEF's where it is loaded, vector_math.hpp), every
 // other step one float operation as ops.h writes it, so a step gives the
-// bits of the composite the core would otherwise run.
+// bits of the composite the core would otherwise run (at the CPU's widest
+// vectors: PORTA_WIDEST_VECTORS).
 #include <cstdio>
 #include <vector>
 
 #include "elementwise_math.hpp"
 #include "host_kernels.hpp"
+#include "lane_math.hpp"
 #include "rnn_math.hpp"
 #include "strided_loop.hpp"
 #include "vector_math.hpp"
@@ -23,7 +25,7 @@ void unary_into(vecmath::Fn fn, const T* x, T* y, int64_t n) {
 }
 
 template <class T>
-void lstm_cell_rows(const porta_kernel_call* c, int64_t begin, int64_t end, int64_t H) {
+PORTA_WIDEST_VECTORS void lstm_cell_rows(const porta_kernel_call* c, int64_t begin, int64_t end, int64_t H) {
   const T *gi = data_of<const T>(c->inputs[0]), *gh = data_of<const T>(c->inputs[1]);
   const T* c_prev = data_of<const T>(c->inputs[2]);
   T *h = data_of<T>(c->outputs[0]), *cell = data_of<T>(c->outputs[1]), *act = data_of<T>(c->outputs[2]);
@@ -41,7 +43,7 @@ void lstm_cell_rows(const porta_kernel_call* c, int64_t begin, int64_t end, int6
 }
 
 template <class T>
-void lstm_cell_backward_rows(const porta_kernel_call* c, int64_t begin, int64_t end, int64_t H) {
+PORTA_WIDEST_VECTORS void lstm_cell_backward_rows(const porta_kernel_call* c, int64_t begin, int64_t end, int64_t H) {
   const T *dh = data_of<const T>(c->inputs[0]), *dh_next = data_of<const T>(c->inputs[1]);
   const T *dc = data_of<const T>(c->inputs[2]), *dc_next = data_of<const T>(c->inputs[3]);
   const T *act = data_of<const T>(c->inputs[4]), *c_prev = data_of<const T>(c->inputs[5]);

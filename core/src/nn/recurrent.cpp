@@ -116,8 +116,8 @@ struct Recurrence {
   TensorPtr forward(const TensorPtr& gi, const TensorPtr& h0, const TensorPtr& c0, const TensorPtr& w_hh,
                     const TensorPtr& b_hh, std::vector<TensorPtr>* saved) const {
     const bool lstm = mode == PORTA_RNN_LSTM;
-    TensorPtr y =
-        ops::full(*gi->device, lstm ? Dims{2, steps, batch, hidden} : Dims{steps, batch, hidden}, 0.0, gi->dtype);
+    // Every step writes its h (and c) into y: no zero fill.
+    TensorPtr y = empty(*gi->device, gi->dtype, lstm ? Dims{2, steps, batch, hidden} : Dims{steps, batch, hidden});
     TensorPtr h = h0, c = c0;
     // On the LSTM kernels b_hh joins the input's projection once, not each
     // step's hidden one (a step is then one GEMM and one kernel).
@@ -199,8 +199,9 @@ struct RecurrenceNode final : autograd::Node {
     const int64_t h = rec.hidden, per_step = lstm ? 1 : gru ? 4 : 0;
     DeviceState& dev = *gy->device;
     const Dims gates_shape{rec.steps, rec.batch, gate_count(rec.mode) * h};
-    TensorPtr d_gi = ops::full(dev, gates_shape, 0.0, gy->dtype);
-    TensorPtr d_gh = gru ? ops::full(dev, gates_shape, 0.0, gy->dtype) : d_gi;  // the same except for GRU
+    // Every step writes its gate gradients into d_gi (and d_gh): no zero fill.
+    TensorPtr d_gi = empty(dev, gy->dtype, gates_shape);
+    TensorPtr d_gh = gru ? empty(dev, gy->dtype, gates_shape) : d_gi;  // the same except for GRU
     TensorPtr dh_next = ops::full(dev, Dims{rec.batch, h}, 0.0, gy->dtype), dc_next = lstm ? dh_next : TensorPtr();
     const bool kernels = lstm && has_lstm_kernels(*gy);
     for (int64_t s = rec.steps - 1; s >= 0; --s) {
