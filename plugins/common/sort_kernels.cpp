@@ -1,12 +1,14 @@
 // Host kernels of the SORT kind: a stable sort of each (outer, inner) line
 // of contiguous [outer, n, inner], in parallel over lines (sort_order.hpp's
 // order, so the result equals the devices' merge sort), of (value, index)
-// pairs copied out of the line; with porta_sort_params.k, a selection of the
-// first k. The scratch outputs are not needed here.
+// pairs copied out of the line, or for lines of 64 and more a radix sort
+// (radix_sort.hpp); with porta_sort_params.k, a selection of the first k.
+// The scratch outputs are not needed here.
 #include <algorithm>
 #include <vector>
 
 #include "dtype_dispatch.hpp"
+#include "radix_sort.hpp"
 #include "sort_call.hpp"
 #include "sort_order.hpp"
 #include "strided_loop.hpp"
@@ -20,6 +22,9 @@ struct Keyed {
   T value;
   int64_t index;
 };
+
+// Lines this long and longer are radix sorted (radix_sort.hpp).
+constexpr int64_t kRadixMin = 64;
 
 // Whether any of x[0], x[stride], ... (m values) sorts strictly before
 // `top`: math::sort_before with its NaN cases decided once for `top`, so the
@@ -94,11 +99,24 @@ porta_status sort_kernel(const porta_kernel_call* c) {
   T* values = data_of<T>(c->outputs[0]);
   int64_t* indices = data_of<int64_t>(c->outputs[1]);
   const int64_t n = s.n, inner = s.inner, kept = s.k > 0 ? s.k : n;
+  // Whole lines of more than a few values: a radix sort (a few passes over
+  // the line, where a comparison sort makes log2(n)).
+  const bool radix = n >= kRadixMin && (s.k <= 0 || s.k > n / 16);
   parallel_for(s.outer * inner, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)),
                [&](int64_t b, int64_t e) {
                  std::vector<Keyed<T>> keyed;
+                 RadixScratch<T> scratch;
                  for (int64_t line = b; line < e; ++line) {
                    const int64_t base = (line / inner) * n * inner + line % inner;
+                   if (radix) {
+                     radix_sort_line(x + base, n, inner, s.descending, scratch);
+                     for (int64_t j = 0; j < kept; ++j) {
+                       const int64_t from = scratch.order[j];
+                       values[base + j * inner] = x[base + from * inner];
+                       indices[base + j * inner] = from;
+                     }
+                     continue;
+                   }
                    sort_line(x + base, n, inner, s.k, s.descending, keyed);
                    for (int64_t j = 0; j < kept; ++j) {
                      values[base + j * inner] = keyed[j].value;

@@ -99,6 +99,26 @@ TEST_P(Sort, LongRowsAndColumns) {
   }
 }
 
+// Lines of 64 and more (the cpu plugin's radix sort): every dtype, ties in
+// both directions, and for floats NaNs, infinities and both zeros among them.
+TEST_P(Sort, LongLinesOfEveryDtype) {
+  uint32_t seed = 50;
+  for (DLDataType dt : kAllDtypes) {
+    HostTensor in = sample_host(dt, {2, 130}, seed++, Values::Grid);
+    if (is_float(dt)) {
+      const double specials[] = {NAN, -0.0, 0.0, INFINITY, -INFINITY, NAN, -0.0};
+      for (size_t i = 0; i < in.v.size(); i += 9) in.v[i] = specials[(i / 9) % 7];
+    }
+    HostTensor columns = in;  // the same values as [130, 2], sorted down its columns
+    columns.shape = {130, 2};
+    for (bool descending : {false, true}) {
+      check(in, 1, descending);
+      check(in, 1, descending, Layout::Strided);
+      check(columns, 0, descending);
+    }
+  }
+}
+
 TEST_P(Sort, ZeroDimEmptyAndSizeOne) {
   for (bool descending : {false, true}) {
     check(make_host(porta_float32, {}, {2.5}), 0, descending);
