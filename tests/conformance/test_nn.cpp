@@ -222,6 +222,49 @@ TEST_P(NN, Conv2dGroups) {
     }
 }
 
+// conv_transpose2d is conv2d's adjoint: its output is the input gradient of
+// the conv2d from its output back to x (with x as that conv2d's output
+// gradient), its input gradient that conv2d's value on the output gradient
+// G, its weight gradient that conv2d's weight gradient with input G. On the
+// cpu and mock plugins float32 runs on the direct convolution kernels.
+TEST_P(NN, ConvTranspose2dIsConv2dsAdjoint) {
+  struct Case {
+    Shape x, w;
+    Window2d g;
+    int32_t output_padding;
+  };
+  const Case cases[] = {{{2, 4, 5, 6}, {4, 3, 3, 3}, {3, 3, 2, 2, 1, 1, 1, 1}, 1},
+                        {{1, 3, 4, 4}, {3, 2, 4, 4}, {4, 4, 2, 2, 1, 1, 1, 1}, 0},
+                        {{2, 2, 3, 5}, {2, 3, 2, 3}, {2, 3, 1, 1, 0, 1, 2, 1}, 0}};
+  uint32_t seed = 700;
+  for (const Case& c : cases)
+    for (DLDataType dt : {porta_float32, porta_float64}) {
+      const Window2d& g = c.g;
+      const int64_t oh = (c.x[2] - 1) * g.sh - 2 * g.ph + g.dh * (g.kh - 1) + c.output_padding + 1;
+      const int64_t ow = (c.x[3] - 1) * g.sw - 2 * g.pw + g.dw * (g.kw - 1) + c.output_padding + 1;
+      const HostTensor x = sample_host(dt, c.x, next_seed(seed)), w = sample_host(dt, c.w, next_seed(seed));
+      const HostTensor b = sample_host(dt, {c.w[1]}, next_seed(seed));
+      const HostTensor gy = sample_host(dt, {c.x[0], c.w[1], oh, ow}, next_seed(seed));
+      op_case("conv_transpose2d", dt, [&] {
+        SCOPED_TRACE("conv_transpose2d x " + shape_str(c.x) + " w " + shape_str(c.w) + " " + dtype_name(dt));
+        Tensor tx = leaf(x), tw = leaf(w), tb = leaf(b), y;
+        const porta_conv2d_options o = conv_options(g);
+        const int32_t output_padding[2] = {c.output_padding, c.output_padding};
+        CHECK_OK(porta_conv_transpose2d(tx, tw, tb, &o, output_padding, y.out()));
+        // The conv2d of gy [N, F, OH, OW] by w [C, F, KH, KW], with x as its output's gradient.
+        const ConvResult ref = ref_conv2d(gy, w, nullptr, g, &x);
+        HostTensor want = ref.dx.value;
+        for (size_t k = 0; k < want.v.size(); ++k) want.v[k] += b.v[(k / static_cast<size_t>(oh * ow)) % b.v.size()];
+        const Tolerance tol = sum_tolerance(dt, c.w[0] * g.kh * g.kw);
+        expect_close(download(y), want, tol, "conv_transpose2d", &ref.dx.scale);
+        backward(y, gy);
+        expect_close(grad_of(tx), ref.y.value, tol, "conv_transpose2d dx", &ref.y.scale);
+        expect_close(grad_of(tw), ref.dw.value, sum_tolerance(dt, x.numel() / c.x[1]), "conv_transpose2d dw",
+                     &ref.dw.scale);
+      });
+    }
+}
+
 TEST_P(NN, Conv2dDefaultOptions) {
   const HostTensor x = sample_host(porta_float64, {1, 2, 5, 4}, 3), w = sample_host(porta_float64, {3, 2, 2, 3}, 4);
   op_case("conv2d", porta_float64, [&] {

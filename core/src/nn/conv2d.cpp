@@ -118,10 +118,8 @@ struct Conv2dNode final : autograd::Node {
   }
 };
 
+}  // namespace
 
-// Lowered gradients of a convolution with `groups` groups, for a direct
-// node whose backward kernel declined: gy [N, F, OH, OW] -> {gx, gw}, each
-// where asked.
 std::pair<TensorPtr, TensorPtr> lowered_grads(const TensorPtr& x, const TensorPtr& w, const TensorPtr& gy,
                                               const Geometry& full, int64_t groups, bool want_x, bool want_w) {
   const int64_t cg = full.C / groups, fg = full.F / groups, l = full.OH * full.OW;
@@ -145,6 +143,8 @@ std::pair<TensorPtr, TensorPtr> lowered_grads(const TensorPtr& x, const TensorPt
   };
   return {join(gxs, 1), join(gws, 0)};
 }
+
+namespace {
 
 struct DirectConv2dNode final : autograd::Node {
   Geometry g;  // params.groups set

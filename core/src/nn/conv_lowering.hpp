@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <utility>
 
 #include "nn/nn.hpp"
 
@@ -33,5 +34,10 @@ Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, in
 TensorPtr im2col(const TensorPtr& x, const Geometry& g);
 // The adjoint: cols [C*KH*KW, N*OH*OW] -> [N, C, H, W], overlapping taps summed.
 TensorPtr col2im(const TensorPtr& cols, const Geometry& g);
+// The lowered gradients of the convolution `full` with `groups` groups of x
+// (contiguous [N, C, H, W]) by w: gy [N, F, OH, OW] -> {gx, gw}, each where
+// asked; for a direct node whose backward kernel declined.
+std::pair<TensorPtr, TensorPtr> lowered_grads(const TensorPtr& x, const TensorPtr& w, const TensorPtr& gy,
+                                              const Geometry& full, int64_t groups, bool want_x, bool want_w);
 
 }  // namespace porta::nn
