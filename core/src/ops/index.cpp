@@ -132,13 +132,17 @@ TensorPtr scan(porta_op op, const TensorPtr& t, int32_t dim, bool reverse) {
   TensorPtr in = contiguous(cast(t, dt));
   TensorPtr out = empty(*t->device, dt, t->shape);
   if (out->numel() == 0) return out;
-  int64_t outer = 1, n = 1, inner = 1;
-  for (int32_t i = 0; i < t->ndim(); ++i) (i < d ? outer : i == d ? n : inner) *= t->shape[i];
-  const Dims shape{outer, n, inner}, strides{n * inner, inner, 1};
-  const KernelArg arg(*in, shape, strides);
+  const Lines lines = lines_around(t->shape, d);
+  const KernelArg arg = lines.arg(*in);
   const porta_scan_params p{sizeof(porta_scan_params), reverse ? 1 : 0};
-  launch(*out->device, op, dt, &arg, 1, KernelArg(*out, shape, strides), &p);
+  launch(*out->device, op, dt, &arg, 1, lines.arg(*out), &p);
   return out;
+}
+
+Lines lines_around(const Dims& shape, int32_t d) {
+  int64_t outer = 1, n = 1, inner = 1;
+  for (int32_t i = 0; i < shape.n; ++i) (i < d ? outer : i == d ? n : inner) *= shape[i];
+  return {Dims{outer, n, inner}, Dims{n * inner, inner, 1}};
 }
 
 }  // namespace porta::ops

@@ -90,6 +90,14 @@ TensorPtr scatter(const TensorPtr& self, int32_t dim, const TensorPtr& index, co
                   porta_scatter_reduce reduce, const char* op = "scatter");
 // Inclusive CUMSUM / CUMPROD along dim (integers and bool in int64).
 TensorPtr scan(porta_op op, const TensorPtr& t, int32_t dim, bool reverse);
+// A contiguous tensor of `shape` viewed as [outer, n, inner] around dim d
+// (n = shape[d]): the layout the SCAN, SORT and RUNNING_EXTREME kernels take.
+struct Lines {
+  Dims shape, strides;
+  int64_t n() const { return shape[1]; }
+  KernelArg arg(const porta_tensor& t) const { return KernelArg(t, shape, strides); }
+};
+Lines lines_around(const Dims& shape, int32_t d);
 
 // ---- sorting (sort.cpp)
 struct Sorted {

@@ -16,15 +16,13 @@ Sorted sort(const TensorPtr& t, int32_t dim, bool descending, int64_t first) {
   if (t->ndim() == 0) return {clone(t), full(dev, Dims{}, 0.0, Dtype::Int64)};
   Sorted out{empty(dev, t->dtype, t->shape), empty(dev, Dtype::Int64, t->shape)};
   if (t->numel() == 0) return out;
-  int64_t outer = 1, n = 1, inner = 1;
-  for (int32_t i = 0; i < t->ndim(); ++i) (i < d ? outer : i == d ? n : inner) *= t->shape[i];
-  const Dims shape{outer, n, inner}, strides{n * inner, inner, 1};
+  const Lines lines = lines_around(t->shape, d);
   TensorPtr in = contiguous(t);
   TensorPtr scratch_values = empty(dev, t->dtype, t->shape), scratch_indices = empty(dev, Dtype::Int64, t->shape);
-  const KernelArg arg(*in, shape, strides);
-  const KernelArg outs[4] = {KernelArg(*out.values, shape, strides), KernelArg(*out.indices, shape, strides),
-                             KernelArg(*scratch_values, shape, strides), KernelArg(*scratch_indices, shape, strides)};
-  const porta_sort_params p{sizeof(porta_sort_params), descending ? 1 : 0, 0, first < n ? first : 0};
+  const KernelArg arg = lines.arg(*in);
+  const KernelArg outs[4] = {lines.arg(*out.values), lines.arg(*out.indices), lines.arg(*scratch_values),
+                             lines.arg(*scratch_indices)};
+  const porta_sort_params p{sizeof(porta_sort_params), descending ? 1 : 0, 0, first < lines.n() ? first : 0};
   launch(dev, PORTA_OP_SORT, t->dtype, &arg, 1, outs, 4, &p);
   return out;
 }

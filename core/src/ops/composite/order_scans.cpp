@@ -30,13 +30,11 @@ bool running_extreme_kernel(const TensorPtr& v, int32_t d, bool is_max, ops::Sor
   const porta_op op = is_max ? PORTA_OP_CUMMAX : PORTA_OP_CUMMIN;
   DeviceState& dev = *v->device;
   if (v->numel() == 0 || !has_kernel(dev, op, v->dtype)) return false;
-  int64_t outer = 1, n = 1, inner = 1;
-  for (int32_t i = 0; i < v->ndim(); ++i) (i < d ? outer : i == d ? n : inner) *= v->shape[i];
-  const Dims shape{outer, n, inner}, strides{n * inner, inner, 1};
+  const ops::Lines lines = ops::lines_around(v->shape, d);
   TensorPtr x = ops::contiguous(v);
   TensorPtr values = empty(dev, v->dtype, v->shape), indices = empty(dev, Dtype::Int64, v->shape);
-  const KernelArg in(*x, shape, strides);
-  const KernelArg outs[] = {KernelArg(*values, shape, strides), KernelArg(*indices, shape, strides)};
+  const KernelArg in = lines.arg(*x);
+  const KernelArg outs[] = {lines.arg(*values), lines.arg(*indices)};
   if (!try_launch(dev, op, v->dtype, &in, 1, outs, 2, nullptr)) return false;
   *out = {values, indices};
   return true;
