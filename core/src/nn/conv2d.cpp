@@ -120,6 +120,12 @@ struct Conv2dNode final : autograd::Node {
 
 }  // namespace
 
+bool has_direct_conv_kernels(const DeviceState& dev, Dtype dtype) {
+  for (porta_op op : {PORTA_OP_CONV2D, PORTA_OP_CONV2D_BACKWARD_INPUT, PORTA_OP_CONV2D_BACKWARD_WEIGHT})
+    if (!has_kernel(dev, op, dtype)) return false;
+  return true;
+}
+
 std::pair<TensorPtr, TensorPtr> lowered_grads(const TensorPtr& x, const TensorPtr& w, const TensorPtr& gy,
                                               const Geometry& full, int64_t groups, bool want_x, bool want_w) {
   const int64_t cg = full.C / groups, fg = full.F / groups, l = full.OH * full.OW;
@@ -186,8 +192,7 @@ struct DirectConv2dNode final : autograd::Node {
 TensorPtr direct_conv2d(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias,
                         const porta_conv2d_options& o, int64_t groups) {
   DeviceState& dev = *x->device;
-  for (porta_op op : {PORTA_OP_CONV2D, PORTA_OP_CONV2D_BACKWARD_INPUT, PORTA_OP_CONV2D_BACKWARD_WEIGHT})
-    if (!has_kernel(dev, op, x->dtype)) return TensorPtr();
+  if (!has_direct_conv_kernels(dev, x->dtype)) return TensorPtr();
   Geometry g = lowering("conv2d", x->shape[0], x->shape[1], x->shape[2], x->shape[3], weight->shape[0],
                         weight->shape[2], weight->shape[3], o);
   g.params.groups = static_cast<int32_t>(groups);

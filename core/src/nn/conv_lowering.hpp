@@ -34,6 +34,10 @@ Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, in
 TensorPtr im2col(const TensorPtr& x, const Geometry& g);
 // The adjoint: cols [C*KH*KW, N*OH*OW] -> [N, C, H, W], overlapping taps summed.
 TensorPtr col2im(const TensorPtr& cols, const Geometry& g);
+// Whether `dev` has all three direct convolution kernels (CONV2D and its two
+// gradients, plugin ABI 1.7, optional) for dtype: conv2d and
+// conv_transpose2d run on them, else lowered.
+bool has_direct_conv_kernels(const DeviceState& dev, Dtype dtype);
 // The lowered gradients of the convolution `full` with `groups` groups of x
 // (contiguous [N, C, H, W]) by w: gy [N, F, OH, OW] -> {gx, gw}, each where
 // asked; for a direct node whose backward kernel declined.

@@ -122,8 +122,7 @@ struct DirectConvTranspose2dNode final : autograd::Node {
 TensorPtr direct(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& bias, const porta_conv2d_options& o,
                  int64_t groups, const int32_t output_padding[2]) {
   DeviceState& dev = *x->device;
-  for (porta_op op : {PORTA_OP_CONV2D, PORTA_OP_CONV2D_BACKWARD_INPUT, PORTA_OP_CONV2D_BACKWARD_WEIGHT})
-    if (!has_kernel(dev, op, x->dtype)) return TensorPtr();
+  if (!has_direct_conv_kernels(dev, x->dtype)) return TensorPtr();
   const int64_t KH = weight->shape[2], KW = weight->shape[3], F = weight->shape[1] * groups;
   Geometry g = backward_geometry(*x, F, KH, KW, o, output_size(*x, KH, KW, o, output_padding));
   g.params.groups = static_cast<int32_t>(groups);
