@@ -35,19 +35,6 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <uint32_t Op, class T>
-porta_status scan(const porta_kernel_call* c) {
-  plugin::ScanCall s;
-  char msg[256];
-  if (!plugin::scan_call(Op, c, &s, msg, sizeof msg)) return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
-  Launch l;
-  if (porta_status st = begin(c, &l); st != PORTA_OK) return st;
-  const int64_t lines = s.outer * s.inner;
-  scan_kernel<Op, T><<<l.blocks(lines), kThreads, 0, l.stream>>>(
-      data_of<const T>(c->inputs[0]), data_of<T>(c->outputs[0]), lines, s.n, s.inner, s.reverse);
-  return launched(plugin::op_name(Op));
-}
-
-template <uint32_t Op, class T>
 __global__ void __launch_bounds__(kThreads)
     extreme_scan_kernel(const T* x, T* y, int64_t* where, int64_t lines, int64_t n, int64_t inner) {
   for (int64_t line = thread_index(); line < lines; line += thread_count()) {
@@ -63,16 +50,22 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// A SCAN or RUNNING_EXTREME call: a thread per (outer, inner) line.
 template <uint32_t Op, class T>
-porta_status extreme_scan(const porta_kernel_call* c) {
+porta_status scan(const porta_kernel_call* c) {
   plugin::ScanCall s;
   char msg[256];
   if (!plugin::scan_call(Op, c, &s, msg, sizeof msg)) return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
   Launch l;
   if (porta_status st = begin(c, &l); st != PORTA_OK) return st;
   const int64_t lines = s.outer * s.inner;
-  extreme_scan_kernel<Op, T><<<l.blocks(lines), kThreads, 0, l.stream>>>(
-      data_of<const T>(c->inputs[0]), data_of<T>(c->outputs[0]), data_of<int64_t>(c->outputs[1]), lines, s.n, s.inner);
+  const T* x = data_of<const T>(c->inputs[0]);
+  T* y = data_of<T>(c->outputs[0]);
+  if constexpr (Op == PORTA_OP_CUMMAX || Op == PORTA_OP_CUMMIN)
+    extreme_scan_kernel<Op, T><<<l.blocks(lines), kThreads, 0, l.stream>>>(x, y, data_of<int64_t>(c->outputs[1]),
+                                                                             lines, s.n, s.inner);
+  else
+    scan_kernel<Op, T><<<l.blocks(lines), kThreads, 0, l.stream>>>(x, y, lines, s.n, s.inner, s.reverse);
   return launched(plugin::op_name(Op));
 }
 
@@ -80,12 +73,10 @@ porta_status extreme_scan(const porta_kernel_call* c) {
 template <uint32_t Op>
 porta_kernel_fn scan_for(int dtype) {
   return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
-    if constexpr (!plugin::op_takes_dtype(Op, DT))
-      return nullptr;
-    else if constexpr (Op == PORTA_OP_CUMMAX || Op == PORTA_OP_CUMMIN)
-      return &extreme_scan<Op, storage_t<DT>>;
-    else
+    if constexpr (plugin::op_takes_dtype(Op, DT))
       return &scan<Op, storage_t<DT>>;
+    else
+      return nullptr;
   });
 }
 
