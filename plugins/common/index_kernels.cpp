@@ -146,6 +146,16 @@ porta_status gather_kernel(const porta_kernel_call* c) {
   return bad.status(PORTA_OP_GATHER, k);
 }
 
+// Folds `value` into self's place at index value i along dim (self_line:
+// the line's place at position 0, step: bytes per position), or notes i,
+// met at linear position `at`, when it is outside [0, extent).
+template <class T, int Reduce>
+void fold_into(char* self_line, int64_t step, int64_t i, int64_t extent, T value, int64_t at, BadIndex& bad) {
+  if (i < 0 || i >= extent) return bad.note(at, i);
+  T& dst = *reinterpret_cast<T*>(self_line + i * step);
+  dst = math::ScatterReduce<Reduce>{}(dst, value);
+}
+
 // Folds the values of a run of `count` lines at step j into self, the lines'
 // elements `s` bytes apart in values, index and self.
 template <class T, int Reduce>
@@ -170,15 +180,9 @@ void scatter_step(char* const* p, const int64_t* s, int64_t count, int64_t first
       return;
     }
   }
-  for (int64_t t = 0; t < count; ++t) {
-    const int64_t i = at<int64_t>(index, t * s[1]);
-    if (i < 0 || i >= extent) {
-      bad.note((first + t) * len + j, i);
-      continue;
-    }
-    T& dst = *reinterpret_cast<T*>(p[2] + t * s[2] + i * w.along[2]);
-    dst = f(dst, at<T>(src, t * s[0]));
-  }
+  for (int64_t t = 0; t < count; ++t)
+    fold_into<T, Reduce>(p[2] + t * s[2], w.along[2], at<int64_t>(index, t * s[1]), extent, at<T>(src, t * s[0]),
+                         (first + t) * len + j, bad);
 }
 
 // Each line (the places of index that differ only along dim) folded into
@@ -196,19 +200,11 @@ void scatter_lines(const IndexCall& k, BadIndex& bad) {
       if (std::abs(s[2]) < std::abs(w.along[2])) {
         for (int64_t j = 0; j < len; ++j) scatter_step<T, Reduce>(p, s, count, line, j, w, len, extent, bad);
       } else {
-        const math::ScatterReduce<Reduce> f;
         for (int64_t t = 0; t < count; ++t) {
           const char *src = p[0] + t * s[0], *index = p[1] + t * s[1];
-          char* self = p[2] + t * s[2];
-          for (int64_t j = 0; j < len; ++j) {
-            const int64_t i = at<int64_t>(index, j * w.along[1]);
-            if (i < 0 || i >= extent) {
-              bad.note((line + t) * len + j, i);
-              continue;
-            }
-            T& dst = *reinterpret_cast<T*>(self + i * w.along[2]);
-            dst = f(dst, at<T>(src, j * w.along[0]));
-          }
+          for (int64_t j = 0; j < len; ++j)
+            fold_into<T, Reduce>(p[2] + t * s[2], w.along[2], at<int64_t>(index, j * w.along[1]), extent,
+                                 at<T>(src, j * w.along[0]), (line + t) * len + j, bad);
         }
       }
     });
