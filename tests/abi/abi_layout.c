@@ -359,6 +359,13 @@ _Static_assert(PORTA_MESHGRID_IJ == 0 && PORTA_MESHGRID_XY == 1 && sizeof(porta_
 _Static_assert(PORTA_OP_NEG == 6 && PORTA_OP_ABS == 13 && PORTA_OP_ADD == 14 && PORTA_OP_MINIMUM == 20 &&
                    PORTA_OP_EQ == 21 && PORTA_OP_GE == 26,
                "the in-place calls' op ids moved");
+_Static_assert(PORTA_PLUGIN_CAP_FORK_SAFE == 1 && PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE == 2,
+               "plugin capability bits moved");
+_Static_assert(PORTA_OP_KIND_SCAN == 15 && PORTA_OP_KIND_RNN == 18 && PORTA_OP_KIND_RUNNING_EXTREME == 19,
+               "op kinds moved");
+_Static_assert(PORTA_OP_LAYER_NORM == 79 && PORTA_OP_LSTM_CELL_BACKWARD == 87 && PORTA_OP_CUMMAX == 88 &&
+                   PORTA_OP_CUMMIN == 89,
+               "plugin ABI 1.7-1.8 op ids moved");
 _Static_assert(PORTA_ABI_MAJOR == 1 && PORTA_MAX_DIMS == 16 && PORTA_DLPACK_MAX_NDIM == 16 &&
                    PORTA_ALL_DIMS == -2147483647 - 1,
                "a documented limit changed");
