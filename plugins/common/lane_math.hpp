@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <utility>
 
 #include "extreme_wide.hpp"
 
@@ -43,6 +44,28 @@ A lane_fold(int64_t n, F f, Add add) {
   for (int64_t width = Lanes / 2; width >= 1; width /= 2)
     for (int64_t l = 0; l < width; ++l) lane[l] = add(lane[l], lane[l + width]);
   return lane[0];
+}
+
+// The sums of f(k).first and f(k).second for k in [0, n), in one pass: two
+// lane_folds by + over the same values, each added in lane_fold's order, so
+// each sum has the bits lane_fold would give it alone.
+template <class A, int64_t Lanes = kLanes, class F>
+std::pair<A, A> lane_sum_pair(int64_t n, F f) {
+  static_assert(Lanes > 0 && (Lanes & (Lanes - 1)) == 0, "Lanes is a power of two");
+  A first[Lanes] = {}, second[Lanes] = {};
+  int64_t k = 0;
+  for (; k + Lanes <= n; k += Lanes)
+    for (int64_t l = 0; l < Lanes; ++l) {
+      const auto [u, v] = f(k + l);
+      first[l] += u, second[l] += v;
+    }
+  for (; k < n; ++k) {
+    const auto [u, v] = f(k);
+    first[0] += u, second[0] += v;
+  }
+  for (int64_t width = Lanes / 2; width >= 1; width /= 2)
+    for (int64_t l = 0; l < width; ++l) first[l] += first[l + width], second[l] += second[l + width];
+  return {first[0], second[0]};
 }
 
 // 16 bytes of T: one SSE register on baseline x86-64 (what the plugins are

@@ -546,6 +546,26 @@ TEST_P(NN, LayerNormVarianceFromTheDeviations) {
   }
 }
 
+// Rows whose first value is as far from the mean as a value can be
+// ((x0 - mean)^2 close to n * var): the worst case of computing the
+// variance from sums shifted by the first value (the host kernels' one pass
+// for float rows up to 2^16). y within a few float roundings of the double
+// reference, at n = 2^16 and just past it.
+TEST_P(NN, LayerNormFirstValueFarFromTheMean) {
+  for (int64_t n : {int64_t{1} << 16, (int64_t{1} << 16) + 1}) {
+    std::vector<double> v(static_cast<size_t>(2 * n));
+    for (int64_t i = 0; i < 2 * n; ++i) v[i] = (i % n == 0) ? 4096.0 * (i ? -1 : 1) : ((i * 37) % 17 - 8) / 8.0;
+    const HostTensor x = make_host(porta_float32, {2, n}, v);
+    const LayerNormRef ref = ref_layer_norm(x, n, nullptr, nullptr, 1e-5, x);
+    op_case("layer_norm", porta_float32, [&] {
+      SCOPED_TRACE("rows of " + std::to_string(n));
+      Tensor tx = upload(x, dev()), y;
+      CHECK_OK(porta_layer_norm(tx, &n, 1, nullptr, nullptr, 1e-5, y.out()));
+      expect_close(download(y), ref.y, Tolerance{1e-6, 1e-6}, "layer_norm");
+    });
+  }
+}
+
 TEST_P(NN, LayerNormNaNStaysInItsRow) {
   HostTensor x = sample_host(porta_float32, {3, 8}, 6);
   x.v[9] = NAN;
