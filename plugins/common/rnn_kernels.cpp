@@ -123,10 +123,10 @@ porta_status rnn_kernel(const porta_kernel_call* c) {
   }
   const int64_t N = state->shape[0], H = state->shape[1];
   [[maybe_unused]] const bool apart = !forward && outputs_apart(c);
-  // Blocks of 32 H / 4 units: a unit is some thirty operations, five of them
-  // transcendental, so a step of [32, 128] splits across threads (2 threads,
-  // docs/examples/char_lstm.py's forward 7.6 -> 6.5 ms) where a block of 8 H
-  // kept it whole.
+  // Blocks of at least 2^15 / 32 = 1024 units: a unit is some thirty
+  // operations, five of them transcendental, so a step of [32, 128] splits
+  // across threads (2 threads, docs/examples/char_lstm.py's forward 7.6 ->
+  // 6.5 ms), where blocks of 4096 units kept it whole.
   parallel_for(N, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(32 * H, 1)), [&](int64_t b, int64_t e) {
     if constexpr (forward)
       lstm_cell_rows<T>(c, b, e, H);
