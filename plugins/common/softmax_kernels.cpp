@@ -26,14 +26,35 @@ void exp_into(const T* x, T* y, int64_t n) {
 // The sum of f(k) for k in [0, n), in double lanes added pairwise.
 template <class F>
 double lane_sum(int64_t n, F f) {
-  return lane_fold<double>(n, f, [](double a, double b) { return a + b; });
+  return lane_fold<double, 32>(n, f, [](double a, double b) { return a + b; });
+}
+
+// The largest of x[0..n), n >= 1, ignoring NaN (a comparison with NaN is
+// false) unless x[0] is one: in 32 lanes starting at x[0], a max the
+// compiler vectorizes. A NaN elsewhere needs no test here: exp(NaN - max)
+// is NaN, so the row's sum is and every value of the row becomes NaN, as
+// PyTorch's. Which of -0.0 and 0.0 it returns where both are largest does
+// not matter to a value it is subtracted from. (extreme(), which tests for
+// NaN and has a scalar tail over its lanes, took a fifth of a row of 128.)
+template <class T>
+T row_max(const T* x, int64_t n) {
+  constexpr int64_t kMaxLanes = 32;
+  T lane[kMaxLanes];
+  for (int64_t l = 0; l < kMaxLanes; ++l) lane[l] = x[0];
+  int64_t k = 0;
+  for (; k + kMaxLanes <= n; k += kMaxLanes)
+    for (int64_t l = 0; l < kMaxLanes; ++l) lane[l] = x[k + l] > lane[l] ? x[k + l] : lane[l];
+  for (; k < n; ++k) lane[0] = x[k] > lane[0] ? x[k] : lane[0];
+  for (int64_t width = kMaxLanes / 2; width >= 1; width /= 2)
+    for (int64_t l = 0; l < width; ++l) lane[l] = lane[l + width] > lane[l] ? lane[l + width] : lane[l];
+  return lane[0];
 }
 
 // One contiguous row of `dim` values (the max, NaN if the row has one,
 // subtracted before exp).
 template <uint32_t Op, class T>
 PORTA_WIDEST_VECTORS void forward_row(const T* x, T* y, int64_t dim) {
-  const T mx = extreme<true>(x, dim);
+  const T mx = row_max(x, dim);
   for (int64_t k = 0; k < dim; ++k) y[k] = x[k] - mx;
   if constexpr (Op == PORTA_OP_SOFTMAX) {
     exp_into(y, y, dim);

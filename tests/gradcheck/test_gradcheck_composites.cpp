@@ -250,6 +250,12 @@ std::vector<Case> normalization_and_attention_cases() {
            [](const Tensors& x) {
              return call(porta_scaled_dot_product_attention, x[0], x[1], x[2], x[3], 0.0, 0, double(NAN), 0);
            }},
+      // The mask is the scores GEMM's added term, broadcast over the batch
+      // (its gradient summed back over it), and k broadcast against q's batch.
+      Case{"sdpa_additive_mask_broadcast", {{{2, 3, 4}}, {{1, 5, 4}}, {{2, 5, 2}}, {{3, 5}}},
+           [](const Tensors& x) {
+             return call(porta_scaled_dot_product_attention, x[0], x[1], x[2], x[3], 0.0, 0, 0.6, 0);
+           }},
   };
 }
 

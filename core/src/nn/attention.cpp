@@ -9,6 +9,21 @@
 #include "ops/composite/composite.hpp"
 
 namespace porta::nn {
+namespace {
+
+// Whether `mask` broadcasts to the shape of q @ k^T, [batch..., l, s],
+// without widening it (then it can be the GEMM's added term).
+bool fits_scores(const porta_tensor& mask, const porta_tensor& q, const porta_tensor& k, int64_t l, int64_t s) {
+  Dims qb, kb;
+  for (int32_t i = 0; i + 2 < q.ndim(); ++i) qb.push_back(q.shape[i]);
+  for (int32_t i = 0; i + 2 < k.ndim(); ++i) kb.push_back(k.shape[i]);
+  Dims scores = ops::broadcast_shapes("scaled_dot_product_attention", qb, kb);
+  scores.push_back(l);
+  scores.push_back(s);
+  return ops::broadcast_shapes("scaled_dot_product_attention", mask.shape, scores) == scores;
+}
+
+}  // namespace
 
 TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, const TensorPtr& v,
                                        const TensorPtr& attn_mask, double dropout_p, bool is_causal, double scale,
@@ -28,23 +43,28 @@ TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, c
   if (!(dropout_p >= 0.0 && dropout_p <= 1.0))
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dropout_p must be in [0, 1], got ", dropout_p);
   const double factor = std::isnan(scale) ? 1.0 / std::sqrt(static_cast<double>(e)) : scale;
-  // The scale on the smaller of q [..., L, E] and the scores [..., L, S].
-  TensorPtr scores = e < s ? ag::matmul(ag::binary_scalar(PORTA_OP_MUL, q, factor), ag::transpose(k, -2, -1))
-                           : ag::binary_scalar(PORTA_OP_MUL, ag::matmul(q, ag::transpose(k, -2, -1)), factor);
+  const TensorPtr kt = ag::transpose(k, -2, -1);
   DeviceState& dev = *q->device;
+  // The scale and an additive mask in the GEMM that makes the scores
+  // (MATMUL's alpha and beta): no pass of their own over [..., L, S].
+  TensorPtr scores;
   if (is_causal) {
     // PyTorch's math path: the mask as an additive bias, 0 on and below the
-    // diagonal and -inf above it, added to the scores.
+    // diagonal and -inf above it.
     TensorPtr keep = composite::triangle(ops::full(dev, Dims{l, s}, 1.0, Dtype::Bool), 0, true);
-    TensorPtr bias = ops::where(keep, ops::full(dev, Dims{}, 0.0, scores->dtype),
-                                ops::full(dev, Dims{}, -INFINITY, scores->dtype));
-    scores = ag::binary(PORTA_OP_ADD, scores, bias);
+    TensorPtr bias = ops::where(keep, ops::full(dev, Dims{}, 0.0, q->dtype), ops::full(dev, Dims{}, -INFINITY, q->dtype));
+    scores = ag::matmul(q, kt, factor, bias, 1.0);
   } else if (attn_mask) {
     check_same_device(op, {q.get(), attn_mask.get()});
     if (attn_mask->dtype == Dtype::Bool)
-      scores = ag::where(attn_mask, scores, ops::full(dev, Dims{}, -INFINITY, scores->dtype));
+      scores = ag::where(attn_mask, ag::matmul(q, kt, factor, TensorPtr(), 0.0),
+                         ops::full(dev, Dims{}, -INFINITY, q->dtype));
+    else if (attn_mask->dtype == q->dtype && fits_scores(*attn_mask, *q, *k, l, s))
+      scores = ag::matmul(q, kt, factor, attn_mask, 1.0);
     else
-      scores = ag::binary(PORTA_OP_ADD, scores, attn_mask);
+      scores = ag::binary(PORTA_OP_ADD, ag::matmul(q, kt, factor, TensorPtr(), 0.0), attn_mask);
+  } else {
+    scores = ag::matmul(q, kt, factor, TensorPtr(), 0.0);
   }
   TensorPtr weights = softmax(scores, -1, false);
   if (dropout_p > 0.0) weights = dropout(weights, dropout_p, training);

@@ -60,8 +60,8 @@ TensorPtr linear(const TensorPtr& x, const TensorPtr& weight, const TensorPtr& b
   if (x->dtype != weight->dtype || (bias && bias->dtype != x->dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "linear: input, weight and bias must share a dtype (got ",
          dtype_name(x->dtype), " and ", dtype_name(weight->dtype), ")");
-  TensorPtr out = ops::matmul(x, ops::transpose(weight, 0, 1));
-  if (bias) out = ops::binary(PORTA_OP_ADD, out, bias);
+  // The bias as the GEMM's added term (MATMUL's beta), not a pass of its own.
+  TensorPtr out = ops::matmul(x, ops::transpose(weight, 0, 1), 1.0, bias, 1.0);
   if (autograd::needs_grad({&x, &weight, &bias})) {
     auto node = std::make_shared<LinearNode>();
     if (weight->requires_grad) node->x = x;

@@ -26,6 +26,8 @@ void copy_(const TensorPtr& dst, const TensorPtr& src, const char* op);
 // ---- reductions and matmul (reduce_grad.cpp)
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);
+// alpha * (a @ b) + beta * c in one GEMM (ops::matmul's), differentiable in a, b and c.
+TensorPtr matmul(const TensorPtr& a, const TensorPtr& b, double alpha, const TensorPtr& c, double beta);
 
 // ---- indexing and scans (index_grad.cpp): gradients to the data operands
 // `op` names the caller in errors.

@@ -1,5 +1,6 @@
 // Matrix products with NumPy matmul semantics, lowered to one batched GEMM
-// kernel call: C[batch, M, N] = A[batch, M, K] @ B[batch, K, N].
+// kernel call: C[batch, M, N] = alpha A[batch, M, K] @ B[batch, K, N] +
+// beta C (C filled from the added term first).
 #include "runtime/error.hpp"
 #include "ops/ops.hpp"
 
@@ -62,7 +63,9 @@ Operand prepare(const TensorPtr& t, const Dims& batch_shape, int64_t batch) {
 
 }  // namespace
 
-TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) {
+TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) { return matmul(a_in, b_in, 1.0, TensorPtr(), 0.0); }
+
+TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in, double alpha, const TensorPtr& c, double beta) {
   check_same_device("matmul", {a_in.get(), b_in.get()});
   if (a_in->ndim() == 0 || b_in->ndim() == 0)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "matmul: both operands need at least 1 dimension (got shapes ",
@@ -94,9 +97,20 @@ TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) {
   Dims out_shape = batch_shape;
   if (!a_vec) out_shape.push_back(M);
   if (!b_vec) out_shape.push_back(N);
+  const bool adds = c && beta != 0.0;
+  if (adds) {
+    check_same_device("matmul", {a_in.get(), c.get()});
+    if (c->dtype != dt)
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: the added term is ", dtype_name(c->dtype), ", the product ",
+           dtype_name(dt), "; cast it first");
+    if (broadcast_shapes("matmul", c->shape, out_shape) != out_shape)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "matmul: the added term of shape ", c->shape.str(),
+           " does not broadcast to the product's shape ", out_shape.str());
+  }
   TensorPtr out = empty(*a->device, dt, out_shape);
+  if (adds) copy_into(out, c);  // broadcasts c, or refuses a shape that does not
   if (out->numel() == 0) return out;
-  if (K == 0) return full(*a->device, out_shape, 0.0, dt);
+  if (K == 0) return adds ? (beta == 1.0 ? out : binary_scalar(PORTA_OP_MUL, out, beta)) : full(*a->device, out_shape, 0.0, dt);
 
   Operand A = prepare(a, batch_shape, batch), B = prepare(b, batch_shape, batch);
   int64_t rows = M, nbatch = batch;
@@ -109,7 +123,7 @@ TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) {
   KernelArg kb(*B.t, Dims{nbatch, K, N}, Dims{nbatch > 1 ? B.batch_stride : 0, B.row_stride, B.col_stride});
   KernelArg kc(*out, Dims{nbatch, rows, N}, Dims{rows * N, N, 1});
   KernelArg ins[2] = {ka, kb};
-  porta_matmul_params p{sizeof(p), 1.0, 0.0};
+  porta_matmul_params p{sizeof(p), alpha, adds ? beta : 0.0};
   launch(*out->device, PORTA_OP_MATMUL, dt, ins, 2, kc, &p);
   return out;
 }

@@ -115,5 +115,10 @@ void index_extremes(const TensorPtr& index, int64_t* lo, int64_t* hi);
 
 // ---- linear algebra (matmul.cpp)
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);
+// alpha * (a @ b) + beta * c in the one GEMM (MATMUL's alpha and beta, as
+// torch.baddbmm and addmm): c, of the product's dtype, broadcasts to the
+// product's shape and is copied into the output first. beta == 0 or no c:
+// c is not read (NaN in it does not propagate, as PyTorch).
+TensorPtr matmul(const TensorPtr& a, const TensorPtr& b, double alpha, const TensorPtr& c, double beta);
 
 }  // namespace porta::ops

@@ -16,11 +16,18 @@ void require_ndim(const char* op, const char* what, const porta_tensor& t, int32
 }
 
 // alpha * product + beta * c (c's values are not read when beta is 0, as in PyTorch).
-TensorPtr scaled_sum(const char* op, const TensorPtr& c, const TensorPtr& product, double beta, double alpha) {
-  if (ops::broadcast_shapes(op, c->shape, product->shape) != product->shape)
+// beta * c + alpha * (a @ b), a @ b checked by the caller: in the one GEMM
+// (MATMUL's alpha and beta) when c has the product's dtype, else as a sum
+// (which promotes). beta == 0: c is not read, as PyTorch.
+TensorPtr scaled_sum(const char* op, const TensorPtr& c, const TensorPtr& a, const TensorPtr& b, double beta,
+                     double alpha) {
+  Dims product = a->shape;
+  product[product.n - 1] = b->shape[b->ndim() - 1];
+  if (ops::broadcast_shapes(op, c->shape, product) != product)
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": input ", c->shape.str(), " must broadcast to the product's shape ",
-         product->shape.str());
-  TensorPtr p = alpha == 1.0 ? product : ag::binary_scalar(PORTA_OP_MUL, product, alpha);
+         product.str());
+  if (c->dtype == a->dtype && c->device == a->device) return ag::matmul(a, b, alpha, c, beta);
+  TensorPtr p = alpha == 1.0 ? ag::matmul(a, b) : ag::binary_scalar(PORTA_OP_MUL, ag::matmul(a, b), alpha);
   if (beta == 0.0) return p;
   return ag::binary(PORTA_OP_ADD, p, beta == 1.0 ? c : ag::binary_scalar(PORTA_OP_MUL, c, beta));
 }
@@ -117,9 +124,15 @@ TensorPtr outer(const TensorPtr& a, const TensorPtr& b) {
   return ag::binary(PORTA_OP_MUL, ag::unsqueeze(a, 1), ag::unsqueeze(b, 0));
 }
 
-TensorPtr mm(const TensorPtr& a, const TensorPtr& b) {
+namespace {
+void check_mm(const TensorPtr& a, const TensorPtr& b) {
   require_ndim("mm", "self", *a, 2);
   require_ndim("mm", "mat2", *b, 2);
+}
+}  // namespace
+
+TensorPtr mm(const TensorPtr& a, const TensorPtr& b) {
+  check_mm(a, b);
   return ag::matmul(a, b);
 }
 
@@ -138,21 +151,29 @@ TensorPtr dot(const TensorPtr& a, const TensorPtr& b) {
   return ag::matmul(a, b);
 }
 
-TensorPtr bmm(const TensorPtr& a, const TensorPtr& b) {
+namespace {
+void check_bmm(const TensorPtr& a, const TensorPtr& b) {
   require_ndim("bmm", "self", *a, 3);
   require_ndim("bmm", "mat2", *b, 3);
   if (a->shape[0] != b->shape[0])
     fail(PORTA_ERROR_SHAPE_MISMATCH, "bmm: batch sizes differ: ", a->shape.str(), " and ", b->shape.str(),
          " (bmm does not broadcast; use matmul)");
+}
+}  // namespace
+
+TensorPtr bmm(const TensorPtr& a, const TensorPtr& b) {
+  check_bmm(a, b);
   return ag::matmul(a, b);
 }
 
 TensorPtr addmm(const TensorPtr& c, const TensorPtr& a, const TensorPtr& b, double beta, double alpha) {
-  return scaled_sum("addmm", c, mm(a, b), beta, alpha);
+  check_mm(a, b);
+  return scaled_sum("addmm", c, a, b, beta, alpha);
 }
 
 TensorPtr baddbmm(const TensorPtr& c, const TensorPtr& a, const TensorPtr& b, double beta, double alpha) {
-  return scaled_sum("baddbmm", c, bmm(a, b), beta, alpha);
+  check_bmm(a, b);
+  return scaled_sum("baddbmm", c, a, b, beta, alpha);
 }
 
 }  // namespace porta::composite
