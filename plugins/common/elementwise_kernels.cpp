@@ -9,6 +9,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise_lookup.hpp"
 #include "elementwise_math.hpp"
+#include "lane_math.hpp"
 #include "strided_loop.hpp"
 #include "vector_math.hpp"
 
@@ -116,10 +117,26 @@ porta_status binary_kernel(const porta_kernel_call* c) {
   return PORTA_OK;
 }
 
+// A run of contiguous output and condition, a and b contiguous or one value
+// (AStep, BStep: 1 or 0): a select without branches, at the CPU's widest
+// vectors. Branching on each condition, a random mask took 3 ms for
+// [128, 16, 28, 28] on 2 threads (a mispredicted branch every other value).
+template <class T, int AStep, int BStep>
+PORTA_WIDEST_VECTORS void select_run(T* out, const uint8_t* cond, const T* a, const T* b, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = Math<PORTA_OP_WHERE>{}(cond[i], a[i * AStep], b[i * BStep]);
+}
+
 template <class T>
 porta_status where_kernel(const porta_kernel_call* c) {
   const DLTensor* ts[4] = {&c->outputs[0], &c->inputs[0], &c->inputs[1], &c->inputs[2]};
   parallel_runs(operands(ts), numel(c->outputs[0]), [](char** p, const int64_t* s, int64_t n, int64_t) {
+    constexpr int64_t t = sizeof(T);
+    T* out = reinterpret_cast<T*>(p[0]);
+    const auto* cond = reinterpret_cast<const uint8_t*>(p[1]);
+    const T *a = reinterpret_cast<const T*>(p[2]), *b = reinterpret_cast<const T*>(p[3]);
+    if (s[0] == t && s[1] == 1 && s[2] == t && s[3] == t) return select_run<T, 1, 1>(out, cond, a, b, n);
+    if (s[0] == t && s[1] == 1 && s[2] == t && s[3] == 0) return select_run<T, 1, 0>(out, cond, a, b, n);
+    if (s[0] == t && s[1] == 1 && s[2] == 0 && s[3] == t) return select_run<T, 0, 1>(out, cond, a, b, n);
     for (int64_t i = 0; i < n; ++i)
       at<T>(p[0], s[0], i) = Math<PORTA_OP_WHERE>{}(at<uint8_t>(p[1], s[1], i), at<T>(p[2], s[2], i), at<T>(p[3], s[3], i));
   });

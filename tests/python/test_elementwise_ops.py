@@ -553,6 +553,14 @@ def _grad(f, values, device="cpu"):
     return x.grad
 
 
+def test_relu_gradient_is_pytorchs_threshold_backward(device):
+    # 0 where the output is <= 0, the incoming gradient elsewhere: an infinite gradient at x <= 0 gives 0
+    # (not inf * 0 = NaN), and a NaN input passes its gradient on (NaN <= 0 is false), as PyTorch's.
+    x = f64([-1.0, 0.0, 2.0, float("nan")], device, requires_grad=True)
+    porta.relu(x).backward(f64([float("inf"), float("inf"), 3.0, 5.0], device))
+    assert x.grad.tolist() == [0.0, 0.0, 3.0, 5.0]
+
+
 def test_gradients_of_the_activations(device):
     xs = [-3.0, -1.0, -0.2, 0.3, 1.0, 2.5]
     phi = [math.exp(-v * v / 2) / math.sqrt(2 * math.pi) for v in xs]

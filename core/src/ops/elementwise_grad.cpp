@@ -29,6 +29,8 @@ TensorPtr apply(porta_op op, const TensorPtr& a, const TensorPtr& b) { return bi
 // mask (bool) as 0/1 of dtype `like`'s.
 TensorPtr as_float(const TensorPtr& mask, const TensorPtr& like) { return ops::cast(mask, like->dtype); }
 TensorPtr zeros_like(const TensorPtr& t) { return ops::full(*t->device, t->shape, 0.0, t->dtype); }
+// A 0-d zero of t's dtype on its device (broadcast by the op that takes it).
+TensorPtr zero_of(const TensorPtr& t) { return ops::full(*t->device, Dims{}, 0.0, t->dtype); }
 
 constexpr double kLn2 = 0.69314718055994530942, kLn10 = 2.30258509299404568402;
 constexpr double kTwoOverSqrtPi = 1.12837916709551257390, kSqrtPiOverTwo = 0.88622692545275801365;
@@ -74,7 +76,10 @@ PORTA_UNARY_GRAD(NEG, Nothing, -g)
 PORTA_UNARY_GRAD(EXP, Output, g * y)
 PORTA_UNARY_GRAD(LOG, Input, g / x)
 PORTA_UNARY_GRAD(SQRT, Output, g / (y * 2.0))
-PORTA_UNARY_GRAD(RELU, Output, g * as_float(ops::binary_scalar(PORTA_OP_GT, y, 0.0), g))  // y > 0 exactly where x > 0
+// PyTorch's threshold_backward: 0 where y <= 0 (exactly where x <= 0), g
+// elsewhere, NaN included; a select, not a product (g inf times 0 would be
+// NaN), in two passes (the mask, the select) where 0/1 and a product took three.
+PORTA_UNARY_GRAD(RELU, Output, where(ops::binary_scalar(PORTA_OP_LE, y, 0.0), zero_of(g), g))
 PORTA_UNARY_GRAD(SIGMOID, Output, g * (y * (1.0 - y)))
 PORTA_UNARY_GRAD(TANH, Output, g * (1.0 - y * y))
 PORTA_UNARY_GRAD(ABS, Input, g * apply(PORTA_OP_SIGN, x))
