@@ -215,13 +215,41 @@ struct Buffer {
   explicit Buffer(size_t bytes) : data(new float[(bytes + sizeof(float) - 1) / sizeof(float)]) {}
 };
 
+// A part's temporaries (each operand in the primitive's layout, and the
+// scratchpad: kRoles + 1 slots), kept by each thread for its next call.
+// Allocated and freed per call, each was fresh memory from the system, a
+// page fault per page (a tenth of the ResNet step of docs/benchmarks.md in
+// the kernel). A slot grows to the largest size asked of it, up to
+// kKeptBytes; a larger one is allocated for its call alone.
+class PartBuffers {
+ public:
+  static constexpr size_t kKeptBytes = size_t{64} << 20;
+  float* get(int slot, size_t bytes) {
+    if (bytes > kKeptBytes) return once_.emplace_back(bytes).data.get();
+    Kept& k = kept()[slot];
+    if (k.bytes < bytes) k = Kept{Buffer(bytes), bytes};
+    return k.buffer.data.get();
+  }
+
+ private:
+  struct Kept {
+    Buffer buffer{0};
+    size_t bytes = 0;
+  };
+  static Kept* kept() {
+    thread_local Kept slots[kRoles + 1];
+    return slots;
+  }
+  std::vector<Buffer> once_;
+};
+
 // One part's convolution: the plain operands (pointers at the part's first
 // image for x and y), each reordered into the primitive's layout where it
 // differs, the result reordered back into the plain output.
 bool run_part(const Dnnl& d, uint32_t op, const Plan& plan, float* plain[kRoles]) {
   const Role out = op == PORTA_OP_CONV2D ? kY : op == PORTA_OP_CONV2D_BACKWARD_INPUT ? kX : kW;
   std::vector<std::unique_ptr<Memory>> plain_mem, chosen_mem;
-  std::vector<Buffer> buffers;
+  PartBuffers buffers;
   bool ok = true;
   for (int r = 0; r < kRoles; ++r) {
     plain_mem.push_back(std::make_unique<Memory>(d, plan.plain[r], plain[r]));
@@ -229,15 +257,13 @@ bool run_part(const Dnnl& d, uint32_t op, const Plan& plan, float* plain[kRoles]
       chosen_mem.push_back(nullptr);
       continue;
     }
-    buffers.emplace_back(plan.chosen_bytes[r]);
-    chosen_mem.push_back(std::make_unique<Memory>(d, plan.chosen[r], buffers.back().data.get()));
+    chosen_mem.push_back(std::make_unique<Memory>(d, plan.chosen[r], buffers.get(r, plan.chosen_bytes[r])));
     if (r != out && ok)
       ok = execute(d, plan.to_chosen[r], {{DNNL_ARG_FROM, plain_mem[r]->m}, {DNNL_ARG_TO, chosen_mem[r]->m}});
   }
   if (!ok) return false;
   const auto arg = [&](int r) { return chosen_mem[r] ? chosen_mem[r]->m : plain_mem[r]->m; };
-  Buffer scratch_data(plan.scratch_bytes);
-  Memory scratch(d, plan.scratch, scratch_data.data.get());
+  Memory scratch(d, plan.scratch, buffers.get(kRoles, plan.scratch_bytes));
   const int x_arg = op == PORTA_OP_CONV2D_BACKWARD_INPUT ? DNNL_ARG_DIFF_SRC : DNNL_ARG_SRC;
   const int w_arg = op == PORTA_OP_CONV2D_BACKWARD_WEIGHT ? DNNL_ARG_DIFF_WEIGHTS : DNNL_ARG_WEIGHTS;
   const int y_arg = op == PORTA_OP_CONV2D ? DNNL_ARG_DST : DNNL_ARG_DIFF_DST;
