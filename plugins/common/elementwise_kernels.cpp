@@ -134,6 +134,16 @@ porta_status where_kernel(const porta_kernel_call* c) {
     T* out = reinterpret_cast<T*>(p[0]);
     const auto* cond = reinterpret_cast<const uint8_t*>(p[1]);
     const T *a = reinterpret_cast<const T*>(p[2]), *b = reinterpret_cast<const T*>(p[3]);
+    if (s[0] == t && s[1] == 0) {  // one condition along the run (a mask broadcast over rows): a copy or a fill
+      const T* src = *cond ? a : b;
+      const int64_t step = *cond ? s[2] : s[3];
+      if (step == t) {
+        std::memcpy(out, src, static_cast<size_t>(n) * sizeof(T));
+      } else {
+        for (int64_t i = 0; i < n; ++i) out[i] = at<T>(p[*cond ? 2 : 3], step, i);
+      }
+      return;
+    }
     if (s[0] == t && s[1] == 1 && s[2] == t && s[3] == t) return select_run<T, 1, 1>(out, cond, a, b, n);
     if (s[0] == t && s[1] == 1 && s[2] == t && s[3] == 0) return select_run<T, 1, 0>(out, cond, a, b, n);
     if (s[0] == t && s[1] == 1 && s[2] == 0 && s[3] == t) return select_run<T, 0, 1>(out, cond, a, b, n);

@@ -1,14 +1,25 @@
 // Host kernels of the LOSS kind: cross entropy with class indices over
 // contiguous logits [N, C], one task per row. logsumexp subtracts the row
-// max and works in double.
+// max and sums in double (float rows: their exps in float, at the CPU's
+// vector width).
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "host_kernels.hpp"
+#include "lane_math.hpp"
 #include "strided_loop.hpp"
+#include "vector_math.hpp"
 
 namespace porta::host {
 namespace {
+
+// exp(x[k]) into y[k] (y may be x): SLEEF's vector exp where it is loaded
+// (vector_math.hpp), else the C library's.
+void exp_into(const float* x, float* y, int64_t n) {
+  if (!vecmath::apply(vecmath::Fn::Exp, x, y, n))
+    for (int64_t k = 0; k < n; ++k) y[k] = std::exp(x[k]);
+}
 
 // Reports INVALID_ARGUMENT naming the first target outside [0, classes).
 porta_status check_targets(const char* op, const porta_kernel_call* c) {
@@ -31,13 +42,31 @@ porta_status check_targets(const char* op, const porta_kernel_call* c) {
   return PORTA_OK;
 }
 
-template <class T>
-double logsumexp(const T* x, int64_t classes) {
-  T mx = x[0];
+// log(sum(exp(x[k]))) of a row, in double: the row max subtracted, the sum
+// of exp(x - max) added in double.
+double logsumexp(const double* x, int64_t classes, std::vector<double>&) {
+  double mx = x[0];
   for (int64_t k = 1; k < classes; ++k)
     if (!(x[k] <= mx)) mx = x[k];  // a NaN sticks
   double sum = 0;
-  for (int64_t k = 0; k < classes; ++k) sum += std::exp(static_cast<double>(x[k]) - static_cast<double>(mx));
+  for (int64_t k = 0; k < classes; ++k) sum += std::exp(x[k] - mx);
+  return mx + std::log(sum);
+}
+
+// float rows: exp(x - max) in float at the CPU's vector width (SLEEF's
+// exp, as the EXP kernel's), summed in double lanes; the max vectorizes too
+// (a NaN anywhere makes its exp and so the sum NaN). One exp per value in
+// libm's double took half of the loss over [2048, 76] (docs/benchmarks.md).
+PORTA_WIDEST_VECTORS double logsumexp(const float* x, int64_t classes, std::vector<float>& scratch) {
+  float mx = x[0];
+  for (int64_t k = 1; k < classes; ++k) mx = x[k] > mx ? x[k] : mx;
+  if (mx != mx) return mx;  // x[0] was NaN
+  scratch.resize(static_cast<size_t>(classes));
+  float* e = scratch.data();
+  for (int64_t k = 0; k < classes; ++k) e[k] = x[k] - mx;
+  exp_into(e, e, classes);
+  const double sum = lane_fold<double, 16>(classes, [e](int64_t k) { return static_cast<double>(e[k]); },
+                                           [](double a, double b) { return a + b; });
   return static_cast<double>(mx) + std::log(sum);
 }
 
@@ -58,10 +87,26 @@ porta_status cross_entropy_kernel(const porta_kernel_call* c) {
   const int64_t* target = data_of<int64_t>(c->inputs[1]);
   T* loss = data_of<T>(c->outputs[0]);
   for_each_sample(c->inputs[0], [&](int64_t n) {
+    thread_local std::vector<T> scratch;
     const T* row = x + n * classes;
-    loss[n] = static_cast<T>(logsumexp(row, classes) - static_cast<double>(row[target[n]]));
+    loss[n] = static_cast<T>(logsumexp(row, classes, scratch) - static_cast<double>(row[target[n]]));
   });
   return PORTA_OK;
+}
+
+// out = (softmax(row) - onehot(target)) * g; the exponent x - lse formed in
+// double, then (float rows) exp at the vector width.
+PORTA_WIDEST_VECTORS void softmax_minus_onehot(const double* row, double lse, int64_t target, double g, double* out,
+                                               int64_t classes) {
+  for (int64_t k = 0; k < classes; ++k) out[k] = (std::exp(row[k] - lse) - (k == target ? 1.0 : 0.0)) * g;
+}
+PORTA_WIDEST_VECTORS void softmax_minus_onehot(const float* row, double lse, int64_t target, double g, float* out,
+                                               int64_t classes) {
+  for (int64_t k = 0; k < classes; ++k) out[k] = static_cast<float>(static_cast<double>(row[k]) - lse);
+  exp_into(out, out, classes);
+  out[target] -= 1.0f;
+  const float gf = static_cast<float>(g);
+  for (int64_t k = 0; k < classes; ++k) out[k] *= gf;
 }
 
 template <class T>
@@ -73,13 +118,10 @@ porta_status cross_entropy_backward_kernel(const porta_kernel_call* c) {
   const T* grad_loss = data_of<T>(c->inputs[2]);
   T* gx = data_of<T>(c->outputs[0]);
   for_each_sample(c->inputs[0], [&](int64_t n) {
+    thread_local std::vector<T> scratch;
     const T* row = x + n * classes;
-    T* out = gx + n * classes;
-    const double lse = logsumexp(row, classes), g = static_cast<double>(grad_loss[n]);
-    for (int64_t k = 0; k < classes; ++k) {
-      const double p = std::exp(static_cast<double>(row[k]) - lse) - (k == target[n] ? 1.0 : 0.0);
-      out[k] = static_cast<T>(p * g);
-    }
+    softmax_minus_onehot(row, logsumexp(row, classes, scratch), target[n], static_cast<double>(grad_loss[n]),
+                         gx + n * classes, classes);
   });
   return PORTA_OK;
 }
