@@ -3,23 +3,19 @@
 // max and sums in double (float rows: their exps in float, at the CPU's
 // vector width).
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
+#include <type_traits>
 #include <vector>
 
 #include "host_kernels.hpp"
 #include "lane_math.hpp"
+#include "row_math.hpp"
 #include "strided_loop.hpp"
 #include "vector_math.hpp"
 
 namespace porta::host {
 namespace {
-
-// exp(x[k]) into y[k] (y may be x): SLEEF's vector exp where it is loaded
-// (vector_math.hpp), else the C library's.
-void exp_into(const float* x, float* y, int64_t n) {
-  if (!vecmath::apply(vecmath::Fn::Exp, x, y, n))
-    for (int64_t k = 0; k < n; ++k) y[k] = std::exp(x[k]);
-}
 
 // Reports INVALID_ARGUMENT naming the first target outside [0, classes).
 porta_status check_targets(const char* op, const porta_kernel_call* c) {
@@ -42,9 +38,13 @@ porta_status check_targets(const char* op, const porta_kernel_call* c) {
   return PORTA_OK;
 }
 
+// Rows of a block: a block's values fit in a thread's scratch of
+// kBlockValues (a row longer than that is a block alone).
+constexpr int64_t kBlockValues = 4096, kBlockRows = 256;
+
 // log(sum(exp(x[k]))) of a row, in double: the row max subtracted, the sum
 // of exp(x - max) added in double.
-double logsumexp(const double* x, int64_t classes, std::vector<double>&) {
+double logsumexp(const double* x, int64_t classes) {
   double mx = x[0];
   for (int64_t k = 1; k < classes; ++k)
     if (!(x[k] <= mx)) mx = x[k];  // a NaN sticks
@@ -53,30 +53,47 @@ double logsumexp(const double* x, int64_t classes, std::vector<double>&) {
   return mx + std::log(sum);
 }
 
-// float rows: exp(x - max) in float at the CPU's vector width (SLEEF's
-// exp, as the EXP kernel's), summed in double lanes; the max vectorizes too
-// (a NaN anywhere makes its exp and so the sum NaN). One exp per value in
-// libm's double took half of the loss over [2048, 76] (docs/benchmarks.md).
-PORTA_WIDEST_VECTORS double logsumexp(const float* x, int64_t classes, std::vector<float>& scratch) {
-  float mx = x[0];
-  for (int64_t k = 1; k < classes; ++k) mx = x[k] > mx ? x[k] : mx;
-  if (mx != mx) return mx;  // x[0] was NaN
-  scratch.resize(static_cast<size_t>(classes));
-  float* e = scratch.data();
-  for (int64_t k = 0; k < classes; ++k) e[k] = x[k] - mx;
-  exp_into(e, e, classes);
-  const double sum = lane_fold<double, 16>(classes, [e](int64_t k) { return static_cast<double>(e[k]); },
-                                           [](double a, double b) { return a + b; });
-  return static_cast<double>(mx) + std::log(sum);
+// float rows, a block at a time: each row's x - max into scratch, one exp
+// in float over the block at the vector width (SLEEF's, as the EXP
+// kernel's), each row's sum in double lanes, one log over the block
+// (row_math.hpp). A NaN anywhere makes its exp, so the row's sum, NaN. An
+// exp in libm's double per value took half of the loss over [2048, 76]
+// (docs/benchmarks.md). lse[r] for rows [0, rows) of x.
+PORTA_WIDEST_VECTORS void logsumexp_rows(const float* x, int64_t rows, int64_t classes, float* scratch,
+                                         double* lse) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = x + r * classes;
+    const float mx = row_max(row, classes);
+    lse[r] = mx;
+    for (int64_t k = 0; k < classes; ++k) scratch[r * classes + k] = row[k] - mx;
+  }
+  exp_into(scratch, scratch, rows * classes);
+  double sums[kBlockRows];
+  for (int64_t r = 0; r < rows; ++r) sums[r] = row_sum(scratch + r * classes, classes);
+  log_into(sums, sums, rows);
+  for (int64_t r = 0; r < rows; ++r) lse[r] += sums[r];
 }
 
-// Runs body(n) for every sample n in parallel.
-template <class Body>
-void for_each_sample(const DLTensor& logits, Body&& body) {
-  parallel_for(logits.shape[0], std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(logits.shape[1], 1)),
-               [&](int64_t b, int64_t e) {
-                 for (int64_t n = b; n < e; ++n) body(n);
-               });
+// Runs body(begin, end) over blocks of samples in parallel (float: at most
+// kBlockRows rows and kBlockValues values, or one row), with a scratch of the
+// block's values.
+template <class T, class Body>
+void for_each_block(const DLTensor& logits, Body&& body) {
+  const int64_t classes = std::max<int64_t>(logits.shape[1], 1);
+  const int64_t block = std::is_same_v<T, float> ? std::clamp<int64_t>(kBlockValues / classes, 1, kBlockRows) : 1;
+  parallel_for(logits.shape[0], std::max<int64_t>(block, kElementwiseGrain / classes), [&](int64_t b, int64_t e) {
+    thread_local std::vector<T> scratch;
+    if (std::is_same_v<T, float>) scratch.resize(static_cast<size_t>(std::min(block, e - b) * classes));
+    for (int64_t r = b; r < e; r += block) body(r, std::min(e, r + block), scratch.data());
+  });
+}
+
+// lse[r - begin] for rows [begin, end) of the logits.
+void logsumexp_block(const double* x, int64_t begin, int64_t end, int64_t classes, double*, double* lse) {
+  for (int64_t r = begin; r < end; ++r) lse[r - begin] = logsumexp(x + r * classes, classes);
+}
+void logsumexp_block(const float* x, int64_t begin, int64_t end, int64_t classes, float* scratch, double* lse) {
+  logsumexp_rows(x + begin * classes, end - begin, classes, scratch, lse);
 }
 
 template <class T>
@@ -86,27 +103,38 @@ porta_status cross_entropy_kernel(const porta_kernel_call* c) {
   const T* x = data_of<T>(c->inputs[0]);
   const int64_t* target = data_of<int64_t>(c->inputs[1]);
   T* loss = data_of<T>(c->outputs[0]);
-  for_each_sample(c->inputs[0], [&](int64_t n) {
-    thread_local std::vector<T> scratch;
-    const T* row = x + n * classes;
-    loss[n] = static_cast<T>(logsumexp(row, classes, scratch) - static_cast<double>(row[target[n]]));
+  for_each_block<T>(c->inputs[0], [&](int64_t begin, int64_t end, T* scratch) {
+    double lse[kBlockRows];
+    logsumexp_block(x, begin, end, classes, scratch, lse);
+    for (int64_t n = begin; n < end; ++n)
+      loss[n] = static_cast<T>(lse[n - begin] - static_cast<double>(x[n * classes + target[n]]));
   });
   return PORTA_OK;
 }
 
-// out = (softmax(row) - onehot(target)) * g; the exponent x - lse formed in
-// double, then (float rows) exp at the vector width.
-PORTA_WIDEST_VECTORS void softmax_minus_onehot(const double* row, double lse, int64_t target, double g, double* out,
+// out = (softmax(row) - onehot(target)) * g for rows [begin, end); the
+// exponent x - lse formed in double, then (float rows) one exp over the block
+// at the vector width.
+PORTA_WIDEST_VECTORS void softmax_minus_onehot(const double* x, const double* lse, const int64_t* target,
+                                               const double* g, double* out, int64_t begin, int64_t end,
                                                int64_t classes) {
-  for (int64_t k = 0; k < classes; ++k) out[k] = (std::exp(row[k] - lse) - (k == target ? 1.0 : 0.0)) * g;
+  for (int64_t n = begin; n < end; ++n)
+    for (int64_t k = 0; k < classes; ++k)
+      out[n * classes + k] =
+          (std::exp(x[n * classes + k] - lse[n - begin]) - (k == target[n] ? 1.0 : 0.0)) * g[n];
 }
-PORTA_WIDEST_VECTORS void softmax_minus_onehot(const float* row, double lse, int64_t target, double g, float* out,
+PORTA_WIDEST_VECTORS void softmax_minus_onehot(const float* x, const double* lse, const int64_t* target,
+                                               const float* g, float* out, int64_t begin, int64_t end,
                                                int64_t classes) {
-  for (int64_t k = 0; k < classes; ++k) out[k] = static_cast<float>(static_cast<double>(row[k]) - lse);
-  exp_into(out, out, classes);
-  out[target] -= 1.0f;
-  const float gf = static_cast<float>(g);
-  for (int64_t k = 0; k < classes; ++k) out[k] *= gf;
+  for (int64_t n = begin; n < end; ++n)
+    for (int64_t k = 0; k < classes; ++k)
+      out[n * classes + k] = static_cast<float>(static_cast<double>(x[n * classes + k]) - lse[n - begin]);
+  exp_into(out + begin * classes, out + begin * classes, (end - begin) * classes);
+  for (int64_t n = begin; n < end; ++n) {
+    float* row = out + n * classes;
+    row[target[n]] -= 1.0f;
+    for (int64_t k = 0; k < classes; ++k) row[k] *= g[n];
+  }
 }
 
 template <class T>
@@ -117,11 +145,10 @@ porta_status cross_entropy_backward_kernel(const porta_kernel_call* c) {
   const int64_t* target = data_of<int64_t>(c->inputs[1]);
   const T* grad_loss = data_of<T>(c->inputs[2]);
   T* gx = data_of<T>(c->outputs[0]);
-  for_each_sample(c->inputs[0], [&](int64_t n) {
-    thread_local std::vector<T> scratch;
-    const T* row = x + n * classes;
-    softmax_minus_onehot(row, logsumexp(row, classes, scratch), target[n], static_cast<double>(grad_loss[n]),
-                         gx + n * classes, classes);
+  for_each_block<T>(c->inputs[0], [&](int64_t begin, int64_t end, T* scratch) {
+    double lse[kBlockRows];
+    logsumexp_block(x, begin, end, classes, scratch, lse);
+    softmax_minus_onehot(x, lse, target, grad_loss, gx, begin, end, classes);
   });
   return PORTA_OK;
 }
