@@ -139,7 +139,8 @@ void channel_map(T* out, const T* x, const T* u, int64_t N, int64_t C, int64_t S
 
 // Channel c: y = (x - mean) * rstd * w + b, stats = (mean, rstd, var).
 template <class T>
-PORTA_WIDEST_VECTORS void batch_forward_channel(const porta_kernel_call* k, int64_t N, int64_t C, int64_t S, int64_t c, double eps) {
+PORTA_WIDEST_VECTORS void batch_forward_channel(const porta_kernel_call* k, int64_t N, int64_t C, int64_t S, int64_t c,
+                                                double eps) {
   const T* x = data_of<const T>(k->inputs[0]);
   const double count = static_cast<double>(N * S);
   Moments mo;
@@ -166,7 +167,8 @@ PORTA_WIDEST_VECTORS void batch_forward_channel(const porta_kernel_call* k, int6
 
 // Channel c: sums = (sum(gy), sum(gy * xhat)), gx = rstd * w * (gy - sums[0] / M - xhat * sums[1] / M).
 template <class T>
-PORTA_WIDEST_VECTORS void batch_backward_channel(const porta_kernel_call* k, int64_t N, int64_t C, int64_t S, int64_t c) {
+PORTA_WIDEST_VECTORS void batch_backward_channel(const porta_kernel_call* k, int64_t N, int64_t C, int64_t S,
+                                                 int64_t c) {
   const T* gy = data_of<const T>(k->inputs[0]);
   const T* x = data_of<const T>(k->inputs[1]);
   const T* stats = data_of<const T>(k->inputs[2]) + 3 * c;

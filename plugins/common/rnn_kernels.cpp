@@ -76,8 +76,8 @@ PORTA_WIDEST_VECTORS void lstm_cell_backward_rows(const porta_kernel_call* c, in
     if (apart) {
       const T* a = act + r * 5 * H;
       T* d = dgates + r * 4 * H;
-      lstm_backward_row(a, a + H, a + 2 * H, a + 3 * H, a + 4 * H, d, d + H, d + 2 * H, d + 3 * H, dc_prev + at, dh + at,
-                        dh_next + at, dc + at, dc_next + at, c_prev + at, H);
+      lstm_backward_row(a, a + H, a + 2 * H, a + 3 * H, a + 4 * H, d, d + H, d + 2 * H, d + 3 * H, dc_prev + at,
+                        dh + at, dh_next + at, dc + at, dc_next + at, c_prev + at, H);
       continue;
     }
     for (int64_t k = 0; k < H; ++k)

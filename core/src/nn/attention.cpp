@@ -52,7 +52,8 @@ TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, c
     // PyTorch's math path: the mask as an additive bias, 0 on and below the
     // diagonal and -inf above it.
     TensorPtr keep = composite::triangle(ops::full(dev, Dims{l, s}, 1.0, Dtype::Bool), 0, true);
-    TensorPtr bias = ops::where(keep, ops::full(dev, Dims{}, 0.0, q->dtype), ops::full(dev, Dims{}, -INFINITY, q->dtype));
+    TensorPtr bias =
+        ops::where(keep, ops::full(dev, Dims{}, 0.0, q->dtype), ops::full(dev, Dims{}, -INFINITY, q->dtype));
     scores = ag::matmul(q, kt, factor, bias, 1.0);
   } else if (attn_mask) {
     check_same_device(op, {q.get(), attn_mask.get()});

@@ -1,9 +1,10 @@
 // torch.nn.RNN, LSTM and GRU (and their cells), composed from Porta ops.
 //
 // The input projection of every step, x w_ih^T + b_ih (+ b_hh on the LSTM
-// kernels), is one recorded linear() over the whole sequence. The recurrence that follows is one
-// autograd node per layer and direction: its forward runs the steps, its
-// backward runs them back through time with Porta ops. (Recording each
+// kernels), is one recorded linear() over the whole sequence. The
+// recurrence that follows is one autograd node per layer and direction: its
+// forward runs the steps, its backward runs them back through time with
+// Porta ops. (Recording each
 // step's ops instead would take a view of the [T, N, G H] projection per
 // step, and each view's backward would write a [T, N, G H] gradient: the
 // backward of a T-step sequence would cost T times the sequence.)

@@ -110,7 +110,10 @@ TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in, double alpha, con
   TensorPtr out = empty(*a->device, dt, out_shape);
   if (adds) copy_into(out, c);  // broadcasts c, or refuses a shape that does not
   if (out->numel() == 0) return out;
-  if (K == 0) return adds ? (beta == 1.0 ? out : binary_scalar(PORTA_OP_MUL, out, beta)) : full(*a->device, out_shape, 0.0, dt);
+  if (K == 0) {  // an empty sum: beta c, or zeros
+    if (!adds) return full(*a->device, out_shape, 0.0, dt);
+    return beta == 1.0 ? out : binary_scalar(PORTA_OP_MUL, out, beta);
+  }
 
   Operand A = prepare(a, batch_shape, batch), B = prepare(b, batch_shape, batch);
   int64_t rows = M, nbatch = batch;

@@ -71,7 +71,8 @@ struct MatmulNode final : Node {
       const Dims B_shape = b_vec ? Dims{b_shape[0], 1} : b_shape;
       gb = scaled(reshape(sum_to(matmul(transpose(A, -1, -2), G), B_shape), b_shape), alpha);
     }
-    if (next.size() > 2 && next[2]) gc = scaled(sum_to(g, c_shape), beta);
+    if (next.size() == 2) return {ga, gb};
+    if (next[2]) gc = scaled(sum_to(g, c_shape), beta);
     return {ga, gb, gc};
   }
 };

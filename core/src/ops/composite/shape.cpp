@@ -15,7 +15,6 @@ void require_ndim(const char* op, const char* what, const porta_tensor& t, int32
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": ", what, " must be ", ndim, "-D, got ", t.ndim(), "-D ", t.shape.str());
 }
 
-// alpha * product + beta * c (c's values are not read when beta is 0, as in PyTorch).
 // beta * c + alpha * (a @ b), a @ b checked by the caller: in the one GEMM
 // (MATMUL's alpha and beta) when c has the product's dtype, else as a sum
 // (which promotes). beta == 0: c is not read, as PyTorch.
