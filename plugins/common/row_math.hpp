@@ -75,4 +75,25 @@ inline T row_max(const T* x, int64_t n) {
   return m;
 }
 
+// A block of rows for the functions below: at most kBlockRows rows, and
+// kBlockValues values unless a single row is longer.
+constexpr int64_t kBlockValues = 4096, kBlockRows = 256;
+inline int64_t block_rows(int64_t dim) {
+  return std::clamp<int64_t>(kBlockValues / std::max<int64_t>(dim, 1), 1, kBlockRows);
+}
+
+// For `rows` (<= kBlockRows) contiguous rows of `dim` values: mx[r] the
+// row's max, e = exp(x - mx) (e may be x), sum[r] the row's sum of e in
+// double. One exp call over the block: an exp call per row cost more than
+// its exps in short rows.
+template <class T>
+inline void exp_shifted_rows(const T* x, T* e, int64_t rows, int64_t dim, T* mx, double* sum) {
+  for (int64_t r = 0; r < rows; ++r) {
+    mx[r] = row_max(x + r * dim, dim);
+    for (int64_t k = 0; k < dim; ++k) e[r * dim + k] = x[r * dim + k] - mx[r];
+  }
+  exp_into(e, e, rows * dim);
+  for (int64_t r = 0; r < rows; ++r) sum[r] = row_sum(e + r * dim, dim);
+}
+
 }  // namespace porta::host
