@@ -56,6 +56,24 @@ def test_sdpa_gradient_flows_to_q_k_v(device):
     assert arr(v.grad)[0, 0, 0] > arr(v.grad)[0, 2, 0]
 
 
+@pytest.mark.parametrize("l,s", [(130, 130), (200, 70), (129, 300)])
+def test_causal_sdpa_by_query_blocks_is_the_masked_formula(device, l, s):
+    # From 128 query rows on, causal attention runs by blocks of rows, each over the keys its rows see
+    # (core/src/nn/attention.cpp): values and gradients are those of the whole masked product.
+    q, k, v = RNG.normal(size=(1, 2, l, 8)), RNG.normal(size=(1, 2, s, 8)), RNG.normal(size=(1, 2, s, 5))
+    causal = np.tril(np.ones((l, s), dtype=bool))
+    upstream = f64(RNG.normal(size=(1, 2, l, 5)), device)
+    grads = []
+    for mask in (None, f64(causal, device).bool()):
+        Q, K, V = (f64(x, device, requires_grad=True) for x in (q, k, v))
+        out = F.scaled_dot_product_attention(Q, K, V, attn_mask=mask, is_causal=mask is None)
+        np.testing.assert_allclose(arr(out), attention(q, k, v, causal), rtol=1e-10, atol=1e-12)
+        (out * upstream).sum().backward()
+        grads.append([arr(t.grad) for t in (Q, K, V)])
+    for blocked, whole in zip(*grads):
+        np.testing.assert_allclose(blocked, whole, rtol=1e-10, atol=1e-12)
+
+
 @pytest.mark.parametrize("batch_first", [True, False])
 def test_multihead_attention_matches_the_formula(device, batch_first):
     porta.manual_seed(0)
