@@ -40,3 +40,28 @@ function(porta_add_plugin name)
     install(TARGETS ${P_TARGET} LIBRARY DESTINATION ${PORTA_PLUGIN_INSTALL_DIR} COMPONENT plugin_${name})
   endif()
 endfunction()
+
+# porta_add_comm_plugin(<name> SOURCES ... [LIBRARIES ...]): a communicator
+# plugin (porta/comm.h), libporta_comm_<name>.so in <libdir>/porta/comm, the
+# directory the core searches after PORTA_COMM_PLUGIN_PATH. It exports only
+# porta_comm_get_api.
+set(PORTA_COMM_PLUGIN_VERSION_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/comm.map)
+set(PORTA_COMM_PLUGIN_INSTALL_DIR "${CMAKE_INSTALL_LIBDIR}/porta/comm" CACHE STRING
+    "Where communicator plugins are installed (relative to the prefix)")
+function(porta_add_comm_plugin name)
+  cmake_parse_arguments(P "" "" "SOURCES;LIBRARIES" ${ARGN})
+  set(target porta_comm_${name})
+  add_library(${target} MODULE ${P_SOURCES})
+  set_target_properties(${target} PROPERTIES
+    PREFIX "lib"
+    OUTPUT_NAME porta_comm_${name}
+    LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib/porta/comm
+    C_VISIBILITY_PRESET hidden
+    CXX_VISIBILITY_PRESET hidden
+    VISIBILITY_INLINES_HIDDEN ON)
+  target_compile_definitions(${target} PRIVATE PORTA_BUILDING_PLUGIN)
+  target_link_libraries(${target} PRIVATE porta_abi ${P_LIBRARIES})
+  target_link_options(${target} PRIVATE -Wl,--version-script=${PORTA_COMM_PLUGIN_VERSION_SCRIPT} -Wl,--no-undefined)
+  porta_warnings(${target})
+  install(TARGETS ${target} LIBRARY DESTINATION ${PORTA_COMM_PLUGIN_INSTALL_DIR} COMPONENT comm_${name})
+endfunction()

@@ -5,12 +5,12 @@
 #   Debian: compilers (and clang with libFuzzer), CMake, pkg-config, GoogleTest and GoogleMock,
 #           Google Benchmark, OpenBLAS, oneDNN (libdnnl-dev: the cpu plugin's float32 GEMM and
 #           convolution; its header at build time) and SLEEF (libsleef3: its vector exp, log,
-#           tanh, ...), both loaded at run time, zlib,
-#           nlohmann-json (header-only, build time: the
-#           safetensors header parser), OpenCL (ICD loader, headers, PoCL,
-#           CLBlast), Python 3 with venv, Ninja (scikit-build-core builds the wheel
-#           with it; without one it would fetch ninja from PyPI), util-linux (unshare, for the relocated
-#           install test), Fashion-MNIST.
+#           tanh, ...), both loaded at run time, zlib, nlohmann-json (header-only, build time:
+#           the safetensors header parser), OpenCL (ICD loader, headers, PoCL, CLBlast),
+#           OpenMPI (openmpi-bin, libopenmpi-dev: the mpi communicator plugin and the
+#           multi-process tests under mpirun), Python 3 with venv, Ninja (scikit-build-core
+#           builds the wheel with it; without one it would fetch ninja from PyPI), util-linux
+#           (unshare, for the relocated install test), Fashion-MNIST.
 #   PyPI:   scripts/python-requirements.txt, pinned: downloaded into
 #           build/wheelhouse and installed into the project's virtual
 #           environment build/venv, the only Python the build and tests run
@@ -24,7 +24,7 @@ source scripts/env.sh
 
 debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libsleef3 zlib1g-dev
       nlohmann-json3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv ninja-build util-linux
-      dataset-fashion-mnist)
+      dataset-fashion-mnist openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

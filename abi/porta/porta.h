@@ -43,8 +43,9 @@
  *    argument of the losses) and the other enums are C enums: pass and
  *    receive them as int32. `int` flags (keepdim, requires_grad, training)
  *    and `int*` outs are int32, 0 meaning false.
- *  - porta_tensor*, porta_optimizer* and porta_tensor_list* are opaque
- *    pointers; release functions return nothing.
+ *  - porta_tensor*, porta_optimizer*, porta_tensor_list*, and (1.9)
+ *    porta_process_group*, porta_work* and porta_reducer* are opaque pointers;
+ *    release functions return nothing.
  *  - porta_log_callback is void (*)(int32_t level, const char* message,
  *    void* user_data), called from any thread.
  *  - The autograd callbacks (1.6): porta_grad_hook is porta_status (*)(void*
@@ -67,7 +68,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 8 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 9 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -77,7 +78,8 @@
  *   PORTA_ERROR_SHAPE_MISMATCH = 3, PORTA_ERROR_UNSUPPORTED_DTYPE = 4,
  *   PORTA_ERROR_NO_SUCH_DEVICE = 5, PORTA_ERROR_NOT_IMPLEMENTED = 6,
  *   PORTA_ERROR_OUT_OF_MEMORY = 7, PORTA_ERROR_BACKEND = 8,
- *   PORTA_ERROR_INVALID_HANDLE = 9, PORTA_ERROR_IO = 10, PORTA_ERROR_INTERNAL = 11
+ *   PORTA_ERROR_INVALID_HANDLE = 9, PORTA_ERROR_IO = 10, PORTA_ERROR_INTERNAL = 11,
+ *   PORTA_ERROR_TIMEOUT = 12 (since 1.9)
  *
  * porta_device_kind (porta_device_info.kind):
  *   PORTA_DEVICE_KIND_CPU = 0, PORTA_DEVICE_KIND_GPU = 1,
@@ -101,6 +103,8 @@
  *   porta_interpolate_mode (since 1.6): PORTA_INTERPOLATE_NEAREST = 0,
  *     PORTA_INTERPOLATE_NEAREST_EXACT = 1, PORTA_INTERPOLATE_BILINEAR = 2
  *   porta_meshgrid_indexing (since 1.7): PORTA_MESHGRID_IJ = 0, PORTA_MESHGRID_XY = 1
+ *   porta_reduce_op (since 1.9): PORTA_REDUCE_SUM = 0, PORTA_REDUCE_AVG = 1,
+ *     PORTA_REDUCE_MAX = 2, PORTA_REDUCE_MIN = 3, PORTA_REDUCE_PROD = 4
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
@@ -148,7 +152,7 @@
  *   DLPACK_FLAG_BITMASK_READ_ONLY = 1, DLPACK_FLAG_BITMASK_IS_COPIED = 2
  *
  * Structs that begin with `size_t struct_size`: mirror their fields in
- * order and set struct_size to the size you declared; these are 1.8's:
+ * order and set struct_size to the size you declared; these are 1.9's:
  *   sizeof(porta_plugin_info) = 64, sizeof(porta_device_info) = 168,
  *   sizeof(porta_memory_stats) = 88, sizeof(porta_conv2d_options) = 40 (32 before
  *   1.6 added groups),
@@ -157,7 +161,7 @@
  *   sizeof(porta_adam_options) = 56 (48 before 1.5 added amsgrad),
  *   sizeof(porta_rmsprop_options) = 56, sizeof(porta_adagrad_options) = 48,
  *   sizeof(porta_op_info) = 56, sizeof(porta_rnn_options) = 40,
- *   sizeof(porta_backward_options) = 40
+ *   sizeof(porta_backward_options) = 40, sizeof(porta_init_options) = 40 (since 1.9)
  * A size that covers fewer fields (an older binding's) is accepted: the core
  * fills or reads only what it covers.
  */
@@ -174,7 +178,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 8
+#define PORTA_ABI_MINOR 9
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -1765,6 +1769,127 @@ PORTA_EXPORT porta_status porta_tensor_is_read_only(const porta_tensor* t, int* 
  *  the device pointer for kDLCUDA; INVALID_ARGUMENT for other device types,
  *  whose memory is opaque. For bindings that wrap memory in place. Since 1.0. */
 PORTA_EXPORT porta_status porta_tensor_data_ptr(const porta_tensor* t, void** out);
+
+/* ====================== distributed (since 1.9) ====================== */
+/* Process groups over communicator plugins (porta/comm.h), shaped like
+ * torch.distributed: one default group per process, made by
+ * porta_init_process_group; subgroups by porta_new_group. A group argument
+ * NULL means the default group. Ranks passed to broadcast, send and recv are
+ * ranks of the default group (torch.distributed's global ranks), also for a
+ * subgroup. Each operation returns a work handle in *work, or, with work
+ * NULL, waits for completion before it returns. Tensors on a device the
+ * backend does not serve (mock, opencl) are staged through host memory: a
+ * copy in and, for outputs, a copy back when the work completes. See
+ * docs/distributed.md. */
+
+/** A process group; opaque. Since 1.9. */
+typedef struct porta_process_group porta_process_group;
+/** An enqueued collective or transfer; opaque. Since 1.9. */
+typedef struct porta_work porta_work;
+
+/** How porta_init_process_group finds its peers. Set struct_size. Since 1.9. */
+typedef struct porta_init_options {
+  size_t struct_size;      /**< sizeof(porta_init_options), set by the caller */
+  const char* backend;     /**< communicator plugin: "mpi" (NULL: "mpi") */
+  const char* init_method; /**< "env://" (NULL or ""), or "file://<dir>": a rendezvous directory every rank reaches, fresh for each job */
+  int32_t rank;            /**< this process's rank; -1: $RANK, else the backend's launcher's (mpirun) */
+  int32_t world_size;      /**< number of processes; -1: $WORLD_SIZE, else the launcher's */
+  int64_t timeout_ms;      /**< limit for each operation and the rendezvous; <= 0: 30 minutes */
+} porta_init_options;
+
+/** Makes the default process group (a collective call: every rank calls
+ *  it). INVALID_ARGUMENT when one exists or rank and size are unknown;
+ *  NO_SUCH_DEVICE or BACKEND when the backend's plugin is missing or failed
+ *  to load. Since 1.9. */
+PORTA_EXPORT porta_status porta_init_process_group(const porta_init_options* options);
+/** 1 when the default process group exists. Since 1.9. */
+PORTA_EXPORT porta_status porta_is_initialized(int32_t* out);
+/** Waits for `group`'s outstanding work and releases its communicators (a
+ *  collective call over its ranks); NULL: every group, the default one last,
+ *  after which porta_init_process_group may be called again. Handles stay
+ *  valid until released; using a destroyed group is INVALID_HANDLE. Since 1.9. */
+PORTA_EXPORT porta_status porta_destroy_process_group(porta_process_group* group);
+/** A group of the default group's ranks `ranks` (num_ranks of them; 0: all),
+ *  with its own timeout (<= 0: the default group's). Every rank of the
+ *  default group calls it, in the same order; *out is NULL on a rank that
+ *  is not a member. Release with porta_process_group_release. Since 1.9. */
+PORTA_EXPORT porta_status porta_new_group(const int32_t* ranks, int32_t num_ranks, int64_t timeout_ms,
+                                          porta_process_group** out);
+/** Releases a handle from porta_new_group (NULL is a no-op); the group
+ *  itself lives on until destroyed. Since 1.9. */
+PORTA_EXPORT void porta_process_group_release(porta_process_group* group);
+/** This process's rank in `group` (NULL: the default group). Since 1.9. */
+PORTA_EXPORT porta_status porta_get_rank(const porta_process_group* group, int32_t* out);
+/** The number of ranks in `group` (NULL: the default group). Since 1.9. */
+PORTA_EXPORT porta_status porta_get_world_size(const porta_process_group* group, int32_t* out);
+/** The name of `group`'s backend ("mpi"), owned by Porta. Since 1.9. */
+PORTA_EXPORT porta_status porta_get_backend(const porta_process_group* group, const char** out);
+
+/** t = op over every rank's t (a porta_reduce_op; AVG needs a floating
+ *  dtype; on bool, SUM and MAX are a logical or, PROD and MIN a logical and).
+ *  Since 1.9. */
+PORTA_EXPORT porta_status porta_all_reduce(porta_tensor* t, int32_t op, porta_process_group* group,
+                                           porta_work** work);
+/** t = rank `src`'s t on every rank. Since 1.9. */
+PORTA_EXPORT porta_status porta_broadcast(porta_tensor* t, int32_t src, porta_process_group* group,
+                                          porta_work** work);
+/** out (world_size times in's elements, any shape) = every rank's `in`,
+ *  rank r's at elements [r * numel(in), (r + 1) * numel(in)), as
+ *  torch.distributed.all_gather_into_tensor. Since 1.9. */
+PORTA_EXPORT porta_status porta_all_gather_into_tensor(porta_tensor* out, porta_tensor* in,
+                                                       porta_process_group* group, porta_work** work);
+/** out (in's elements / world_size) = op over every rank's `in`, this rank's
+ *  share, as torch.distributed.reduce_scatter_tensor. Since 1.9. */
+PORTA_EXPORT porta_status porta_reduce_scatter_tensor(porta_tensor* out, porta_tensor* in, int32_t op,
+                                                      porta_process_group* group, porta_work** work);
+/** Completes when every rank of `group` has called it. Since 1.9. */
+PORTA_EXPORT porta_status porta_barrier(porta_process_group* group, porta_work** work);
+/** t to rank `dst`, matched with its porta_recv by (rank, tag >= 0). Since 1.9. */
+PORTA_EXPORT porta_status porta_send(porta_tensor* t, int32_t dst, int32_t tag, porta_process_group* group,
+                                     porta_work** work);
+/** Into t from rank `src`, matching its porta_send by (rank, tag). Since 1.9. */
+PORTA_EXPORT porta_status porta_recv(porta_tensor* t, int32_t src, int32_t tag, porta_process_group* group,
+                                     porta_work** work);
+
+/** Waits up to timeout_ms (< 0: the group's timeout) for `work`, then copies
+ *  its results into the caller's tensors: TIMEOUT names the op, its sequence
+ *  number and group (the work may be waited on again); the op's failure is
+ *  reported once and again by each later wait. Since 1.9. */
+PORTA_EXPORT porta_status porta_work_wait(porta_work* work, int64_t timeout_ms);
+/** *out = 1 when `work` has completed (finishing it as porta_work_wait
+ *  does), else 0; never blocks. Since 1.9. */
+PORTA_EXPORT porta_status porta_work_is_completed(porta_work* work, int32_t* out);
+/** Releases a work handle; the operation goes on, and its buffers live
+ *  until it completes. NULL is a no-op. Since 1.9. */
+PORTA_EXPORT void porta_work_release(porta_work* work);
+
+/** DistributedDataParallel's gradient reducer; opaque. Since 1.9. */
+typedef struct porta_reducer porta_reducer;
+
+/** Registers on `params` (leaves that require grad, in parameters() order)
+ *  the hooks that all-reduce their gradients over `group` (NULL: the default
+ *  group) in buckets while backward runs: reverse order, one device and
+ *  dtype per bucket, the first at most first_bucket_bytes, the others
+ *  bucket_bytes (<= 0: torch's 1 MiB and 25 MiB). After a backward the
+ *  parameters' .grad is the average over the ranks of their .grad plus
+ *  this backward's gradient. A backward not prepared by
+ *  porta_reducer_prepare_for_backward (no_sync) accumulates locally. The
+ *  parameters' values are not touched: broadcast them first. Since 1.9. */
+PORTA_EXPORT porta_status porta_reducer_create(porta_tensor* const* params, int32_t num_params,
+                                               porta_process_group* group, int64_t bucket_bytes,
+                                               int64_t first_bucket_bytes, int32_t find_unused_parameters,
+                                               porta_reducer** out);
+/** Arms the reducer for the backward of this forward's `outputs` (every
+ *  rank calls it, or none: no_sync). With find_unused_parameters, the
+ *  parameters `outputs` do not reach are ready at once; an unused parameter
+ *  takes the ranks' average, or keeps its .grad when no rank used it. Without
+ *  it, a parameter that gets no gradient fails the backward, naming it. Since 1.9. */
+PORTA_EXPORT porta_status porta_reducer_prepare_for_backward(porta_reducer* reducer, porta_tensor* const* outputs,
+                                                             int32_t num_outputs);
+/** The number of buckets the parameters were split into. Since 1.9. */
+PORTA_EXPORT porta_status porta_reducer_bucket_count(const porta_reducer* reducer, int32_t* out);
+/** Removes the hooks and releases the reducer (NULL is a no-op). Since 1.9. */
+PORTA_EXPORT void porta_reducer_release(porta_reducer* reducer);
 
 #ifdef __cplusplus
 } /* extern "C" */

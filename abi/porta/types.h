@@ -52,7 +52,10 @@ typedef enum porta_status {
   /** A file could not be read or written, or its contents were malformed. */
   PORTA_ERROR_IO = 10,
   /** A bug in Porta: please report it with the message. */
-  PORTA_ERROR_INTERNAL = 11
+  PORTA_ERROR_INTERNAL = 11,
+  /** An operation did not complete in its time limit (a collective a rank
+   *  never joined, a rendezvous key never stored). Since user ABI 1.9. */
+  PORTA_ERROR_TIMEOUT = 12
 } porta_status;
 
 /** Kind of device, for choosing "the best available" device. */
@@ -73,6 +76,20 @@ typedef enum porta_log_level {
   PORTA_LOG_ERROR = 3, /**< shown unless PORTA_LOG=off. Since user ABI 1.1 / plugin ABI 1.2 */
   PORTA_LOG_OFF = 4    /**< a threshold only: nothing is shown. Since user ABI 1.1 */
 } porta_log_level;
+
+/** How all_reduce and reduce_scatter combine the ranks' values
+ *  (torch.distributed's ReduceOp), in the user ABI and the communicator
+ *  ABI (porta/comm.h) alike. Values are stable: new ones are only
+ *  appended. Since user ABI 1.9. */
+typedef enum porta_reduce_op {
+  PORTA_REDUCE_SUM = 0,
+  /** The sum divided by the group's size; floating-point dtypes only (the
+   *  core refuses integer tensors, as torch.distributed does). */
+  PORTA_REDUCE_AVG = 1,
+  PORTA_REDUCE_MAX = 2,
+  PORTA_REDUCE_MIN = 3,
+  PORTA_REDUCE_PROD = 4
+} porta_reduce_op;
 
 /** Largest number of dimensions a tensor may have. */
 #define PORTA_MAX_DIMS 16

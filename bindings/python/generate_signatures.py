@@ -28,7 +28,8 @@ _VALUES = {
 _POINTERS = {
     "porta_tensor": "T", "char": "c_char_p", "void": "c_void_p", "int32_t": "P_I32", "int64_t": "P_I64",
     "int": "P_INT", "double": "P_D", "porta_optimizer": "c_void_p", "porta_tensor_list": "c_void_p",
-    "DLManagedTensor": "c_void_p", "DLManagedTensorVersioned": "c_void_p",
+    "DLManagedTensor": "c_void_p", "DLManagedTensorVersioned": "c_void_p", "porta_process_group": "c_void_p",
+    "porta_work": "c_void_p", "porta_reducer": "c_void_p",
 }
 
 

@@ -290,6 +290,15 @@ AT(porta_backward_options, allow_unused, 28, 4);
 AT(porta_backward_options, grads_out, 32, 8);
 FFI_SIZE(porta_backward_options, 40);
 
+/* porta_init_process_group's options (1.9) */
+AT(porta_init_options, struct_size, 0, 8);
+AT(porta_init_options, backend, 8, 8);
+AT(porta_init_options, init_method, 16, 8);
+AT(porta_init_options, rank, 24, 4);
+AT(porta_init_options, world_size, 28, 4);
+AT(porta_init_options, timeout_ms, 32, 8);
+FFI_SIZE(porta_init_options, 40);
+
 /* SORT's parameters (plugin ABI 1.5; 1.6 named the 4 bytes of tail padding and appended k) */
 AT(porta_sort_params, struct_size, 0, 8);
 AT(porta_sort_params, descending, 8, 4);
@@ -335,7 +344,7 @@ _Static_assert(PORTA_OK == 0 && PORTA_ERROR_INVALID_ARGUMENT == 1 && PORTA_ERROR
                    PORTA_ERROR_SHAPE_MISMATCH == 3 && PORTA_ERROR_UNSUPPORTED_DTYPE == 4 &&
                    PORTA_ERROR_NO_SUCH_DEVICE == 5 && PORTA_ERROR_NOT_IMPLEMENTED == 6 &&
                    PORTA_ERROR_OUT_OF_MEMORY == 7 && PORTA_ERROR_BACKEND == 8 && PORTA_ERROR_INVALID_HANDLE == 9 &&
-                   PORTA_ERROR_IO == 10 && PORTA_ERROR_INTERNAL == 11,
+                   PORTA_ERROR_IO == 10 && PORTA_ERROR_INTERNAL == 11 && PORTA_ERROR_TIMEOUT == 12,
                "porta_status values moved");
 _Static_assert(PORTA_DEVICE_KIND_CPU == 0 && PORTA_DEVICE_KIND_GPU == 1 && PORTA_DEVICE_KIND_ACCELERATOR == 2 &&
                    PORTA_DEVICE_KIND_VIRTUAL == 3,

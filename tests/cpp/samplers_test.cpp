@@ -74,6 +74,28 @@ TEST(Samplers, PermutationsGiveEveryIndexOnceAndRepeatWithASeed) {
   EXPECT_EQ(samplers::SequentialSampler(4).indices(), iota(4));
 }
 
+// DistributedSampler: the order of seed + epoch (Python's: porta_randperm_at(seed + epoch, 0)), split by rank,
+// padded with its first indices (or its tail dropped) so that every rank has the same number.
+TEST(Samplers, DistributedSamplerSplitsOneOrderAmongTheRanks) {
+  for (int64_t epoch : {0, 1}) {
+    const std::vector<int64_t> order = randperm_at(10, 7 + epoch, 0);
+    std::vector<int64_t> padded = order;
+    padded.push_back(order[0]), padded.push_back(order[1]);  // 10 -> 12 = 3 x 4
+    for (int64_t r = 0; r < 4; ++r) {
+      samplers::DistributedSampler s(10, 4, r, /*shuffle=*/true, /*seed=*/7);
+      s.set_epoch(uint64_t(epoch));
+      EXPECT_EQ(s.size(), 3);
+      EXPECT_EQ(s.indices(), (std::vector<int64_t>{padded[size_t(r)], padded[size_t(r + 4)], padded[size_t(r + 8)]}));
+    }
+  }
+  EXPECT_EQ(samplers::DistributedSampler(10, 4, 1, false).indices(), (std::vector<int64_t>{1, 5, 9}));
+  EXPECT_EQ(samplers::DistributedSampler(10, 4, 3, false, 0, /*drop_last=*/true).indices(),
+            (std::vector<int64_t>{3, 7}));
+  EXPECT_EQ(samplers::DistributedSampler(3, 4, 3, false).indices(), (std::vector<int64_t>{0}));  // all padding
+  EXPECT_THROW(samplers::DistributedSampler(10, 4, 4), porta::Error);
+  EXPECT_THROW(samplers::DistributedSampler(10, 0, 0), porta::Error);
+}
+
 // A fixed seed, and a bound six times the standard error (< 0.008): it cannot flake.
 TEST(Samplers, WeightedRandomSamplerFollowsTheWeights) {
   samplers::WeightedRandomSampler weighted({1.0, 2.0, 0.0, 7.0}, 4000, true, Generator(7));

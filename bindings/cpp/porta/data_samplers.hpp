@@ -1,7 +1,7 @@
 // porta::data::samplers — the index orders a DataLoader walks, as
 // torch.utils.data's samplers: in order, random permutations (or draws with
-// replacement), a random order of given indices, weighted draws, and batches
-// of another sampler's indices. A random sampler owns a porta::Generator
+// replacement), a random order of given indices, weighted draws, each
+// rank's share of a distributed run, and batches of another sampler's indices. A random sampler owns a porta::Generator
 // (none: it draws from the global generator), so a seed gives the order
 // Python's sampler gives with porta.Generator().manual_seed(seed); it is not
 // PyTorch's order (another RNG).
@@ -160,6 +160,60 @@ class WeightedRandomSampler : public Sampler {
   int64_t num_samples_;
   bool replacement_;
   std::optional<Generator> generator_;
+};
+
+/// torch.utils.data.distributed.DistributedSampler: rank `rank` of `num_replicas` gets indices rank, rank +
+/// num_replicas, ... of the dataset's order, a permutation drawn from seed + epoch (shuffle; the same on every rank
+/// and as Python's DistributedSampler) or 0..size-1; without drop_last padded with its own first indices so that every
+/// rank runs the same number of steps, with it the uneven tail dropped. set_epoch(e) before each epoch.
+class DistributedSampler : public Sampler {
+ public:
+  DistributedSampler(int64_t size, int64_t num_replicas, int64_t rank, bool shuffle = true, uint64_t seed = 0,
+                     bool drop_last = false)
+      : size_(size), replicas_(num_replicas), rank_(rank), shuffle_(shuffle), seed_(seed), drop_last_(drop_last) {
+    detail::check_positive(num_replicas, "DistributedSampler", "num_replicas");
+    if (rank < 0 || rank >= num_replicas)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  porta::detail::cat("DistributedSampler: invalid rank ", rank, ", rank should be in the interval [0, ",
+                                     num_replicas - 1, "]"));
+    if (size < 0)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  porta::detail::cat("DistributedSampler: size must be >= 0, got ", size));
+    num_samples_ = drop_last && size % num_replicas ? (size - num_replicas + num_replicas - 1) / num_replicas
+                                                    : (size + num_replicas - 1) / num_replicas;
+    if (num_samples_ < 0) num_samples_ = 0;
+  }
+
+  std::vector<int64_t> indices() override {
+    std::vector<int64_t> order;
+    if (shuffle_) {
+      Generator g(seed_ + epoch_);
+      order = detail::randperm(size_, &g);
+    } else {
+      order.resize(size_t(size_));
+      std::iota(order.begin(), order.end(), int64_t(0));
+    }
+    const int64_t total = num_samples_ * replicas_;
+    if (!drop_last_) {
+      for (size_t k = 0; int64_t(order.size()) < total && size_ > 0; ++k) order.push_back(order[k % size_t(size_)]);
+    } else {
+      order.resize(size_t(std::min<int64_t>(total, int64_t(order.size()))));
+    }
+    std::vector<int64_t> mine;
+    for (int64_t i = rank_; i < total; i += replicas_) mine.push_back(order[size_t(i)]);
+    return mine;
+  }
+  int64_t size() const override { return num_samples_; }
+  /// The epoch the next order is drawn for (seed + epoch): every rank sets the same one.
+  void set_epoch(uint64_t epoch) { epoch_ = epoch; }
+
+ private:
+  int64_t size_, replicas_, rank_;
+  bool shuffle_;
+  uint64_t seed_;
+  bool drop_last_;
+  int64_t num_samples_ = 0;
+  uint64_t epoch_ = 0;
 };
 
 /// Another sampler's indices, batch_size at a time; the last batch shorter unless drop_last.

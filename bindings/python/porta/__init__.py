@@ -12,7 +12,7 @@ import builtins
 
 from ._errors import (PortaError, InvalidArgumentError, DimensionError, DeviceMismatchError, ShapeError, DtypeError,
                       NoSuchDeviceError, NotImplementedByBackendError, OutOfMemoryError, BackendError,
-                      InvalidHandleError, PortaIOError, InternalError)
+                      InvalidHandleError, PortaIOError, InternalError, PortaTimeoutError)
 from ._lib import path as library_path
 from ._dtype import dtype, float32, float64, int32, int64, uint8, bool_
 from ._device import (device, try_gpu, try_all_gpus, available_devices, accelerator_count, synchronize,

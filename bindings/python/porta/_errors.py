@@ -88,10 +88,15 @@ class InternalError(PortaError):
     status = 11
 
 
+class PortaTimeoutError(PortaError, TimeoutError):
+    """PORTA_ERROR_TIMEOUT: an operation did not complete in its time limit (a collective, a rendezvous)."""
+    status = 12
+
+
 _BY_STATUS = {cls.status: cls for cls in (
     InvalidArgumentError, DeviceMismatchError, ShapeError, DtypeError, NoSuchDeviceError,
     NotImplementedByBackendError, OutOfMemoryError, BackendError, InvalidHandleError, PortaIOError,
-    InternalError)}
+    InternalError, PortaTimeoutError)}
 _last_error = fn.porta_last_error
 
 

@@ -206,6 +206,12 @@ class BackwardOptions(Structure):
                 ("grads_out", POINTER(c_void_p))]
 
 
+class InitOptions(Structure):
+    """porta_init_options."""
+    _fields_ = [("struct_size", c_size_t), ("backend", c_char_p), ("init_method", c_char_p), ("rank", c_int32),
+                ("world_size", c_int32), ("timeout_ms", c_int64)]
+
+
 class RnnOptions(Structure):
     """porta_rnn_options."""
     _fields_ = [("struct_size", c_size_t), ("mode", c_int32), ("num_layers", c_int32), ("bidirectional", c_int32),

@@ -312,7 +312,26 @@ struct NonLeafGrad {
   TensorPtr grad;
 };
 
+// The callbacks queued by hooks of the backward running on this thread (a
+// backward inside a hook has its own list).
+thread_local std::vector<std::function<void()>>* t_callbacks = nullptr;
+
+// Runs the queued callbacks, in order, including those they queue.
+void run_callbacks(std::vector<std::function<void()>>& callbacks) {
+  for (size_t i = 0; i < callbacks.size(); ++i) {
+    std::function<void()> fn = std::move(callbacks[i]);
+    fn();
+  }
+  callbacks.clear();
+}
+
 }  // namespace
+
+void queue_callback(std::function<void()> fn) {
+  if (!t_callbacks)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "queue_callback: only a hook running inside backward may queue a callback");
+  t_callbacks->push_back(std::move(fn));
+}
 
 std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::vector<TensorPtr> grads,
                                     const BackwardOptions& options) {
@@ -346,6 +365,12 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
   };
   for (size_t i = 0; i < roots.size(); ++i) add_to(starts[i].get(), grads[i]);
 
+  std::vector<std::function<void()>> callbacks;
+  std::vector<std::function<void()>>* outer_callbacks = std::exchange(t_callbacks, &callbacks);
+  struct RestoreCallbacks {
+    std::vector<std::function<void()>>* outer;
+    ~RestoreCallbacks() { t_callbacks = outer; }
+  } restore{outer_callbacks};
   std::vector<TensorPtr> captured(options.inputs.size());
   std::vector<std::pair<AccumulateGrad*, TensorPtr>> leaf_grads;  // accumulated together at the end
   std::vector<NonLeafGrad> non_leaf_grads;
@@ -400,6 +425,7 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
     }
   }
 
+  run_callbacks(callbacks);
   if (!options.accumulate) {
     for (size_t i = 0; i < captured.size(); ++i)
       if (!captured[i] && !options.allow_unused)

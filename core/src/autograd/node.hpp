@@ -202,6 +202,12 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
                                     const BackwardOptions& options);
 // run_backward of one root with the default options.
 void backward(const TensorPtr& root, TensorPtr grad);
+// Called from a hook while backward runs (torch's
+// Variable._execution_engine.queue_callback): `fn` runs on the thread of
+// that backward after the graph is traversed and before any .grad is
+// written, so it may finish what hooks started (DistributedDataParallel
+// waits for its all-reduces there). Throws INVALID_ARGUMENT outside backward.
+void queue_callback(std::function<void()> fn);
 
 // ---- hooks (hooks.cpp)
 // Registers `fn` on t's gradient; returns its id for remove_hook.

@@ -30,6 +30,7 @@ PORTA_EXPORT const char* porta_status_name(porta_status status) {
     case PORTA_ERROR_INVALID_HANDLE: return "PORTA_ERROR_INVALID_HANDLE";
     case PORTA_ERROR_IO: return "PORTA_ERROR_IO";
     case PORTA_ERROR_INTERNAL: return "PORTA_ERROR_INTERNAL";
+    case PORTA_ERROR_TIMEOUT: return "PORTA_ERROR_TIMEOUT";
   }
   return "PORTA_ERROR_UNKNOWN_STATUS";
 }

@@ -24,9 +24,14 @@ const porta_host_api kHostApi = {
     sizeof(porta_host_api), PORTA_PLUGIN_ABI_MAJOR, PORTA_PLUGIN_ABI_MINOR, host_set_error, host_log, host_num_threads,
 };
 
+const porta_comm_host_api kCommHostApi = {
+    sizeof(porta_comm_host_api), PORTA_COMM_ABI_MAJOR, PORTA_COMM_ABI_MINOR, host_set_error, host_log,
+};
+
 }  // namespace
 
 const porta_host_api* host_api() { return &kHostApi; }
+const porta_comm_host_api* comm_host_api() { return &kCommHostApi; }
 
 std::string take_plugin_error() {
   std::string m;

@@ -2,13 +2,10 @@
 // plugin's table, initialize and device enumeration, and a record of the
 // attempt with its reason. Which files are tried when: plugin_search.cpp.
 #include <dlfcn.h>
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
@@ -16,6 +13,7 @@
 #include "runtime/plugin_errors.hpp"
 #include "runtime/plugin_guard.hpp"
 #include "runtime/plugin_table.hpp"
+#include "runtime/plugin_files.hpp"
 #include "runtime/registry.hpp"
 
 namespace porta {
@@ -24,54 +22,6 @@ namespace {
 // More devices than any machine has: a count above it is a plugin bug, and
 // honouring it would allocate per-device state until memory runs out.
 constexpr int32_t kMaxDevicesPerPlugin = 4096;
-
-// The directory part of `path` ("/a/b/c.so" -> "/a/b", "/c.so" -> "/").
-std::string parent_dir(const std::string& path) {
-  const auto slash = path.rfind('/');
-  if (slash == std::string::npos) return ".";
-  return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// Why the plugin file at `path` must not be loaded, or nothing. Code that
-// anyone on the machine can rewrite is never trusted: the file (after
-// symlinks) must be a regular file, neither it nor the directory holding it,
-// nor the directory holding the name as given (a symlink there could be
-// swapped), may be writable by others. The sticky bit does not help: it stops
-// others from renaming or removing files, not from adding a new one. Further
-// up, an ancestor writable by others must be sticky (as /tmp is): else anyone
-// could rename the directory below it away and put their own in its place.
-std::optional<std::string> untrusted(const std::string& path) {
-  auto refuse = [](std::string why) { return std::optional<std::string>(std::move(why)); };
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return refuse(cat("no such file (", std::strerror(errno), ")"));
-  if (!S_ISREG(st.st_mode)) return refuse("not a regular file (a plugin must be a shared library file)");
-  char* resolved = realpath(path.c_str(), nullptr);
-  if (resolved == nullptr) return refuse(cat("cannot resolve the real path: ", std::strerror(errno)));
-  const std::string real = resolved;
-  std::free(resolved);
-  auto mode = [](mode_t m) { return cat("mode ", std::oct, (m & 07777)); };
-  if (st.st_mode & S_IWOTH)
-    return refuse(cat("refused: ", real, " is writable by every user (", mode(st.st_mode),
-                      "), so anyone could replace its code; run chmod o-w on it"));
-  for (const std::string& dir : {parent_dir(real), parent_dir(path)}) {
-    struct stat ds {};
-    if (stat(dir.c_str(), &ds) != 0) return refuse(cat("cannot stat its directory ", dir, ": ", std::strerror(errno)));
-    if (ds.st_mode & S_IWOTH)
-      return refuse(cat("refused: its directory ", dir, " is writable by every user (", mode(ds.st_mode),
-                        "; the sticky bit does not make it safe), so anyone could plant a plugin there; "
-                        "run chmod o-w on it or move the plugin to a directory only its owner can write"));
-    for (std::string up = parent_dir(dir); up != dir; up = parent_dir(up)) {
-      struct stat as {};
-      if (stat(up.c_str(), &as) != 0) return refuse(cat("cannot stat its ancestor ", up, ": ", std::strerror(errno)));
-      if ((as.st_mode & S_IWOTH) && !(as.st_mode & S_ISVTX))
-        return refuse(cat("refused: its ancestor directory ", up, " is writable by every user without the sticky bit (",
-                          mode(as.st_mode), "), so anyone could rename what lies below it and put their own plugin "
-                          "in its place; run chmod o-w (or +t) on it"));
-      if (up == "/" || up == ".") break;
-    }
-  }
-  return std::nullopt;
-}
 
 }  // namespace
 
@@ -97,7 +47,7 @@ void Registry::load_locked(const std::string& path) {
   };
 
   log_line(PORTA_LOG_DEBUG, cat("trying plugin ", path));
-  if (auto refusal = untrusted(path)) return finish(PORTA_PLUGIN_FAILED, *refusal);
+  if (auto refusal = untrusted_plugin_file(path)) return finish(PORTA_PLUGIN_FAILED, *refusal);
 
   PluginCallGuard guard(path);  // names the plugin on stderr if one of the calls below crashes or hangs
   void* dl = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

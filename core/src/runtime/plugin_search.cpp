@@ -5,15 +5,14 @@
 // LLVM. Introspection (porta_plugin_count, accelerators) loads every
 // candidate; PORTA_DEVICES=cpu,cuda restricts what may load at all.
 #include <dirent.h>
-#include <dlfcn.h>
 #include <sys/stat.h>
 
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
+#include "runtime/plugin_files.hpp"
 #include "runtime/plugin_table.hpp"
 #include "runtime/registry.hpp"
 
@@ -43,16 +42,6 @@ std::vector<std::string> plugins_in(const std::string& dir) {
   return files;
 }
 
-// <dir of libporta.so>/porta/plugins
-std::string default_plugin_dir() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&default_plugin_dir), &info) == 0 || info.dli_fname == nullptr) return "";
-  // lexically_normal: "<prefix>/bin/../lib/..." when an executable's run path found the library.
-  const std::filesystem::path lib(info.dli_fname);
-  if (!lib.has_parent_path()) return "";
-  return (lib.parent_path() / "porta" / "plugins").lexically_normal().string();
-}
-
 // The conventional device type name of a DLPack device type: which file to
 // open first for a tensor that arrives by DLPack ("" when there is none).
 std::string conventional_name(int32_t type) {
@@ -66,16 +55,6 @@ std::string conventional_name(int32_t type) {
     case kDLOneAPI: return "oneapi";
     case kDLWebGPU: return "webgpu";
     default: return "";
-  }
-}
-
-// Calls `fn` with each `separator`-separated entry of `list`, empty ones included.
-template <typename Fn>
-void for_each_entry(const std::string& list, char separator, Fn fn) {
-  for (size_t start = 0; start <= list.size();) {
-    const size_t end = std::min(list.find(separator, start), list.size());
-    fn(list.substr(start, end - start));
-    start = end + 1;
   }
 }
 
@@ -111,20 +90,20 @@ void Registry::discover() {
   if (const char* env = std::getenv("PORTA_DEVICES"); env && *env) {
     allowed_spec_ = env;
     std::set<std::string> types;
-    for_each_entry(allowed_spec_, ',', [&](std::string t) {
+    for (std::string t : split_entries(allowed_spec_, ',')) {
       t.erase(0, t.find_first_not_of(" \t"));
       t.erase(t.find_last_not_of(" \t") + 1);
       if (valid_device_type_name(t.c_str()))
         types.insert(t);
       else if (!t.empty())
         log_line(PORTA_LOG_WARN, cat("PORTA_DEVICES entry '", t, "' ignored: not a device type name"));
-    });
+    }
     allowed_types_ = std::move(types);
   }
   if (const char* env = std::getenv("PORTA_PLUGIN_PATH"))
-    for_each_entry(env, ':', [&](const std::string& entry) { add_entry_locked(entry, candidates_); });
+    for (const std::string& entry : split_entries(env, ':')) add_entry_locked(entry, candidates_);
   for (const std::string& p : added_paths_) add_entry_locked(p, candidates_);
-  const std::string dir = default_plugin_dir();
+  const std::string dir = install_plugin_dir("plugins");
   log_line(PORTA_LOG_DEBUG, cat("searching default plugin directory ", dir.empty() ? "(unknown)" : dir));
   if (!dir.empty())
     for (auto& f : plugins_in(dir)) candidates_.push_back({f, plugin_file_type(f), true});

@@ -14,8 +14,9 @@ from .transposed import ConvTranspose1d, ConvTranspose2d
 from .containers import ModuleDict, ParameterDict, ParameterList
 from .module import Module
 from .parameter import Parameter
+from . import parallel  # DistributedDataParallel (porta.distributed)
 
-__all__ = ["functional", "init", "utils", "Module", "Parameter", "Sequential", "ModuleList", "Identity", "Linear",
+__all__ = ["functional", "init", "utils", "parallel", "Module", "Parameter", "Sequential", "ModuleList", "Identity", "Linear",
            "Conv1d", "Conv2d", "ReLU", "GELU", "SiLU", "Softplus", "LeakyReLU", "ELU", "Hardtanh", "ReLU6",
            "LogSigmoid", "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "MaxPool2d", "AvgPool2d", "Flatten", "Dropout",
            "Embedding", "LayerNorm", "GroupNorm", "BatchNorm1d", "BatchNorm2d", "MSELoss", "CrossEntropyLoss",

@@ -14,12 +14,13 @@ from ._datasets import (ChainDataset, ConcatDataset, Dataset, IterableDataset, S
                         random_split)
 from ._samplers import (BatchSampler, RandomSampler, Sampler, SequentialSampler, SubsetRandomSampler,
                         WeightedRandomSampler)
+from ._distributed_sampler import DistributedSampler
 from ._workers import WorkerInfo, get_worker_info
 
-__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "IterableDataset",
-           "RandomSampler", "Sampler", "SequentialSampler", "StackDataset", "Subset", "SubsetRandomSampler",
-           "TensorDataset", "WeightedRandomSampler", "WorkerInfo", "default_collate", "get_worker_info",
-           "random_split"]
+__all__ = ["BatchSampler", "ChainDataset", "ConcatDataset", "DataLoader", "Dataset", "DistributedSampler",
+           "IterableDataset", "RandomSampler", "Sampler", "SequentialSampler", "StackDataset", "Subset",
+           "SubsetRandomSampler", "TensorDataset", "WeightedRandomSampler", "WorkerInfo", "default_collate",
+           "get_worker_info", "random_split"]
 
 
 class _InfiniteConstantSampler(Sampler):

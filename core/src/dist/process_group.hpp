@@ -1,0 +1,141 @@
+// Process groups (torch.distributed's ProcessGroup): a fixed set of ranks,
+// one communicator plugin, a communicator per device the group has moved
+// tensors of, collectives that return Work, and the core's checks around
+// them: arguments before anything is enqueued, time limits naming the op
+// and its sequence number, and in debug mode a fingerprint of every call
+// compared across ranks before it runs.
+#pragma once
+
+#include <porta/comm.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "dist/comm_registry.hpp"
+#include "dist/store.hpp"
+#include "runtime/error.hpp"
+#include "runtime/tensor.hpp"
+
+namespace porta::dist {
+
+class ProcessGroup;
+
+// One enqueued operation. The group keeps every Work until it completes, so
+// that the buffers it reads and writes outlive a caller that dropped it.
+class Work {
+ public:
+  Work(std::shared_ptr<ProcessGroup> group, std::string what, int64_t seq);
+  ~Work();
+  Work(const Work&) = delete;
+  Work& operator=(const Work&) = delete;
+
+  // Whether it has completed (without blocking); throws its failure.
+  bool is_completed();
+  // Waits up to timeout_ms (< 0: the group's timeout) and finishes it
+  // (results copied back into the caller's tensors); throws TIMEOUT naming
+  // the op, its sequence number and the group, or the op's failure.
+  void wait(int64_t timeout_ms = -1);
+  const std::string& what() const { return what_; }
+
+ private:
+  friend class ProcessGroup;
+  void finish();  // after the plugin's work completed
+  void fail_with(const Error& e);
+
+  std::shared_ptr<ProcessGroup> group_;
+  const CommBackend* backend_ = nullptr;
+  porta_comm_work* handle_ = nullptr;
+  std::string what_;
+  int64_t seq_ = 0;
+  std::vector<TensorPtr> keep_;                        // buffers the plugin reads or writes
+  std::vector<std::pair<TensorPtr, TensorPtr>> back_;  // (caller's tensor, buffer) to copy when done
+  std::mutex mu_;
+  bool done_ = false;
+  std::unique_ptr<Error> error_;
+};
+
+struct GroupOptions {
+  std::string backend = "mpi";
+  std::string init_method;  // "", "env://", "file://<dir>"
+  int32_t rank = -1, world_size = -1;
+  int64_t timeout_ms = 30 * 60 * 1000;  // torch.distributed's default
+};
+
+class ProcessGroup : public std::enable_shared_from_this<ProcessGroup> {
+ public:
+  ~ProcessGroup();
+  int32_t rank() const { return rank_; }
+  int32_t size() const { return size_; }
+  const std::string& name() const { return name_; }
+  const CommBackend& backend() const { return *backend_; }
+  int64_t timeout_ms() const { return timeout_ms_; }
+  // This group's rank of the default group's rank `global`, or -1.
+  int32_t group_rank_of(int32_t global) const;
+
+  std::shared_ptr<Work> all_reduce(const TensorPtr& t, porta_reduce_op op);
+  std::shared_ptr<Work> broadcast(const TensorPtr& t, int32_t root);
+  // out's elements are size() times in's: rank r's in at r * numel(in).
+  std::shared_ptr<Work> all_gather(const TensorPtr& out, const TensorPtr& in);
+  // in's elements are size() times out's: rank r gets op over the ranks' r-th share.
+  std::shared_ptr<Work> reduce_scatter(const TensorPtr& out, const TensorPtr& in, porta_reduce_op op);
+  std::shared_ptr<Work> barrier();
+  std::shared_ptr<Work> send(const TensorPtr& t, int32_t peer, int32_t tag);
+  std::shared_ptr<Work> recv(const TensorPtr& t, int32_t peer, int32_t tag);
+
+  // Waits for the outstanding work and releases every communicator (a
+  // collective call, as torch's destroy_process_group).
+  void destroy();
+
+  // The default group (init_process_group), or nullptr.
+  static std::shared_ptr<ProcessGroup> default_group();
+  static std::shared_ptr<ProcessGroup> init(const GroupOptions& options);
+  // A group of the default group's ranks `ranks` (every rank of the default
+  // group calls it, as torch.distributed.new_group); nullptr on a rank that
+  // is not a member.
+  static std::shared_ptr<ProcessGroup> new_group(std::vector<int32_t> ranks, int64_t timeout_ms);
+  // Destroys every group, the default one last.
+  static void destroy_all();
+
+ private:
+  friend class Work;
+  ProcessGroup() = default;
+  struct Comm;
+  // The communicator for tensors on `device` (made on first use: every rank
+  // reaches it at the same collective), and the device the plugin sees:
+  // `device` itself, or the host when the backend does not serve it.
+  Comm& comm_for(DLDevice device);
+  // A contiguous buffer of `t` on the comm's device (t itself when it is
+  // one), noting in `work` the copy back into t when `written`.
+  TensorPtr buffer_for(const TensorPtr& t, Comm& comm, Work& work, bool written, bool read);
+  std::shared_ptr<Work> start(const char* op, const TensorPtr& sample, int64_t detail);
+  // all_gather and reduce_scatter: an output and an input one of which is size() times the other.
+  std::shared_ptr<Work> out_of_in(const char* op, const TensorPtr& out, const TensorPtr& in, porta_reduce_op reduce);
+  std::shared_ptr<Work> point_to_point(const TensorPtr& t, int32_t peer, int32_t tag, bool receive);
+  void submit(const std::shared_ptr<Work>& work, porta_status st);
+  void check_open(const char* op) const;
+  void reap();
+  // PORTA_DISTRIBUTED_DEBUG=DETAIL: every rank's (op, seq, dtype, numel,
+  // detail) compared before the call; a mismatch names the ranks.
+  void check_same_call(const char* op, int64_t seq, const porta_tensor* sample, int64_t detail);
+
+  const CommBackend* backend_ = nullptr;
+  std::unique_ptr<Store> store_;
+  std::string name_;
+  int32_t rank_ = 0, size_ = 1;
+  std::vector<int32_t> world_ranks_;  // each rank's rank in the default group (and the plugin's world)
+  int64_t timeout_ms_ = 0;
+  int64_t seq_ = 0;
+  bool destroyed_ = false;
+  bool debug_ = false;
+  std::mutex mu_;
+  std::map<std::pair<int32_t, int32_t>, std::unique_ptr<Comm>> comms_;
+  std::vector<std::shared_ptr<Work>> outstanding_;
+};
+
+const char* reduce_op_name(porta_reduce_op op);
+
+}  // namespace porta::dist

@@ -1,0 +1,233 @@
+// DistributedDataParallel's gradient reducer (reducer.hpp).
+#include "dist/reducer.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_set>
+
+#include "autograd/node.hpp"
+#include "ops/ag.hpp"
+#include "ops/ops.hpp"
+#include "runtime/error.hpp"
+#include "runtime/registry.hpp"
+
+namespace porta::dist {
+
+struct Reducer::State {
+  struct Slot {
+    size_t bucket = 0;
+    TensorPtr view;  // the parameter's place in its bucket's buffer, in its shape
+    bool ready = false;
+    bool used = false;  // its hook ran in this backward
+  };
+  struct Bucket {
+    TensorPtr flat;
+    std::vector<size_t> params;
+    size_t pending = 0;
+    std::shared_ptr<Work> work;
+  };
+
+  std::vector<TensorPtr> params;
+  std::vector<uint64_t> hook_ids;
+  std::vector<Slot> slots;
+  std::vector<Bucket> buckets;
+  std::shared_ptr<ProcessGroup> group;
+  bool find_unused = false;
+  bool armed = false;  // prepare_for_backward ran; its backward has not finished
+  bool finalize_queued = false;
+  size_t next_launch = 0;  // buckets start in index order on every rank
+  bool alive = true;
+  std::mutex mu;
+
+  void reset_for_backward() {
+    for (Slot& s : slots) s.ready = s.used = false;
+    for (Bucket& b : buckets) b.pending = b.params.size(), b.work.reset();
+    next_launch = 0;
+    finalize_queued = false;
+  }
+
+  void mark_ready(size_t i) {
+    Slot& s = slots[i];
+    if (s.ready)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: parameter ", i, " got a gradient twice in one ",
+           "backward (a reentrant backward, or the module's parameters used in two graphs backward runs together)");
+    s.ready = true;
+    --buckets[s.bucket].pending;
+    while (next_launch < buckets.size() && buckets[next_launch].pending == 0) {
+      Bucket& b = buckets[next_launch++];
+      ag::binary_scalar_(PORTA_OP_DIV, b.flat, static_cast<double>(group->size()));
+      b.work = group->all_reduce(b.flat, PORTA_REDUCE_SUM);
+    }
+  }
+
+  TensorPtr on_grad(size_t i, const TensorPtr& g) {
+    std::lock_guard<std::mutex> lock(mu);
+    // Not armed: a backward after a forward under no_sync() (or of the
+    // wrapped module called directly): the gradient accumulates locally and
+    // joins the next synchronized one.
+    if (!alive || !armed) return TensorPtr();
+    Slot& s = slots[i];
+    const porta_tensor& p = *params[i];
+    // The .grad accumulated so far (no_sync steps) joins this gradient, as
+    // torch's reducer reads the accumulated .grad: the result is the average
+    // of the ranks' sums.
+    if (p.grad)
+      ops::copy_into(s.view, ops::binary(PORTA_OP_ADD, TensorPtr::borrow(p.grad), g));
+    else
+      ops::copy_into(s.view, g);
+    s.used = true;
+    if (!finalize_queued) {
+      finalize_queued = true;
+      std::weak_ptr<State> self = shared_from_state();
+      autograd::queue_callback([self] {
+        if (auto st = self.lock()) st->finalize();
+      });
+    }
+    mark_ready(i);
+    return s.view;
+  }
+
+  void finalize() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!alive) return;
+    armed = false;
+    std::string missing;
+    for (size_t i = 0; i < slots.size(); ++i)
+      if (!slots[i].ready) missing += cat(missing.empty() ? "" : ", ", i);
+    if (!missing.empty())
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: parameters ", missing, " (in parameters() order) ",
+           "got no gradient in this backward, so their buckets were never reduced; pass find_unused_parameters=True ",
+           "if the forward does not use every parameter");
+    for (Bucket& b : buckets) b.work->wait();
+    // Which parameters some rank used (find_unused_parameters): one a rank
+    // left unused takes the ranks' average; one no rank used keeps its .grad
+    // (None stays None, as torch's, so optimizers skip it).
+    std::vector<int32_t> used_anywhere(slots.size(), 1);
+    if (find_unused) {
+      for (size_t i = 0; i < slots.size(); ++i) used_anywhere[i] = slots[i].used ? 1 : 0;
+      DeviceState& host = Registry::get().device(DLDevice{kDLCPU, 0});
+      TensorPtr map =
+          ops::from_host(used_anywhere.data(), Dtype::Int32, Dims{static_cast<int64_t>(used_anywhere.size())}, host);
+      group->all_reduce(map, PORTA_REDUCE_MAX)->wait();
+      ops::to_host(*map, used_anywhere.data(), used_anywhere.size() * sizeof(int32_t));
+    }
+    for (size_t i = 0; i < slots.size(); ++i) {
+      porta_tensor& p = *params[i];
+      if (slots[i].used) {
+        // backward installs the bucket's view (a copy of it) as .grad: the
+        // .grad it holds is already in the view.
+        release_handle(p.grad);
+        p.grad = nullptr;
+      } else if (used_anywhere[i]) {
+        release_handle(p.grad);
+        p.grad = ops::clone(slots[i].view).release();
+      }
+    }
+  }
+
+  std::weak_ptr<State> weak_self;
+  std::shared_ptr<State> shared_from_state() { return weak_self.lock(); }
+};
+
+Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> group, int64_t bucket_bytes,
+                 int64_t first_bucket_bytes, bool find_unused_parameters)
+    : state_(std::make_shared<State>()) {
+  State& st = *state_;
+  st.weak_self = state_;
+  if (!group)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: no process group (init_process_group first)");
+  if (bucket_bytes <= 0 || first_bucket_bytes <= 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: bucket sizes must be positive, got ", bucket_bytes,
+         " and ", first_bucket_bytes, " bytes");
+  std::unordered_set<const porta_tensor*> seen;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const porta_tensor& p = check_handle(params[i].get(), "parameter");
+    if (!p.requires_grad || p.grad_fn)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: parameter ", i,
+           " must be a leaf that requires grad (give only the parameters that train)");
+    if (!seen.insert(&p).second)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: parameter ", i, " is listed twice");
+  }
+  st.params = std::move(params);
+  st.group = std::move(group);
+  st.find_unused = find_unused_parameters;
+  st.slots.resize(st.params.size());
+  // Buckets: reverse order, one device and dtype each, the first one small.
+  for (size_t k = st.params.size(); k-- > 0;) {
+    const porta_tensor& p = *st.params[k];
+    const int64_t bytes = p.numel() * static_cast<int64_t>(p.itemsize());
+    bool fits = false;
+    if (!st.buckets.empty()) {
+      const State::Bucket& b = st.buckets.back();
+      const porta_tensor& first = *st.params[b.params.front()];
+      int64_t used = 0;
+      for (size_t j : b.params) used += st.params[j]->numel() * static_cast<int64_t>(st.params[j]->itemsize());
+      const int64_t cap = st.buckets.size() == 1 ? first_bucket_bytes : bucket_bytes;
+      fits = first.device == p.device && first.dtype == p.dtype && used + bytes <= cap;
+    }
+    if (!fits) st.buckets.emplace_back();
+    st.buckets.back().params.push_back(k);
+  }
+  for (size_t bi = 0; bi < st.buckets.size(); ++bi) {
+    State::Bucket& b = st.buckets[bi];
+    const porta_tensor& first = *st.params[b.params.front()];
+    int64_t total = 0;
+    for (size_t j : b.params) total += st.params[j]->numel();
+    b.flat = ops::full(*first.device, Dims{total}, 0.0, first.dtype);
+    int64_t offset = 0;
+    for (size_t j : b.params) {
+      const porta_tensor& p = *st.params[j];
+      st.slots[j].bucket = bi;
+      st.slots[j].view = make_view(*b.flat, p.shape, contiguous_strides(p.shape),
+                                   b.flat->byte_offset + static_cast<uint64_t>(offset) * p.itemsize());
+      offset += p.numel();
+    }
+  }
+  st.reset_for_backward();
+  std::weak_ptr<State> weak = state_;
+  for (size_t i = 0; i < st.params.size(); ++i)
+    st.hook_ids.push_back(autograd::register_hook(*st.params[i], [weak, i](const TensorPtr& g) -> TensorPtr {
+      auto s = weak.lock();
+      return s ? s->on_grad(i, g) : TensorPtr();
+    }));
+}
+
+Reducer::~Reducer() {
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    state_->alive = false;
+  }
+  for (size_t i = 0; i < state_->params.size(); ++i) autograd::remove_hook(*state_->params[i], state_->hook_ids[i]);
+}
+
+int32_t Reducer::bucket_count() const { return static_cast<int32_t>(state_->buckets.size()); }
+
+void Reducer::prepare_for_backward(const std::vector<TensorPtr>& outputs) {
+  State& st = *state_;
+  std::lock_guard<std::mutex> lock(st.mu);
+  st.reset_for_backward();
+  st.armed = true;
+  if (!st.find_unused) return;
+  // The parameters the outputs' graphs reach; the others are ready now, with
+  // zeros in the bucket (finalize() says what becomes of their .grad).
+  std::unordered_set<const porta_tensor*> reached;
+  std::unordered_set<const autograd::Node*> visited;
+  std::vector<autograd::Node*> stack;
+  for (const TensorPtr& t : outputs)
+    if (t && t->grad_fn) stack.push_back(t->grad_fn.get());
+  while (!stack.empty()) {
+    autograd::Node* n = stack.back();
+    stack.pop_back();
+    if (!visited.insert(n).second) continue;
+    if (auto* acc = dynamic_cast<autograd::AccumulateGrad*>(n)) reached.insert(acc->leaf.get());
+    for (const auto& next : n->next)
+      if (next) stack.push_back(next.get());
+  }
+  for (size_t i = 0; i < st.params.size(); ++i)
+    if (!reached.count(st.params[i].get())) {
+      ops::copy_into(st.slots[i].view, ops::full(*st.params[i]->device, Dims{}, 0.0, st.params[i]->dtype));
+      st.mark_ready(i);
+    }
+}
+
+}  // namespace porta::dist

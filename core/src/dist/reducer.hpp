@@ -1,0 +1,45 @@
+// DistributedDataParallel's gradient reducer (torch's c10d::Reducer): the
+// parameters' gradients all-reduced in buckets while backward still runs.
+//
+// Parameters are bucketed in reverse order (the order backward usually
+// produces their gradients), by device and dtype, the first bucket small
+// (first_bucket_bytes) so communication starts early, the others up to
+// bucket_bytes. A hook on each parameter copies its gradient, plus the
+// .grad it already has (accumulated under no_sync), into its place in the
+// bucket's flat buffer; when every gradient of a bucket is in, the bucket
+// is divided by the world size and its all_reduce (SUM) starts, buckets in
+// index order on every rank. The hook hands backward the bucket's view as the
+// gradient; a callback queued in the engine waits for every bucket before any
+// .grad is written, and clears the .grad each bucket already holds, so every
+// parameter's .grad becomes the average over the ranks.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "dist/process_group.hpp"
+#include "runtime/tensor.hpp"
+
+namespace porta::dist {
+
+class Reducer {
+ public:
+  Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> group, int64_t bucket_bytes,
+          int64_t first_bucket_bytes, bool find_unused_parameters);
+  ~Reducer();
+  Reducer(const Reducer&) = delete;
+  Reducer& operator=(const Reducer&) = delete;
+
+  // Called at the end of each forward whose backward must synchronize
+  // (DDP's forward outside no_sync): arms the reducer for one backward; with
+  // find_unused_parameters, marks ready the parameters `outputs` do not reach.
+  void prepare_for_backward(const std::vector<TensorPtr>& outputs);
+  int32_t bucket_count() const;
+
+  struct State;  // shared with the hooks, which may outlive a dropped reducer
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace porta::dist

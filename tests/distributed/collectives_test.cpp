@@ -1,0 +1,255 @@
+// Collective conformance, run by mpirun with 1, 2 and 4 ranks (CMakeLists.txt;
+// this file's main() makes the group for ddp_test.cpp's tests too):
+// every op of porta/distributed.hpp x dtype x size {0, 1, 7, 1 Mi + 3} x
+// device (cpu, the mock devices: staged through host memory, and the
+// emulated cuda devices when PORTA_PLUGIN_PATH has them), in place and on
+// non-contiguous views, against results each rank computes itself from the
+// values every rank was given (a function of rank and position), in each
+// dtype's own arithmetic. Then the errors that must be refused before
+// anything is enqueued.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <porta/distributed.hpp>
+#include <porta/porta.hpp>
+#include <string>
+#include <vector>
+
+namespace dist = porta::distributed;
+using dist::ReduceOp;
+using porta::Tensor;
+
+namespace {
+
+int g_rank = 0, g_size = 1;
+
+// Every device the process sees: the cpu, then each mock and emulated cuda one.
+std::vector<porta::Device> devices() {
+  std::vector<porta::Device> out{porta::Device("cpu")};
+  for (const char* name : {"mock:0", "cuda:0"}) {
+    try {
+      out.emplace_back(name);
+    } catch (const porta::Error&) {
+    }
+  }
+  return out;
+}
+
+// Rank r's value at position i: small integers, so sums, products of up to
+// four ranks and averages over 1, 2 or 4 are exact in every dtype.
+template <class T>
+T value(int r, int64_t i) {
+  if constexpr (std::is_same_v<T, bool>)
+    return (i + r) % 3 != 0;
+  else
+    return static_cast<T>((i * 7 + r * 3) % 5 + 1);
+}
+
+template <class T>
+T fold(ReduceOp op, T a, T b) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return (op == ReduceOp::SUM || op == ReduceOp::MAX) ? (a || b) : (a && b);
+  } else {
+    switch (op) {
+      case ReduceOp::SUM:
+      case ReduceOp::AVG:
+        return static_cast<T>(a + b);
+      case ReduceOp::MAX:
+        return a > b ? a : b;
+      case ReduceOp::MIN:
+        return a < b ? a : b;
+      case ReduceOp::PRODUCT:
+        return static_cast<T>(a * b);
+    }
+    return a;
+  }
+}
+
+template <class T>
+std::vector<T> values_of(int r, int64_t n, int64_t offset = 0) {
+  std::vector<T> v;
+  for (int64_t i = 0; i < n; ++i) v.push_back(value<T>(r, offset + i));
+  return v;
+}
+
+template <class T>
+std::vector<T> reduced(ReduceOp op, int64_t n, int64_t offset = 0) {
+  std::vector<T> out = values_of<T>(0, n, offset);
+  for (int r = 1; r < g_size; ++r)
+    for (int64_t i = 0; i < n; ++i) out[size_t(i)] = fold<T>(op, out[size_t(i)], value<T>(r, offset + i));
+  if constexpr (std::is_floating_point_v<T>)
+    if (op == ReduceOp::AVG)
+      for (T& x : out) x /= static_cast<T>(g_size);
+  return out;
+}
+
+const int64_t kSizes[] = {0, 1, 7, (1 << 20) + 3};
+
+template <class T>
+void all_reduce_cases(const porta::Device& dev) {
+  std::vector<ReduceOp> ops{ReduceOp::SUM, ReduceOp::MAX, ReduceOp::MIN, ReduceOp::PRODUCT};
+  if constexpr (std::is_floating_point_v<T>) ops.push_back(ReduceOp::AVG);
+  for (ReduceOp op : ops)
+    for (int64_t n : kSizes) {
+      if (n > 7 && op != ReduceOp::SUM && !std::is_same_v<T, float>)
+        continue;  // the large size: once per dtype and op kind
+      SCOPED_TRACE(testing::Message() << dev.str() << " " << porta::dtype_name(porta::dtype_of<T>()) << " op "
+                                      << int(op) << " n " << n);
+      Tensor t = Tensor::from_vector(values_of<T>(g_rank, n), dev);
+      dist::all_reduce(t, op);
+      EXPECT_EQ(t.to_vector<T>(), reduced<T>(op, n));
+    }
+}
+
+}  // namespace
+
+TEST(Collectives, AllReduceEveryOpDtypeSizeAndDevice) {
+  for (const porta::Device& dev : devices()) {
+    all_reduce_cases<float>(dev);
+    all_reduce_cases<double>(dev);
+    all_reduce_cases<int32_t>(dev);
+    all_reduce_cases<int64_t>(dev);
+    all_reduce_cases<uint8_t>(dev);
+    all_reduce_cases<bool>(dev);
+  }
+}
+
+TEST(Collectives, AllReduceOfANonContiguousViewLeavesTheRestAlone) {
+  for (const porta::Device& dev : devices()) {
+    SCOPED_TRACE(dev.str());
+    // [4, 6] with rank-dependent values; the all_reduce covers columns 1, 3, 5 of its transpose.
+    Tensor base = Tensor::from_vector(values_of<float>(g_rank, 24), {4, 6}, dev);
+    Tensor view = base.transpose(0, 1).slice(0, 1, 6, 2);  // [3, 4], strided
+    ASSERT_FALSE(view.is_contiguous());
+    dist::all_reduce(view, ReduceOp::SUM);
+    const std::vector<float> got = base.to_vector<float>(), sum = reduced<float>(ReduceOp::SUM, 24);
+    const std::vector<float> mine = values_of<float>(g_rank, 24);
+    for (int64_t i = 0; i < 24; ++i)
+      EXPECT_EQ(got[size_t(i)], (i % 6) % 2 == 1 ? sum[size_t(i)] : mine[size_t(i)]) << i;
+  }
+}
+
+TEST(Collectives, BroadcastFromEveryRoot) {
+  for (const porta::Device& dev : devices())
+    for (int root = 0; root < g_size; ++root)
+      for (int64_t n : {int64_t(0), int64_t(7), int64_t(1 << 20) + 3}) {
+        SCOPED_TRACE(testing::Message() << dev.str() << " root " << root << " n " << n);
+        Tensor t = Tensor::from_vector(values_of<int64_t>(g_rank, n), dev);
+        dist::broadcast(t, root);
+        EXPECT_EQ(t.to_vector<int64_t>(), values_of<int64_t>(root, n));
+      }
+}
+
+TEST(Collectives, AllGatherAndReduceScatter) {
+  for (const porta::Device& dev : devices())
+    for (int64_t n : {int64_t(0), int64_t(1), int64_t(7), int64_t(1 << 20) + 3}) {
+      SCOPED_TRACE(testing::Message() << dev.str() << " n " << n);
+      Tensor in = Tensor::from_vector(values_of<double>(g_rank, n), dev);
+      Tensor out = Tensor::full({g_size, n}, -1.0, dev, porta::kFloat64);
+      dist::all_gather_into_tensor(out, in);
+      std::vector<double> want;
+      for (int r = 0; r < g_size; ++r)
+        for (double x : values_of<double>(r, n)) want.push_back(x);
+      EXPECT_EQ(out.to_vector<double>(), want);
+
+      Tensor whole = Tensor::from_vector(values_of<int32_t>(g_rank, n * g_size), dev);
+      Tensor share = Tensor::full({n}, -1.0, dev, porta::kInt32);
+      dist::reduce_scatter_tensor(share, whole, ReduceOp::SUM);
+      EXPECT_EQ(share.to_vector<int32_t>(), reduced<int32_t>(ReduceOp::SUM, n, n * g_rank));
+    }
+}
+
+TEST(Collectives, AsyncWorkCompletesInAnyWaitOrder) {
+  for (const porta::Device& dev : devices()) {
+    SCOPED_TRACE(dev.str());
+    std::vector<Tensor> ts;
+    std::vector<dist::Work> works;
+    for (int k = 0; k < 5; ++k) {
+      ts.push_back(Tensor::from_vector(values_of<float>(g_rank + k, 1000), dev));
+      works.push_back(*dist::all_reduce(ts.back(), ReduceOp::MAX, {}, /*async_op=*/true));
+    }
+    for (int k = 4; k >= 0; --k) works[size_t(k)].wait();
+    for (int k = 0; k < 5; ++k) {
+      std::vector<float> want = values_of<float>(k, 1000);
+      for (int r = 1; r < g_size; ++r)
+        for (int64_t i = 0; i < 1000; ++i) want[size_t(i)] = std::max(want[size_t(i)], value<float>(r + k, i));
+      EXPECT_EQ(ts[size_t(k)].to_vector<float>(), want) << k;
+      EXPECT_TRUE(works[size_t(k)].is_completed());
+    }
+    dist::barrier();
+  }
+}
+
+TEST(Collectives, SendAndRecvAroundARing) {
+  if (g_size < 2) GTEST_SKIP() << "needs 2 ranks (this run has 1)";
+  for (const porta::Device& dev : devices()) {
+    SCOPED_TRACE(dev.str());
+    const int next = (g_rank + 1) % g_size, prev = (g_rank + g_size - 1) % g_size;
+    Tensor out = Tensor::from_vector(values_of<int64_t>(g_rank, 9), dev);
+    Tensor in = Tensor::full({9}, 0.0, dev, porta::kInt64);
+    dist::Work r = dist::irecv(in, prev, {}, /*tag=*/3);
+    dist::Work s = dist::isend(out, next, {}, /*tag=*/3);
+    s.wait();
+    r.wait();
+    EXPECT_EQ(in.to_vector<int64_t>(), values_of<int64_t>(prev, 9));
+  }
+}
+
+TEST(Collectives, SubgroupsReduceAmongTheirMembersOnly) {
+  std::vector<int32_t> evens;
+  for (int r = 0; r < g_size; r += 2) evens.push_back(r);
+  dist::ProcessGroup group = dist::new_group(evens);
+  ASSERT_EQ(bool(group), g_rank % 2 == 0);
+  if (group) {
+    EXPECT_EQ(dist::get_world_size(group), int32_t(evens.size()));
+    EXPECT_EQ(dist::get_rank(group), g_rank / 2);
+    Tensor t = Tensor::full({3}, double(g_rank + 1), porta::Device("cpu"), porta::kInt64);
+    dist::all_reduce(t, ReduceOp::SUM, group);
+    int64_t want = 0;
+    for (int32_t r : evens) want += r + 1;
+    EXPECT_EQ(t.to_vector<int64_t>(), (std::vector<int64_t>{want, want, want}));
+    dist::broadcast(t, evens.back(), group);  // a rank of the default group names the source
+  }
+  dist::barrier();
+}
+
+TEST(Collectives, BadArgumentsAreRefusedBeforeAnythingIsEnqueued) {
+  auto status_of = [](auto&& call) {
+    try {
+      call();
+    } catch (const porta::Error& e) {
+      return e.status();
+    }
+    return PORTA_OK;
+  };
+  Tensor ints = Tensor::full({4}, 1.0, porta::Device("cpu"), porta::kInt32);
+  EXPECT_EQ(status_of([&] { dist::all_reduce(ints, ReduceOp::AVG); }), PORTA_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_EQ(status_of([&] { dist::all_reduce(ints, static_cast<ReduceOp>(9)); }), PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { dist::broadcast(ints, g_size); }), PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      status_of([&] { dist::all_gather_into_tensor(Tensor::full({4 * g_size + 1}, 0.0, {}, porta::kInt32), ints); }),
+      PORTA_ERROR_SHAPE_MISMATCH);
+  EXPECT_EQ(status_of([&] { dist::all_gather_into_tensor(Tensor::full({4 * g_size}, 0.0), ints); }),
+            PORTA_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_EQ(status_of([&] { dist::send(ints, g_rank); }), PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { dist::send(ints, (g_rank + 1) % g_size, {}, -1); }), PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(status_of([&] { dist::init_process_group(); }), PORTA_ERROR_INVALID_ARGUMENT);  // already made
+  // Nothing was enqueued: the ranks are still in step.
+  Tensor t = Tensor::full({2}, 1.0, porta::Device("cpu"), porta::kInt32);
+  dist::all_reduce(t);
+  EXPECT_EQ(t.to_vector<int32_t>(), (std::vector<int32_t>{g_size, g_size}));
+}
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  dist::InitOptions options;
+  options.timeout_ms = 60000;
+  dist::init_process_group(options);
+  g_rank = dist::get_rank();
+  g_size = dist::get_world_size();
+  const int result = RUN_ALL_TESTS();
+  dist::destroy_process_group();
+  return result;
+}

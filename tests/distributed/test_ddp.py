@@ -1,0 +1,128 @@
+"""DistributedDataParallel equivalence, run by mpirun with 2 and 4 ranks: the ranks, each on its shard of a batch,
+end with the same parameters as one process on the whole batch, exactly (integer-valued data and weights, a
+power-of-two batch and learning rate: every value is exact in float32), with buckets small enough that there are
+several; gradient accumulation under no_sync; find_unused_parameters; and on every device the process sees (the mock
+devices are staged through host memory). Each rank computes the one-process reference itself."""
+import datetime
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bindings", "python"))
+import porta  # noqa: E402
+import porta.distributed as dist  # noqa: E402
+from porta import nn  # noqa: E402
+from porta.nn.parallel import DistributedDataParallel as DDP  # noqa: E402
+
+BATCH = 16
+
+
+@pytest.fixture(scope="module", autouse=True)
+def world():
+    dist.init_process_group("mpi", timeout=datetime.timedelta(seconds=60))
+    yield
+    dist.destroy_process_group()
+
+
+class Net(nn.Module):
+    def __init__(self, unused_branch=False):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(6, 8), nn.Linear(8, 3)
+        self.side = nn.Linear(6, 3) if unused_branch else None
+
+    def forward(self, x, use_side=False):
+        h = self.fc2(self.fc1(x).relu())
+        return h + self.side(x) if use_side else h
+
+
+def integer_net(device, seed, **kw):
+    """A Net whose weights are small integers, the same on every rank only when `seed` is."""
+    net = Net(**kw)
+    rng = np.random.default_rng(seed)
+    with porta.no_grad():
+        for p in net.parameters():
+            p.copy_(porta.tensor(rng.integers(-2, 3, size=tuple(p.shape)), dtype=porta.float32))
+    return net.to(device)
+
+
+def batch(step):
+    rng = np.random.default_rng(100 + step)
+    return (rng.integers(-3, 4, size=(BATCH, 6)).astype(np.float32),
+            rng.integers(-2, 3, size=(BATCH, 3)).astype(np.float32))
+
+
+def loss_of(model, x, y, **kw):
+    return ((model(x, **kw) * y).sum()) / BATCH  # a linear loss keeps gradients integers / BATCH
+
+
+def shard(a, device):
+    r, n = dist.get_rank(), dist.get_world_size()
+    per = BATCH // n
+    return porta.tensor(a[r * per:(r + 1) * per], device=device)
+
+
+def params(model):
+    return [np.array(p.detach().to("cpu").tolist()) for p in model.parameters()]
+
+
+@pytest.mark.parametrize("device", [str(d) for d in porta.available_devices() if str(d) != "opencl:0"])
+def test_ddp_equals_one_process_on_the_whole_batch(device):
+    # Rank r starts from its own weights: DDP broadcasts rank 0's.
+    model = DDP(integer_net(device, seed=dist.get_rank()), bucket_cap_mb=100 / 2**20)
+    reference = integer_net(device, seed=0)
+    assert model.bucket_count() >= 3  # 100-byte buckets: several all-reduces per backward
+    opt = porta.optim.SGD(model.parameters(), lr=0.125)
+    ref_opt = porta.optim.SGD(reference.parameters(), lr=0.125)
+    for step in range(3):
+        x, y = batch(step)
+        opt.zero_grad()
+        # Each rank's loss is over its shard, scaled to the whole batch: the average of the ranks' gradients is
+        # the whole batch's.
+        (loss_of(model, shard(x, device), shard(y, device)) * dist.get_world_size()).backward()
+        opt.step()
+        ref_opt.zero_grad()
+        loss_of(reference, porta.tensor(x, device=device), porta.tensor(y, device=device)).backward()
+        ref_opt.step()
+    for got, want in zip(params(model.module), params(reference)):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_no_sync_accumulates_then_synchronizes_the_sum():
+    model = DDP(integer_net("cpu", seed=dist.get_rank()), bucket_cap_mb=100 / 2**20)
+    reference = integer_net("cpu", seed=0)
+    (x0, y0), (x1, y1) = batch(10), batch(11)
+    n = dist.get_world_size()
+    with model.no_sync():
+        (loss_of(model, shard(x0, "cpu"), shard(y0, "cpu")) * n).backward()
+    local = [np.array(p.grad.tolist()) for p in model.parameters()]
+    (loss_of(model, shard(x1, "cpu"), shard(y1, "cpu")) * n).backward()
+    loss_of(reference, porta.tensor(x0), porta.tensor(y0)).backward()
+    loss_of(reference, porta.tensor(x1), porta.tensor(y1)).backward()
+    for got, want in zip(model.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+    if n > 1:  # under no_sync the gradients were this rank's alone
+        assert any(not np.array_equal(a, np.array(r.grad.tolist())) for a, r in zip(local, reference.parameters()))
+
+
+def test_unused_parameters_need_find_unused_parameters():
+    n = dist.get_world_size()
+    x, y = batch(20)
+    model = DDP(integer_net("cpu", seed=0, unused_branch=True), find_unused_parameters=True)
+    reference = integer_net("cpu", seed=0, unused_branch=True)
+    (loss_of(model, shard(x, "cpu"), shard(y, "cpu")) * n).backward()
+    loss_of(reference, porta.tensor(x), porta.tensor(y)).backward()
+    assert model.module.side.weight.grad is None  # no rank used it: None, as torch's
+    for got, want in zip(model.module.fc1.parameters(), reference.fc1.parameters()):
+        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+    strict = DDP(integer_net("cpu", seed=0, unused_branch=True))
+    with pytest.raises(porta.InvalidArgumentError, match="find_unused_parameters=True"):
+        loss_of(strict, shard(x, "cpu"), shard(y, "cpu")).backward()
+
+
+def test_refused_arguments_name_themselves():
+    with pytest.raises(NotImplementedError, match="static_graph"):
+        DDP(Net(), static_graph=True)
+    with pytest.raises(NotImplementedError, match="gradient_as_bucket_view"):
+        DDP(Net(), gradient_as_bucket_view=True)
