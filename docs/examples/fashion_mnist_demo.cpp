@@ -3,16 +3,20 @@
 // with a progress bar, then evaluated on the 10,000 test images.
 //
 //   porta-demo [--device D] [--data DIR] [--full] [--epochs E] [--batch-size B]
-//              [--train-samples N] [--test-samples N] [--lr LR]
+//              [--train-samples N] [--test-samples N] [--lr LR] [--distributed]
 // Default: Adam, batch 64, the first 32,000 training samples (one pass),
 // about 2 minutes on an idle 2-core CPU. --full trains 3 epochs over all 60,000.
-#include <porta/data.hpp>
-#include <porta/optim.hpp>
-
+// --distributed, under mpirun -n W: the same training as W processes with
+// DistributedDataParallel, each rank a DistributedSampler's share and batch / W
+// samples a step (the same global batch); rank 0 evaluates and prints.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <porta/data.hpp>
+#include <porta/distributed.hpp>
+#include <porta/nn_parallel.hpp>
+#include <porta/optim.hpp>
 #include <string>
 
 #include "simple_cnn.hpp"
@@ -30,6 +34,7 @@ struct Options {
   int64_t train_samples = 32000;
   int64_t test_samples = 10000;  // the whole test set
   double lr = 1e-3;
+  bool distributed = false;
 };
 
 Options parse(int argc, char** argv) {
@@ -39,15 +44,27 @@ Options parse(int argc, char** argv) {
       if (i + 1 >= argc) throw Error(PORTA_ERROR_INVALID_ARGUMENT, std::string(flag) + " needs a value");
       return argv[++i];
     };
-    if (!std::strcmp(argv[i], "--device")) o.device = value("--device");
-    else if (!std::strcmp(argv[i], "--data")) o.data = value("--data");
-    else if (!std::strcmp(argv[i], "--epochs")) o.epochs = std::stoi(value("--epochs"));
-    else if (!std::strcmp(argv[i], "--batch-size")) o.batch_size = std::stoll(value("--batch-size"));
-    else if (!std::strcmp(argv[i], "--train-samples")) o.train_samples = std::stoll(value("--train-samples"));
-    else if (!std::strcmp(argv[i], "--test-samples")) o.test_samples = std::stoll(value("--test-samples"));
-    else if (!std::strcmp(argv[i], "--lr")) o.lr = std::stod(value("--lr"));
-    else if (!std::strcmp(argv[i], "--full")) o.epochs = 3, o.train_samples = 60000;
-    else throw Error(PORTA_ERROR_INVALID_ARGUMENT, std::string("unknown option ") + argv[i] + " (see the header of fashion_mnist_demo.cpp)");
+    if (!std::strcmp(argv[i], "--device"))
+      o.device = value("--device");
+    else if (!std::strcmp(argv[i], "--data"))
+      o.data = value("--data");
+    else if (!std::strcmp(argv[i], "--epochs"))
+      o.epochs = std::stoi(value("--epochs"));
+    else if (!std::strcmp(argv[i], "--batch-size"))
+      o.batch_size = std::stoll(value("--batch-size"));
+    else if (!std::strcmp(argv[i], "--train-samples"))
+      o.train_samples = std::stoll(value("--train-samples"));
+    else if (!std::strcmp(argv[i], "--test-samples"))
+      o.test_samples = std::stoll(value("--test-samples"));
+    else if (!std::strcmp(argv[i], "--lr"))
+      o.lr = std::stod(value("--lr"));
+    else if (!std::strcmp(argv[i], "--full"))
+      o.epochs = 3, o.train_samples = 60000;
+    else if (!std::strcmp(argv[i], "--distributed"))
+      o.distributed = true;
+    else
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                  std::string("unknown option ") + argv[i] + " (see the header of fashion_mnist_demo.cpp)");
   }
   return o;
 }
@@ -78,48 +95,76 @@ void progress(int epoch, int epochs, int64_t done, int64_t total, double loss, d
 
 int main(int argc, char** argv) try {
   const Options o = parse(argc, argv);
+  int rank = 0, world = 1;
+  if (o.distributed) {
+    distributed::init_process_group();
+    rank = distributed::get_rank(), world = distributed::get_world_size();
+    if (o.batch_size % world)
+      throw Error(PORTA_ERROR_INVALID_ARGUMENT, "--batch-size must be a multiple of the number of processes");
+  }
   const Device device = o.device ? Device(*o.device) : try_gpu();
   const data::Normalize normalize{{0.2860f}, {0.3530f}};  // Fashion-MNIST's pixel mean and std
   auto train = std::make_shared<Prefix>(data::FashionMNIST(o.data, true, normalize), o.train_samples);
   auto test = std::make_shared<Prefix>(data::FashionMNIST(o.data, false, normalize), o.test_samples);
-  std::cout << "Porta demo: SimpleCNN on Fashion-MNIST (" << train->size() << " training, " << test->size()
-            << " test images) on " << device << " [" << device.info().name << "]\n";
+  if (rank == 0)
+    std::cout << "Porta demo: SimpleCNN on Fashion-MNIST (" << train->size() << " training, " << test->size()
+              << " test images) on " << device << " [" << device.info().name << "]"
+              << (o.distributed ? " x " + std::to_string(world) + " processes" : "") << "\n";
 
   manual_seed(0);
   auto model = std::make_shared<SimpleCNN>(1, 28);
   model->to(device);
   nn::CrossEntropyLoss criterion;
   optim::Adam optimizer(model->parameters(), {.lr = o.lr});
-  data::DataLoader loader(train, {.batch_size = o.batch_size, .shuffle = true, .seed = 0, .drop_last = true,
-                                  .num_workers = 1, .pin_memory_for = device});
+  // Distributed: each rank its share of every epoch's order, batch / world samples a step.
+  std::shared_ptr<data::samplers::DistributedSampler> share;
+  std::optional<nn::DistributedDataParallel<SimpleCNN>> ddp;
+  if (o.distributed) {
+    share = std::make_shared<data::samplers::DistributedSampler>(train->size(), world, rank, true, 0, true);
+    ddp.emplace(model);
+  }
+  data::DataLoader loader(train, {.batch_size = o.batch_size / world,
+                                  .shuffle = !share,
+                                  .seed = share ? std::nullopt : std::optional<uint64_t>(0),
+                                  .drop_last = true,
+                                  .num_workers = 1,
+                                  .pin_memory_for = device,
+                                  .sampler = share});
 
   const auto start = Clock::now();
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     model->train();
+    if (share) share->set_epoch(uint64_t(epoch));
     const auto t0 = Clock::now();
     int64_t seen = 0;
     double smooth = 0;
     auto last_print = t0;
     for (auto& [x, y] : loader) {
       // Pinned batches: the copies are only enqueued (PyTorch's non_blocking=True).
-      Tensor out = (*model)(x.to(device, /*non_blocking=*/true));
+      const Tensor input = x.to(device, /*non_blocking=*/true);
+      Tensor out = ddp ? (*ddp)(input) : (*model)(input);
       Tensor loss = criterion(out, y.to(device, /*non_blocking=*/true));
       optimizer.zero_grad();
       loss.backward();
       optimizer.step();
-      seen += x.size(0);
+      seen += x.size(0) * world;
       const double l = loss.item<float>();
-      smooth = seen == x.size(0) ? l : 0.95 * smooth + 0.05 * l;
+      smooth = seen == x.size(0) * world ? l : 0.95 * smooth + 0.05 * l;
       const auto now = Clock::now();
-      if (now - last_print > std::chrono::milliseconds(250) || seen >= loader.size() * o.batch_size) {
+      const int64_t total = loader.size() * o.batch_size;
+      if (rank == 0 && (now - last_print > std::chrono::milliseconds(250) || seen >= total)) {
         const double secs = std::chrono::duration<double>(now - t0).count();
-        progress(epoch, o.epochs, seen, loader.size() * o.batch_size, smooth, seen / secs, device);
+        progress(epoch, o.epochs, seen, total, smooth, seen / secs, device);
         last_print = now;
       }
     }
-    std::printf("\n");
+    if (rank == 0) std::printf("\n");
   }
   const double train_secs = std::chrono::duration<double>(Clock::now() - start).count();
+  if (rank != 0) {  // rank 0 evaluates; the ranks' models are the same
+    distributed::destroy_process_group();
+    return 0;
+  }
 
   model->eval();
   NoGradGuard no_grad;
@@ -133,6 +178,7 @@ int main(int argc, char** argv) try {
   std::printf("test accuracy: %.2f%% (%lld/%lld) | training %.1f s, total %.1f s on %s\n",
               100.0 * double(correct) / double(test->size()), static_cast<long long>(correct),
               static_cast<long long>(test->size()), train_secs, total_secs, device.str().c_str());
+  if (o.distributed) distributed::destroy_process_group();
   return 0;
 } catch (const porta::Error& e) {
   std::cerr << "\nerror: " << e.what() << "\n";
