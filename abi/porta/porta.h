@@ -1870,7 +1870,8 @@ typedef struct porta_reducer porta_reducer;
  *  the hooks that all-reduce their gradients over `group` (NULL: the default
  *  group) in buckets while backward runs: reverse order, one device and
  *  dtype per bucket, the first at most first_bucket_bytes, the others
- *  bucket_bytes (<= 0: torch's 1 MiB and 25 MiB). After a backward the
+ *  bucket_bytes (<= 0: torch's 25 MiB; first_bucket_bytes <= 0: 1 MiB, or
+ *  bucket_bytes when that is smaller). After a backward the
  *  parameters' .grad is the average over the ranks of their .grad plus
  *  this backward's gradient. A backward not prepared by
  *  porta_reducer_prepare_for_backward (no_sync) accumulates locally. The

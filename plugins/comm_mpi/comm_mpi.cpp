@@ -25,7 +25,6 @@ namespace {
 
 const porta_comm_host_api* g_host = nullptr;
 std::mutex g_init_mu;
-bool g_we_started_mpi = false;
 std::atomic<int64_t> g_pending{0};  // requests not yet complete, for the exit handler
 
 porta_status report(porta_status st, const std::string& message) {
@@ -71,7 +70,6 @@ porta_status ensure_mpi() {
   if (provided < MPI_THREAD_MULTIPLE)
     return report(PORTA_ERROR_BACKEND, "the MPI library does not support MPI_THREAD_MULTIPLE (it gave level " +
                                            std::to_string(provided) + "), which Porta's work handles need");
-  g_we_started_mpi = true;
   std::atexit(finalize_at_exit);
   return PORTA_OK;
 }
@@ -110,7 +108,7 @@ MPI_Op mpi_op(porta_reduce_op op, DLDataType t) {
 
 struct porta_comm {
   MPI_Comm comm = MPI_COMM_NULL;
-  int rank = 0, size = 1;
+  int size = 1;  // AVG's divisor
 };
 
 struct porta_comm_work {
@@ -169,10 +167,9 @@ void divide(void* data, int64_t n, int by) {
   for (int64_t i = 0; i < n; ++i) p[i] /= static_cast<T>(by);
 }
 
-void complete(porta_comm_work* w, const MPI_Status& status) {
+void complete(porta_comm_work* w) {
   w->complete = true;
   --g_pending;
-  (void)status;
   if (w->avg_by > 0 && w->dtype.bits == 32) divide<float>(w->avg_data, w->count, w->avg_by);
   if (w->avg_by > 0 && w->dtype.bits == 64) divide<double>(w->avg_data, w->count, w->avg_by);
 }
@@ -236,7 +233,6 @@ porta_status comm_create(const porta_comm_config* config, porta_comm** out) {
     return check_mpi(e, "creating the communicator");
   }
   MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(c->comm, &c->rank);
   MPI_Comm_size(c->comm, &c->size);
   *out = c;
   return PORTA_OK;
@@ -326,14 +322,13 @@ porta_status work_test(porta_comm_work* w, int32_t* done) {
   if (!w->error.empty()) return report(PORTA_ERROR_BACKEND, w->error);
   if (!w->complete) {
     int flag = 0;
-    MPI_Status status;
-    if (int e = MPI_Test(&w->request, &flag, &status); e != MPI_SUCCESS) {
+    if (int e = MPI_Test(&w->request, &flag, MPI_STATUS_IGNORE); e != MPI_SUCCESS) {
       w->error = "MPI_Test failed: " + mpi_error(e);
       w->complete = true;
       --g_pending;
       return report(PORTA_ERROR_BACKEND, w->error);
     }
-    if (flag) complete(w, status);
+    if (flag) complete(w);
   }
   *done = w->complete ? 1 : 0;
   return PORTA_OK;

@@ -36,8 +36,8 @@ class DistributedDataParallel {
     const auto cap = static_cast<int64_t>(options_.bucket_cap_mb * 1024 * 1024);
     porta_reducer* r = nullptr;
     porta::detail::check(porta_reducer_create(params.data(), static_cast<int32_t>(params.size()),
-                                       options_.process_group.handle(), cap, std::min<int64_t>(cap, 1 << 20),
-                                       options_.find_unused_parameters ? 1 : 0, &r));
+                                              options_.process_group.handle(), cap, /*first bucket: the core's*/ 0,
+                                              options_.find_unused_parameters ? 1 : 0, &r));
     reducer_.reset(r, &porta_reducer_release);
   }
 
@@ -48,7 +48,8 @@ class DistributedDataParallel {
     auto out = module->forward(std::forward<Args>(args)...);
     if (require_sync_ && is_grad_enabled()) {
       std::vector<porta_tensor*> outs = outputs_of(out);
-      porta::detail::check(porta_reducer_prepare_for_backward(reducer_.get(), outs.data(), static_cast<int32_t>(outs.size())));
+      porta::detail::check(
+          porta_reducer_prepare_for_backward(reducer_.get(), outs.data(), static_cast<int32_t>(outs.size())));
     }
     return out;
   }

@@ -142,11 +142,15 @@ def is_available():
 
 
 def is_mpi_available():
-    """Whether the mpi communicator plugin can be found (it is loaded on init_process_group)."""
+    """Whether a file of the mpi communicator plugin is where the core looks (PORTA_COMM_PLUGIN_PATH's entries, then
+    <libdir>/porta/comm); it is loaded, and can still fail, on init_process_group."""
     import os
     from ._lib import path as library
-    return os.path.exists(os.path.join(os.path.dirname(os.path.realpath(library)), "porta", "comm",
-                                       "libporta_comm_mpi.so")) or bool(os.environ.get("PORTA_COMM_PLUGIN_PATH"))
+    name = "libporta_comm_mpi.so"
+    entries = [e for e in os.environ.get("PORTA_COMM_PLUGIN_PATH", "").split(":") if os.path.isabs(e)]
+    entries.append(os.path.join(os.path.dirname(os.path.realpath(library)), "porta", "comm"))
+    return any(os.path.isfile(os.path.join(e, name)) if os.path.isdir(e) else os.path.basename(e) == name
+               and os.path.isfile(e) for e in entries)
 
 
 def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1, store=None,

@@ -1,4 +1,5 @@
 // C API: process groups and their work (dist/process_group.hpp).
+#include <algorithm>
 #include <memory>
 
 #include "c_api/c_api.hpp"
@@ -9,28 +10,45 @@ using namespace porta;
 using dist::ProcessGroup;
 using dist::Work;
 
+// The opaque handles: `magic` tells a live one from released or foreign memory.
 struct porta_process_group {
-  uint32_t magic = 0x50475250u;  // "PGRP"
+  static constexpr uint32_t kMagic = 0x50475250u;  // "PGRP"
+  uint32_t magic = kMagic;
   std::shared_ptr<ProcessGroup> group;
 };
 
 struct porta_work {
-  uint32_t magic = 0x4b524f57u;  // "WORK"
+  static constexpr uint32_t kMagic = 0x4b524f57u;  // "WORK"
+  uint32_t magic = kMagic;
   std::shared_ptr<Work> work;
 };
 
 struct porta_reducer {
-  uint32_t magic = 0x52445543u;  // "RDUC"
+  static constexpr uint32_t kMagic = 0x52445543u;  // "RDUC"
+  uint32_t magic = kMagic;
   std::unique_ptr<dist::Reducer> reducer;
 };
 
 namespace {
 
+template <class Handle>
+bool live(const Handle* h) {
+  return h && h->magic == Handle::kMagic;
+}
+
+// What the release functions do: a live handle is marked dead and freed;
+// NULL and anything else are left alone (release functions never fail).
+template <class Handle>
+void release(Handle* h) {
+  if (!live(h)) return;
+  h->magic = 0;
+  delete h;
+}
+
 // `group`, or the default group for NULL; INVALID_ARGUMENT before init.
 std::shared_ptr<ProcessGroup> group_of(const porta_process_group* group) {
   if (group) {
-    if (group->magic != 0x50475250u || !group->group)
-      fail(PORTA_ERROR_INVALID_HANDLE, "group: not a live process group handle");
+    if (!live(group)) fail(PORTA_ERROR_INVALID_HANDLE, "group: not a live process group handle");
     return group->group;
   }
   std::shared_ptr<ProcessGroup> g = ProcessGroup::default_group();
@@ -40,7 +58,7 @@ std::shared_ptr<ProcessGroup> group_of(const porta_process_group* group) {
 }
 
 porta_work* work_arg(porta_work* work) {
-  if (!work || work->magic != 0x4b524f57u) fail(PORTA_ERROR_INVALID_HANDLE, "work: not a live work handle");
+  if (!live(work)) fail(PORTA_ERROR_INVALID_HANDLE, "work: not a live work handle");
   return work;
 }
 
@@ -113,11 +131,7 @@ PORTA_API porta_status porta_new_group(const int32_t* ranks, int32_t num_ranks, 
   });
 }
 
-PORTA_API void porta_process_group_release(porta_process_group* group) {
-  if (!group || group->magic != 0x50475250u) return;
-  group->magic = 0;
-  delete group;
-}
+PORTA_API void porta_process_group_release(porta_process_group* group) { release(group); }
 
 PORTA_API porta_status porta_get_rank(const porta_process_group* group, int32_t* out) {
   return guard([&] {
@@ -194,17 +208,12 @@ PORTA_API porta_status porta_work_is_completed(porta_work* work, int32_t* out) {
   });
 }
 
-PORTA_API void porta_work_release(porta_work* work) {
-  if (!work || work->magic != 0x4b524f57u) return;
-  work->magic = 0;
-  delete work;
-}
+PORTA_API void porta_work_release(porta_work* work) { release(work); }
 
 namespace {
 
 dist::Reducer& reducer_arg(const porta_reducer* r) {
-  if (!r || r->magic != 0x52445543u || !r->reducer)
-    fail(PORTA_ERROR_INVALID_HANDLE, "reducer: not a live reducer handle");
+  if (!live(r)) fail(PORTA_ERROR_INVALID_HANDLE, "reducer: not a live reducer handle");
   return *r->reducer;
 }
 
@@ -217,9 +226,10 @@ PORTA_API porta_status porta_reducer_create(porta_tensor* const* params, int32_t
     require(out, "out");
     std::vector<TensorPtr> ps = tensor_array("porta_reducer_create", params, num_params);
     auto r = std::make_unique<porta_reducer>();
-    r->reducer = std::make_unique<dist::Reducer>(
-        std::move(ps), group_of(group), bucket_bytes > 0 ? bucket_bytes : 25 << 20,
-        first_bucket_bytes > 0 ? first_bucket_bytes : 1 << 20, find_unused_parameters != 0);
+    const int64_t cap = bucket_bytes > 0 ? bucket_bytes : int64_t(25) << 20;
+    const int64_t first = first_bucket_bytes > 0 ? first_bucket_bytes : std::min<int64_t>(cap, 1 << 20);
+    r->reducer =
+        std::make_unique<dist::Reducer>(std::move(ps), group_of(group), cap, first, find_unused_parameters != 0);
     *out = r.release();
   });
 }
@@ -244,8 +254,4 @@ PORTA_API porta_status porta_reducer_bucket_count(const porta_reducer* reducer, 
   });
 }
 
-PORTA_API void porta_reducer_release(porta_reducer* reducer) {
-  if (!reducer || reducer->magic != 0x52445543u) return;
-  reducer->magic = 0;
-  delete reducer;
-}
+PORTA_API void porta_reducer_release(porta_reducer* reducer) { release(reducer); }

@@ -54,24 +54,23 @@ const char* reduce_op_name(porta_reduce_op op) {
 
 // ------------------------------------------------------------------ Work
 
-Work::Work(std::shared_ptr<ProcessGroup> group, std::string what, int64_t seq)
-    : group_(std::move(group)), backend_(group_->backend_), what_(std::move(what)), seq_(seq) {}
+Work::Work(std::shared_ptr<ProcessGroup> group, std::string what) : group_(std::move(group)), what_(std::move(what)) {}
 
 Work::~Work() {
-  if (handle_) backend_->api.work_release(handle_);
+  if (handle_) group_->backend().api.work_release(handle_);
 }
 
 void Work::fail_with(const Error& e) {
   done_ = true;
   error_ = std::make_unique<Error>(e.status(), cat(what_, " failed: ", e.what()));
-  if (handle_) backend_->api.work_release(handle_);
+  if (handle_) group_->backend().api.work_release(handle_);
   handle_ = nullptr;
   keep_.clear();
   back_.clear();
 }
 
 void Work::finish() {
-  if (handle_) backend_->api.work_release(handle_);
+  if (handle_) group_->backend().api.work_release(handle_);
   handle_ = nullptr;
   done_ = true;
   try {
@@ -94,7 +93,7 @@ bool Work::is_completed() {
   }
   int32_t done = 0;
   try {
-    check_comm(backend_->api.work_test(handle_, &done), *backend_, what_.c_str());
+    check_comm(group_->backend().api.work_test(handle_, &done), group_->backend(), what_.c_str());
   } catch (const Error& e) {
     fail_with(e);
     throw *error_;
@@ -110,7 +109,7 @@ void Work::wait(int64_t timeout_ms) {
     return;
   }
   const int64_t limit = timeout_ms < 0 ? group_->timeout_ms() : timeout_ms;
-  const porta_status st = backend_->api.work_wait(handle_, limit);
+  const porta_status st = group_->backend().api.work_wait(handle_, limit);
   if (st == PORTA_ERROR_TIMEOUT) {
     take_plugin_error();
     fail(PORTA_ERROR_TIMEOUT, what_, " did not complete within ", limit, " ms on rank ", group_->rank(), " of ",
@@ -119,7 +118,7 @@ void Work::wait(int64_t timeout_ms) {
          "PORTA_DISTRIBUTED_DEBUG=DETAIL compares every rank's calls before they run");
   }
   try {
-    check_comm(st, *backend_, what_.c_str());
+    check_comm(st, group_->backend(), what_.c_str());
   } catch (const Error& e) {
     fail_with(e);
     throw *error_;
@@ -130,7 +129,6 @@ void Work::wait(int64_t timeout_ms) {
 // ---------------------------------------------------------- ProcessGroup
 
 struct ProcessGroup::Comm {
-  const CommBackend* backend = nullptr;
   porta_comm* handle = nullptr;
   DeviceState* device = nullptr;  // where its buffers live
 };
@@ -273,7 +271,6 @@ ProcessGroup::Comm& ProcessGroup::comm_for(DLDevice device) {
   auto key = std::make_pair(static_cast<int32_t>(device.device_type), device.device_id);
   if (auto it = comms_.find(key); it != comms_.end()) return *it->second;
   auto c = std::make_unique<Comm>();
-  c->backend = backend_;
   c->device = &Registry::get().device(device);
   KvAdapter kv(*store_, cat("group/", name_, "/", device.device_type, ":", device.device_id));
   porta_comm_config config{};
@@ -318,7 +315,7 @@ std::shared_ptr<Work> ProcessGroup::start(const char* op, const TensorPtr& sampl
   reap();
   const int64_t seq = ++seq_;
   if (debug_) check_same_call(op, seq, sample.get(), detail);
-  return std::make_shared<Work>(shared_from_this(), cat(op, " #", seq, " of process group '", name_, "'"), seq);
+  return std::make_shared<Work>(shared_from_this(), cat(op, " #", seq, " of process group '", name_, "'"));
 }
 
 void ProcessGroup::submit(const std::shared_ptr<Work>& work, porta_status st) {
@@ -493,9 +490,8 @@ std::shared_ptr<Work> ProcessGroup::point_to_point(const TensorPtr& t, int32_t p
   std::lock_guard<std::mutex> lock(mu_);
   check_open(op);
   reap();
-  auto w = std::make_shared<Work>(
-      shared_from_this(),
-      cat(op, receive ? " from rank " : " to rank ", peer, " (tag ", tag, ") in process group '", name_, "'"), 0);
+  auto w = std::make_shared<Work>(shared_from_this(), cat(op, receive ? " from rank " : " to rank ", peer, " (tag ",
+                                                          tag, ") in process group '", name_, "'"));
   Comm& c = comm_for(t->device->dl);
   if (receive) begin_write(*t, op);
   TensorPtr buf = buffer_for(t, c, *w, receive, !receive);

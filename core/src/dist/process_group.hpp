@@ -28,7 +28,7 @@ class ProcessGroup;
 // that the buffers it reads and writes outlive a caller that dropped it.
 class Work {
  public:
-  Work(std::shared_ptr<ProcessGroup> group, std::string what, int64_t seq);
+  Work(std::shared_ptr<ProcessGroup> group, std::string what);
   ~Work();
   Work(const Work&) = delete;
   Work& operator=(const Work&) = delete;
@@ -46,11 +46,9 @@ class Work {
   void finish();  // after the plugin's work completed
   void fail_with(const Error& e);
 
-  std::shared_ptr<ProcessGroup> group_;
-  const CommBackend* backend_ = nullptr;
+  std::shared_ptr<ProcessGroup> group_;  // its backend's slots complete the work
   porta_comm_work* handle_ = nullptr;
   std::string what_;
-  int64_t seq_ = 0;
   std::vector<TensorPtr> keep_;                        // buffers the plugin reads or writes
   std::vector<std::pair<TensorPtr, TensorPtr>> back_;  // (caller's tensor, buffer) to copy when done
   std::mutex mu_;

@@ -13,7 +13,7 @@
 
 namespace porta::dist {
 
-struct Reducer::State {
+struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   struct Slot {
     size_t bucket = 0;
     TensorPtr view;  // the parameter's place in its bucket's buffer, in its shape
@@ -78,7 +78,7 @@ struct Reducer::State {
     s.used = true;
     if (!finalize_queued) {
       finalize_queued = true;
-      std::weak_ptr<State> self = shared_from_state();
+      std::weak_ptr<State> self = weak_from_this();
       autograd::queue_callback([self] {
         if (auto st = self.lock()) st->finalize();
       });
@@ -124,16 +124,12 @@ struct Reducer::State {
       }
     }
   }
-
-  std::weak_ptr<State> weak_self;
-  std::shared_ptr<State> shared_from_state() { return weak_self.lock(); }
 };
 
 Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> group, int64_t bucket_bytes,
                  int64_t first_bucket_bytes, bool find_unused_parameters)
     : state_(std::make_shared<State>()) {
   State& st = *state_;
-  st.weak_self = state_;
   if (!group)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: no process group (init_process_group first)");
   if (bucket_bytes <= 0 || first_bucket_bytes <= 0)
@@ -153,20 +149,22 @@ Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> gr
   st.find_unused = find_unused_parameters;
   st.slots.resize(st.params.size());
   // Buckets: reverse order, one device and dtype each, the first one small.
+  int64_t used = 0;  // bytes in the last bucket
   for (size_t k = st.params.size(); k-- > 0;) {
     const porta_tensor& p = *st.params[k];
     const int64_t bytes = p.numel() * static_cast<int64_t>(p.itemsize());
     bool fits = false;
     if (!st.buckets.empty()) {
-      const State::Bucket& b = st.buckets.back();
-      const porta_tensor& first = *st.params[b.params.front()];
-      int64_t used = 0;
-      for (size_t j : b.params) used += st.params[j]->numel() * static_cast<int64_t>(st.params[j]->itemsize());
+      const porta_tensor& first = *st.params[st.buckets.back().params.front()];
       const int64_t cap = st.buckets.size() == 1 ? first_bucket_bytes : bucket_bytes;
       fits = first.device == p.device && first.dtype == p.dtype && used + bytes <= cap;
     }
-    if (!fits) st.buckets.emplace_back();
+    if (!fits) {
+      st.buckets.emplace_back();
+      used = 0;
+    }
     st.buckets.back().params.push_back(k);
+    used += bytes;
   }
   for (size_t bi = 0; bi < st.buckets.size(); ++bi) {
     State::Bucket& b = st.buckets[bi];

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <vector>
 
-#include "runtime/error.hpp"
 #include "nn/nn.hpp"
 #include "ops/composite/composite.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::nn {
 namespace {
@@ -75,12 +75,12 @@ TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, c
   const double factor = std::isnan(scale) ? 1.0 / std::sqrt(static_cast<double>(e)) : scale;
   const TensorPtr kt = ag::transpose(k, -2, -1);
   DeviceState& dev = *q->device;
-  // The scale and an additive mask in the GEMM that makes the scores
-  // (MATMUL's alpha and beta): no pass of their own over [..., L, S].
   const bool dropping = dropout_p > 0.0 && training;
   // With dropout in training the weights stay one tensor, so that its mask
   // draws the random numbers it always drew.
   if (is_causal && !dropping && s > 0 && l >= 2 * kCausalBlockRows) return causal_blocks(q, kt, v, factor, l, s);
+  // The scale and an additive mask in the GEMM that makes the scores
+  // (MATMUL's alpha and beta): no pass of their own over [..., L, S].
   TensorPtr scores;
   if (is_causal) {
     // PyTorch's math path: the mask as an additive bias, 0 on and below the

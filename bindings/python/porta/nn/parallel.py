@@ -70,11 +70,10 @@ class DistributedDataParallel(Module):
         params = [p for p in module.parameters() if p.requires_grad]
         if init_sync:
             self._sync(list(module.parameters()) + list(module.buffers()))
-        cap = int(bucket_cap_mb * 1024 * 1024) if bucket_cap_mb is not None else 0
-        first = min(cap, 1024 * 1024) if cap else 0
+        cap = int(bucket_cap_mb * 1024 * 1024) if bucket_cap_mb is not None else 0  # 0: the core's defaults
         handle = c_void_p()
         group = dist._group(process_group)
-        check(fn.porta_reducer_create(_handles(params), len(params), group, cap, first,
+        check(fn.porta_reducer_create(_handles(params), len(params), group, cap, 0,
                                       1 if find_unused_parameters else 0, byref(handle)),
               "DistributedDataParallel()")
         object.__setattr__(self, "_reducer", handle)
