@@ -1,17 +1,18 @@
 # Install layout (relocatable: nothing installed names a path outside the prefix):
-#   include/porta/{porta.h,plugin.h,ops.h,types.h,porta.hpp,autograd.hpp,nn.hpp,nn_containers.hpp,nn_recurrent.hpp,nn_transformer.hpp,nn_utils.hpp,optim.hpp,
-#                  lr_scheduler.hpp,data.hpp,data_dataset.hpp,data_samplers.hpp,data_composite.hpp}
+#   include/porta/{porta.h,plugin.h,comm.h,ops.h,types.h,porta.hpp,autograd.hpp,nn.hpp,nn_containers.hpp,nn_recurrent.hpp,nn_transformer.hpp,nn_utils.hpp,optim.hpp,
+#                  lr_scheduler.hpp,data.hpp,data_dataset.hpp,data_samplers.hpp,data_composite.hpp,
+#                  distributed.hpp,nn_parallel.hpp}
 #   include/dlpack/dlpack.h   the exact header Porta was built against, copied
 #                             from the package that provided it (PortaDLPack.cmake)
 #   lib/libporta.so, lib/porta/plugins/libporta_plugin_<name>.so
-#   bin/porta-smi, lib/cmake/porta/ (find_package(porta) -> porta::porta, porta::cpp;
+#   bin/porta-smi, bin/porta-run, lib/cmake/porta/ (find_package(porta) -> porta::porta, porta::cpp;
 #                             porta_PLUGIN_VERSION_SCRIPT), lib/pkgconfig/porta.pc (C),
 #                             porta-cpp.pc (C++: Requires porta, adds C++20 and threads)
 #   share/porta/{plugin.map,minimal_plugin.c}   what docs/plugin-authoring.md starts from
 #   bin/porta-conformance, bin/porta-gradcheck  with the tests (tests/conformance/tool)
 include(CMakePackageConfigHelpers)
 
-install(FILES abi/porta/porta.h abi/porta/plugin.h abi/porta/ops.h abi/porta/types.h
+install(FILES abi/porta/porta.h abi/porta/plugin.h abi/porta/comm.h abi/porta/ops.h abi/porta/types.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/porta)
 install(FILES ${DLPACK_INCLUDE_DIR}/dlpack/dlpack.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dlpack)
 install(TARGETS porta porta_abi EXPORT portaTargets

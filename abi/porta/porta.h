@@ -1791,7 +1791,13 @@ typedef struct porta_work porta_work;
 typedef struct porta_init_options {
   size_t struct_size;      /**< sizeof(porta_init_options), set by the caller */
   const char* backend;     /**< communicator plugin: "mpi" (NULL: "mpi") */
-  const char* init_method; /**< "env://" (NULL or ""), or "file://<dir>": a rendezvous directory every rank reaches, fresh for each job */
+  /** The rendezvous store: "env://" (NULL or ""): a TCP store served by rank
+   *  0 at $MASTER_ADDR:$MASTER_PORT (as torchrun and porta-run set them; a
+   *  process started by mpirun without them has none); "tcp://<host>:<port>":
+   *  the same at that address; "file://<dir>": a directory every rank reaches,
+   *  fresh for each job. With a TCP store a wait ends early when a member's
+   *  process dies, and a timeout names the ranks missing. */
+  const char* init_method;
   int32_t rank;            /**< this process's rank; -1: $RANK, else the backend's launcher's (mpirun) */
   int32_t world_size;      /**< number of processes; -1: $WORLD_SIZE, else the launcher's */
   int64_t timeout_ms;      /**< limit for each operation and the rendezvous; <= 0: 30 minutes */

@@ -1,9 +1,12 @@
-"""Failure that is loud, run by mpirun with 2 ranks (tests/distributed/CMakeLists.txt says how each is judged).
+"""Failure that is loud, run with 2 ranks (tests/distributed/CMakeLists.txt says how each is judged).
 
-timeout:  rank 1 never joins an all_reduce; rank 0's wait ends with PortaTimeoutError naming the op and its
-          sequence number, then the job ends (MPI_Abort at exit: the operation never completed).
-mismatch: with PORTA_DISTRIBUTED_DEBUG=DETAIL the ranks all_reduce different sizes; both are told, naming the other
-          rank's call, instead of MPI truncating the message; the ranks stay usable.
+timeout:  (porta-run: a TCP store) rank 1 never joins an all_reduce; rank 0's wait ends with PortaTimeoutError
+          naming the op, its sequence number and the rank missing with its last collective, then the job ends
+          (MPI_Abort at exit: the operation never completed).
+death:    (porta-run, mpirun told not to end the job itself) rank 1's process dies; rank 0's wait in the next
+          all_reduce ends at once with BackendError naming rank 1, not at the 30 s timeout.
+mismatch: (mpirun) with PORTA_DISTRIBUTED_DEBUG=DETAIL the ranks all_reduce different sizes; both are told, naming
+          the other rank's call, instead of MPI truncating the message; the ranks stay usable.
 """
 import datetime
 import os
@@ -19,23 +22,36 @@ dist.init_process_group("mpi", timeout=datetime.timedelta(seconds=30))
 rank = dist.get_rank()
 if mode == "timeout":
     if rank == 0:
-        dist.all_reduce(porta.ones(3))  # #2 (init's world check is #1)
+        dist.all_reduce(porta.ones(3))  # #1
         try:
             dist.all_reduce(porta.ones(3), async_op=True).wait(timeout=2)
             print("TIMEOUT-WRONG: the wait returned", flush=True)
         except porta.PortaTimeoutError as e:
-            ok = "all_reduce #3" in str(e) and "2000 ms" in str(e)
+            ok = all(s in str(e) for s in ("all_reduce #2", "2000 ms", "rank 1 (its last collective: all_reduce #1)"))
             print(("TIMEOUT-OK: " if ok else "TIMEOUT-WRONG: ") + str(e), flush=True)
     else:
         dist.all_reduce(porta.ones(3))
         time.sleep(4)  # then leaves without the second all_reduce
+elif mode == "death":
+    dist.all_reduce(porta.ones(3))
+    if rank == 1:
+        os._exit(3)  # no goodbye to the store: a process that died
+    try:
+        dist.all_reduce(porta.ones(3))
+        print("DEATH-WRONG: the all_reduce returned", flush=True)
+    except porta.PortaTimeoutError as e:
+        print("DEATH-WRONG: a timeout instead of the news: " + str(e), flush=True)
+    except porta.BackendError as e:
+        ok = "all_reduce #2" in str(e) and "rank 1's process ended without leaving the group" in str(e)
+        print(("DEATH-OK: " if ok else "DEATH-WRONG: ") + str(e), flush=True)
+    os._exit(0)  # the all_reduce never completes: nothing to finalize
 elif mode == "mismatch":
     try:
         dist.all_reduce(porta.ones(3 + rank))
         print("MISMATCH-WRONG: no error", flush=True)
     except porta.InvalidArgumentError as e:
         other = 1 - rank
-        ok = f"rank {other} called all_reduce #2 of {3 + other} float32 elements (ReduceOp.SUM)" in str(e)
+        ok = f"rank {other} called all_reduce #1 of {3 + other} float32 elements (ReduceOp.SUM)" in str(e)
         print(("MISMATCH-OK: " if ok else "MISMATCH-WRONG: ") + str(e), flush=True)
         if not ok:
             sys.exit(1)

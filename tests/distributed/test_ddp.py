@@ -121,6 +121,25 @@ def test_unused_parameters_need_find_unused_parameters():
         loss_of(strict, shard(x, "cpu"), shard(y, "cpu")).backward()
 
 
+def test_a_parameter_one_rank_leaves_unused_brings_the_grad_it_accumulated():
+    # Under no_sync every rank uses the side branch; in the synchronized step only rank 0 does. The others put the
+    # .grad they accumulated into the bucket (as torch's reducer), not zeros: the result is one process's sum.
+    n = dist.get_world_size()
+    (x0, y0), (x1, y1) = batch(30), batch(31)
+    model = DDP(integer_net("cpu", seed=0, unused_branch=True), find_unused_parameters=True)
+    reference = integer_net("cpu", seed=0, unused_branch=True)
+    with model.no_sync():
+        (loss_of(model, shard(x0, "cpu"), shard(y0, "cpu"), use_side=True) * n).backward()
+    (loss_of(model, shard(x1, "cpu"), shard(y1, "cpu"), use_side=dist.get_rank() == 0) * n).backward()
+    loss_of(reference, porta.tensor(x0), porta.tensor(y0), use_side=True).backward()
+    per = BATCH // n
+    for r in range(n):
+        rows = slice(r * per, (r + 1) * per)
+        loss_of(reference, porta.tensor(x1[rows]), porta.tensor(y1[rows]), use_side=r == 0).backward()
+    for got, want in zip(model.module.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+
+
 def test_refused_arguments_name_themselves():
     with pytest.raises(NotImplementedError, match="static_graph"):
         DDP(Net(), static_graph=True)

@@ -24,7 +24,7 @@ wheel=$(ls "$work"/dist/porta-*.whl)
 import sys, zipfile
 names = set(zipfile.ZipFile(sys.argv[1]).namelist())
 need = ["porta/__init__.py", "porta/_lib.py", "porta/nn/__init__.py", "porta/utils/data.py", "porta/lib/libporta.so.0",
-        "porta/lib/porta/plugins/libporta_plugin_cpu.so", "porta/bin/porta-smi", "porta/include/porta/porta.h",
+        "porta/lib/porta/plugins/libporta_plugin_cpu.so", "porta/bin/porta-smi", "porta/bin/porta-run", "porta/include/porta/porta.h",
         "porta/include/dlpack/dlpack.h", "porta/lib/cmake/porta/porta-config.cmake"]
 missing = [n for n in need if n not in names]
 assert not missing, f"the wheel lacks {missing}"
@@ -43,6 +43,7 @@ print(porta.ones(2, device='cpu') + 1)
 assert porta.library_path.startswith('$work/venv/'), porta.library_path
 ")
 (cd "$work" && "${clean_env[@]}" "$work/venv/bin/porta-smi" | grep -E '^cpu +loaded')
+(cd "$work" && "${clean_env[@]}" "$work/venv/bin/porta-run" --help | grep -q '^usage: porta-run')
 
 echo "== the Python suite against the installed package"
 (cd "$work" && env -u PORTA_LIBRARY PORTA_TEST_INSTALLED=1 PORTA_BUILD_DIR="$build" \

@@ -44,10 +44,13 @@ const Case kCases[] = {
        porta_init_options unknown_rank = options("mpi", -1, -1);
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "rank and the world size are unknown",
                porta_init_process_group(&unknown_rank));
-       porta_init_options tcp = options("mpi", 0, 1);
-       tcp.init_method = "tcp://127.0.0.1:1234";
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "init_method 'tcp://127.0.0.1:1234' is not one Porta knows",
-               porta_init_process_group(&tcp));
+       porta_init_options udp = options("mpi", 0, 1);
+       udp.init_method = "udp://127.0.0.1:1234";
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "init_method 'udp://127.0.0.1:1234' is not one Porta knows",
+               porta_init_process_group(&udp));
+       porta_init_options no_port = options("mpi", 0, 1);
+       no_port.init_method = "tcp://127.0.0.1";
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "has no port", porta_init_process_group(&no_port));
        int32_t made = -1;
        EXPECT_EQ(porta_is_initialized(&made), PORTA_OK);
        EXPECT_EQ(made, 0) << "a refused init_process_group made a group";

@@ -29,7 +29,7 @@ enum class ReduceOp : int32_t {
 /// WORLD_SIZE) or the backend launcher's (mpirun).
 struct InitOptions {
   std::string backend = "mpi";
-  std::string init_method;
+  std::string init_method;  // "env://" ("": MASTER_ADDR, MASTER_PORT), "tcp://<host>:<port>", "file://<dir>"
   int32_t rank = -1;
   int32_t world_size = -1;
   int64_t timeout_ms = 0;  // 0: 30 minutes

@@ -2,10 +2,12 @@
 #include "dist/process_group.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 
+#include "dist/tcp_store.hpp"
 #include "ops/ops.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"
@@ -33,6 +35,50 @@ int32_t env_int(const char* name, int32_t fallback) {
 }
 
 bool is_float(const porta_tensor& t) { return is_floating(t.dtype); }
+
+// "host:port" of a tcp store; `what` names where it came from, for messages.
+std::pair<std::string, int> host_and_port(const std::string& host, const std::string& port, const char* what) {
+  char* end = nullptr;
+  const long p = std::strtol(port.c_str(), &end, 10);
+  if (host.empty() || port.empty() || *end || p < 1 || p > 65535)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "init_process_group: ", what, " does not give a host and a TCP port (1 to ",
+         "65535): host '", host, "', port '", port, "'");
+  return {host, static_cast<int>(p)};
+}
+
+// The default group's rendezvous store, by init_method: "file://<dir>",
+// "tcp://<host>:<port>", or "env://" (and "") with MASTER_ADDR and
+// MASTER_PORT as torchrun sets them; a process started by the backend's
+// launcher without them has none (the launcher connects the ranks).
+std::shared_ptr<Store> make_store(const GroupOptions& o, int32_t rank, int32_t size, bool launched) {
+  const std::string& m = o.init_method;
+  if (m.rfind("file://", 0) == 0) return make_file_store(m.substr(7));
+  if (m.rfind("tcp://", 0) == 0) {
+    const std::string rest = m.substr(6);
+    const size_t colon = rest.rfind(':');
+    if (colon == std::string::npos)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "init_process_group: init_method '", m, "' has no port: tcp://<host>:<port>");
+    auto [host, port] = host_and_port(rest.substr(0, colon), rest.substr(colon + 1), "init_method 'tcp://'");
+    return make_tcp_store(host, port, rank, size, o.timeout_ms);
+  }
+  if (!m.empty() && m != "env://")
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "init_process_group: init_method '", m,
+         "' is not one Porta knows: 'env://', 'tcp://<host>:<port>' or 'file://<dir>'");
+  const char* addr = std::getenv("MASTER_ADDR");
+  const char* port = std::getenv("MASTER_PORT");
+  if (addr && *addr && port && *port) {
+    auto [host, p] = host_and_port(addr, port, "MASTER_ADDR:MASTER_PORT");
+    return make_tcp_store(host, p, rank, size, o.timeout_ms);
+  }
+  if (!launched)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "init_process_group: init_method 'env://' needs MASTER_ADDR and MASTER_PORT ",
+         "(rank 0's host and a free port, as torchrun sets them; MASTER_ADDR is ", addr && *addr ? "set" : "unset",
+         ", MASTER_PORT ", port && *port ? "set" : "unset", "): launch with porta-run, or give ",
+         "init_method='tcp://<host>:<port>' or 'file://<a directory every rank reaches>'");
+  return make_absent_store(cat("the default process group was made by the ", o.backend,
+                               " launcher without a rendezvous store; set MASTER_ADDR and MASTER_PORT (porta-run "
+                               "does), or give init_method='tcp://<host>:<port>' or 'file://<dir>'"));
+}
 
 }  // namespace
 
@@ -109,13 +155,34 @@ void Work::wait(int64_t timeout_ms) {
     return;
   }
   const int64_t limit = timeout_ms < 0 ? group_->timeout_ms() : timeout_ms;
-  const porta_status st = group_->backend().api.work_wait(handle_, limit);
+  const auto& api = group_->backend().api;
+  // In slices, between which the store says whether a member has gone: a
+  // rank that died ends the wait at once, not at the timeout.
+  const auto start = std::chrono::steady_clock::now();
+  int64_t slice = 100;
+  porta_status st = PORTA_ERROR_TIMEOUT;
+  for (;;) {
+    const int64_t waited =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+    const int64_t left = limit - waited;
+    st = api.work_wait(handle_, std::max<int64_t>(0, std::min(slice, left)));
+    if (st != PORTA_ERROR_TIMEOUT || left <= slice) break;
+    if (std::string gone = group_->ended_members(); !gone.empty()) {
+      // A rank that did its part and then ended may have delivered it all: a last short wait.
+      st = api.work_wait(handle_, std::min<int64_t>(1000, std::max<int64_t>(0, left - slice)));
+      if (st != PORTA_ERROR_TIMEOUT) break;
+      take_plugin_error();
+      fail(PORTA_ERROR_BACKEND, what_, " cannot complete on rank ", group_->rank(), " of ", group_->size(), ": ", gone,
+           "; end this process too (the job cannot go on without it)");
+    }
+    slice = std::min<int64_t>(slice * 2, 2000);
+  }
   if (st == PORTA_ERROR_TIMEOUT) {
     take_plugin_error();
     fail(PORTA_ERROR_TIMEOUT, what_, " did not complete within ", limit, " ms on rank ", group_->rank(), " of ",
-         group_->size(),
-         ": a rank has not joined it (it may be waiting in another collective, or have failed); "
-         "PORTA_DISTRIBUTED_DEBUG=DETAIL compares every rank's calls before they run");
+         group_->size(), seq_ ? group_->missing_ranks(seq_) : std::string(),
+         " (a rank that has not joined may be waiting in another collective, or have failed; "
+         "PORTA_DISTRIBUTED_DEBUG=DETAIL compares every rank's calls before they run)");
   }
   try {
     check_comm(st, group_->backend(), what_.c_str());
@@ -175,20 +242,7 @@ std::shared_ptr<ProcessGroup> ProcessGroup::init(const GroupOptions& o) {
   for (int32_t r = 0; r < size; ++r) g->world_ranks_.push_back(r);
   const char* debug = std::getenv("PORTA_DISTRIBUTED_DEBUG");
   g->debug_ = debug && std::strcmp(debug, "DETAIL") == 0;
-  const std::string& m = o.init_method;
-  if (m.rfind("file://", 0) == 0) {
-    g->store_ = make_file_store(m.substr(7));
-  } else if (m.empty() || m == "env://") {
-    if (!launched)
-      fail(PORTA_ERROR_NOT_IMPLEMENTED, "init_process_group: init_method 'env://' (a TCP store at MASTER_ADDR:",
-           "MASTER_PORT) is not implemented yet; give init_method='file://<a directory every rank reaches>' or ",
-           "start the processes with the ", o.backend, " backend's launcher (mpirun -n N for mpi)");
-    g->store_ = make_absent_store(cat("process group '", g->name_, "' was made by the ", o.backend,
-                                      " launcher without a rendezvous store; give init_method='file://<dir>' for one"));
-  } else {
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "init_process_group: init_method '", m,
-         "' is not one Porta knows: 'env://' or 'file://<dir>'");
-  }
+  g->store_ = make_store(o, rank, size, launched != 0);
   g_next_group = 1;
   // The host communicator now: a failure to connect surfaces here, not at
   // the first collective, and every rank checks it sits in the same world.
@@ -205,6 +259,7 @@ std::shared_ptr<ProcessGroup> ProcessGroup::init(const GroupOptions& o) {
         fail(PORTA_ERROR_INVALID_ARGUMENT, "init_process_group: the ranks disagree: this is rank ", rank, " of ", size,
              ", but the process in place ", r, " says it is rank ", got[3 * r + 2], " of ", got[3 * r + 1],
              " (check RANK and WORLD_SIZE on every process)");
+    g->seq_ = 0;  // the check is not the user's: their first collective is #1
   }
   g_default = g;
   g_groups.push_back(g);
@@ -233,7 +288,7 @@ std::shared_ptr<ProcessGroup> ProcessGroup::new_group(std::vector<int32_t> ranks
   g->name_ = name;
   g->debug_ = parent->debug_;
   for (int32_t r : ranks) g->world_ranks_.push_back(parent->world_ranks_[static_cast<size_t>(r)]);
-  g->store_ = make_absent_store(cat("process group '", name, "' has no rendezvous store of its own"));
+  g->store_ = parent->store_;
   g_groups.push_back(g);
   return g;
 }
@@ -314,8 +369,55 @@ std::shared_ptr<Work> ProcessGroup::start(const char* op, const TensorPtr& sampl
   check_open(op);
   reap();
   const int64_t seq = ++seq_;
+  store_->post(progress_key(rank_), cat(seq, " ", op));
   if (debug_) check_same_call(op, seq, sample.get(), detail);
-  return std::make_shared<Work>(shared_from_this(), cat(op, " #", seq, " of process group '", name_, "'"));
+  auto w = std::make_shared<Work>(shared_from_this(), cat(op, " #", seq, " of process group '", name_, "'"));
+  w->seq_ = seq;
+  return w;
+}
+
+std::string ProcessGroup::progress_key(int32_t rank) const { return cat("group/", name_, "/progress/", rank); }
+
+std::string ProcessGroup::missing_ranks(int64_t seq) {
+  if (!store_->present())
+    return " (the ranks that have not joined it are named when the group has a rendezvous store: launch with "
+           "porta-run, or set MASTER_ADDR and MASTER_PORT)";
+  std::string missing;
+  try {
+    for (int32_t r = 0; r < size_; ++r) {
+      if (r == rank_) continue;
+      const std::optional<std::string> note = store_->try_get(progress_key(r));
+      int64_t last = 0;
+      std::string op;
+      if (note) {
+        const size_t space = note->find(' ');
+        last = std::strtoll(note->c_str(), nullptr, 10);
+        op = space == std::string::npos ? "?" : note->substr(space + 1);
+      }
+      if (last >= seq) continue;
+      missing += cat(missing.empty() ? "" : ", ", "rank ", r,
+                     note ? cat(" (its last collective: ", op, " #", last, ")") : std::string(" (no collective yet)"));
+    }
+  } catch (const Error& e) {
+    return cat(" (the ranks missing are unknown: ", e.what(), ")");
+  }
+  if (missing.empty()) return "; every rank has entered it, the engine has not completed it";
+  return "; ranks missing from it: " + missing;
+}
+
+std::string ProcessGroup::ended_members() {
+  const std::vector<RankState> states = store_->rank_states();
+  std::string gone;
+  for (int32_t r = 0; r < size_; ++r) {
+    const auto world = static_cast<size_t>(world_ranks_[static_cast<size_t>(r)]);
+    if (r == rank_ || world >= states.size()) continue;
+    if (states[world] == RankState::failed)
+      gone += cat(gone.empty() ? "" : "; ", "rank ", r, "'s process ended without leaving the group (it died or was ",
+                  "killed)");
+    else if (states[world] == RankState::left)
+      gone += cat(gone.empty() ? "" : "; ", "rank ", r, " has left (its process groups were destroyed or it ended)");
+  }
+  return gone;
 }
 
 void ProcessGroup::submit(const std::shared_ptr<Work>& work, porta_status st) {

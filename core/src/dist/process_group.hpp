@@ -49,6 +49,7 @@ class Work {
   std::shared_ptr<ProcessGroup> group_;  // its backend's slots complete the work
   porta_comm_work* handle_ = nullptr;
   std::string what_;
+  int64_t seq_ = 0;                                    // its collective's sequence number; 0 for send and recv
   std::vector<TensorPtr> keep_;                        // buffers the plugin reads or writes
   std::vector<std::pair<TensorPtr, TensorPtr>> back_;  // (caller's tensor, buffer) to copy when done
   std::mutex mu_;
@@ -58,7 +59,7 @@ class Work {
 
 struct GroupOptions {
   std::string backend = "mpi";
-  std::string init_method;  // "", "env://", "file://<dir>"
+  std::string init_method;  // "", "env://", "tcp://<host>:<port>", "file://<dir>"
   int32_t rank = -1, world_size = -1;
   int64_t timeout_ms = 30 * 60 * 1000;  // torch.distributed's default
 };
@@ -119,9 +120,17 @@ class ProcessGroup : public std::enable_shared_from_this<ProcessGroup> {
   // PORTA_DISTRIBUTED_DEBUG=DETAIL: every rank's (op, seq, dtype, numel,
   // detail) compared before the call; a mismatch names the ranks.
   void check_same_call(const char* op, int64_t seq, const porta_tensor* sample, int64_t detail);
+  // The store key where rank `rank` notes the last collective it entered.
+  std::string progress_key(int32_t rank) const;
+  // "; ranks missing: 1 (its last collective: all_reduce #2)" for a
+  // collective `seq` that timed out, from the ranks' progress notes.
+  std::string missing_ranks(int64_t seq);
+  // The other members whose processes have left or died, as the store
+  // knows ("rank 1's process ended without leaving ..."), or "".
+  std::string ended_members();
 
   const CommBackend* backend_ = nullptr;
-  std::unique_ptr<Store> store_;
+  std::shared_ptr<Store> store_;  // the default group's, shared by its subgroups
   std::string name_;
   int32_t rank_ = 0, size_ = 1;
   std::vector<int32_t> world_ranks_;  // each rank's rank in the default group (and the plugin's world)

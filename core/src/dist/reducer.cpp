@@ -207,7 +207,8 @@ void Reducer::prepare_for_backward(const std::vector<TensorPtr>& outputs) {
   st.armed = true;
   if (!st.find_unused) return;
   // The parameters the outputs' graphs reach; the others are ready now, with
-  // zeros in the bucket (finalize() says what becomes of their .grad).
+  // the .grad they hold (accumulated under no_sync) or zeros in the bucket,
+  // as torch's reducer (finalize() says what becomes of their .grad).
   std::unordered_set<const porta_tensor*> reached;
   std::unordered_set<const autograd::Node*> visited;
   std::vector<autograd::Node*> stack;
@@ -223,7 +224,8 @@ void Reducer::prepare_for_backward(const std::vector<TensorPtr>& outputs) {
   }
   for (size_t i = 0; i < st.params.size(); ++i)
     if (!reached.count(st.params[i].get())) {
-      ops::copy_into(st.slots[i].view, ops::full(*st.params[i]->device, Dims{}, 0.0, st.params[i]->dtype));
+      const porta_tensor& p = *st.params[i];
+      ops::copy_into(st.slots[i].view, p.grad ? TensorPtr::borrow(p.grad) : ops::full(*p.device, Dims{}, 0.0, p.dtype));
       st.mark_ready(i);
     }
 }

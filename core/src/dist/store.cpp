@@ -58,17 +58,19 @@ class FileStore final : public Store {
     if (ec) fail(PORTA_ERROR_IO, "file store ", dir_, ": cannot rename ", tmp.string(), ": ", ec.message());
   }
 
+  std::optional<std::string> try_get(const std::string& key) override {
+    std::ifstream in(fs::path(dir_) / file_name_of(key), std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
   std::string get(const std::string& key, int64_t timeout_ms) override {
-    const fs::path path = fs::path(dir_) / file_name_of(key);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     auto pause = std::chrono::microseconds(200);
     for (;;) {
-      std::ifstream in(path, std::ios::binary);
-      if (in) {
-        std::ostringstream s;
-        s << in.rdbuf();
-        return s.str();
-      }
+      if (auto v = try_get(key)) return *v;
       if (std::chrono::steady_clock::now() >= deadline)
         fail(PORTA_ERROR_TIMEOUT, "file store ", dir_, ": key '", key, "' was not stored within ", timeout_ms,
              " ms (a rank that never came, or a directory another job still uses)");
@@ -88,6 +90,9 @@ class AbsentStore final : public Store {
   explicit AbsentStore(std::string why) : why_(std::move(why)) {}
   void put(const std::string&, const std::string&) override { fail(PORTA_ERROR_NOT_IMPLEMENTED, why_); }
   std::string get(const std::string&, int64_t) override { fail(PORTA_ERROR_NOT_IMPLEMENTED, why_); }
+  std::optional<std::string> try_get(const std::string&) override { return std::nullopt; }
+  void post(const std::string&, const std::string&) noexcept override {}
+  bool present() const override { return false; }
   std::string describe() const override { return "no store"; }
 
  private:

@@ -5,10 +5,21 @@
 
 #include <porta/comm.h>
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace porta::dist {
+
+// How a rank of the store's world stands, as far as the store knows.
+enum class RankState : int8_t {
+  unknown,  // not connected yet, or a store that cannot tell
+  present,
+  left,    // said goodbye: its process groups were destroyed or its process ended normally
+  failed,  // went away without goodbye: the process died
+};
 
 class Store {
  public:
@@ -17,6 +28,21 @@ class Store {
   // The value of `key`, waiting up to timeout_ms for it to be stored;
   // throws TIMEOUT naming the key when it was not.
   virtual std::string get(const std::string& key, int64_t timeout_ms) = 0;
+  // The value of `key` if it is stored now.
+  virtual std::optional<std::string> try_get(const std::string& key) = 0;
+  // A put whose failure is not reported and which may complete later: the
+  // progress notes failure reports read, which must not slow or break the
+  // collectives that write them.
+  virtual void post(const std::string& key, const std::string& value) noexcept {
+    try {
+      put(key, value);
+    } catch (...) {
+    }
+  }
+  // Each world rank's state, or empty when this store cannot tell.
+  virtual std::vector<RankState> rank_states() { return {}; }
+  // False for the store of a group made without a rendezvous.
+  virtual bool present() const { return true; }
   // What it is, for messages ("file store /tmp/x").
   virtual std::string describe() const = 0;
 };

@@ -1,0 +1,96 @@
+"""init_process_group's rendezvous stores in one process, without a launcher (a world of one rank): the TCP store of
+"tcp://" and of "env://" with MASTER_ADDR and MASTER_PORT, the file store, and the init methods and addresses that
+must be refused, each naming what was wrong. The stores of several ranks are tested under porta-run (failures.py,
+the collectives with 4 ranks) and across network namespaces (across_netns.sh)."""
+import datetime
+import os
+import socket
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bindings", "python"))
+import porta  # noqa: E402
+import porta.distributed as dist  # noqa: E402
+
+TIMEOUT = datetime.timedelta(seconds=20)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def one_rank_world(**kw):
+    dist.init_process_group("mpi", rank=0, world_size=1, timeout=TIMEOUT, **kw)
+    try:
+        t = porta.ones(3)
+        dist.all_reduce(t)
+        assert t.tolist() == [1.0, 1.0, 1.0]
+    finally:
+        dist.destroy_process_group()
+    assert not dist.is_initialized()
+
+
+@pytest.fixture
+def no_master(monkeypatch):
+    for name in ("MASTER_ADDR", "MASTER_PORT", "RANK", "WORLD_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def test_tcp_store_serves_and_its_port_is_free_again_after_destroy(no_master):
+    port = free_port()
+    one_rank_world(init_method=f"tcp://127.0.0.1:{port}")
+    one_rank_world(init_method=f"tcp://127.0.0.1:{port}")  # the same port: the first store released it
+
+
+def test_env_init_reads_master_addr_and_port(no_master, monkeypatch):
+    monkeypatch.setenv("MASTER_ADDR", "localhost")
+    monkeypatch.setenv("MASTER_PORT", str(free_port()))
+    one_rank_world(init_method="env://")
+    one_rank_world()  # env:// is the default
+
+
+def test_file_store(no_master, tmp_path):
+    one_rank_world(init_method=f"file://{tmp_path}/rendezvous")
+
+
+def test_env_init_without_master_addr_says_what_to_set(no_master):
+    with pytest.raises(porta.InvalidArgumentError, match="needs MASTER_ADDR and MASTER_PORT.*porta-run"):
+        dist.init_process_group("mpi", rank=0, world_size=1, timeout=TIMEOUT)
+    assert not dist.is_initialized()
+
+
+@pytest.mark.parametrize("method, message", [
+    ("tcp://127.0.0.1", "has no port"),
+    ("tcp://127.0.0.1:0", r"TCP port \(1 to 65535\)"),
+    ("tcp://127.0.0.1:http", r"TCP port \(1 to 65535\)"),
+    ("tcp://:1234", "host ''"),
+    ("udp://127.0.0.1:1234", "is not one Porta knows"),
+    ("tcp://nosuchhost.invalid:1234", "cannot resolve the host 'nosuchhost.invalid'"),
+    ("tcp://203.0.113.77:1234", "is not an address of this machine; MASTER_ADDR must name rank 0's host"),
+])
+def test_bad_init_methods_are_refused_by_name(no_master, method, message):
+    with pytest.raises(porta.InvalidArgumentError, match=message):
+        dist.init_process_group("mpi", init_method=method, rank=0, world_size=1, timeout=TIMEOUT)
+    assert not dist.is_initialized()
+
+
+def test_master_port_in_use_is_refused_saying_so(no_master, monkeypatch):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        monkeypatch.setenv("MASTER_ADDR", "127.0.0.1")
+        monkeypatch.setenv("MASTER_PORT", str(taken.getsockname()[1]))
+        with pytest.raises(porta.PortaIOError, match="the port is in use.*choose another MASTER_PORT"):
+            dist.init_process_group("mpi", rank=0, world_size=1, timeout=TIMEOUT)
+    assert not dist.is_initialized()
+
+
+def test_a_rank_that_cannot_reach_the_store_times_out_naming_it(no_master):
+    port = free_port()  # nobody serves it: rank 1's rank 0 never came
+    with pytest.raises(porta.PortaTimeoutError, match=f"could not reach rank 0's store at 127.0.0.1:{port}"):
+        dist.init_process_group("mpi", init_method=f"tcp://127.0.0.1:{port}", rank=1, world_size=2,
+                                timeout=datetime.timedelta(seconds=1))
+    assert not dist.is_initialized()
