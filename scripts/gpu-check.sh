@@ -15,7 +15,8 @@
 #                 there if the machine lacks them
 #   build         -j16, only the targets the steps below run (BUILD_TARGETS: the
 #                 library, the cpu, mock and cuda plugins, porta-smi, the four test
-#                 binaries, the examples, the GPU benchmarks); a rerun resumes it
+#                 binaries, the examples, the GPU benchmarks, the nccl plugin and
+#                 its test binary); a rerun resumes it
 #   tests         porta_cuda_tests; conformance, gradcheck and training tests on
 #                 cuda:0 (and cuda:1 when there are two GPUs)
 #   sanitizer     compute-sanitizer memcheck, then racecheck, over a conformance
@@ -24,6 +25,8 @@
 #                 tool is absent
 #   examples      both seed examples (seed 2 on a synthetic CIFAR-10), the demo on
 #                 Fashion-MNIST
+#   nccl          the nccl communicator plugin on the real NCCL: collective
+#                 conformance and DDP with one rank on cuda:0
 #   benchmarks    sgemm 4096 vs cuBLAS, add vs copy bandwidth, SimpleCNN step vs
 #                 PyTorch, DLPack with torch.cuda (tests/bench/gpu)
 # Writes OUTDIR/gpu-check.log (everything), OUTDIR/steps/NN-<step>.txt (each
@@ -256,6 +259,7 @@ CMAKE_ARGS=(
   -DPORTA_CUDA=ON -DPORTA_OPENCL=OFF -DPORTA_BUILD_TESTS=ON -DPORTA_BUILD_BENCHMARKS=ON
   -DPORTA_CUDA_EMULATOR=OFF  # the real GPU is here: no CPU emulation of it to build
   -DPORTA_PYTHON_TESTS=OFF   # the check runs its own steps, not ctest's pytest suites
+  -DPORTA_MPI="$(command -v mpicc > /dev/null && echo ON || echo OFF)"  # the nccl step needs no MPI
   -DCMAKE_CUDA_COMPILER="$NVCC"
   -DDLPACK_INCLUDE_DIR="$DLPACK_DIR"
   -DPORTA_GTEST_SOURCE_DIR="$DEPS/googletest"
@@ -285,6 +289,7 @@ BUILD_TARGETS=(
   porta_cuda_tests porta_conformance porta_gradcheck porta_training_tests      # tests, sanitizer
   seed1_linear_regression_c seed1_linear_regression seed2_cifar_cnn porta-demo # examples
   porta_bench_gpu_sgemm porta_bench_gpu_add porta_bench_gpu_training           # benchmarks
+  porta_comm_nccl porta_dist_collectives_test                                  # the nccl communicator plugin
 )
 
 if ! step configure 180 cmake "${CMAKE_ARGS[@]}"; then exit 1; fi
@@ -397,6 +402,16 @@ step "seed2 (C++, synthetic CIFAR-10) $EX_DEV" 180 \
   bash -c "$(declare -f expect_trained); expect_trained '$BIN/seed2_cifar_cnn' '$CIFAR' '$EX_DEV' --epochs 1 --print-every 100"
 step "demo $EX_DEV" 240 "$BIN/porta-demo" --device "$EX_DEV" --data "$DEPS/fashion-mnist" "${DEMO_ARGS[@]}"
 rm -rf "$CIFAR"
+
+# The nccl communicator plugin on the real NCCL: the collective conformance and DDP tests with one rank on
+# cuda:0 (NCCL refuses two ranks on one GPU), its TCP store on loopback, the plugin from build/lib/porta/comm.
+if [ ${#DEVICES[@]} -gt 0 ]; then
+  step "nccl collectives and DDP (1 rank, cuda:0)" 180 env RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 \
+    MASTER_PORT=$((29500 + RANDOM % 1000)) PORTA_TEST_BACKEND=nccl PORTA_TEST_DEVICES=cuda:0 \
+    "$BIN/porta_dist_collectives_test" --gtest_brief=1
+else
+  skip "nccl collectives" "no GPU"
+fi
 
 # ----------------------------------------------------------------- benchmarks
 bench_json() {  # COMMAND...: appends the command's JSON line to bench.jsonl

@@ -35,7 +35,7 @@ extern "C" {
 /** Plugin ABI major version: a plugin with another major is refused. */
 #define PORTA_PLUGIN_ABI_MAJOR 1
 /** Plugin ABI minor version of this header (appends only). */
-#define PORTA_PLUGIN_ABI_MINOR 8
+#define PORTA_PLUGIN_ABI_MINOR 9
 
 /**
  * Services the core offers a plugin, passed to initialize(). The table is
@@ -184,6 +184,15 @@ typedef struct porta_plugin_api {
   /** What the plugin promises, a bitwise OR of PORTA_PLUGIN_CAP_* (0, the
    *  value when the field is absent, promises nothing). Since 1.2. */
   uint64_t capabilities;
+
+  /** (optional) The engine's stream on which the plugin enqueues device
+   *  `device`'s kernels and copies (a cudaStream_t for CUDA), in *out: one
+   *  handle, valid while the plugin is loaded, that the core may keep.
+   *  Communicator plugins (porta/comm.h) enqueue their operations on it, so
+   *  that they run after the work the device was given before and before
+   *  the work it is given after, without a host wait. NULL slot, or NULL in
+   *  *out: the device's default stream. Since 1.9. */
+  porta_status (*native_stream)(int32_t device, void** out);
 } porta_plugin_api;
 
 /** Capability: the plugin's devices keep working in a child process forked

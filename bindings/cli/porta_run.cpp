@@ -12,6 +12,13 @@
 // which rank and why. Several machines: run mpirun yourself with the same
 // variables (docs/distributed.md).
 //
+// Each process then gets torchrun's variables too (RANK, LOCAL_RANK,
+// WORLD_SIZE, LOCAL_WORLD_SIZE): the launcher starts porta-run itself in
+// its child mode, which reads them from the launcher's own (OpenMPI's
+// OMPI_COMM_WORLD_*, MPICH's PMI_*) and runs the program, so backends
+// without a launcher of their own (nccl) know their rank, and a program can
+// pick its device as cuda:LOCAL_RANK.
+//
 // PORTA_MPIEXEC chooses the launcher command, split at spaces (default
 // "mpiexec"), e.g. "mpiexec --allow-run-as-root --oversubscribe".
 #include <arpa/inet.h>
@@ -23,6 +30,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,6 +45,7 @@ void usage(FILE* to) {
       "  -n, --nproc N        number of processes (ranks)\n"
       "  --master-addr ADDR   where rank 0 serves the store (default 127.0.0.1)\n"
       "  --master-port PORT   its TCP port (default: a free one)\n"
+      "Each process gets RANK, LOCAL_RANK, WORLD_SIZE and LOCAL_WORLD_SIZE as torchrun sets them.\n"
       "PORTA_MPIEXEC: the launcher command (default \"mpiexec\"), split at spaces.\n",
       to);
 }
@@ -80,9 +89,35 @@ int free_port(const std::string& addr) {
   return port;
 }
 
+// The first of `names` set in the environment, or nullptr.
+const char* first_env(std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (const char* v = std::getenv(n); v && *v) return v;
+  return nullptr;
+}
+
+// Child mode (porta-run --as-rank -- PROGRAM ARGS, as the launcher starts
+// it): torchrun's variables from the launcher's, then PROGRAM.
+[[noreturn]] void run_as_rank(char** program) {
+  const char* rank = first_env({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"});
+  const char* size = first_env({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"});
+  if (!rank || !size)
+    die("--as-rank: this process was not started by an MPI launcher (no OMPI_COMM_WORLD_RANK or "
+        "PMI_RANK): run porta-run -n N PROGRAM instead");
+  const char* local = first_env({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK"});
+  const char* local_size = first_env({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "PMI_LOCAL_SIZE"});
+  ::setenv("RANK", rank, 1);
+  ::setenv("WORLD_SIZE", size, 1);
+  ::setenv("LOCAL_RANK", local ? local : rank, 1);
+  ::setenv("LOCAL_WORLD_SIZE", local_size ? local_size : size, 1);
+  ::execvp(program[0], program);
+  die(std::string("cannot run '") + program[0] + "': " + std::strerror(errno));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc >= 4 && std::strcmp(argv[1], "--as-rank") == 0 && std::strcmp(argv[2], "--") == 0) run_as_rank(argv + 3);
   int nproc = 0, port = 0;
   std::string addr = "127.0.0.1";
   int i = 1;
@@ -129,6 +164,12 @@ int main(int argc, char** argv) {
   for (std::string w; split >> w;) words.push_back(w);
   words.push_back("-n");
   words.push_back(std::to_string(nproc));
+  char self[4096];
+  const ssize_t len = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (len <= 0) die(std::string("cannot find its own executable (/proc/self/exe): ") + std::strerror(errno));
+  words.push_back(std::string(self, static_cast<size_t>(len)));
+  words.push_back("--as-rank");
+  words.push_back("--");
   for (; i < argc; ++i) words.push_back(argv[i]);
   std::vector<char*> args;
   for (auto& w : words) args.push_back(w.data());

@@ -105,6 +105,7 @@ const porta_plugin_api kApi = {
     // Host memory; the shared thread pool is re-created in a forked child. The
     // index kernels (plugins/common/index_kernels.cpp) report an index out of range.
     PORTA_PLUGIN_CAP_FORK_SAFE | PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE,
+    nullptr,  // native_stream: kernels run before they return
 };
 
 }  // namespace

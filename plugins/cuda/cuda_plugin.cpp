@@ -11,10 +11,10 @@
 
 #include "current_context.hpp"
 #include "devices.hpp"
-#include "plugin_support.hpp"
 #include "errors.hpp"
 #include "kernels.hpp"
 #include "pinned_cache.hpp"
+#include "plugin_support.hpp"
 
 namespace porta::cuda {
 namespace {
@@ -186,6 +186,17 @@ porta_status copy_between_devices(int32_t dst_device, void* dst, size_t dst_offs
   return finish_copy(flags, "copy between devices (cudaStreamSynchronize)");
 }
 
+// Every kernel and copy goes to the legacy default stream of the device
+// current on the calling thread: the stream communicator plugins (NCCL) order
+// their operations on.
+porta_status native_stream(int32_t device, void** out) {
+  if (!out) return report(PORTA_ERROR_INVALID_ARGUMENT, "native_stream: out is NULL");
+  if (device < 0 || device >= device_count())
+    return report(PORTA_ERROR_INVALID_ARGUMENT, "native_stream: no such device");
+  *out = static_cast<void*>(default_stream());
+  return PORTA_OK;
+}
+
 // Every entry point that may touch a device puts the caller's CUDA context
 // back when it returns (current_context.hpp); kernels do so through Launch.
 template <auto F>
@@ -213,6 +224,7 @@ const porta_plugin_api kApi = {
     keep<alloc_pinned_host>,
     keep<free_pinned_host>,
     0,  // capabilities: CUDA does not survive fork()
+    native_stream,
 };
 
 }  // namespace

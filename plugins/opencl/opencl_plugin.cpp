@@ -145,7 +145,8 @@ const porta_plugin_api kApi = {
     nullptr,  // copy_between_devices: one context per device, so the core stages through the host
     nullptr,  // alloc_pinned_host
     nullptr,
-    0,  // capabilities: OpenCL drivers (PoCL included) do not survive fork()
+    0,        // capabilities: OpenCL drivers (PoCL included) do not survive fork()
+    nullptr,  // native_stream: no communicator plugin serves OpenCL (the core stages through host memory)
 };
 
 }  // namespace

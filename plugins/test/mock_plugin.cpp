@@ -229,6 +229,7 @@ const porta_plugin_api kApi = {
     copy_between_devices,
     nullptr,
     nullptr,    PORTA_PLUGIN_CAP_FORK_SAFE,  // host memory; the shared thread pool is re-created in a forked child
+    nullptr,                                 // native_stream: no streams
 };
 
 }  // namespace

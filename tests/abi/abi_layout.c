@@ -81,7 +81,8 @@ AT(porta_plugin_api, copy_between_devices, 128, 8);
 AT(porta_plugin_api, alloc_pinned_host, 136, 8);
 AT(porta_plugin_api, free_pinned_host, 144, 8);
 AT(porta_plugin_api, capabilities, 152, 8);
-SIZE(porta_plugin_api, 160);
+AT(porta_plugin_api, native_stream, 160, 8);
+SIZE(porta_plugin_api, 168);
 _Static_assert(PORTA_PLUGIN_API_SIZE_1_0 == 128, "the 1.0 table size changed");
 
 /* ================== op parameter structs (ops.h, plugin ABI): kernel_call.params ================== */

@@ -2,10 +2,11 @@
 // (kernels as fibers) and cublas.cpp.
 //
 // The model (README.md has the why):
-// * Each device has one stream, its legacy default stream: a queue of work.
-//   Work is executed lazily, in order, only when something waits for it
-//   (cudaStreamSynchronize, a copy to pageable host memory, cudaFree, a
-//   cross-device event wait). A plugin that reads results without
+// * Each device has one stream, its legacy default stream: a queue of work
+//   (a created stream names that same queue). Work is executed lazily, in
+//   order, only when something waits for it (cudaStreamSynchronize,
+//   cudaEventQuery or cudaEventSynchronize, a copy to pageable host memory,
+//   cudaFree, a cross-device event wait). A plugin that reads results without
 //   synchronizing reads stale memory, every time.
 // * Device memory is host memory, 256-byte aligned, filled with 0xFF bytes
 //   (NaN for floats) when allocated, and known: copies, kernels' pointer
@@ -38,6 +39,10 @@ int current_device();
 int context_device();
 void set_context_device(int device);
 bool create_context(int device);
+
+// The device whose queue `stream` names: the current device's for NULL and
+// cudaStreamLegacy, its own for a created stream (misuse for an unknown one).
+int stream_device(cudaStream_t stream);
 
 // Appends `task` to `device`'s stream.
 void enqueue(int device, Task task);

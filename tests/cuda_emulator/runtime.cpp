@@ -18,6 +18,13 @@
 
 #include "emulator.hpp"
 
+// A stream made by cudaStreamCreateWithFlags: a name for its device's one
+// queue (see stream_device).
+struct CUstream_st {
+  int device;
+  unsigned flags;
+};
+
 struct CUevent_st {
   // Shared with the stream task that completes it: destroying an event whose
   // work is pending is allowed (CUDA releases it once the work is done).
@@ -52,7 +59,9 @@ struct Emulator {
   long host_allocs = 0, host_frees = 0;  // cudaHostAlloc / cudaFreeHost calls
   std::vector<DeviceState> devices;
   std::map<uintptr_t, Allocation> allocations;  // by start address
-  std::multiset<uintptr_t> pending_pinned;        // pinned memory that queued copies still touch
+  std::multiset<uintptr_t> pending_pinned;      // pinned memory that queued copies still touch
+  std::set<cudaStream_t> streams;               // made by cudaStreamCreateWithFlags, not yet destroyed
+  bool busy = false;                            // porta_cuda_emulator_busy: cudaEventQuery runs no work
 
   Emulator() {
     auto env = [](const char* name, long long fallback) {
@@ -112,15 +121,6 @@ void drain(int device, const std::function<bool()>& until = nullptr) {
 
 void drain_all() {
   for (int d = 0; d < emu().count; ++d) drain(d);
-}
-
-// The device a stream belongs to: the legacy stream (or NULL) is the current
-// device's; the emulator creates no other streams.
-int stream_device(cudaStream_t stream) {
-  if (stream != nullptr && stream != cudaStreamLegacy)
-    misuse("stream %p was not created by this runtime (the plugin only uses the legacy default stream)",
-           static_cast<void*>(stream));
-  return current_device();
 }
 
 // Exactly `bytes` (at least 1), so that AddressSanitizer sees a kernel
@@ -204,6 +204,18 @@ bool create_context(int device) {
 void enqueue(int device, Task task) {
   Lock lock(emu().mutex);
   emu().devices[static_cast<size_t>(device)].queue.push_back(std::move(task));
+}
+
+// The legacy stream (or NULL) is the current device's. A created stream is a
+// name for its device's single queue: its work is ordered with everything
+// else on that device, stricter than hardware (where a non-blocking stream
+// runs beside the legacy one), never looser.
+int stream_device(cudaStream_t stream) {
+  Lock lock(emu().mutex);
+  if (stream == nullptr || stream == cudaStreamLegacy) return current_device();
+  if (!emu().streams.count(stream))
+    misuse("stream %p was not created by this runtime (or was destroyed)", static_cast<void*>(stream));
+  return stream->device;
 }
 
 bool is_device_memory(const void* p, size_t bytes, int device) {
@@ -440,6 +452,22 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return cudaSuccess;
 }
 
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  Lock lock(emu().mutex);
+  if (!stream || (flags & ~unsigned{cudaStreamNonBlocking})) return fail_with(cudaErrorInvalidValue);
+  *stream = new CUstream_st{current_device(), flags};
+  emu().streams.insert(*stream);
+  return cudaSuccess;
+}
+
+// Work still queued from the stream stays queued: CUDA releases a stream once its work is done.
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  Lock lock(emu().mutex);
+  if (!emu().streams.erase(stream)) return fail_with(cudaErrorInvalidResourceHandle);
+  delete stream;
+  return cudaSuccess;
+}
+
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags) {
   if (!event || (flags & ~0x0Fu)) return fail_with(cudaErrorInvalidValue);
   current_device();  // events belong to a context
@@ -465,12 +493,17 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return cudaSuccess;
 }
 
-// Lazy execution: work runs only when waited for, so an event recorded
-// behind queued work stays "not ready" until someone synchronizes.
+// A GPU makes progress on its own, so a host may poll cudaEventQuery until
+// the event is ready; the emulator's device only runs when asked, so a query
+// runs the event's queue up to the event (as cudaEventSynchronize) and then
+// answers: ready. (Under porta_cuda_emulator_busy it runs nothing, as a GPU
+// still busy with earlier work: not ready until someone synchronizes.)
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   Lock lock(emu().mutex);
   if (!event) return fail_with(cudaErrorInvalidResourceHandle);
-  return event->state->complete ? cudaSuccess : cudaErrorNotReady;  // not ready is not an error: not recorded
+  std::shared_ptr<CUevent_st::State> state = event->state;
+  if (!state->complete && !emu().busy) drain(state->device, [&] { return state->complete; });
+  return state->complete ? cudaSuccess : cudaErrorNotReady;  // not ready is not an error: not recorded
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
@@ -522,6 +555,15 @@ __attribute__((visibility("default"))) int porta_cuda_emulator_context_created(i
 __attribute__((visibility("default"))) int porta_cuda_emulator_pending_work(int device) {
   Lock lock(emu().mutex);
   return valid_device(device) ? static_cast<int>(emu().devices[static_cast<size_t>(device)].queue.size()) : -1;
+}
+
+// Test hook: `busy` 1 makes cudaEventQuery run no queued work (a GPU still
+// busy with earlier work), 0 restores the default; returns the previous setting.
+__attribute__((visibility("default"))) int porta_cuda_emulator_busy(int busy) {
+  Lock lock(emu().mutex);
+  const bool previous = emu().busy;
+  emu().busy = busy != 0;
+  return previous ? 1 : 0;
 }
 
 // Test hooks: how many times cudaHostAlloc (`which` 0) and cudaFreeHost (1) were called.

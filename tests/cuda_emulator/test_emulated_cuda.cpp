@@ -201,7 +201,15 @@ TEST(EmulatedCuda, TheCallersCurrentContextIsKept) {
 // A training loop's pinned batches: released right after their non-blocking
 // copy, the step read back on the host. cudaFreeHost, which synchronizes the
 // device, must not run per batch: the block is cached and reused.
+// The cache asks cudaEventQuery whether a block's copy is done, and the
+// emulator's query runs the queued work (a host polling it must see progress,
+// as from a GPU): here the device is made "busy" (queries run nothing, as a
+// GPU still copying) so that a released block's copy is still pending.
 TEST(EmulatedCuda, PinnedBlocksAreCachedNotFreed) {
+  struct Busy {
+    Busy() { EXPECT_EQ(call_hook("porta_cuda_emulator_busy", 1), 0); }
+    ~Busy() { call_hook("porta_cuda_emulator_busy", 0); }
+  } busy;
   auto step = [] {
     porta_tensor* batch = ramp(4096, /*pinned=*/true);
     porta_tensor *on_gpu = nullptr, *loss = nullptr;

@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+#include "test_world.hpp"
+
 namespace dist = porta::distributed;
 namespace nn = porta::nn;
 using porta::Tensor;
@@ -58,14 +60,8 @@ Tensor loss(const Tensor& out, const Tensor& y) { return (out * y).sum() / doubl
 
 TEST(DistributedDataParallel, RanksOnShardsEqualOneProcessOnTheWholeBatch) {
   const int rank = dist::get_rank(), size = dist::get_world_size();
-  for (const char* name : {"cpu", "mock:0"}) {
-    porta::Device dev("cpu");
-    try {
-      dev = porta::Device(name);
-    } catch (const porta::Error&) {
-      continue;
-    }
-    SCOPED_TRACE(name);
+  for (const porta::Device& dev : test_world::devices()) {
+    SCOPED_TRACE(dev.str());
     nn::DistributedDataParallelOptions o;
     o.bucket_cap_mb = 100.0 / (1 << 20);
     nn::DistributedDataParallel<Net> model(integer_net(dev, unsigned(rank) + 1), o);  // rank 0's weights win
@@ -93,7 +89,7 @@ TEST(DistributedDataParallel, RanksOnShardsEqualOneProcessOnTheWholeBatch) {
 
 TEST(DistributedDataParallel, NoSyncAccumulatesThenSynchronizesTheSum) {
   const int rank = dist::get_rank(), size = dist::get_world_size();
-  const porta::Device cpu("cpu");
+  const porta::Device cpu = test_world::home();
   nn::DistributedDataParallel<Net> model(integer_net(cpu, 5));
   auto reference = integer_net(cpu, 5);
   const int64_t per = kBatch / size;

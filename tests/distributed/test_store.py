@@ -94,3 +94,8 @@ def test_a_rank_that_cannot_reach_the_store_times_out_naming_it(no_master):
         dist.init_process_group("mpi", init_method=f"tcp://127.0.0.1:{port}", rank=1, world_size=2,
                                 timeout=datetime.timedelta(seconds=1))
     assert not dist.is_initialized()
+
+
+def test_backend_availability_is_where_the_core_looks():
+    assert dist.is_mpi_available() and dist.is_backend_available("MPI")  # the build's comm_mpi
+    assert not dist.is_backend_available("no_such_backend")

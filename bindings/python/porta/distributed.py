@@ -22,7 +22,8 @@ from ._lib import InitOptions, fn, sized
 from ._tensor import Tensor
 
 __all__ = ["ReduceOp", "Work", "ProcessGroup", "GroupMember", "init_process_group", "is_initialized",
-           "is_available", "is_mpi_available", "get_rank", "get_world_size", "get_backend", "new_group",
+           "is_available", "is_backend_available", "is_mpi_available", "is_nccl_available", "get_rank",
+           "get_world_size", "get_backend", "new_group",
            "destroy_process_group", "all_reduce", "broadcast", "all_gather", "all_gather_into_tensor",
            "reduce_scatter_tensor", "barrier", "send", "recv", "isend", "irecv"]
 
@@ -141,16 +142,27 @@ def is_available():
     return True
 
 
-def is_mpi_available():
-    """Whether a file of the mpi communicator plugin is where the core looks (PORTA_COMM_PLUGIN_PATH's entries, then
-    <libdir>/porta/comm); it is loaded, and can still fail, on init_process_group."""
+def is_backend_available(backend):
+    """Whether a file of the communicator plugin `backend` ("mpi", "nccl") is where the core looks
+    (PORTA_COMM_PLUGIN_PATH's entries, then <libdir>/porta/comm); it is loaded, and can still fail, on
+    init_process_group."""
     import os
     from ._lib import path as library
-    name = "libporta_comm_mpi.so"
+    name = f"libporta_comm_{backend.lower()}.so"
     entries = [e for e in os.environ.get("PORTA_COMM_PLUGIN_PATH", "").split(":") if os.path.isabs(e)]
     entries.append(os.path.join(os.path.dirname(os.path.realpath(library)), "porta", "comm"))
     return any(os.path.isfile(os.path.join(e, name)) if os.path.isdir(e) else os.path.basename(e) == name
                and os.path.isfile(e) for e in entries)
+
+
+def is_mpi_available():
+    """Whether the mpi communicator plugin is there (is_backend_available)."""
+    return is_backend_available("mpi")
+
+
+def is_nccl_available():
+    """Whether the nccl communicator plugin is there (is_backend_available); it needs CUDA devices to run."""
+    return is_backend_available("nccl")
 
 
 def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1, store=None,

@@ -198,6 +198,7 @@ void Work::wait(int64_t timeout_ms) {
 struct ProcessGroup::Comm {
   porta_comm* handle = nullptr;
   DeviceState* device = nullptr;  // where its buffers live
+  void* stream = nullptr;         // the device plugin's stream (native_stream), or NULL: the default one
 };
 
 ProcessGroup::~ProcessGroup() {
@@ -323,11 +324,21 @@ ProcessGroup::Comm& ProcessGroup::comm_for(DLDevice device) {
            ") nor host memory to stage it through");
     device = DLDevice{kDLCPU, 0};  // staged through host memory: a copy each way
   }
+  last_device_ = device;
   auto key = std::make_pair(static_cast<int32_t>(device.device_type), device.device_id);
   if (auto it = comms_.find(key); it != comms_.end()) return *it->second;
   auto c = std::make_unique<Comm>();
   c->device = &Registry::get().device(device);
-  KvAdapter kv(*store_, cat("group/", name_, "/", device.device_type, ":", device.device_id));
+  // The device's stream, on which the plugin enqueues (a device plugin without the slot: its default one).
+  const porta_plugin_api& dev_api = c->device->backend->api;
+  if (device.device_type != kDLCPU && dev_api.native_stream)
+    check_plugin(dev_api.native_stream(c->device->index, &c->stream), *c->device->backend,
+                 cat("native_stream of ", c->device->name));
+  // Each rank's k-th communicator of a device type meets the others' k-th,
+  // whichever device of that type each rank uses (rank r on cuda:r).
+  int64_t same_type = 0;
+  for (const auto& [k, other] : comms_) same_type += k.first == device.device_type;
+  KvAdapter kv(*store_, cat("group/", name_, "/", device.device_type, "/", same_type));
   porta_comm_config config{};
   config.struct_size = sizeof config;
   config.rank = rank_;
@@ -339,6 +350,14 @@ ProcessGroup::Comm& ProcessGroup::comm_for(DLDevice device) {
   config.kv = kv.table();
   check_comm(backend_->api.comm_create(&config, &c->handle), *backend_, "comm_create");
   return *(comms_[key] = std::move(c));
+}
+
+DLDevice ProcessGroup::control_device() {
+  if (backend_->serves(kDLCPU)) return DLDevice{kDLCPU, 0};
+  if (last_device_) return *last_device_;
+  const auto type = static_cast<DLDeviceType>(backend_->device_types.front());
+  const auto count = static_cast<int32_t>(Registry::get().device(DLDevice{type, 0}).backend->devices.size());
+  return DLDevice{type, rank_ % std::max<int32_t>(count, 1)};
 }
 
 TensorPtr ProcessGroup::buffer_for(const TensorPtr& t, Comm& comm, Work& work, bool written, bool read) {
@@ -453,12 +472,12 @@ std::string describe_call(const int64_t* f) {
 void ProcessGroup::check_same_call(const char* op, int64_t seq, const porta_tensor* sample, int64_t detail) {
   const int64_t mine[5] = {collective_number(op), seq, sample ? static_cast<int64_t>(sample->dtype) : -1,
                            sample ? sample->numel() : -1, detail};
-  Comm& c = comm_for(DLDevice{kDLCPU, 0});
+  Comm& c = comm_for(control_device());
   TensorPtr in = ops::from_host(mine, Dtype::Int64, Dims{5}, *c.device);
   TensorPtr all = empty(*c.device, Dtype::Int64, Dims{5 * static_cast<int64_t>(size_)});
   KernelArg a(*in), b(*all);
   porta_comm_work* w = nullptr;
-  check_comm(backend_->api.all_gather(c.handle, &a.dl, &b.dl, nullptr, &w), *backend_, "debug check");
+  check_comm(backend_->api.all_gather(c.handle, &a.dl, &b.dl, c.stream, &w), *backend_, "debug check");
   const porta_status st = backend_->api.work_wait(w, timeout_ms_);
   backend_->api.work_release(w);
   if (st == PORTA_ERROR_TIMEOUT)
@@ -520,7 +539,7 @@ std::shared_ptr<Work> ProcessGroup::all_reduce(const TensorPtr& t, porta_reduce_
   begin_write(*t, "all_reduce");
   TensorPtr buf = buffer_for(t, c, *w, true, true);
   KernelArg a(*buf);
-  submit(w, backend_->api.all_reduce(c.handle, &a.dl, &a.dl, op, nullptr, &w->handle_));
+  submit(w, backend_->api.all_reduce(c.handle, &a.dl, &a.dl, op, c.stream, &w->handle_));
   return w;
 }
 
@@ -534,7 +553,7 @@ std::shared_ptr<Work> ProcessGroup::broadcast(const TensorPtr& t, int32_t root) 
   if (root != rank_) begin_write(*t, "broadcast");
   TensorPtr buf = buffer_for(t, c, *w, root != rank_, root == rank_);
   KernelArg a(*buf);
-  submit(w, backend_->api.broadcast(c.handle, &a.dl, root, nullptr, &w->handle_));
+  submit(w, backend_->api.broadcast(c.handle, &a.dl, root, c.stream, &w->handle_));
   return w;
 }
 
@@ -560,15 +579,15 @@ std::shared_ptr<Work> ProcessGroup::out_of_in(const char* op, const TensorPtr& o
   begin_write(*out, op);
   TensorPtr src = buffer_for(in, c, *w, false, true), dst = buffer_for(out, c, *w, true, false);
   KernelArg a(*src), b(*dst);
-  submit(w, gather ? backend_->api.all_gather(c.handle, &a.dl, &b.dl, nullptr, &w->handle_)
-                   : backend_->api.reduce_scatter(c.handle, &a.dl, &b.dl, reduce, nullptr, &w->handle_));
+  submit(w, gather ? backend_->api.all_gather(c.handle, &a.dl, &b.dl, c.stream, &w->handle_)
+                   : backend_->api.reduce_scatter(c.handle, &a.dl, &b.dl, reduce, c.stream, &w->handle_));
   return w;
 }
 
 std::shared_ptr<Work> ProcessGroup::barrier() {
   std::lock_guard<std::mutex> lock(mu_);
   auto w = start("barrier", TensorPtr(), 0);
-  Comm& c = comm_for(DLDevice{kDLCPU, 0});
+  Comm& c = comm_for(control_device());
   submit(w, backend_->api.barrier(c.handle, &w->handle_));
   return w;
 }
@@ -598,7 +617,7 @@ std::shared_ptr<Work> ProcessGroup::point_to_point(const TensorPtr& t, int32_t p
   if (receive) begin_write(*t, op);
   TensorPtr buf = buffer_for(t, c, *w, receive, !receive);
   KernelArg a(*buf);
-  submit(w, (receive ? backend_->api.recv : backend_->api.send)(c.handle, &a.dl, peer, tag, nullptr, &w->handle_));
+  submit(w, (receive ? backend_->api.recv : backend_->api.send)(c.handle, &a.dl, peer, tag, c.stream, &w->handle_));
   return w;
 }
 

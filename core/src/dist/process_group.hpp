@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -107,6 +108,11 @@ class ProcessGroup : public std::enable_shared_from_this<ProcessGroup> {
   // reaches it at the same collective), and the device the plugin sees:
   // `device` itself, or the host when the backend does not serve it.
   Comm& comm_for(DLDevice device);
+  // Where operations without a tensor run (barrier, the debug check): host
+  // memory when the backend serves it, else the device of the group's last
+  // collective, else (torch's guess) device rank % count of the backend's
+  // first device type.
+  DLDevice control_device();
   // A contiguous buffer of `t` on the comm's device (t itself when it is
   // one), noting in `work` the copy back into t when `written`.
   TensorPtr buffer_for(const TensorPtr& t, Comm& comm, Work& work, bool written, bool read);
@@ -140,6 +146,7 @@ class ProcessGroup : public std::enable_shared_from_this<ProcessGroup> {
   bool debug_ = false;
   std::mutex mu_;
   std::map<std::pair<int32_t, int32_t>, std::unique_ptr<Comm>> comms_;
+  std::optional<DLDevice> last_device_;  // of the last collective, for control_device()
   std::vector<std::shared_ptr<Work>> outstanding_;
 };
 

@@ -76,6 +76,8 @@ struct CUevent_st;
 using cudaStream_t = CUstream_st*;
 using cudaEvent_t = CUevent_st*;
 #define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
 
 enum cudaMemcpyKind {
   cudaMemcpyHostToDevice = 1,
@@ -103,6 +105,9 @@ struct cudaDeviceProp {
   int minor;
 };
 
+// Default visibility, as a real libcudart's: the emulated plugin exports these
+// (emulated_plugin.map) for a plugin linked against it.
+#pragma GCC visibility push(default)
 extern "C" {
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaGetDevice(int* device);
@@ -124,6 +129,9 @@ cudaError_t cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int 
                                 cudaStream_t stream);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t bytes, cudaStream_t stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+// A created stream names its device's one queue (README.md): ordered with the legacy stream.
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream);
@@ -138,6 +146,7 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** fn, unsi
 cudaError_t cudaDeviceCanAccessPeer(int* can, int device, int peer);
 cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags);
 }
+#pragma GCC visibility pop
 
 // -------------------------------------------------------------- launches
 // tests/cuda_emulator/translate_launches.py rewrites
