@@ -61,6 +61,7 @@ function(porta_add_comm_plugin name)
     VISIBILITY_INLINES_HIDDEN ON)
   target_compile_definitions(${target} PRIVATE PORTA_BUILDING_PLUGIN)
   target_link_libraries(${target} PRIVATE porta_abi ${P_LIBRARIES})
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/plugins/common)  # wait_by_polling.hpp
   target_link_options(${target} PRIVATE -Wl,--version-script=${PORTA_COMM_PLUGIN_VERSION_SCRIPT} -Wl,--no-undefined)
   porta_warnings(${target})
   install(TARGETS ${target} LIBRARY DESTINATION ${PORTA_COMM_PLUGIN_INSTALL_DIR} COMPONENT comm_${name})

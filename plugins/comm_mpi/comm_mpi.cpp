@@ -11,7 +11,6 @@
 #include <porta/comm.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +18,8 @@
 #include <limits>
 #include <mutex>
 #include <string>
-#include <thread>
+
+#include "wait_by_polling.hpp"
 
 namespace {
 
@@ -335,22 +335,9 @@ porta_status work_test(porta_comm_work* w, int32_t* done) {
 }
 
 porta_status work_wait(porta_comm_work* w, int64_t timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
-  auto pause = std::chrono::microseconds(1);
-  for (;;) {
-    int32_t done = 0;
-    if (porta_status st = work_test(w, &done); st != PORTA_OK) return st;
-    if (done) return PORTA_OK;
-    if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline)
-      return report(PORTA_ERROR_TIMEOUT, "not complete within " + std::to_string(timeout_ms) + " ms");
-    // Spin briefly (a collective of small tensors completes in microseconds),
-    // then back off to at most a millisecond between tests.
-    if (pause < std::chrono::microseconds(64))
-      std::this_thread::yield();
-    else
-      std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
-  }
+  return porta::plugin::wait_by_polling(
+      timeout_ms, [&](int32_t* done) { return work_test(w, done); },
+      [&] { return report(PORTA_ERROR_TIMEOUT, "not complete within " + std::to_string(timeout_ms) + " ms"); });
 }
 
 void work_release(porta_comm_work* w) {

@@ -23,12 +23,12 @@
 #include <nccl.h>
 #include <porta/comm.h>
 
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
-#include <thread>
+
+#include "wait_by_polling.hpp"
 
 namespace {
 
@@ -257,16 +257,26 @@ porta_status comm_abort(porta_comm* c, const char* reason) {
   return check_nccl(ncclCommAbort(c->nccl), "ncclCommAbort");
 }
 
+// The input and output of all_reduce, all_gather and reduce_scatter.
+struct Pair {
+  void *in = nullptr, *out = nullptr;
+  size_t in_count = 0, out_count = 0;
+  ncclDataType_t type{};
+};
+
+porta_status pair_of(const porta_comm* c, const DLTensor* in, const DLTensor* out, Pair* p) {
+  ncclDataType_t out_type{};
+  if (porta_status st = buffer_of(c, in, "in", &p->in, &p->in_count, &p->type); st != PORTA_OK) return st;
+  return buffer_of(c, out, "out", &p->out, &p->out_count, &out_type);
+}
+
 porta_status all_reduce(porta_comm* c, const DLTensor* in, const DLTensor* out, porta_reduce_op op, void* stream,
                         porta_comm_work** work) {
-  void *src = nullptr, *dst = nullptr;
-  size_t n = 0, m = 0;
-  ncclDataType_t type{}, out_type{};
-  if (porta_status st = buffer_of(c, in, "in", &src, &n, &type); st != PORTA_OK) return st;
-  if (porta_status st = buffer_of(c, out, "out", &dst, &m, &out_type); st != PORTA_OK) return st;
+  Pair p;
+  if (porta_status st = pair_of(c, in, out, &p); st != PORTA_OK) return st;
   const cudaStream_t s = stream_or_default(stream);
   return start(c, s, "ncclAllReduce", work,
-               [&] { return ncclAllReduce(src, dst, n, type, nccl_op(op, in->dtype), c->nccl, s); });
+               [&] { return ncclAllReduce(p.in, p.out, p.in_count, p.type, nccl_op(op, in->dtype), c->nccl, s); });
 }
 
 porta_status broadcast(porta_comm* c, const DLTensor* tensor, int32_t root, void* stream, porta_comm_work** work) {
@@ -279,25 +289,19 @@ porta_status broadcast(porta_comm* c, const DLTensor* tensor, int32_t root, void
 }
 
 porta_status all_gather(porta_comm* c, const DLTensor* in, const DLTensor* out, void* stream, porta_comm_work** work) {
-  void *src = nullptr, *dst = nullptr;
-  size_t n = 0, m = 0;
-  ncclDataType_t type{}, out_type{};
-  if (porta_status st = buffer_of(c, in, "in", &src, &n, &type); st != PORTA_OK) return st;
-  if (porta_status st = buffer_of(c, out, "out", &dst, &m, &out_type); st != PORTA_OK) return st;
+  Pair p;
+  if (porta_status st = pair_of(c, in, out, &p); st != PORTA_OK) return st;
   const cudaStream_t s = stream_or_default(stream);
-  return start(c, s, "ncclAllGather", work, [&] { return ncclAllGather(src, dst, n, type, c->nccl, s); });
+  return start(c, s, "ncclAllGather", work, [&] { return ncclAllGather(p.in, p.out, p.in_count, p.type, c->nccl, s); });
 }
 
 porta_status reduce_scatter(porta_comm* c, const DLTensor* in, const DLTensor* out, porta_reduce_op op, void* stream,
                             porta_comm_work** work) {
-  void *src = nullptr, *dst = nullptr;
-  size_t n = 0, m = 0;
-  ncclDataType_t type{}, out_type{};
-  if (porta_status st = buffer_of(c, in, "in", &src, &n, &type); st != PORTA_OK) return st;
-  if (porta_status st = buffer_of(c, out, "out", &dst, &m, &out_type); st != PORTA_OK) return st;
+  Pair p;
+  if (porta_status st = pair_of(c, in, out, &p); st != PORTA_OK) return st;
   const cudaStream_t s = stream_or_default(stream);
   return start(c, s, "ncclReduceScatter", work,
-               [&] { return ncclReduceScatter(src, dst, m, type, nccl_op(op, in->dtype), c->nccl, s); });
+               [&] { return ncclReduceScatter(p.in, p.out, p.out_count, p.type, nccl_op(op, in->dtype), c->nccl, s); });
 }
 
 // NCCL has no barrier: an all-reduce of one word, as torch's NCCL backend does.
@@ -365,20 +369,9 @@ porta_status work_test(porta_comm_work* w, int32_t* done) {
 }
 
 porta_status work_wait(porta_comm_work* w, int64_t timeout_ms) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms < 0 ? 0 : timeout_ms);
-  auto pause = std::chrono::microseconds(1);
-  for (;;) {
-    int32_t done = 0;
-    if (porta_status st = work_test(w, &done); st != PORTA_OK) return st;
-    if (done) return PORTA_OK;
-    if (timeout_ms >= 0 && std::chrono::steady_clock::now() >= deadline)
-      return report(PORTA_ERROR_TIMEOUT, "not complete within " + std::to_string(timeout_ms) + " ms");
-    if (pause < std::chrono::microseconds(64))
-      std::this_thread::yield();
-    else
-      std::this_thread::sleep_for(pause);
-    pause = std::min(pause * 2, std::chrono::microseconds(1000));
-  }
+  return porta::plugin::wait_by_polling(
+      timeout_ms, [&](int32_t* done) { return work_test(w, done); },
+      [&] { return report(PORTA_ERROR_TIMEOUT, "not complete within " + std::to_string(timeout_ms) + " ms"); });
 }
 
 // The event may still be pending: CUDA releases it once it completes.

@@ -224,9 +224,10 @@ TEST(Collectives, BadArgumentsAreRefusedBeforeAnythingIsEnqueued) {
   EXPECT_EQ(status_of([&] { dist::all_reduce(ints, ReduceOp::AVG); }), PORTA_ERROR_UNSUPPORTED_DTYPE);
   EXPECT_EQ(status_of([&] { dist::all_reduce(ints, static_cast<ReduceOp>(9)); }), PORTA_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(status_of([&] { dist::broadcast(ints, g_size); }), PORTA_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(
-      status_of([&] { dist::all_gather_into_tensor(Tensor::full({4 * g_size + 1}, 0.0, home(), porta::kInt32), ints); }),
-      PORTA_ERROR_SHAPE_MISMATCH);
+  EXPECT_EQ(status_of([&] {
+              dist::all_gather_into_tensor(Tensor::full({4 * g_size + 1}, 0.0, home(), porta::kInt32), ints);
+            }),
+            PORTA_ERROR_SHAPE_MISMATCH);
   EXPECT_EQ(status_of([&] { dist::all_gather_into_tensor(Tensor::full({4 * g_size}, 0.0, home()), ints); }),
             PORTA_ERROR_UNSUPPORTED_DTYPE);
   EXPECT_EQ(status_of([&] { dist::send(ints, g_rank); }), PORTA_ERROR_INVALID_ARGUMENT);

@@ -66,19 +66,6 @@ class FileStore final : public Store {
     return s.str();
   }
 
-  std::string get(const std::string& key, int64_t timeout_ms) override {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    auto pause = std::chrono::microseconds(200);
-    for (;;) {
-      if (auto v = try_get(key)) return *v;
-      if (std::chrono::steady_clock::now() >= deadline)
-        fail(PORTA_ERROR_TIMEOUT, "file store ", dir_, ": key '", key, "' was not stored within ", timeout_ms,
-             " ms (a rank that never came, or a directory another job still uses)");
-      std::this_thread::sleep_for(pause);
-      pause = std::min(pause * 2, std::chrono::microseconds(20000));
-    }
-  }
-
   std::string describe() const override { return "file store " + dir_; }
 
  private:
@@ -100,6 +87,19 @@ class AbsentStore final : public Store {
 };
 
 }  // namespace
+
+std::string Store::get(const std::string& key, int64_t timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  auto pause = std::chrono::microseconds(100);
+  for (;;) {
+    if (auto v = try_get(key)) return *v;
+    if (std::chrono::steady_clock::now() >= deadline)
+      fail(PORTA_ERROR_TIMEOUT, describe(), ": key '", key, "' was not stored within ", timeout_ms,
+           " ms (a rank that never came, or a store another job still uses)");
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(20000));
+  }
+}
 
 std::unique_ptr<Store> make_file_store(const std::string& dir) { return std::make_unique<FileStore>(dir); }
 std::unique_ptr<Store> make_absent_store(const std::string& why) { return std::make_unique<AbsentStore>(why); }

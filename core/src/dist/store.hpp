@@ -26,8 +26,9 @@ class Store {
   virtual ~Store() = default;
   virtual void put(const std::string& key, const std::string& value) = 0;
   // The value of `key`, waiting up to timeout_ms for it to be stored;
-  // throws TIMEOUT naming the key when it was not.
-  virtual std::string get(const std::string& key, int64_t timeout_ms) = 0;
+  // throws TIMEOUT naming the key when it was not. By default try_get
+  // until it is there, pausing from 100 us up to 20 ms between tries.
+  virtual std::string get(const std::string& key, int64_t timeout_ms);
   // The value of `key` if it is stored now.
   virtual std::optional<std::string> try_get(const std::string& key) = 0;
   // A put whose failure is not reported and which may complete later: the

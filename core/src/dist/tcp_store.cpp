@@ -370,19 +370,6 @@ class TcpStore final : public Store {
     return value;
   }
 
-  std::string get(const std::string& key, int64_t timeout_ms) override {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-    auto pause = std::chrono::microseconds(100);
-    for (;;) {
-      if (auto v = try_get(key)) return *v;
-      if (std::chrono::steady_clock::now() >= deadline)
-        fail(PORTA_ERROR_TIMEOUT, "tcp store ", where_, ": key '", key, "' was not stored within ", timeout_ms,
-             " ms (a rank that never came)");
-      std::this_thread::sleep_for(pause);
-      pause = std::min(pause * 2, std::chrono::microseconds(20000));
-    }
-  }
-
   std::vector<RankState> rank_states() override {
     std::lock_guard<std::mutex> lock(mu_);
     std::string ask;
