@@ -7,6 +7,8 @@ death:    (porta-run, mpirun told not to end the job itself) rank 1's process di
           all_reduce ends at once with BackendError naming rank 1, not at the 30 s timeout.
 mismatch: (mpirun) with PORTA_DISTRIBUTED_DEBUG=DETAIL the ranks all_reduce different sizes; both are told, naming
           the other rank's call, instead of MPI truncating the message; the ranks stay usable.
+nccl:     (porta-run, the nccl backend on the emulated cuda:0, the emulation's deadline 2 s) rank 1 never joins an
+          all_reduce; rank 0's wait ends with BackendError carrying NCCL's asynchronous error, which names rank 1.
 """
 import datetime
 import os
@@ -18,7 +20,7 @@ import porta  # noqa: E402
 import porta.distributed as dist  # noqa: E402
 
 mode = sys.argv[1]
-dist.init_process_group("mpi", timeout=datetime.timedelta(seconds=30))
+dist.init_process_group("nccl" if mode == "nccl" else "mpi", timeout=datetime.timedelta(seconds=30))
 rank = dist.get_rank()
 if mode == "timeout":
     if rank == 0:
@@ -32,6 +34,18 @@ if mode == "timeout":
     else:
         dist.all_reduce(porta.ones(3))
         time.sleep(4)  # then leaves without the second all_reduce
+elif mode == "nccl":
+    dist.all_reduce(porta.ones(3, device="cuda:0"))
+    if rank == 0:
+        try:
+            dist.all_reduce(porta.ones(3, device="cuda:0"))
+            print("NCCL-WRONG: the all_reduce returned", flush=True)
+        except porta.BackendError as e:
+            ok = "all_reduce #2" in str(e) and "rank 1 of 2 had not arrived" in str(e)
+            print(("NCCL-OK: " if ok else "NCCL-WRONG: ") + str(e), flush=True)
+    else:
+        time.sleep(4)  # then leaves without the second all_reduce
+    os._exit(0)
 elif mode == "death":
     dist.all_reduce(porta.ones(3))
     if rank == 1:
