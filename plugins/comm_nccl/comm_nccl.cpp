@@ -119,9 +119,8 @@ class DeviceScope {
 }  // namespace
 
 struct porta_comm {
-  ncclComm_t nccl = nullptr;
+  ncclComm_t nccl = nullptr;  // NULL once aborted (ncclCommAbort frees it)
   int device = 0;
-  int size = 1;
   void* barrier_word = nullptr;         // one int32 of device memory, all-reduced by barrier
   std::map<int32_t, cudaStream_t> p2p;  // a stream per peer for send and recv
   std::mutex mu;                        // p2p
@@ -212,7 +211,6 @@ porta_status comm_create(const porta_comm_config* config, porta_comm** out) {
     return report(PORTA_ERROR_INVALID_ARGUMENT, "nccl serves CUDA device memory (kDLCUDA) only");
   auto* c = new porta_comm();
   c->device = config->device.device_id;
-  c->size = config->world_size;
   DeviceScope on(c->device);
   porta_status st = check_cuda(on.status(), "cudaSetDevice");
   ncclUniqueId id{};
@@ -242,7 +240,7 @@ porta_status comm_create(const porta_comm_config* config, porta_comm** out) {
 porta_status comm_destroy(porta_comm* c) {
   if (!c) return report(PORTA_ERROR_INVALID_ARGUMENT, "comm is NULL");
   DeviceScope on(c->device);
-  const porta_status st = check_nccl(ncclCommDestroy(c->nccl), "ncclCommDestroy");
+  const porta_status st = c->nccl ? check_nccl(ncclCommDestroy(c->nccl), "ncclCommDestroy") : PORTA_OK;
   for (auto& [peer, s] : c->p2p) cudaStreamDestroy(s);
   cudaFree(c->barrier_word);
   delete c;
@@ -253,8 +251,11 @@ porta_status comm_abort(porta_comm* c, const char* reason) {
   if (!c) return report(PORTA_ERROR_INVALID_ARGUMENT, "comm is NULL");
   if (g_host)
     g_host->log(PORTA_LOG_WARN, (std::string("aborting the communicator: ") + (reason ? reason : "")).c_str());
+  if (!c->nccl) return PORTA_OK;  // aborted before
   DeviceScope on(c->device);
-  return check_nccl(ncclCommAbort(c->nccl), "ncclCommAbort");
+  const porta_status st = check_nccl(ncclCommAbort(c->nccl), "ncclCommAbort");
+  c->nccl = nullptr;  // freed by the abort: comm_destroy must not destroy it again
+  return st;
 }
 
 // The input and output of all_reduce, all_gather and reduce_scatter.
@@ -347,6 +348,10 @@ porta_status recv(porta_comm* c, const DLTensor* tensor, int32_t peer, int32_t t
 porta_status work_test(porta_comm_work* w, int32_t* done) {
   if (!w || !done) return report(PORTA_ERROR_INVALID_ARGUMENT, "NULL work or done");
   if (!w->error.empty()) return report(PORTA_ERROR_BACKEND, w->error);
+  if (!w->complete && !w->comm->nccl) {
+    w->error = "the communicator was aborted (comm_abort) before this operation completed";
+    return report(PORTA_ERROR_BACKEND, w->error);
+  }
   if (!w->complete) {
     DeviceScope on(w->comm->device);
     const cudaError_t q = cudaEventQuery(w->done);
