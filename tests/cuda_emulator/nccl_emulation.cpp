@@ -107,6 +107,7 @@ struct State {
 
 // The header's opaque communicator. Never freed: once destroyed or aborted
 // it keeps why, so a later call with it is ncclInvalidUsage, not a crash.
+// Every handle stays in g_handles (below), so it is reachable, not leaked.
 struct ncclComm {
   std::shared_ptr<cuda_emulator::nccl::State> state;  // null once destroyed or aborted
   const char* ended_by = nullptr;                     // "ncclCommDestroy" or "ncclCommAbort"
@@ -117,7 +118,10 @@ struct ncclComm {
 namespace cuda_emulator::nccl {
 namespace {
 
-std::mutex g_handles_mutex;  // guards each ncclComm's fields
+std::mutex g_handles_mutex;  // guards each ncclComm's fields and g_handles
+// Every handle made, for the life of the process (never destroyed at exit:
+// a queued task may still reach its handle's state then).
+auto* const g_handles = new std::vector<std::unique_ptr<ncclComm>>();
 thread_local int t_group_depth = 0;
 
 // The live state of `comm`, or null with `*result` the error `op` returns.
@@ -460,7 +464,9 @@ ncclResult_t ncclCommInitRank(ncclComm_t* comm, int nranks, ncclUniqueId commId,
     if (r != rank && seg.rank(r).pid.load() == me.pid.load() && seg.rank(r).pid_ns.load() == me.pid_ns.load())
       return fail(ncclInvalidUsage, "ncclCommInitRank" + who + ": rank " + std::to_string(r) +
                                         " is in this process too; the emulation needs a process per rank");
-  *comm = new ncclComm{state, nullptr, ncclSuccess, ""};
+  std::lock_guard<std::mutex> lock(g_handles_mutex);
+  g_handles->push_back(std::make_unique<ncclComm>(ncclComm{state, nullptr, ncclSuccess, ""}));
+  *comm = g_handles->back().get();
   return ncclSuccess;
 }
 
