@@ -515,31 +515,26 @@ ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t* asyncError) {
   return ncclSuccess;
 }
 
-ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {
+// ncclCommCount, ncclCommCuDevice, ncclCommUserRank: one field of a live communicator.
+static ncclResult_t read_field(ncclComm_t comm, int* out, const char* op, const char* out_name, int State::*field) {
   ncclResult_t r = ncclSuccess;
-  std::shared_ptr<State> state = live(comm, "ncclCommCount", &r);
+  std::shared_ptr<State> state = live(comm, op, &r);
   if (!state) return r;
-  if (!count) return fail(ncclInvalidArgument, "ncclCommCount: count is NULL");
-  *count = state->nranks;
+  if (!out) return fail(ncclInvalidArgument, std::string(op) + ": " + out_name + " is NULL");
+  *out = (*state).*field;
   return ncclSuccess;
+}
+
+ncclResult_t ncclCommCount(const ncclComm_t comm, int* count) {
+  return read_field(comm, count, "ncclCommCount", "count", &State::nranks);
 }
 
 ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int* device) {
-  ncclResult_t r = ncclSuccess;
-  std::shared_ptr<State> state = live(comm, "ncclCommCuDevice", &r);
-  if (!state) return r;
-  if (!device) return fail(ncclInvalidArgument, "ncclCommCuDevice: device is NULL");
-  *device = state->device;
-  return ncclSuccess;
+  return read_field(comm, device, "ncclCommCuDevice", "device", &State::device);
 }
 
 ncclResult_t ncclCommUserRank(const ncclComm_t comm, int* rank) {
-  ncclResult_t r = ncclSuccess;
-  std::shared_ptr<State> state = live(comm, "ncclCommUserRank", &r);
-  if (!state) return r;
-  if (!rank) return fail(ncclInvalidArgument, "ncclCommUserRank: rank is NULL");
-  *rank = state->rank;
-  return ncclSuccess;
+  return read_field(comm, rank, "ncclCommUserRank", "rank", &State::rank);
 }
 
 const char* ncclGetErrorString(ncclResult_t result) {

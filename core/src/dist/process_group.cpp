@@ -100,7 +100,8 @@ const char* reduce_op_name(porta_reduce_op op) {
 
 // ------------------------------------------------------------------ Work
 
-Work::Work(std::shared_ptr<ProcessGroup> group, std::string what) : group_(std::move(group)), what_(std::move(what)) {}
+Work::Work(std::shared_ptr<ProcessGroup> group, std::string what, int64_t seq)
+    : group_(std::move(group)), what_(std::move(what)), seq_(seq) {}
 
 Work::~Work() {
   if (handle_) group_->backend().api.work_release(handle_);
@@ -390,9 +391,7 @@ std::shared_ptr<Work> ProcessGroup::start(const char* op, const TensorPtr& sampl
   const int64_t seq = ++seq_;
   store_->post(progress_key(rank_), cat(seq, " ", op));
   if (debug_) check_same_call(op, seq, sample.get(), detail);
-  auto w = std::make_shared<Work>(shared_from_this(), cat(op, " #", seq, " of process group '", name_, "'"));
-  w->seq_ = seq;
-  return w;
+  return std::make_shared<Work>(shared_from_this(), cat(op, " #", seq, " of process group '", name_, "'"), seq);
 }
 
 std::string ProcessGroup::progress_key(int32_t rank) const { return cat("group/", name_, "/progress/", rank); }

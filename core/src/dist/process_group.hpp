@@ -29,7 +29,8 @@ class ProcessGroup;
 // that the buffers it reads and writes outlive a caller that dropped it.
 class Work {
  public:
-  Work(std::shared_ptr<ProcessGroup> group, std::string what);
+  // seq: its collective's sequence number in the group; 0 for send and recv.
+  Work(std::shared_ptr<ProcessGroup> group, std::string what, int64_t seq = 0);
   ~Work();
   Work(const Work&) = delete;
   Work& operator=(const Work&) = delete;
@@ -50,7 +51,7 @@ class Work {
   std::shared_ptr<ProcessGroup> group_;  // its backend's slots complete the work
   porta_comm_work* handle_ = nullptr;
   std::string what_;
-  int64_t seq_ = 0;                                    // its collective's sequence number; 0 for send and recv
+  const int64_t seq_;
   std::vector<TensorPtr> keep_;                        // buffers the plugin reads or writes
   std::vector<std::pair<TensorPtr, TensorPtr>> back_;  // (caller's tensor, buffer) to copy when done
   std::mutex mu_;

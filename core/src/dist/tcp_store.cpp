@@ -332,8 +332,15 @@ class TcpStore final : public Store {
     std::lock_guard<std::mutex> lock(mu_);
     uint8_t ok = 0;
     std::string error;
-    if (!send_all(fd_, hello) || !recv_exact(fd_, &ok, 1) || !read_str(error)) lost("joining");
-    if (!ok) fail(PORTA_ERROR_INVALID_ARGUMENT, "tcp store ", where_, ": ", error);
+    // A refused or broken join throws from here, where no destructor runs: the socket is closed first.
+    if (!send_all(fd_, hello) || !recv_exact(fd_, &ok, 1) || !read_str(error)) {
+      ::close(fd_);
+      lost("joining");
+    }
+    if (!ok) {
+      ::close(fd_);
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "tcp store ", where_, ": ", error);
+    }
   }
 
   ~TcpStore() override {
