@@ -152,7 +152,24 @@ extern "C" {
 /* clang-format on */
 
 /** The dtypes an op's kernels take (the kernel dtype, as each kind defines
- *  it). Since plugin ABI 1.2. */
+ *  it), among the six compute dtypes (bool, uint8, int32, int64, float32,
+ *  float64). Since plugin ABI 1.2.
+ *
+ *  The storage dtypes (int8, int16, float16, bfloat16; since plugin ABI
+ *  1.10) are kept in memory and computed in a compute dtype: float32 for
+ *  float16 and bfloat16, int32 for int8 and int16. A plugin offers FULL,
+ *  COPY and CAST kernels for each of them (CAST from and to every dtype);
+ *  any other kernel for a storage dtype is optional, for an op whose class
+ *  holds its compute dtype (ANY and NUMERIC: all four; FLOAT: float16 and
+ *  bfloat16; WIDE: none, the core widens first). Where a plugin has none,
+ *  the core converts the operands of the storage dtype to the compute
+ *  dtype, runs the compute dtype's kernel, and converts its outputs back:
+ *  one rounding per result, as PyTorch computes float16 and bfloat16 in
+ *  float32 (at::opmath_type) and int8 in wrapping integers. A native kernel
+ *  must give the same values (integer ops wrap in the storage width;
+ *  float results are the float32 result rounded once). A plugin built
+ *  against plugin ABI 1.9 or older is never asked for a kernel of a
+ *  storage dtype and never handed a tensor of one. */
 typedef enum porta_op_dtypes {
   PORTA_DTYPES_ANY = 0,     /**< bool, uint8, int32, int64, float32, float64 */
   PORTA_DTYPES_NUMERIC = 1, /**< all but bool */
@@ -186,7 +203,19 @@ typedef enum porta_op_kind {
    *  int32/int64, toward zero, with NaN giving 0 and values beyond the range
    *  (infinities included) its minimum or maximum; float to uint8, as float
    *  to int64 and then truncated (300.7 -> 44, -1.5 -> 255, as PyTorch on
-   *  the CPU for in-range values); float to float, rounded to nearest. */
+   *  the CPU for in-range values); float to float, rounded to nearest.
+   *  The storage dtypes (since plugin ABI 1.10), exactly as the functions
+   *  of porta/float16.h: float16 and bfloat16 widen to float32 exactly
+   *  (a NaN keeps its sign and payload); every conversion to float16 or
+   *  bfloat16 goes through float32 (float64 and int64 round to float32
+   *  first, as c10::Half(float) and c10::BFloat16(float) do), then rounds
+   *  to nearest, ties to even: subnormals are kept, a value beyond the
+   *  largest finite one becomes an infinity of its sign (float16: from
+   *  65520 up), a NaN stays a NaN of its sign (float16: 0x7c00 plus the
+   *  payload's top ten bits, 0x7c01 where those are 0, as NumPy's float16;
+   *  bfloat16: 0x7fc0 or 0xffc0, as ml_dtypes.bfloat16); float16, bfloat16 and float32 to int8 and
+   *  int16, as float to int64 and then truncated (as for uint8); between
+   *  integers (int8, int16 among them), two's complement truncation. */
   PORTA_OP_KIND_COPY = 1,
   /** out = f(in); same shape and dtype; in strided, out any strides. */
   PORTA_OP_KIND_UNARY = 2,

@@ -21,6 +21,9 @@
  *    the cl_mem (DLPack's convention).
  *  - The core serializes nothing for the plugin: slots may be called from
  *    several threads at once and must be thread-safe.
+ *  - Dtypes appended in a minor (the storage dtypes of 1.10, porta/ops.h
+ *    porta_op_dtypes) are never asked of, nor handed to, a plugin built
+ *    against an older minor.
  */
 #ifndef PORTA_PLUGIN_H_
 #define PORTA_PLUGIN_H_
@@ -35,7 +38,7 @@ extern "C" {
 /** Plugin ABI major version: a plugin with another major is refused. */
 #define PORTA_PLUGIN_ABI_MAJOR 1
 /** Plugin ABI minor version of this header (appends only). */
-#define PORTA_PLUGIN_ABI_MINOR 9
+#define PORTA_PLUGIN_ABI_MINOR 10
 
 /**
  * Services the core offers a plugin, passed to initialize(). The table is

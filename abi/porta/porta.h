@@ -68,7 +68,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 9 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 10 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -141,12 +141,14 @@
  *   offsetof(DLDataType, code) = 0 (uint8, a DLDataTypeCode),
  *   offsetof(DLDataType, bits) = 1 (uint8), offsetof(DLDataType, lanes) = 2 (uint16)
  * DLDataTypeCode values Porta uses:
- *   kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBool = 6
- * The six dtypes as {code, bits, lanes} (elements of bits / 8 bytes; bool
+ *   kDLInt = 0, kDLUInt = 1, kDLFloat = 2, kDLBfloat = 4, kDLBool = 6
+ * The ten dtypes as {code, bits, lanes} (elements of bits / 8 bytes; bool
  * is one byte, 0 or 1):
  *   porta_dtype_float32 = {2, 32, 1}, porta_dtype_float64 = {2, 64, 1},
  *   porta_dtype_int32 = {0, 32, 1}, porta_dtype_int64 = {0, 64, 1},
- *   porta_dtype_uint8 = {1, 8, 1}, porta_dtype_bool = {6, 8, 1}
+ *   porta_dtype_uint8 = {1, 8, 1}, porta_dtype_bool = {6, 8, 1},
+ *   and since 1.10 porta_dtype_int8 = {0, 8, 1}, porta_dtype_int16 = {0, 16, 1},
+ *   porta_dtype_float16 = {2, 16, 1}, porta_dtype_bfloat16 = {4, 16, 1}
  *
  * DLPack flags (porta_to_dlpack_versioned's `flags`; dlpack.h):
  *   DLPACK_FLAG_BITMASK_READ_ONLY = 1, DLPACK_FLAG_BITMASK_IS_COPIED = 2
@@ -178,7 +180,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 9
+#define PORTA_ABI_MINOR 10
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -214,15 +216,23 @@ PORTA_EXPORT extern const DLDataType porta_dtype_int64;
 PORTA_EXPORT extern const DLDataType porta_dtype_uint8;
 /** porta_bool ({kDLBool, 8, 1}) as a data symbol. Since 1.2. */
 PORTA_EXPORT extern const DLDataType porta_dtype_bool;
+/** porta_int8 ({kDLInt, 8, 1}) as a data symbol. Since 1.10. */
+PORTA_EXPORT extern const DLDataType porta_dtype_int8;
+/** porta_int16 ({kDLInt, 16, 1}) as a data symbol. Since 1.10. */
+PORTA_EXPORT extern const DLDataType porta_dtype_int16;
+/** porta_float16 ({kDLFloat, 16, 1}) as a data symbol. Since 1.10. */
+PORTA_EXPORT extern const DLDataType porta_dtype_float16;
+/** porta_bfloat16 ({kDLBfloat, 16, 1}) as a data symbol. Since 1.10. */
+PORTA_EXPORT extern const DLDataType porta_dtype_bfloat16;
 /** PORTA_MAX_DIMS (16) as a data symbol. Since 1.2. */
 PORTA_EXPORT extern const int32_t porta_max_dims;
 /** PORTA_ALL_DIMS (INT32_MIN) as a data symbol. Since 1.2. */
 PORTA_EXPORT extern const int32_t porta_all_dims;
 
 /** The dtype called `name`: "float32", "float64", "int32", "int64",
- *  "uint8" or "bool" (exactly; the names porta_dtype_<name> and PyTorch
- *  use). Another name is INVALID_ARGUMENT, with the six listed in the
- *  message. Since 1.2. */
+ *  "uint8", "bool", and since 1.10 "int8", "int16", "float16", "bfloat16"
+ *  (exactly; the names porta_dtype_<name> and PyTorch use). Another name
+ *  is INVALID_ARGUMENT, with Porta's dtypes listed in the message. Since 1.2. */
 PORTA_EXPORT porta_status porta_dtype_by_name(const char* name, DLDataType* out);
 
 /** One row of the op table (porta/ops.h, PORTA_OP_DESCRIPTORS), for a

@@ -112,6 +112,18 @@ static const DLDataType porta_int64 = {kDLInt, 64, 1};
 static const DLDataType porta_uint8 = {kDLUInt, 8, 1};
 /** bool: DLPack {kDLBool, 8, 1} (one byte per element, 0 or 1). */
 static const DLDataType porta_bool = {kDLBool, 8, 1};
+/* The storage dtypes (user ABI 1.10, plugin ABI 1.10): 16-bit floats kept in
+ * memory and computed in float32, and the narrow integers. How values convert
+ * to and from them: porta/ops.h, PORTA_OP_KIND_COPY; the exact functions:
+ * porta/float16.h. */
+/** int8: DLPack {kDLInt, 8, 1}. Since 1.10. */
+static const DLDataType porta_int8 = {kDLInt, 8, 1};
+/** int16: DLPack {kDLInt, 16, 1}. Since 1.10. */
+static const DLDataType porta_int16 = {kDLInt, 16, 1};
+/** float16 (IEEE 754 binary16, PyTorch's torch.half): DLPack {kDLFloat, 16, 1}. Since 1.10. */
+static const DLDataType porta_float16 = {kDLFloat, 16, 1};
+/** bfloat16 (float32's upper 16 bits): DLPack {kDLBfloat, 16, 1}. Since 1.10. */
+static const DLDataType porta_bfloat16 = {kDLBfloat, 16, 1};
 
 #ifdef __cplusplus
 } /* extern "C" */

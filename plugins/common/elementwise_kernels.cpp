@@ -182,7 +182,7 @@ template <int ToDt>
 porta_status cast_kernel(const porta_kernel_call* c) {
   const int from = host_dtype(c->inputs[0].dtype);
   if (from < 0) return report(PORTA_ERROR_UNSUPPORTED_DTYPE, "cast: unsupported input dtype");
-  visit_dtype(from, [&]<int FromDt>() { cast_runs<ToDt, FromDt>(c); });
+  visit_any_dtype(from, [&]<int FromDt>() { cast_runs<ToDt, FromDt>(c); });
   return PORTA_OK;
 }
 
@@ -204,5 +204,9 @@ struct HostShapes {
 }  // namespace
 
 porta_kernel_fn find_elementwise_kernel(uint32_t op, int dtype) { return plugin::find_elementwise<HostShapes>(op, dtype); }
+
+porta_kernel_fn find_storage_copy_kernel(int dtype) {
+  return visit_any_dtype(dtype, []<int DT>() -> porta_kernel_fn { return &cast_kernel<DT>; });
+}
 
 }  // namespace porta::host

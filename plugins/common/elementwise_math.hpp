@@ -12,6 +12,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "float16_types.hpp"
 #include "host_device.hpp"
 
 namespace porta::math {
@@ -192,13 +193,17 @@ PORTA_HD I saturating_float_to_int(F x) {
 }
 
 // Conversion with Porta's rules (ops.h, PORTA_OP_KIND_COPY): to bool is
-// "nonzero"; float to int32/int64 saturates with NaN as 0; float to uint8
-// goes through int64, as PyTorch does; integers truncate.
+// "nonzero"; float to int32/int64 saturates with NaN as 0; float to uint8,
+// int8 and int16 goes through int64, as PyTorch does; integers truncate;
+// float16 and bfloat16 widen to float32 first, and everything narrows to
+// them from float32 (float16_types.hpp).
 template <class To, bool ToBool>
 struct Convert {
   template <class From> PORTA_HD To operator()(From x) const {
-    if constexpr (ToBool) return static_cast<To>(x != From(0));
-    else if constexpr (std::is_floating_point_v<From> && std::is_same_v<To, uint8_t>)
+    if constexpr (is_float16_type<From>) return (*this)(to_float(x));
+    else if constexpr (is_float16_type<To>) return from_float<To>(static_cast<float>(x));
+    else if constexpr (ToBool) return static_cast<To>(x != From(0));
+    else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && sizeof(To) < 4)
       return static_cast<To>(saturating_float_to_int<int64_t>(x));
     else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>)
       return saturating_float_to_int<To>(x);

@@ -1,5 +1,6 @@
 // Host kernels of the FACTORY kind: fill, arange and the Philox samplers.
 #include "dtype_dispatch.hpp"
+#include "elementwise_math.hpp"
 #include "philox.h"
 #include "philox_vector.hpp"
 #include "strided_loop.hpp"
@@ -27,7 +28,7 @@ porta_status fill_kernel(const porta_kernel_call* c) {
   using T = storage_t<DT>;
   const auto* p = params<porta_fill_params>(c);
   if (!p) return report(PORTA_ERROR_INVALID_ARGUMENT, "full: missing porta_fill_params");
-  const T v = is_float_dt(DT) ? static_cast<T>(p->value) : static_cast<T>(p->int_value);
+  const T v = is_floating_dt(DT) ? math::Convert<T, false>{}(p->value) : math::Convert<T, DT == kDtBool>{}(p->int_value);
   generate<T>(c, [v](int64_t) { return v; });
   return PORTA_OK;
 }
@@ -74,6 +75,10 @@ porta_status random_kernel(const porta_kernel_call* c) {
 }
 
 }  // namespace
+
+porta_kernel_fn find_storage_fill_kernel(int dtype) {
+  return visit_any_dtype(dtype, []<int DT>() -> porta_kernel_fn { return &fill_kernel<DT>; });
+}
 
 porta_kernel_fn find_factory_kernel(uint32_t op, int dtype) {
   return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {

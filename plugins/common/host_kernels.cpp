@@ -42,6 +42,10 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kHostFamilies
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
+  if (plugin::is_storage_dt(dt)) {  // computed in float32 / int32 by the core
+    if (op == PORTA_OP_FULL) return find_storage_fill_kernel(dt);
+    return op == PORTA_OP_COPY || op == PORTA_OP_CAST ? find_storage_copy_kernel(dt) : nullptr;
+  }
   return plugin::by_kind(kHostFamilies, op, dt);
 }
 

@@ -31,15 +31,18 @@ int core_num_threads();
 // The call's parameter struct, or nullptr when it is missing or older
 // (smaller) than the kernel needs.
 
-// Host-memory dtypes, in the core's dispatch order.
-enum class HostDtype : int { Bool = 0, UInt8, Int32, Int64, Float32, Float64 };
 // -1 when Porta does not support the dtype.
 int host_dtype(DLDataType t);
 
 // The host kernel for (op, dtype), or nullptr.
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype);
 
-// Per-family lookups (dtype index as host_dtype returns).
+// The conversion kernels of every dtype, storage dtypes included: FULL, and
+// COPY and CAST (porta/ops.h, porta_op_dtypes).
+porta_kernel_fn find_storage_fill_kernel(int dtype);
+porta_kernel_fn find_storage_copy_kernel(int dtype);
+
+// Per-family lookups (dtype index as host_dtype returns; compute dtypes only).
 porta_kernel_fn find_elementwise_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_factory_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype);

@@ -16,6 +16,8 @@ namespace porta::plugin {
 
 // Porta's dtypes by their dense index (the core's dispatch order): plugins
 // compare and dispatch with these names, never with the numbers.
+// The six compute dtypes come first, then the storage dtypes of plugin ABI
+// 1.10 (porta/ops.h, porta_op_dtypes).
 enum DtypeIndex : int {
   kDtBool = 0,
   kDtUInt8 = 1,
@@ -23,7 +25,12 @@ enum DtypeIndex : int {
   kDtInt64 = 3,
   kDtFloat32 = 4,
   kDtFloat64 = 5,
-  kDtCount = 6,  // how many dtypes there are
+  kDtCount = 6,  // how many compute dtypes there are: the op classes range over these
+  kDtInt8 = 6,
+  kDtInt16 = 7,
+  kDtFloat16 = 8,
+  kDtBFloat16 = 9,
+  kDtAllCount = 10,  // how many dtypes there are
 };
 
 // The index of a Porta dtype, or -1 for a dtype Porta does not support.
@@ -35,11 +42,21 @@ inline int dtype_index(DLDataType t) {
   if (t.code == kDLInt && t.bits == 64) return kDtInt64;
   if (t.code == kDLFloat && t.bits == 32) return kDtFloat32;
   if (t.code == kDLFloat && t.bits == 64) return kDtFloat64;
+  if (t.code == kDLInt && t.bits == 8) return kDtInt8;
+  if (t.code == kDLInt && t.bits == 16) return kDtInt16;
+  if (t.code == kDLFloat && t.bits == 16) return kDtFloat16;
+  if (t.code == kDLBfloat && t.bits == 16) return kDtBFloat16;
   return -1;
 }
 
-// Whether dtype index `dt` is a floating dtype.
+// Whether dtype index `dt` is a floating compute dtype.
 inline constexpr bool is_float_dt(int dt) { return dt == kDtFloat32 || dt == kDtFloat64; }
+// Whether dtype index `dt` is a storage dtype (int8, int16, float16, bfloat16).
+inline constexpr bool is_storage_dt(int dt) { return dt >= kDtCount && dt < kDtAllCount; }
+// FULL, COPY and CAST: the kernels a plugin offers for the storage dtypes too.
+inline constexpr bool is_conversion_op(uint32_t op) {
+  return op == PORTA_OP_FULL || op == PORTA_OP_COPY || op == PORTA_OP_CAST;
+}
 
 // Whether dtype index `dt` is in the dtype class `dtypes` (porta_op_dtypes).
 inline constexpr bool dtype_in_class(int dtypes, int dt) {
@@ -58,9 +75,10 @@ inline constexpr bool dtype_in_class(int dtypes, int dt) {
 }
 
 // Whether a plugin offers a kernel for (op, dtype index dt): exactly the
-// dtypes the op's row of PORTA_OP_DESCRIPTORS takes (false for an op id this
-// header does not know).
+// dtypes the op's row of PORTA_OP_DESCRIPTORS takes, and the conversion ops
+// for every storage dtype (false for an op id this header does not know).
 inline constexpr bool op_takes_dtype(uint32_t op, int dt) {
+  if (is_storage_dt(dt)) return is_conversion_op(op);
   switch (op) {
 #define PORTA_X_TAKES(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
   case PORTA_OP_##NAME:                                                        \

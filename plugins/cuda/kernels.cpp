@@ -39,6 +39,7 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies
 porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
+  if (plugin::is_storage_dt(dt)) return nullptr;  // TODO(issue 17): conversion kernels of the storage dtypes
   return plugin::by_kind(kCudaFamilies, op, dt);
 }
 

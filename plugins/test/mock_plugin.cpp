@@ -157,8 +157,10 @@ porta_status synchronize(int32_t) { return PORTA_OK; }
 // ---- kernels: decode every operand's handle, then run the host kernel.
 
 DLDataType dtype_of(int dt) {
-  constexpr DLDataType kTypes[] = {{kDLBool, 8, 1}, {kDLUInt, 8, 1}, {kDLInt, 32, 1},
-                                   {kDLInt, 64, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}};
+  constexpr DLDataType kTypes[] = {{kDLBool, 8, 1},  {kDLUInt, 8, 1}, {kDLInt, 32, 1},   {kDLInt, 64, 1},
+                                   {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLInt, 8, 1},  {kDLInt, 16, 1},
+                                   {kDLFloat, 16, 1}, {kDLBfloat, 16, 1}};
+  static_assert(sizeof kTypes / sizeof kTypes[0] == porta::plugin::kDtAllCount);
   return kTypes[dt];
 }
 
@@ -194,8 +196,9 @@ constexpr std::array<porta_kernel_fn, sizeof...(Dt)> row(std::integer_sequence<i
 }
 
 template <uint32_t... Op>
-constexpr std::array<std::array<porta_kernel_fn, 6>, sizeof...(Op)> table(std::integer_sequence<uint32_t, Op...>) {
-  return {row<Op>(std::make_integer_sequence<int, 6>{})...};
+constexpr std::array<std::array<porta_kernel_fn, porta::plugin::kDtAllCount>, sizeof...(Op)> table(
+    std::integer_sequence<uint32_t, Op...>) {
+  return {row<Op>(std::make_integer_sequence<int, porta::plugin::kDtAllCount>{})...};
 }
 
 constexpr auto kKernels = table(std::make_integer_sequence<uint32_t, PORTA_OP_COUNT>{});

@@ -10,13 +10,17 @@ const char* safetensors_dtype(Dtype d) {
     case Dtype::Int64: return "I64";
     case Dtype::Float32: return "F32";
     case Dtype::Float64: return "F64";
+    case Dtype::Int8: return "I8";
+    case Dtype::Int16: return "I16";
+    case Dtype::Float16: return "F16";
+    case Dtype::BFloat16: return "BF16";
   }
   return "F32";
 }
 
 std::optional<Dtype> dtype_from_safetensors(std::string_view s) {
-  for (Dtype d : {Dtype::Bool, Dtype::UInt8, Dtype::Int32, Dtype::Int64, Dtype::Float32, Dtype::Float64})
-    if (s == safetensors_dtype(d)) return d;
+  for (int i = 0; i < kDtypeCount; ++i)
+    if (s == safetensors_dtype(static_cast<Dtype>(i))) return static_cast<Dtype>(i);
   return std::nullopt;
 }
 

@@ -56,6 +56,10 @@ std::vector<T> host_values(const TensorPtr& t) {
 std::vector<std::string> element_strings(const TensorPtr& t) {
   std::vector<std::string> cells;
   switch (t->dtype) {
+    case Dtype::Float16:
+    case Dtype::BFloat16: return element_strings(ops::cast(t, Dtype::Float64));  // exact
+    case Dtype::Int8:
+    case Dtype::Int16: return element_strings(ops::cast(t, Dtype::Int64));
     case Dtype::Float32: {
       const std::vector<float> v = host_values<float>(t);
       cells = format_floats({v.begin(), v.end()});

@@ -5,6 +5,8 @@
 #include "runtime/op_descriptors.hpp"
 #include "runtime/registry.hpp"
 
+#include <vector>
+
 namespace porta {
 
 const char* op_name(porta_op op) {
@@ -38,20 +40,48 @@ KernelArg& KernelArg::operator=(const KernelArg& o) {
   return *this;
 }
 
+namespace {
+
+// FULL, COPY and CAST: the kernels every plugin has for every dtype it knows,
+// which the core converts with; never computed through another dtype.
+bool is_conversion_op(porta_op op) { return op == PORTA_OP_FULL || op == PORTA_OP_COPY || op == PORTA_OP_CAST; }
+
+[[noreturn]] void fail_unknown_dtype(const DeviceState& dev, porta_op op, Dtype dtype) {
+  fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": ", dtype_name(dtype), " tensors are not supported by plugin '",
+       dev.backend->name, "': it was built for plugin ABI ", dev.backend->api.abi_major, ".", dev.backend->api.abi_minor,
+       ", which predates ", dtype_name(dtype), " (plugin ABI 1.10); rebuild the plugin against this core's "
+       "porta/plugin.h, or convert the tensor to a dtype it knows first");
+}
+
+}  // namespace
+
 porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype) {
   porta_kernel_fn fn = dev.backend->kernels[op][static_cast<int>(dtype)];
-  if (fn == nullptr && op >= ops_known_at_plugin_minor(dev.backend->api.abi_minor))
+  if (fn != nullptr) return fn;
+  if (op >= ops_known_at_plugin_minor(dev.backend->api.abi_minor))
     fail(PORTA_ERROR_NOT_IMPLEMENTED, op_name(op), " is not implemented by plugin '", dev.backend->name,
          "': it was built for plugin ABI ", dev.backend->api.abi_major, ".", dev.backend->api.abi_minor,
          ", which predates the op; rebuild the plugin against this core's porta/plugin.h");
-  if (fn == nullptr)
-    fail(PORTA_ERROR_NOT_IMPLEMENTED, op_name(op), " (", dtype_name(dtype), ") is not implemented by plugin '",
-         dev.backend->name, "'");
-  return fn;
+  if (static_cast<int>(dtype) >= dtypes_known_at_plugin_minor(dev.backend->api.abi_minor))
+    fail_unknown_dtype(dev, op, dtype);
+  fail(PORTA_ERROR_NOT_IMPLEMENTED, op_name(op), " (", dtype_name(dtype), ") is not implemented by plugin '",
+       dev.backend->name, "'");
+}
+
+static bool has_native_kernel(const DeviceState& dev, porta_op op, Dtype dtype) {
+  return dev.backend->kernels[op][static_cast<int>(dtype)] != nullptr;
+}
+
+// A storage dtype's op runs through its compute dtype's kernel where the
+// plugin has none of its own (porta/ops.h, porta_op_dtypes).
+static bool runs_in_compute_dtype(const DeviceState& dev, porta_op op, Dtype dtype) {
+  return is_storage(dtype) && !is_conversion_op(op) && !has_native_kernel(dev, op, dtype) &&
+         static_cast<int>(dtype) < dtypes_known_at_plugin_minor(dev.backend->api.abi_minor);
 }
 
 bool has_kernel(const DeviceState& dev, porta_op op, Dtype dtype) {
-  return dev.backend->kernels[op][static_cast<int>(dtype)] != nullptr;
+  if (has_native_kernel(dev, op, dtype)) return true;
+  return runs_in_compute_dtype(dev, op, dtype) && has_native_kernel(dev, op, compute_dtype(dtype));
 }
 
 namespace {
@@ -65,9 +95,15 @@ porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, cons
   if (num_inputs > kMaxOperands || num_outputs > kMaxOperands)
     fail(PORTA_ERROR_INTERNAL, op_name(op), ": ", num_inputs, " inputs and ", num_outputs, " outputs exceed the ",
          kMaxOperands, " a kernel call carries");
+  const int known_dtypes = dtypes_known_at_plugin_minor(dev.backend->api.abi_minor);
   DLTensor ins[kMaxOperands], outs[kMaxOperands];
   for (int32_t i = 0; i < num_inputs; ++i) ins[i] = inputs[i].dl;
   for (int32_t i = 0; i < num_outputs; ++i) outs[i] = outputs[i].dl;
+  if (known_dtypes < kDtypeCount)  // never hand a plugin a dtype it does not know (a CAST's input)
+    for (int32_t i = 0; i < num_inputs + num_outputs; ++i) {
+      const int d = dtype_index(i < num_inputs ? ins[i].dtype : outs[i - num_inputs].dtype);
+      if (d >= known_dtypes) fail_unknown_dtype(dev, op, static_cast<Dtype>(d));
+    }
   porta_kernel_call call{};
   call.struct_size = sizeof(call);
   call.device = dev.index;
@@ -80,22 +116,110 @@ porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, cons
   return fn(&call);
 }
 
+void check_status(porta_status st, DeviceState& dev, porta_op op, Dtype kernel_dtype) {
+  if (st != PORTA_OK) check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
+}
+
+int64_t arg_numel(const KernelArg& a) {
+  int64_t n = 1;
+  for (int32_t i = 0; i < a.shape.n; ++i) n *= a.shape[i];
+  return n;
+}
+
+// The operands of a storage dtype, as dense copies in its compute dtype.
+// An operand that shares memory with one already converted (an optimizer's
+// parameter, in and out) shares its copy.
+class ComputeCopies {
+ public:
+  ComputeCopies(DeviceState& dev, Dtype storage) : dev_(dev), storage_(storage), compute_(compute_dtype(storage)) {}
+
+  // `a` itself when it is not of the storage dtype, else its copy (holding
+  // a's values when `read`).
+  KernelArg convert(const KernelArg& a, bool read) {
+    if (dtype_index(a.dl.dtype) != static_cast<int>(storage_)) return a;
+    for (const Copy& c : copies_)
+      if (c.original.dl.data == a.dl.data && c.original.dl.byte_offset == a.dl.byte_offset &&
+          c.original.shape == a.shape && c.original.strides == a.strides)
+        return KernelArg(*c.tensor);
+    Copy c{a, empty(dev_, compute_, a.shape)};
+    if (read && arg_numel(a) > 0) cast(a, KernelArg(*c.tensor), compute_);
+    copies_.push_back(c);
+    return KernelArg(*c.tensor);
+  }
+
+  // Writes the copy of `a` (converted earlier) back into a, rounding.
+  void write_back(const KernelArg& a) {
+    if (dtype_index(a.dl.dtype) != static_cast<int>(storage_) || arg_numel(a) == 0) return;
+    for (const Copy& c : copies_)
+      if (c.original.dl.data == a.dl.data && c.original.dl.byte_offset == a.dl.byte_offset) {
+        cast(KernelArg(*c.tensor), a, storage_);
+        return;
+      }
+  }
+
+ private:
+  struct Copy {
+    KernelArg original;
+    TensorPtr tensor;
+  };
+  void cast(const KernelArg& from, const KernelArg& to, Dtype to_dtype) {
+    check_status(call_kernel(dev_, PORTA_OP_CAST, to_dtype, &from, 1, &to, 1, nullptr), dev_, PORTA_OP_CAST, to_dtype);
+  }
+  DeviceState& dev_;
+  Dtype storage_, compute_;
+  std::vector<Copy> copies_;
+};
+
+// Whether the kernel reads outputs[i] before writing it.
+bool reads_output(porta_op op, int32_t i, const void* params) {
+  if (op == PORTA_OP_SCATTER) return i == 0;
+  if (op == PORTA_OP_MATMUL) return params && static_cast<const porta_matmul_params*>(params)->beta != 0.0;
+  return false;
+}
+
+// Whether the kernel writes inputs[i] in place (an optimizer's parameter and state).
+bool writes_input(porta_op op, int32_t i) { return op_kind(op) == PORTA_OP_KIND_OPTIMIZER && i != 1; }
+
+// Runs op through the compute dtype of `storage`: converts, calls, rounds back.
+porta_status call_in_compute_dtype(DeviceState& dev, porta_op op, Dtype storage, const KernelArg* inputs,
+                                   int32_t num_inputs, const KernelArg* outputs, int32_t num_outputs,
+                                   const void* params) {
+  ComputeCopies copies(dev, storage);
+  KernelArg ins[6], outs[6];
+  if (num_inputs > 6 || num_outputs > 6)
+    fail(PORTA_ERROR_INTERNAL, op_name(op), ": too many operands to convert");
+  for (int32_t i = 0; i < num_inputs; ++i) ins[i] = copies.convert(inputs[i], true);
+  for (int32_t i = 0; i < num_outputs; ++i) outs[i] = copies.convert(outputs[i], reads_output(op, i, params));
+  const porta_status st = call_kernel(dev, op, compute_dtype(storage), ins, num_inputs, outs, num_outputs, params);
+  if (st != PORTA_OK) return st;
+  for (int32_t i = 0; i < num_outputs; ++i) copies.write_back(outputs[i]);
+  for (int32_t i = 0; i < num_inputs; ++i)
+    if (writes_input(op, i)) copies.write_back(inputs[i]);
+  return PORTA_OK;
+}
+
+porta_status call_any(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
+                      const KernelArg* outputs, int32_t num_outputs, const void* params) {
+  if (runs_in_compute_dtype(dev, op, kernel_dtype))
+    return call_in_compute_dtype(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
+  return call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
+}
+
 }  // namespace
 
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
             const KernelArg* outputs, int32_t num_outputs, const void* params) {
-  porta_status st = call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
-  if (st != PORTA_OK) check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
+  check_status(call_any(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params), dev, op, kernel_dtype);
 }
 
 bool try_launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
                 const KernelArg* outputs, int32_t num_outputs, const void* params) {
-  porta_status st = call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
+  porta_status st = call_any(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
   if (st == PORTA_ERROR_NOT_IMPLEMENTED) {
     take_plugin_error();  // the kernel's reason, not the caller's error
     return false;
   }
-  if (st != PORTA_OK) check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
+  check_status(st, dev, op, kernel_dtype);
   return true;
 }
 

@@ -28,10 +28,16 @@ struct KernelArg {
 // dtype and plugin when there is none.
 porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype);
 // Whether `dev`'s plugin has that kernel (one built before the op has none),
-// for ops whose kernel the core can compose from others when it is missing.
+// or, for a storage dtype, its compute dtype's kernel (which launch then
+// runs, converting), for ops whose kernel the core can compose from others
+// when it is missing.
 bool has_kernel(const DeviceState& dev, porta_op op, Dtype dtype);
 
-// Runs one kernel. `params` may be NULL.
+// Runs one kernel. `params` may be NULL. An op of a storage dtype (float16,
+// bfloat16, int8, int16) whose plugin has no kernel of that dtype runs
+// through its compute dtype's kernel: the operands of the storage dtype are
+// converted to dense copies, and the outputs (and an optimizer's state)
+// rounded back (porta/ops.h, porta_op_dtypes).
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
             const KernelArg* outputs, int32_t num_outputs, const void* params);
 inline void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,

@@ -107,8 +107,9 @@ void Registry::load_locked(const std::string& path) {
                                            "report 0 to ", kMaxDevicesPerPlugin, " (a bug in the plugin)"));
   rec.device_count = count;
   const int32_t known_ops = ops_known_at_plugin_minor(b->api.abi_minor);
+  const int known_dtypes = dtypes_known_at_plugin_minor(b->api.abi_minor);
   for (int op = 0; op < known_ops; ++op)
-    for (int d = 0; d < kDtypeCount; ++d)
+    for (int d = 0; d < known_dtypes; ++d)
       b->kernels[op][d] = b->api.find_kernel(static_cast<uint32_t>(op), to_dl(static_cast<Dtype>(d)));
   for (int32_t i = 0; i < count; ++i) {
     auto dev = std::make_unique<DeviceState>();

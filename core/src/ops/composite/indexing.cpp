@@ -54,7 +54,13 @@ TensorPtr identity(porta_scatter_reduce reduce, const porta_tensor& like, const 
   switch (like.dtype) {
     case Dtype::Float32:
     case Dtype::Float64:
+    case Dtype::Float16:
+    case Dtype::BFloat16:
       return ops::full(dev, shape, lowest ? -INFINITY : INFINITY, like.dtype);
+    case Dtype::Int8:
+      return ops::full_int(dev, shape, lowest ? INT8_MIN : INT8_MAX, like.dtype);
+    case Dtype::Int16:
+      return ops::full_int(dev, shape, lowest ? INT16_MIN : INT16_MAX, like.dtype);
     case Dtype::Bool:
       return ops::full(dev, shape, lowest ? 0.0 : 1.0, like.dtype);
     case Dtype::UInt8:
