@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "elementwise_math.hpp"
 #include "float16_types.hpp"
 #include "host_kernels.hpp"
 
@@ -24,6 +25,14 @@ template <int DT> using storage_t = typename Storage<DT>::type;
 
 // Whether dtype index DT holds floating values (the storage ones included).
 inline constexpr bool is_floating_dt(int dt) { return is_float_dt(dt) || dt == kDtFloat16 || dt == kDtBFloat16; }
+
+// FULL's value for dtype index DT: `value` converted for floating dtypes,
+// `int_value` for the others, with Porta's conversion rules.
+template <int DT>
+storage_t<DT> fill_value(const porta_fill_params& p) {
+  using T = storage_t<DT>;
+  return is_floating_dt(DT) ? math::Convert<T, false>{}(p.value) : math::Convert<T, DT == kDtBool>{}(p.int_value);
+}
 
 // Calls f.template operator()<DT>() for the runtime compute dtype index `dt`
 // (the kernels that compute: the storage dtypes never reach them).

@@ -1,6 +1,5 @@
 // Host kernels of the FACTORY kind: fill, arange and the Philox samplers.
 #include "dtype_dispatch.hpp"
-#include "elementwise_math.hpp"
 #include "philox.h"
 #include "philox_vector.hpp"
 #include "strided_loop.hpp"
@@ -28,7 +27,7 @@ porta_status fill_kernel(const porta_kernel_call* c) {
   using T = storage_t<DT>;
   const auto* p = params<porta_fill_params>(c);
   if (!p) return report(PORTA_ERROR_INVALID_ARGUMENT, "full: missing porta_fill_params");
-  const T v = is_floating_dt(DT) ? math::Convert<T, false>{}(p->value) : math::Convert<T, DT == kDtBool>{}(p->int_value);
+  const T v = fill_value<DT>(*p);
   generate<T>(c, [v](int64_t) { return v; });
   return PORTA_OK;
 }

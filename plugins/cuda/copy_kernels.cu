@@ -8,17 +8,24 @@ namespace porta::cuda {
 namespace {
 
 using host::storage_t;
-using host::visit_dtype;
 
 template <int ToDt>
 porta_status cast_kernel(const porta_kernel_call* c) {
   const int from = dtype_index(c->inputs[0].dtype);
   if (from < 0) return report(PORTA_ERROR_UNSUPPORTED_DTYPE, "cast: unsupported input dtype");
   using To = storage_t<ToDt>;
-  return visit_dtype(from, [&]<int FromDt>() {
+  return host::visit_any_dtype(from, [&]<int FromDt>() {
     return launch_elementwise<math::Convert<To, ToDt == 0>, To, storage_t<FromDt>>(c, "cast");
   });
 }
+
+// The cast kernel of a dtype (a functor: nvcc refuses a template lambda here).
+struct CastOf {
+  template <int DT>
+  porta_kernel_fn operator()() const {
+    return &cast_kernel<DT>;
+  }
+};
 
 struct CopyShapes {
   static constexpr bool has(porta_op_kind k) { return k == PORTA_OP_KIND_COPY; }
@@ -30,6 +37,10 @@ struct CopyShapes {
 
 }  // namespace
 
-porta_kernel_fn find_copy_kernel(uint32_t op, int dtype) { return plugin::find_elementwise<CopyShapes>(op, dtype); }
+porta_kernel_fn find_copy_kernel(uint32_t op, int dtype) {
+  if (plugin::is_storage_dt(dtype))  // the conversions every dtype has (porta/ops.h, porta_op_dtypes)
+    return host::visit_any_dtype(dtype, CastOf{});
+  return plugin::find_elementwise<CopyShapes>(op, dtype);
+}
 
 }  // namespace porta::cuda

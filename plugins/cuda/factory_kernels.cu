@@ -86,7 +86,7 @@ porta_status fill_kernel(const porta_kernel_call* c) {
   using T = storage_t<DT>;
   const auto* p = op_params<porta_fill_params>(c);
   if (!p) return report(PORTA_ERROR_INVALID_ARGUMENT, "full: missing porta_fill_params");
-  const T v = is_float_dt(DT) ? static_cast<T>(p->value) : static_cast<T>(p->int_value);
+  const T v = host::fill_value<DT>(*p);
   return generate<T>(c, "full", Fill<T>{v});
 }
 
@@ -151,9 +151,19 @@ porta_status normal_kernel(const porta_kernel_call* c) {
   return generate<T>(c, "randn", Load<T>{static_cast<const T*>(staged)});
 }
 
+// The fill kernel of a dtype (a functor: nvcc refuses a template lambda here).
+struct FillOf {
+  template <int DT>
+  porta_kernel_fn operator()() const {
+    return &fill_kernel<DT>;
+  }
+};
+
 }  // namespace
 
 porta_kernel_fn find_factory_kernel(uint32_t op, int dtype) {
+  if (plugin::is_storage_dt(dtype))  // FULL only: the core computes the others in float32 / int32
+    return op == PORTA_OP_FULL ? host::visit_any_dtype(dtype, FillOf{}) : nullptr;
   return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
     switch (op) {
       case PORTA_OP_FULL:

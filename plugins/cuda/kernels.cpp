@@ -39,7 +39,7 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies
 porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  if (plugin::is_storage_dt(dt)) return nullptr;  // TODO(issue 17): conversion kernels of the storage dtypes
+  if (plugin::is_storage_dt(dt) && !plugin::is_conversion_op(op)) return nullptr;  // computed in float32 / int32
   return plugin::by_kind(kCudaFamilies, op, dt);
 }
 

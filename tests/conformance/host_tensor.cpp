@@ -37,6 +37,10 @@ std::string dtype_name(DLDataType d) {
     case 5:
       return "float64";
   }
+  const std::pair<DLDataType, const char*> storage[] = {
+      {porta_int8, "int8"}, {porta_int16, "int16"}, {porta_float16, "float16"}, {porta_bfloat16, "bfloat16"}};
+  for (const auto& [dt, name] : storage)
+    if (same_dtype(d, dt)) return name;
   return "dtype(" + std::to_string(d.code) + "," + std::to_string(d.bits) + "," + std::to_string(d.lanes) + ")";
 }
 

@@ -118,12 +118,22 @@ inline constexpr DLDataType kInt64{kDLInt, 64, 1};
 inline constexpr DLDataType kUInt8{kDLUInt, 8, 1};
 /// bool (DLPack {kDLBool, 8, 1}), one byte per element.
 inline constexpr DLDataType kBool{kDLBool, 8, 1};
+/// int8 (DLPack {kDLInt, 8, 1}). Since 1.10.
+inline constexpr DLDataType kInt8{kDLInt, 8, 1};
+/// int16 (DLPack {kDLInt, 16, 1}). Since 1.10.
+inline constexpr DLDataType kInt16{kDLInt, 16, 1};
+/// float16 (DLPack {kDLFloat, 16, 1}), torch::kHalf; computed in float32. No
+/// C++ element type: read it with cast(kFloat32), which is exact. Since 1.10.
+inline constexpr DLDataType kFloat16{kDLFloat, 16, 1};
+/// bfloat16 (DLPack {kDLBfloat, 16, 1}), torch::kBFloat16; computed in
+/// float32, read with cast(kFloat32) as kFloat16. Since 1.10.
+inline constexpr DLDataType kBFloat16{kDLBfloat, 16, 1};
 
 /// The dtype's name ("float32"), or a description of an unknown DLPack dtype.
 inline std::string dtype_name(DLDataType dtype) {
-  const std::pair<DLDataType, const char*> names[] = {{kFloat32, "float32"}, {kFloat64, "float64"},
-                                                      {kInt32, "int32"},     {kInt64, "int64"},
-                                                      {kUInt8, "uint8"},     {kBool, "bool"}};
+  const std::pair<DLDataType, const char*> names[] = {
+      {kFloat32, "float32"}, {kFloat64, "float64"}, {kInt32, "int32"}, {kInt64, "int64"},     {kUInt8, "uint8"},
+      {kBool, "bool"},       {kInt8, "int8"},       {kInt16, "int16"}, {kFloat16, "float16"}, {kBFloat16, "bfloat16"}};
   for (const auto& [dt, name] : names)
     if (dt == dtype) return name;
   return detail::cat("dtype(code=", int(dtype.code), ", bits=", int(dtype.bits), ", lanes=", dtype.lanes, ")");
@@ -138,7 +148,10 @@ constexpr DLDataType dtype_of() {
   else if constexpr (std::is_same_v<T, int64_t>) return kInt64;
   else if constexpr (std::is_same_v<T, uint8_t>) return kUInt8;
   else if constexpr (std::is_same_v<T, bool>) return kBool;
-  else static_assert(sizeof(T) == 0, "Porta tensors hold float, double, int32_t, int64_t, uint8_t or bool");
+  else if constexpr (std::is_same_v<T, int8_t>) return kInt8;
+  else if constexpr (std::is_same_v<T, int16_t>) return kInt16;
+  else static_assert(sizeof(T) == 0, "Porta tensors hold float, double, int32_t, int64_t, uint8_t, bool, int8_t or "
+                                     "int16_t (float16 and bfloat16: cast to kFloat32 first)");
 }
 
 namespace detail {
@@ -156,6 +169,8 @@ decltype(auto) with_element_type(DLDataType dtype, F&& f) {
   if (dtype == kInt64) return f.template operator()<int64_t>();
   if (dtype == kUInt8) return f.template operator()<uint8_t>();
   if (dtype == kBool) return f.template operator()<bool>();
+  if (dtype == kInt8) return f.template operator()<int8_t>();
+  if (dtype == kInt16) return f.template operator()<int16_t>();
   throw Error(PORTA_ERROR_UNSUPPORTED_DTYPE, cat("[tensor] no C++ element type for ", dtype_name(dtype)));
 }
 
@@ -612,7 +627,8 @@ class Tensor {
                                                             detail::join(shape(), "[", "]")));
     // Read exactly in a dtype that holds every value of ours, then convert checked.
     const DLDataType dt = dtype();
-    if (dt.code == kDLFloat) return detail::checked_convert<T>(cast(kFloat64).template to_vector<double>()[0], "item");
+    if (dt.code == kDLFloat || dt.code == kDLBfloat)
+      return detail::checked_convert<T>(cast(kFloat64).template to_vector<double>()[0], "item");
     return detail::checked_convert<T>(cast(kInt64).template to_vector<int64_t>()[0], "item");
   }
 
@@ -633,6 +649,12 @@ class Tensor {
   Tensor clone() const { return make(porta_clone, live()); }
   /// Converted to `dtype` (the same handle when it already is).
   Tensor cast(DLDataType dtype) const { return make(porta_cast, live(), dtype); }
+  /// Converted to `dtype`, as libtorch's to(torch::kHalf): cast(dtype).
+  Tensor to(DLDataType dtype) const { return cast(dtype); }
+  /// Converted to float16, rounded to nearest even (libtorch's half()).
+  Tensor half() const { return cast(kFloat16); }
+  /// Converted to bfloat16, rounded to nearest even (libtorch's bfloat16()).
+  Tensor bfloat16() const { return cast(kBFloat16); }
 
   // --------------------------- in-place writes ---------------------------
 

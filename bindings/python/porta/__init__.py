@@ -14,7 +14,7 @@ from ._errors import (PortaError, InvalidArgumentError, DimensionError, DeviceMi
                       NoSuchDeviceError, NotImplementedByBackendError, OutOfMemoryError, BackendError,
                       InvalidHandleError, PortaIOError, InternalError, PortaTimeoutError)
 from ._lib import path as library_path
-from ._dtype import dtype, float32, float64, int32, int64, uint8, bool_
+from ._dtype import dtype, float32, float64, int32, int64, uint8, bool_, int8, int16, float16, bfloat16
 from ._device import (device, try_gpu, try_all_gpus, available_devices, accelerator_count, synchronize,
                       plugins, device_count, device_info)
 from ._runtime import (load_plugin, add_plugin_path, set_num_threads, get_num_threads, set_log_level,
@@ -82,3 +82,5 @@ double = float64
 int = int32  # noqa: A001
 long = int64
 bool = bool_  # noqa: A001
+half = float16
+short = int16

@@ -16,12 +16,31 @@ from ._lib import fn
 from ._tensor import Tensor, wrap
 
 _ITEM_TYPES = {_dtype.float32: ctypes.c_float, _dtype.float64: ctypes.c_double, _dtype.int32: ctypes.c_int32,
-               _dtype.int64: ctypes.c_int64, _dtype.uint8: ctypes.c_uint8, _dtype.bool_: ctypes.c_bool}
+               _dtype.int64: ctypes.c_int64, _dtype.uint8: ctypes.c_uint8, _dtype.bool_: ctypes.c_bool,
+               _dtype.int8: ctypes.c_int8, _dtype.int16: ctypes.c_int16}
+_HALF_FLOATS = (_dtype.float16, _dtype.bfloat16)
 
 
-def numpy_dtype(dt):
-    """The NumPy dtype of a porta dtype."""
+def _ml_dtypes(why):
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise TypeError(f"{why}: NumPy has no bfloat16; install ml_dtypes (pip install ml_dtypes), whose "
+                        "ml_dtypes.bfloat16 Porta uses, or convert first with .float()") from None
+    return ml_dtypes
+
+
+def numpy_dtype(dt, why="bfloat16 as a NumPy array"):
+    """The NumPy dtype of a porta dtype (bfloat16: ml_dtypes.bfloat16, TypeError saying what to install without)."""
+    if dt is _dtype.bfloat16:
+        return np.dtype(_ml_dtypes(why).bfloat16)
     return np.dtype(dt.numpy_name)
+
+
+def _wire_dtype(dt):
+    """The dtype host data travels in: float16 and bfloat16 are made from float32 on the device, so every
+    value rounds once, by Porta's rule (float64 data through float32, as PyTorch), with or without ml_dtypes."""
+    return _dtype.float32 if dt in _HALF_FLOATS else dt
 
 
 def _int_overflow(arr):
@@ -43,7 +62,7 @@ def _python_array(data, dtype=None):
     if overflow is not None:
         raise overflow
     if dtype is not None and arr.dtype != object:
-        return arr.astype(numpy_dtype(dtype))
+        return arr.astype(numpy_dtype(_wire_dtype(dtype)))
     if arr.dtype == np.float64:
         arr = arr.astype(np.float32)
     elif arr.dtype.kind in "iu" and arr.dtype != np.uint8:
@@ -68,6 +87,8 @@ def as_array(data, dtype=None):
 
 def upload(arr, dt, dev):
     """A new tensor on `dev` holding a copy of NumPy array `arr` cast to porta dtype `dt`."""
+    if dt in _HALF_FLOATS and arr.dtype.name != dt.numpy_name:
+        return upload(arr, _dtype.float32, dev).to(dt)
     arr = arr.astype(numpy_dtype(dt), order="C", copy=False)  # (ascontiguousarray makes 0-d arrays 1-d)
     shape = (ctypes.c_int64 * arr.ndim)(*arr.shape)
     out = c_void_p()
@@ -101,6 +122,8 @@ def host_array(t):
 
 def _tolist(self):
     """The elements as (nested) Python lists; a Python scalar for a 0-d tensor."""
+    if self.dtype in _HALF_FLOATS:  # exact in float32, and no ml_dtypes needed
+        return host_array(self.float()).tolist()
     return host_array(self).tolist()
 
 
@@ -113,6 +136,8 @@ def _item(self):
     if n != 1:
         raise RuntimeError(f"a Tensor with {n} elements cannot be converted to Scalar (item() needs exactly one "
                          f"element; the shape is {list(shape)})")
+    if self.dtype in _HALF_FLOATS:
+        return self.float().item()
     v = _ITEM_TYPES[self.dtype]()
     status = fn.porta_tensor_to_host(self._h, byref(v), ctypes.sizeof(v))
     if status:
@@ -131,7 +156,19 @@ def _numpy(self, force=False):
                         "tensor to host memory first.")
     if self.requires_grad:
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    if self.dtype is _dtype.bfloat16:  # NumPy's DLPack import has no bfloat16: its bits, viewed as ml_dtypes'
+        bfloat16 = numpy_dtype(self.dtype, "numpy() of a bfloat16 tensor")
+        return np.asarray(_Uint16Memory(self)).view(bfloat16)
     return np.from_dlpack(self)
+
+
+class _Uint16Memory:
+    """A cpu tensor's 16-bit elements as NumPy's array interface (the array keeps this, and so the tensor, alive)."""
+
+    def __init__(self, t):
+        self.tensor = t
+        self.__array_interface__ = {"shape": tuple(t.shape), "typestr": "<u2", "version": 3,
+                                    "strides": tuple(2 * s for s in t.stride()), "data": (t.data_ptr(), t.is_read_only())}
 
 
 def _array(self, dtype=None, copy=None):

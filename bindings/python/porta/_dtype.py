@@ -1,19 +1,20 @@
 """Element types: porta.float32, porta.int64, ... as objects like torch.float32."""
 from ._lib import DLDataType
 
-_DL_INT, _DL_UINT, _DL_FLOAT, _DL_BOOL = 0, 1, 2, 6
+_DL_INT, _DL_UINT, _DL_FLOAT, _DL_BFLOAT, _DL_BOOL = 0, 1, 2, 4, 6
 
 
 class dtype:
-    """One of Porta's six element types (a DLPack DLDataType underneath)."""
+    """One of Porta's ten element types (a DLPack DLDataType underneath). bfloat16's NumPy type comes from
+    ml_dtypes (NumPy has none); the others are NumPy's."""
 
     __slots__ = ("name", "code", "bits", "itemsize", "is_floating_point", "is_signed", "dl", "numpy_name")
 
     def __init__(self, name, code, bits, numpy_name):
         self.name = name
         self.code, self.bits, self.itemsize = code, bits, bits // 8
-        self.is_floating_point = code == _DL_FLOAT
-        self.is_signed = code in (_DL_INT, _DL_FLOAT)
+        self.is_floating_point = code in (_DL_FLOAT, _DL_BFLOAT)
+        self.is_signed = code in (_DL_INT, _DL_FLOAT, _DL_BFLOAT)
         self.dl = DLDataType(code, bits, 1)
         self.numpy_name = numpy_name
 
@@ -35,11 +36,16 @@ int32 = dtype("int32", _DL_INT, 32, "int32")
 int64 = dtype("int64", _DL_INT, 64, "int64")
 uint8 = dtype("uint8", _DL_UINT, 8, "uint8")
 bool_ = dtype("bool", _DL_BOOL, 8, "bool")
+int8 = dtype("int8", _DL_INT, 8, "int8")
+int16 = dtype("int16", _DL_INT, 16, "int16")
+float16 = dtype("float16", _DL_FLOAT, 16, "float16")
+bfloat16 = dtype("bfloat16", _DL_BFLOAT, 16, "bfloat16")
 
-ALL = (float32, float64, int32, int64, uint8, bool_)
+ALL = (float32, float64, int32, int64, uint8, bool_, int8, int16, float16, bfloat16)
 _BY_CODE = {(d.code, d.bits): d for d in ALL}
 _BY_NAME = {d.name: d for d in ALL}
-_ALIASES = {"float": float32, "double": float64, "int": int32, "long": int64, "byte": uint8}
+_ALIASES = {"float": float32, "double": float64, "int": int32, "long": int64, "byte": uint8, "half": float16,
+            "short": int16, "char": int8}
 _BY_NUMPY = {d.numpy_name: d for d in ALL}
 SUPPORTED = ", ".join(d.name for d in ALL)
 
@@ -92,7 +98,8 @@ def resolve(value):
 
 # torch.Tensor.type() names ("torch.FloatTensor").
 TENSOR_TYPE_NAMES = {float32: "FloatTensor", float64: "DoubleTensor", int32: "IntTensor", int64: "LongTensor",
-                     uint8: "ByteTensor", bool_: "BoolTensor"}
+                     uint8: "ByteTensor", bool_: "BoolTensor", int8: "CharTensor", int16: "ShortTensor",
+                     float16: "HalfTensor", bfloat16: "BFloat16Tensor"}
 _BY_TENSOR_TYPE_NAME = {v: k for k, v in TENSOR_TYPE_NAMES.items()}
 
 

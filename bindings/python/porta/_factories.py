@@ -45,6 +45,9 @@ def as_tensor(data, dtype=None, device=None):
 def from_numpy(ndarray):
     """A tensor sharing the NumPy array's memory (zero-copy; read-only arrays give read-only tensors)."""
     from ._dlpack import from_dlpack
+    if getattr(getattr(ndarray, "dtype", None), "name", None) == "bfloat16":
+        raise TypeError("from_numpy(): NumPy cannot share a bfloat16 (ml_dtypes) array through DLPack; copy it with "
+                        "porta.tensor(array), or share array.view(numpy.uint16)")
     return from_dlpack(ndarray)
 
 

@@ -330,8 +330,20 @@ class Tensor:
         return self.to(_dtype.bool_)
 
     def half(self):
-        """Not available: Porta has no float16."""
-        raise TypeError(f"Porta has no float16 dtype; supported: {_dtype.SUPPORTED}")
+        """Cast to float16 (rounded to nearest even)."""
+        return self.to(_dtype.float16)
+
+    def bfloat16(self):
+        """Cast to bfloat16 (rounded to nearest even)."""
+        return self.to(_dtype.bfloat16)
+
+    def short(self):
+        """Cast to int16."""
+        return self.to(_dtype.int16)
+
+    def char(self):
+        """Cast to int8."""
+        return self.to(_dtype.int8)
 
     def pin_memory(self, device=None):
         """A copy in page-locked host memory for the best accelerator (or `device`)."""

@@ -56,6 +56,10 @@ PORTA_API const DLDataType porta_dtype_int32 = {kDLInt, 32, 1};
 PORTA_API const DLDataType porta_dtype_int64 = {kDLInt, 64, 1};
 PORTA_API const DLDataType porta_dtype_uint8 = {kDLUInt, 8, 1};
 PORTA_API const DLDataType porta_dtype_bool = {kDLBool, 8, 1};
+PORTA_API const DLDataType porta_dtype_int8 = {kDLInt, 8, 1};
+PORTA_API const DLDataType porta_dtype_int16 = {kDLInt, 16, 1};
+PORTA_API const DLDataType porta_dtype_float16 = {kDLFloat, 16, 1};
+PORTA_API const DLDataType porta_dtype_bfloat16 = {kDLBfloat, 16, 1};
 PORTA_API const int32_t porta_max_dims = PORTA_MAX_DIMS;
 PORTA_API const int32_t porta_all_dims = PORTA_ALL_DIMS;
 

@@ -101,7 +101,13 @@ TensorPtr scalar_like(const TensorPtr& a, double s) {
   return full(*a->device, Dims{}, s, st);
 }
 
-TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) { return binary(op, a, scalar_like(a, s)); }
+TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) {
+  if (meets_scalars_in_float32(a->dtype)) {
+    TensorPtr out = binary(op, cast(a, Dtype::Float32), full(*a->device, Dims{}, s, Dtype::Float32));
+    return out->dtype == Dtype::Float32 ? cast(out, a->dtype) : out;
+  }
+  return binary(op, a, scalar_like(a, s));
+}
 
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
   check_same_device("where", {cond.get(), a.get(), b.get()});

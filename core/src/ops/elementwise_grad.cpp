@@ -248,7 +248,13 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   return out;
 }
 
-TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) { return binary(op, a, ops::scalar_like(a, s)); }
+TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) {
+  if (ops::meets_scalars_in_float32(a->dtype)) {  // as ops::binary_scalar, recording the casts
+    TensorPtr out = binary(op, cast(a, Dtype::Float32), ops::full(*a->device, Dims{}, s, Dtype::Float32));
+    return out->dtype == Dtype::Float32 ? cast(out, a->dtype) : out;
+  }
+  return binary(op, a, ops::scalar_like(a, s));
+}
 
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
   TensorPtr out = ops::where(cond, a, b);

@@ -69,6 +69,10 @@ TensorPtr cast(const TensorPtr& t, Dtype dtype);
 TensorPtr unary(porta_op op, const TensorPtr& a);
 TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b);  // arithmetic and comparisons
 TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s);
+// Whether a tensor of dtype `d` meets a Python scalar in float32 (float16,
+// bfloat16): PyTorch computes x * 0.1 as float(x) * float(0.1), rounded
+// once, never with 0.1 rounded to x's dtype first.
+inline bool meets_scalars_in_float32(Dtype d) { return d == Dtype::Float16 || d == Dtype::BFloat16; }
 // The 0-d operand for `a op s`: a's dtype, or float32 when s is not integral
 // and a is not floating (int64 for bool a).
 TensorPtr scalar_like(const TensorPtr& a, double s);
