@@ -235,6 +235,13 @@ PORTA_EXPORT extern const int32_t porta_all_dims;
  *  is INVALID_ARGUMENT, with Porta's dtypes listed in the message. Since 1.2. */
 PORTA_EXPORT porta_status porta_dtype_by_name(const char* name, DLDataType* out);
 
+/** The dtype an elementwise op of tensors of dtypes `a` and `b` (both with
+ *  dimensions, or both 0-d) computes and returns, PyTorch's
+ *  torch.promote_types: bool < integers < floats; within integers the wider
+ *  (uint8 with int8: int16); within floats the wider (float16 with
+ *  bfloat16: float32). A dtype Porta lacks is UNSUPPORTED_DTYPE. Since 1.10. */
+PORTA_EXPORT porta_status porta_promote_types(DLDataType a, DLDataType b, DLDataType* out);
+
 /** One row of the op table (porta/ops.h, PORTA_OP_DESCRIPTORS), for a
  *  binding that builds its op set from the library it loaded. Strings are
  *  Porta's (static). Set struct_size before the call; fields beyond it are
@@ -1907,6 +1914,51 @@ PORTA_EXPORT porta_status porta_reducer_prepare_for_backward(porta_reducer* redu
 PORTA_EXPORT porta_status porta_reducer_bucket_count(const porta_reducer* reducer, int32_t* out);
 /** Removes the hooks and releases the reducer (NULL is a no-op). Since 1.9. */
 PORTA_EXPORT void porta_reducer_release(porta_reducer* reducer);
+
+/* =================== mixed precision (since 1.10) =================== */
+/* torch.autocast and torch.amp.GradScaler's device side. docs/api.md lists
+ * the ops autocast converts. */
+
+/** Opens an autocast region for the calling thread on device type
+ *  `device_type` (a plugin's name: "cpu", "cuda", "opencl"), as
+ *  torch.autocast(device_type, dtype, enabled): with `enabled`, the ops of
+ *  PyTorch's lists take float32 operands on devices of that type in `dtype`
+ *  (float16 or bfloat16: matmul, mm, bmm, addmm, baddbmm, einsum, linear,
+ *  convolutions, attention, recurrent layers) and float16/bfloat16 operands in
+ *  float32 (softmax, log_softmax, the losses, sum, prod, cumsum, cumprod,
+ *  logsumexp, vector_norm, layer_norm, group_norm, softplus, exp, expm1, log,
+ *  log2, log10, log1p, pow, asin, acos, tan, sinh, cosh, erfinv); every other
+ *  op promotes as usual. A parameter (a leaf that requires grad) is
+ *  converted once per region. enabled == 0 opens a region without autocast
+ *  (nested in one that has it). Regions nest; close each with
+ *  porta_autocast_exit on the same thread. Since 1.10. */
+PORTA_EXPORT porta_status porta_autocast_enter(const char* device_type, DLDataType dtype, int32_t enabled);
+/** Closes the calling thread's innermost autocast region on `device_type`,
+ *  restoring the state before it; INVALID_ARGUMENT when none is open. The
+ *  cache of converted parameters empties with the thread's outermost region.
+ *  Since 1.10. */
+PORTA_EXPORT porta_status porta_autocast_exit(const char* device_type);
+/** Whether autocast is on for `device_type` on the calling thread, and its
+ *  dtype (bfloat16 when off). Either pointer may be NULL. Since 1.10. */
+PORTA_EXPORT porta_status porta_autocast_state(const char* device_type, int32_t* enabled, DLDataType* dtype);
+
+/** GradScaler's unscale, in place, as torch._amp_foreach_non_finite_check_and_unscale_:
+ *  every tensor of `grads` (floating, all on found_inf's device) is multiplied
+ *  by inv_scale, and found_inf (one float32 element) becomes 1 when any of
+ *  them held an infinity or NaN before, else keeps its value. inv_scale: one
+ *  float32 element on the same device. NULL entries are skipped. Since 1.10. */
+PORTA_EXPORT porta_status porta_amp_unscale_(porta_tensor* const* grads, int32_t num_grads, porta_tensor* found_inf,
+                                             porta_tensor* inv_scale);
+/** GradScaler's update, in place, as torch._amp_update_scale_: with found_inf
+ *  nonzero, scale *= backoff_factor and growth_tracker = 0; else
+ *  growth_tracker += 1, and on reaching growth_interval, scale *=
+ *  growth_factor and growth_tracker = 0. scale and found_inf: one float32
+ *  element; growth_tracker: one int32 element; one device. growth_factor > 1,
+ *  0 < backoff_factor < 1, growth_interval >= 1 (else INVALID_ARGUMENT).
+ *  Since 1.10. */
+PORTA_EXPORT porta_status porta_amp_update_scale_(porta_tensor* scale, porta_tensor* growth_tracker,
+                                                  porta_tensor* found_inf, double growth_factor, double backoff_factor,
+                                                  int32_t growth_interval);
 
 #ifdef __cplusplus
 } /* extern "C" */

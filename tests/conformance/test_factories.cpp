@@ -117,8 +117,8 @@ TEST_P(Factories, ArangeErrors) {
 
 TEST_P(Factories, UnsupportedDtypeIsRejected) {
   const Shape s{2};
-  const DLDataType f16{kDLFloat, 16, 1}, vec{kDLFloat, 32, 4};
-  for (DLDataType dt : {f16, vec}) {
+  const DLDataType f8{kDLFloat, 8, 1}, vec{kDLFloat, 32, 4}, u16{kDLUInt, 16, 1};
+  for (DLDataType dt : {f8, vec, u16}) {
     expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE,
                    [&](porta_tensor** o) { return porta_tensor_empty(dt, s.data(), 1, dev(), o); });
     expect_failure(PORTA_ERROR_UNSUPPORTED_DTYPE,

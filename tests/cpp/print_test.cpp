@@ -87,7 +87,8 @@ TEST(Print, DtypesStreamByName) {
   std::ostringstream os;
   os << porta::kFloat32 << " " << porta::kBool;
   EXPECT_EQ(os.str(), "float32 bool");
-  EXPECT_EQ(porta::dtype_name(DLDataType{kDLFloat, 16, 1}), "dtype(code=2, bits=16, lanes=1)");
+  EXPECT_EQ(porta::dtype_name(porta::kBFloat16), "bfloat16");
+  EXPECT_EQ(porta::dtype_name(DLDataType{kDLFloat, 8, 1}), "dtype(code=2, bits=8, lanes=1)");
 }
 
 class PrintOnMock : public MockDeviceTest {};

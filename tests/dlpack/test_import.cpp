@@ -188,9 +188,9 @@ std::vector<Rejection> rejections() {
     return [=](ForeignSpec& s) { s.device = DLDevice{static_cast<DLDeviceType>(type), id}; };
   };
   return {
-      {"float16", dtype(kDLFloat, 16, 1), PORTA_ERROR_UNSUPPORTED_DTYPE, "dl_tensor.dtype float16 is not supported"},
-      {"bfloat16", dtype(kDLBfloat, 16, 1), PORTA_ERROR_UNSUPPORTED_DTYPE, "dtype bfloat16"},
-      {"int16", dtype(kDLInt, 16, 1), PORTA_ERROR_UNSUPPORTED_DTYPE, "dtype int16"},
+      {"float8", dtype(kDLFloat, 8, 1), PORTA_ERROR_UNSUPPORTED_DTYPE, "dl_tensor.dtype float8 is not supported"},
+      {"bfloat32", dtype(kDLBfloat, 32, 1), PORTA_ERROR_UNSUPPORTED_DTYPE, "dtype bfloat32"},
+      {"uint16", dtype(kDLUInt, 16, 1), PORTA_ERROR_UNSUPPORTED_DTYPE, "dtype uint16"},
       {"complex64", dtype(kDLComplex, 64, 1), PORTA_ERROR_UNSUPPORTED_DTYPE, "dtype complex64"},
       {"float32x4", dtype(kDLFloat, 32, 4), PORTA_ERROR_UNSUPPORTED_DTYPE, "float32 x 4 lanes"},
       {"float32x0", dtype(kDLFloat, 32, 0), PORTA_ERROR_UNSUPPORTED_DTYPE, "float32 x 0 lanes"},

@@ -66,6 +66,7 @@ def dlpack_seeds():
         "null-shape": dlpack(shape=(2,), null_shape=True),
         "negative-shape": dlpack(shape=(-1,)),
         "float16": dlpack(shape=(2,), dtype=b"\xf5\x02\x10\x01\x00"),  # pick >= 0xF0, code 2, 16 bits, 1 lane
+        "float8": dlpack(shape=(2,), dtype=b"\xf5\x02\x08\x01\x00"),
         "float32x4-lanes": dlpack(shape=(2,), dtype=b"\xf5\x02\x20\x04\x00"),
     }
     for name, data in seeds.items():

@@ -85,8 +85,8 @@ void expect_import_checked(Import import) {
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "managed must not be NULL", import(nullptr, out.p()));
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", import(&m, nullptr));
   auto bad = m;
-  bad.dl_tensor.dtype = DLDataType{kDLFloat, 16, 1};
-  REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "dl_tensor.dtype float16", import(&bad, out.p()));
+  bad.dl_tensor.dtype = DLDataType{kDLFloat, 8, 1};
+  REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "dl_tensor.dtype float8", import(&bad, out.p()));
   bad = m;
   bad.dl_tensor.dtype.lanes = 2;
   REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "lanes", import(&bad, out.p()));
@@ -237,7 +237,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
                porta_tensor_empty_pinned(porta_float32, shape, 2, x.mock, nullptr));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype",
-               porta_tensor_empty_pinned(DLDataType{kDLFloat, 16, 1}, shape, 2, x.mock, out.p()));
+               porta_tensor_empty_pinned(DLDataType{kDLFloat, 8, 1}, shape, 2, x.mock, out.p()));
        REFUSED(PORTA_ERROR_NO_SUCH_DEVICE, "cpu:7",
                porta_tensor_empty_pinned(porta_float32, shape, 2, DLDevice{kDLCPU, 7}, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "shape must not be NULL",

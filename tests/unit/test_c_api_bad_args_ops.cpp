@@ -94,7 +94,7 @@ const Case kCast = {"porta_cast", [](Fixture& x) {
                           x, [](porta_tensor* t, porta_tensor** o) { return porta_cast(t, porta_int32, o); });
                       Untouched<porta_tensor*> out;
                       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype",
-                              porta_cast(x.f.get(), DLDataType{kDLFloat, 16, 1}, out.p()));
+                              porta_cast(x.f.get(), DLDataType{kDLFloat, 8, 1}, out.p()));
                       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "lanes 2",
                               porta_cast(x.f.get(), DLDataType{kDLInt, 32, 2}, out.p()));
                     }};

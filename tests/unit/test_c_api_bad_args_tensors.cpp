@@ -11,7 +11,7 @@ namespace {
 const DLDevice kNoSuchCpu{kDLCPU, 7};
 const DLDevice kUnknownType{static_cast<DLDeviceType>(99), 0};
 const DLDevice kNegativeIndex{kDLCPU, -1};
-const DLDataType kFloat16{kDLFloat, 16, 1};
+const DLDataType kFloat8{kDLFloat, 8, 1};  // not a Porta dtype
 const DLDataType kFloat32x4{kDLFloat, 32, 4};
 const DLDataType kUnknownCode{99, 32, 1};
 
@@ -41,7 +41,7 @@ void expect_bad_shapes_refused(Call call) {
 
 template <typename Call>
 void expect_bad_dtypes_refused(Call call) {
-  REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype", call(kFloat16));
+  REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype", call(kFloat8));
   REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "lanes 4", call(kFloat32x4));
   REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "code 99", call(kUnknownCode));
 }
@@ -113,16 +113,27 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "name must not be NULL", porta_dtype_by_name(nullptr, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_dtype_by_name("float32", nullptr));
        // Unknown names, names of dtypes Porta lacks, other spellings and "":
-       // refused, naming the name and the six that exist.
+       // refused, naming the name and the ten that exist.
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT,
-               "unknown dtype name 'float16' (Porta's dtypes: bool, uint8, int32, int64, float32, float64)",
-               porta_dtype_by_name("float16", out.p()));
+               "unknown dtype name 'float8' (Porta's dtypes: bool, uint8, int32, int64, float32, float64, int8, "
+               "int16, float16, bfloat16)",
+               porta_dtype_by_name("float8", out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name 'half'", porta_dtype_by_name("half", out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name 'banana'", porta_dtype_by_name("banana", out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name 'Float32'", porta_dtype_by_name("Float32", out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name 'float32 '", porta_dtype_by_name("float32 ", out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown dtype name ''", porta_dtype_by_name("", out.p()));
      }},
 
+    {"porta_promote_types",
+     [](Fixture&) {
+       Untouched<DLDataType> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_promote_types(porta_int8, porta_uint8, nullptr));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype (code 2, bits 8, lanes 1) (supported: bool, uint8",
+               porta_promote_types(DLDataType{kDLFloat, 8, 1}, porta_float32, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype (code 0, bits 32, lanes 4)",
+               porta_promote_types(porta_float32, DLDataType{kDLInt, 32, 4}, out.p()));
+     }},
     {"porta_op_count",
      [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_op_count(nullptr)); }},
     {"porta_op_get_info",

@@ -139,6 +139,15 @@ inline std::string dtype_name(DLDataType dtype) {
   return detail::cat("dtype(code=", int(dtype.code), ", bits=", int(dtype.bits), ", lanes=", dtype.lanes, ")");
 }
 
+/// The dtype an elementwise op of dtypes a and b returns (torch::promote_types):
+/// bool < integers < floats, the wider within each; uint8 with int8 is int16,
+/// float16 with bfloat16 is float32.
+inline DLDataType promote_types(DLDataType a, DLDataType b) {
+  DLDataType out{};
+  detail::check(porta_promote_types(a, b, &out));
+  return out;
+}
+
 /// The dtype of C++ element type T (float, double, int32_t, int64_t, uint8_t, bool).
 template <class T>
 constexpr DLDataType dtype_of() {

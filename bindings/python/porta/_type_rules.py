@@ -1,13 +1,14 @@
 """PyTorch's type rules as functions: promote_types, result_type, can_cast, finfo, iinfo, and the default
 dtype (float32; Porta's core types Python floats and integer true division as float32, so float64 as the
 default is refused rather than half applied)."""
+from ctypes import byref
+
 import numpy as np
 
 from . import _dtype
+from ._errors import check
+from ._lib import DLDataType, fn
 
-# PyTorch's promotion lattice restricted to Porta's six dtypes is a chain.
-_ORDER = (_dtype.bool_, _dtype.uint8, _dtype.int32, _dtype.int64, _dtype.float32, _dtype.float64)
-_RANK = {d: i for i, d in enumerate(_ORDER)}
 
 
 def category(dt):
@@ -18,7 +19,9 @@ def category(dt):
 def promote_types(type1, type2):
     """The smallest dtype both convert to without leaving their categories (torch.promote_types)."""
     a, b = _dtype.resolve(type1), _dtype.resolve(type2)
-    return a if _RANK[a] >= _RANK[b] else b
+    out = DLDataType()
+    check(fn.porta_promote_types(a.dl, b.dl, byref(out)))  # the core's table, PyTorch's
+    return _dtype.from_dl(out)
 
 
 def can_cast(from_, to):
@@ -78,6 +81,12 @@ def set_default_dtype(d):
     raise TypeError(f"set_default_dtype(): only floating-point types are supported as the default type, got {d}")
 
 
+class _BFLOAT16_INFO:
+    """bfloat16's limits (NumPy has no bfloat16): float32's exponent with 8 significant bits."""
+    bits, eps, max, min = 16, 2.0**-7, 3.3895313892515355e38, -3.3895313892515355e38
+    smallest_normal, precision = 2.0**-126, 2
+
+
 class finfo:
     """Limits of a floating dtype, as torch.finfo: bits, eps, max, min, tiny (= smallest_normal), resolution."""
 
@@ -85,7 +94,7 @@ class finfo:
         dt = get_default_dtype() if type is None else _dtype.resolve(type)
         if not dt.is_floating_point:
             raise TypeError(f"finfo(): {dt} is not a floating-point dtype; use iinfo for integers")
-        info = np.finfo(dt.numpy_name)
+        info = _BFLOAT16_INFO if dt is _dtype.bfloat16 else np.finfo(dt.numpy_name)
         self.dtype, self.bits = dt.name, info.bits
         self.eps, self.max, self.min = float(info.eps), float(info.max), float(info.min)
         self.tiny = self.smallest_normal = float(info.smallest_normal)

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "amp/autocast.hpp"
 #include "c_api/c_api.hpp"
 
 using namespace porta;
@@ -12,6 +13,12 @@ using namespace porta;
 namespace {
 
 std::optional<double> maybe(const double* v) { return v ? std::optional<double>(*v) : std::nullopt; }
+
+// Each operand as autocast's lower-precision ops take it (amp/autocast.hpp).
+std::vector<TensorPtr> lowered(std::vector<TensorPtr> v) {
+  for (TensorPtr& t : v) t = amp::lower(t);
+  return v;
+}
 
 }  // namespace
 
@@ -29,7 +36,7 @@ PORTA_API porta_status porta_lerp(porta_tensor* start, porta_tensor* end, porta_
 
 PORTA_API porta_status porta_logsumexp(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
                                        porta_tensor** out) {
-  return produce(out, [&] { return composite::logsumexp(arg(t, "t"), dims, num_dims, keepdim != 0); });
+  return produce(out, [&] { return composite::logsumexp(amp::to_float32(arg(t, "t")), dims, num_dims, keepdim != 0); });
 }
 
 PORTA_API porta_status porta_gelu(porta_tensor* a, int32_t approximate, porta_tensor** out) {
@@ -48,7 +55,7 @@ PORTA_API porta_status porta_silu(porta_tensor* a, porta_tensor** out) {
 }
 
 PORTA_API porta_status porta_softplus(porta_tensor* a, double beta, double threshold, porta_tensor** out) {
-  return produce(out, [&] { return composite::softplus(arg(a, "a"), beta, threshold); });
+  return produce(out, [&] { return composite::softplus(amp::to_float32(arg(a, "a")), beta, threshold); });
 }
 
 PORTA_API porta_status porta_leaky_relu(porta_tensor* a, double negative_slope, porta_tensor** out) {
@@ -109,7 +116,7 @@ PORTA_API porta_status porta_std(porta_tensor* t, const int32_t* dims, int32_t n
 }
 
 PORTA_API porta_status porta_prod(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** out) {
-  return produce(out, [&] { return composite::prod(arg(t, "t"), dim, keepdim != 0); });
+  return produce(out, [&] { return composite::prod(amp::to_float32(arg(t, "t")), dim, keepdim != 0); });
 }
 
 PORTA_API porta_status porta_any(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
@@ -128,7 +135,7 @@ PORTA_API porta_status porta_count_nonzero(porta_tensor* t, const int32_t* dims,
 
 PORTA_API porta_status porta_vector_norm(porta_tensor* t, double ord, const int32_t* dims, int32_t num_dims,
                                          int keepdim, porta_tensor** out) {
-  return produce(out, [&] { return composite::vector_norm(arg(t, "t"), ord, dims, num_dims, keepdim != 0); });
+  return produce(out, [&] { return composite::vector_norm(amp::to_float32(arg(t, "t")), ord, dims, num_dims, keepdim != 0); });
 }
 
 PORTA_API porta_status porta_flip(porta_tensor* t, const int32_t* dims, int32_t num_dims, porta_tensor** out) {
@@ -157,7 +164,7 @@ PORTA_API porta_status porta_outer(porta_tensor* a, porta_tensor* b, porta_tenso
 }
 
 PORTA_API porta_status porta_mm(porta_tensor* a, porta_tensor* b, porta_tensor** out) {
-  return produce(out, [&] { return composite::mm(arg(a, "a"), arg(b, "b")); });
+  return produce(out, [&] { return composite::mm(amp::lower(arg(a, "a")), amp::lower(arg(b, "b"))); });
 }
 
 PORTA_API porta_status porta_mv(porta_tensor* a, porta_tensor* v, porta_tensor** out) {
@@ -169,17 +176,17 @@ PORTA_API porta_status porta_dot(porta_tensor* a, porta_tensor* b, porta_tensor*
 }
 
 PORTA_API porta_status porta_bmm(porta_tensor* a, porta_tensor* b, porta_tensor** out) {
-  return produce(out, [&] { return composite::bmm(arg(a, "a"), arg(b, "b")); });
+  return produce(out, [&] { return composite::bmm(amp::lower(arg(a, "a")), amp::lower(arg(b, "b"))); });
 }
 
 PORTA_API porta_status porta_addmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta, double alpha,
                                    porta_tensor** out) {
-  return produce(out, [&] { return composite::addmm(arg(c, "c"), arg(a, "a"), arg(b, "b"), beta, alpha); });
+  return produce(out, [&] { return composite::addmm(amp::lower(arg(c, "c")), amp::lower(arg(a, "a")), amp::lower(arg(b, "b")), beta, alpha); });
 }
 
 PORTA_API porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta, double alpha,
                                      porta_tensor** out) {
-  return produce(out, [&] { return composite::baddbmm(arg(c, "c"), arg(a, "a"), arg(b, "b"), beta, alpha); });
+  return produce(out, [&] { return composite::baddbmm(amp::lower(arg(c, "c")), amp::lower(arg(a, "a")), amp::lower(arg(b, "b")), beta, alpha); });
 }
 
 // ---- since 1.7
@@ -247,7 +254,7 @@ PORTA_API porta_status porta_unfold(porta_tensor* t, int32_t dim, int64_t size, 
 
 PORTA_API porta_status porta_einsum(const char* equation, porta_tensor* const* operands, int32_t n,
                                     porta_tensor** out) {
-  return produce(out, [&] { return composite::einsum(equation, tensor_array("einsum", operands, n)); });
+  return produce(out, [&] { return composite::einsum(equation, lowered(tensor_array("einsum", operands, n))); });
 }
 
 PORTA_API porta_status porta_var_mean(porta_tensor* t, const int32_t* dims, int32_t num_dims, double correction,

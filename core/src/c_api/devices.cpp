@@ -82,6 +82,13 @@ PORTA_API porta_status porta_dtype_by_name(const char* name, DLDataType* out) {
   });
 }
 
+PORTA_API porta_status porta_promote_types(DLDataType a, DLDataType b, DLDataType* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = to_dl(promote(checked_dtype(a), checked_dtype(b)));
+  });
+}
+
 PORTA_API porta_status porta_op_count(int32_t* out) {
   return guard([&] {
     require(out, "out");

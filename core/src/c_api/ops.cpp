@@ -2,6 +2,7 @@
 // porta/ops.h stays the single source of truth. Each kind has one wrapper
 // shape; kinds with hand-written entry points (factories, copies) generate
 // nothing here.
+#include "amp/autocast.hpp"
 #include "ops/ag.hpp"
 #include "c_api/c_api.hpp"
 
@@ -28,20 +29,23 @@ using namespace porta;
 
 #define PORTA_GEN_PORTA_OP_KIND_SCAN(NAME, name)                                         \
   PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, porta_tensor** out) { \
-    return produce(out, [&] { return ag::scan(PORTA_OP_##NAME, arg(t, "t"), dim, false); }); \
+    return produce(out, [&] { return ag::scan(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(t, "t")), dim, false); }); \
   }
 
 #define PORTA_GEN_PORTA_OP_KIND_UNARY(NAME, name)                                       \
   PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor** out) {            \
-    return produce(out, [&] { return ag::unary(PORTA_OP_##NAME, arg(a, "a")); });     \
+    return produce(out, [&] { return ag::unary(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a"))); }); \
   }
 
 #define PORTA_GEN_PORTA_OP_KIND_BINARY(NAME, name)                                                       \
   PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor* b, porta_tensor** out) {            \
-    return produce(out, [&] { return ag::binary(PORTA_OP_##NAME, arg(a, "a"), arg(b, "b")); });         \
+    return produce(out, [&] {                                                                            \
+      return ag::binary(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a")),                     \
+                        amp::operand(PORTA_OP_##NAME, arg(b, "b")));                                     \
+    });                                                                                                  \
   }                                                                                                      \
   PORTA_API porta_status porta_##name##_scalar(porta_tensor* a, double s, porta_tensor** out) {         \
-    return produce(out, [&] { return ag::binary_scalar(PORTA_OP_##NAME, arg(a, "a"), s); });           \
+    return produce(out, [&] { return ag::binary_scalar(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a")), s); }); \
   }
 #define PORTA_GEN_PORTA_OP_KIND_COMPARE PORTA_GEN_PORTA_OP_KIND_BINARY
 
@@ -53,7 +57,9 @@ using namespace porta;
 #define PORTA_GEN_PORTA_OP_KIND_REDUCE(NAME, name)                                                          \
   PORTA_API porta_status porta_##name(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,  \
                                       porta_tensor** out) {                                                 \
-    return produce(out, [&] { return ag::reduce(PORTA_OP_##NAME, arg(t, "t"), dims, num_dims, keepdim != 0); }); \
+    return produce(out, [&] {                                                                                 \
+      return ag::reduce(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(t, "t")), dims, num_dims, keepdim != 0); \
+    });                                                                                                        \
   }
 
 #define PORTA_GEN_PORTA_OP_KIND_ARGREDUCE(NAME, name)                                                       \
@@ -63,7 +69,7 @@ using namespace porta;
 
 #define PORTA_GEN_PORTA_OP_KIND_MATMUL(NAME, name)                                                  \
   PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor* b, porta_tensor** out) {       \
-    return produce(out, [&] { return ag::matmul(arg(a, "a"), arg(b, "b")); });                     \
+    return produce(out, [&] { return ag::matmul(amp::lower(arg(a, "a")), amp::lower(arg(b, "b"))); }); \
   }
 
 #define PORTA_X_GENERATE(NAME, name, id, kind, inputs) PORTA_GEN_##kind(NAME, name)

@@ -30,7 +30,7 @@ Layout read_layout(const DLTensor& dl, const char* op) {
   Layout l;
   if (dtype_index(dl.dtype) < 0)
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": dl_tensor.dtype ", describe(dl.dtype),
-         " is not supported (Porta has float32, float64, int32, int64, uint8 and bool, with lanes 1); "
+         " is not supported (Porta has ", dtype_names(), ", with lanes 1); "
          "convert it to one of those first");
   l.dtype = checked_dtype(dl.dtype);
   if (dl.ndim < 0 || dl.ndim > PORTA_DLPACK_MAX_NDIM)

@@ -1,0 +1,143 @@
+#include "amp/autocast.hpp"
+
+#include <vector>
+
+#include "autograd/node.hpp"
+#include "ops/ag.hpp"
+#include "runtime/error.hpp"
+#include "runtime/registry.hpp"
+
+namespace porta::amp {
+namespace {
+
+struct TypeState {
+  int32_t device_type;
+  bool enabled;
+  Dtype dtype;
+};
+
+// A parameter's conversion, reused within the region while its storage's
+// version (in-place writes) and the grad mode it was made under are unchanged.
+struct CachedCast {
+  TensorPtr source, cast;
+  uint64_t version;
+  bool grad_mode;
+};
+
+struct ThreadState {
+  std::vector<TypeState> current;  // one per device type that has been entered
+  std::vector<TypeState> saved;    // what each enter() replaced, for its exit()
+  std::vector<CachedCast> cache;
+};
+
+thread_local ThreadState t_state;
+thread_local int t_open_regions = 0;
+
+int32_t device_type_named(const char* type) {
+  require(type, "device_type");
+  Registry& r = Registry::get();
+  Backend* b = r.backend_named(type);
+  if (b == nullptr) r.fail_unknown_type(type);
+  return b->device_type;
+}
+
+TypeState* find(int32_t device_type) {
+  for (TypeState& s : t_state.current)
+    if (s.device_type == device_type) return &s;
+  return nullptr;
+}
+
+// The region's dtype for t's device type, when autocast is on there.
+const TypeState* active_for(const porta_tensor& t) {
+  if (t_open_regions == 0) return nullptr;
+  const TypeState* s = find(t.device->dl.device_type);
+  return s && s->enabled ? s : nullptr;
+}
+
+}  // namespace
+
+void enter(const char* type, Dtype dtype, bool enabled) {
+  const int32_t device_type = device_type_named(type);
+  if (enabled && dtype != Dtype::Float16 && dtype != Dtype::BFloat16)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "autocast: dtype ", dtype_name(dtype),
+         " is not a lower-precision dtype; autocast runs in float16 or bfloat16");
+  TypeState* s = find(device_type);
+  if (s == nullptr) {
+    t_state.current.push_back(TypeState{device_type, false, Dtype::BFloat16});
+    s = &t_state.current.back();
+  }
+  t_state.saved.push_back(*s);
+  s->enabled = enabled;
+  if (enabled) s->dtype = dtype;
+  ++t_open_regions;
+}
+
+void exit(const char* type) {
+  const int32_t device_type = device_type_named(type);
+  for (size_t i = t_state.saved.size(); i-- > 0;) {
+    if (t_state.saved[i].device_type != device_type) continue;
+    *find(device_type) = t_state.saved[i];
+    t_state.saved.erase(t_state.saved.begin() + static_cast<std::ptrdiff_t>(i));
+    if (--t_open_regions == 0) t_state.cache.clear();
+    return;
+  }
+  fail(PORTA_ERROR_INVALID_ARGUMENT, "autocast: no autocast region is open on '", type,
+       "' in this thread (every exit needs the enter it closes, on the same thread and device type)");
+}
+
+bool enabled(const char* type, Dtype* dtype) {
+  const TypeState* s = find(device_type_named(type));
+  if (dtype) *dtype = s && s->enabled ? s->dtype : Dtype::BFloat16;
+  return s && s->enabled;
+}
+
+bool any_region() { return t_open_regions > 0; }
+
+TensorPtr lower(const TensorPtr& t) {
+  const TypeState* s = t ? active_for(*t) : nullptr;
+  if (s == nullptr || t->dtype != Dtype::Float32) return t;
+  const bool cacheable = t->requires_grad && !t->grad_fn;  // a leaf that requires grad: a parameter
+  if (!cacheable) return ag::cast(t, s->dtype);
+  const uint64_t version = t->storage->version.load(std::memory_order_relaxed);
+  const bool grad_mode = autograd::grad_enabled();
+  for (const CachedCast& c : t_state.cache)
+    if (c.source.get() == t.get() && c.cast->dtype == s->dtype && c.version == version && c.grad_mode == grad_mode)
+      return c.cast;
+  TensorPtr cast = ag::cast(t, s->dtype);
+  std::erase_if(t_state.cache, [&](const CachedCast& c) { return c.source.get() == t.get(); });  // stale
+  t_state.cache.push_back(CachedCast{t, cast, version, grad_mode});
+  return cast;
+}
+
+TensorPtr to_float32(const TensorPtr& t) {
+  if (!t || active_for(*t) == nullptr) return t;
+  if (t->dtype != Dtype::Float16 && t->dtype != Dtype::BFloat16) return t;
+  return ag::cast(t, Dtype::Float32);
+}
+
+TensorPtr operand(porta_op op, const TensorPtr& t) {
+  if (t_open_regions == 0) return t;
+  switch (op) {
+    case PORTA_OP_MATMUL: return lower(t);
+    // torch.autocast's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype) among the generated entry points.
+    case PORTA_OP_EXP:
+    case PORTA_OP_EXPM1:
+    case PORTA_OP_LOG:
+    case PORTA_OP_LOG2:
+    case PORTA_OP_LOG10:
+    case PORTA_OP_LOG1P:
+    case PORTA_OP_ASIN:
+    case PORTA_OP_ACOS:
+    case PORTA_OP_TAN:
+    case PORTA_OP_SINH:
+    case PORTA_OP_COSH:
+    case PORTA_OP_ERFINV:
+    case PORTA_OP_POW:
+    case PORTA_OP_SUM:
+    case PORTA_OP_CUMSUM:
+    case PORTA_OP_CUMPROD: return to_float32(t);
+    default: return t;
+  }
+}
+
+}  // namespace porta::amp

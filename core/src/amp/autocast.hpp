@@ -1,0 +1,44 @@
+// Autocast (mixed precision), as torch.autocast: per thread and per device
+// type, a region in which the ops of PyTorch's lists take their floating
+// operands in a low dtype (matmul, linear, convolutions, attention) or in
+// float32 (softmax, losses, sums, exp, log, norms), and every other op
+// promotes as usual. The C API's entry points of those ops call lower() or
+// to_float32() on their operands; nothing below the C API (a composite's
+// own ops, a backward pass) is autocast, as PyTorch's dispatcher autocasts
+// only the ops called. docs/api.md lists the ops.
+#pragma once
+
+#include <porta/ops.h>
+
+#include "runtime/tensor.hpp"
+
+namespace porta::amp {
+
+// Enters a region on device type `type` (a plugin's name: "cpu", "cuda"):
+// autocast on (`enabled`) in `dtype` (float16 or bfloat16), or off. Regions
+// nest; exit() restores the state before the matching enter().
+void enter(const char* type, Dtype dtype, bool enabled);
+// Leaves the innermost region on `type`; INVALID_ARGUMENT without one. The
+// cast cache empties when the thread leaves its outermost region.
+void exit(const char* type);
+// The state on `type` for the calling thread: whether on, and the dtype.
+bool enabled(const char* type, Dtype* dtype);
+
+// `t` as a lower-precision op takes it: a float32 tensor on a device whose
+// type is autocast is converted to the region's dtype (float64, integers and
+// tensors already low pass unchanged, as in PyTorch). A leaf that requires
+// grad (a parameter) is converted once per region: later uses share the
+// conversion while its version is unchanged.
+TensorPtr lower(const TensorPtr& t);
+// `t` as a float32 op takes it: float16 and bfloat16 become float32 where
+// autocast is on for t's device type.
+TensorPtr to_float32(const TensorPtr& t);
+// Whether any autocast region is open on this thread (the cheap check the
+// entry points make before anything else).
+bool any_region();
+// `t` as op `op` (an id of porta/ops.h) takes it, by PyTorch's lists: lower()
+// for MATMUL; to_float32() for exp, log and their kin, pow, sum, prod,
+// cumsum and cumprod; `t` itself for every other op.
+TensorPtr operand(porta_op op, const TensorPtr& t);
+
+}  // namespace porta::amp
