@@ -196,11 +196,15 @@ PORTA_HD I saturating_float_to_int(F x) {
 // "nonzero"; float to int32/int64 saturates with NaN as 0; float to uint8,
 // int8 and int16 goes through int64, as PyTorch does; integers truncate;
 // float16 and bfloat16 widen to float32 first, and everything narrows to
-// them from float32 (float16_types.hpp).
+// them from float32 (float16_types.hpp). From its own type a 16-bit float is
+// kept as it is: a strided COPY keeps a NaN's payload as the contiguous one
+// (a memcpy) does, where the trip through float32 would make every bfloat16
+// NaN 0x7fc0.
 template <class To, bool ToBool>
 struct Convert {
   template <class From> PORTA_HD To operator()(From x) const {
-    if constexpr (is_float16_type<From>) return (*this)(to_float(x));
+    if constexpr (is_float16_type<From> && std::is_same_v<From, To>) return x;
+    else if constexpr (is_float16_type<From>) return (*this)(to_float(x));
     else if constexpr (is_float16_type<To>) return from_float<To>(static_cast<float>(x));
     else if constexpr (ToBool) return static_cast<To>(x != From(0));
     else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To> && sizeof(To) < 4)
