@@ -21,7 +21,10 @@ class Program;  // program.hpp
 enum class Family : int {
   Elementwise, Copy, Factory, Reduce, Conv, Pool, Softmax, Loss, Optimizer, Index, Scan, Sort, Norm, Rnn, Count
 };
-inline constexpr int kDtypes = plugin::kDtCount;  // Porta's dtypes in the core's order: bool .. float64
+// Porta's dtypes in the core's order: bool .. float64, then the storage
+// dtypes int8 .. bfloat16, which only the conversion programs (Copy for COPY
+// and CAST, Factory for FULL) are built for.
+inline constexpr int kDtypes = plugin::kDtAllCount;
 
 class Device {
  public:

@@ -1,6 +1,7 @@
 // find_kernel: which (op, dtype) pairs the plugin offers (those of the cpu
-// plugin; float64 only where a device has cl_khr_fp64), and one entry
-// point per pair that hands the call to its family's runner.
+// plugin: for the storage dtypes FULL, COPY and CAST only; float64 only
+// where a device has cl_khr_fp64), and one entry point per pair that hands
+// the call to its family's runner.
 #include <array>
 #include <utility>
 
@@ -59,7 +60,6 @@ constexpr auto kEntries = table(std::make_integer_sequence<uint32_t, PORTA_OP_CO
 porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT || !plugin::op_takes_dtype(op, dt)) return nullptr;
-  if (plugin::is_storage_dt(dt)) return nullptr;  // TODO(issue 17): conversion kernels of the storage dtypes
   // Optional ops it leaves to the core: direct convolution (lowered to IM2COL + GEMM).
   if (op >= PORTA_OP_CONV2D && op <= PORTA_OP_CONV2D_BACKWARD_WEIGHT) return nullptr;
   if (dt == kDtFloat64 && !any_device_has_fp64()) return nullptr;

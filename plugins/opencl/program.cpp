@@ -17,7 +17,7 @@ struct FamilySpec {
 const FamilySpec& family_spec(Family f) {
   static const FamilySpec kSpecs[] = {
       {"elementwise", {"elementwise.cl"}},
-      {"copy", {"copy.cl"}},
+      {"copy", {"float16.cl", "copy.cl"}},
       {"factory", {"philox_prelude.cl", "philox.h", "factory.cl"}},
       {"reduce", {"reduce.cl"}},
       {"conv", {"window2d.cl", "conv.cl"}},
@@ -80,11 +80,17 @@ porta_status make_program(Device& dev, Family f, int dt, Program** out) {
 }  // namespace
 
 const char* dtype_label(int dt) {
-  static const char* const kLabels[] = {"bool", "uint8", "int32", "int64", "float32", "float64"};
+  static const char* const kLabels[] = {"bool",    "uint8", "int32", "int64",   "float32",
+                                        "float64", "int8",  "int16", "float16", "bfloat16"};
+  static_assert(sizeof kLabels / sizeof kLabels[0] == kDtypes);
   return dt >= 0 && dt < kDtypes ? kLabels[dt] : "unknown dtype";
 }
 
 porta_status find_cl_kernel(Device& dev, Family family, int dt, const std::string& name, Kernel** out) {
+  if (plugin::is_storage_dt(dt) && family != Family::Copy && family != Family::Factory)
+    return report(PORTA_ERROR_INTERNAL, std::string("the ") + family_spec(family).name +
+                                            " program has no kernels for " + dtype_label(dt) +
+                                            " (a storage dtype: the core computes it in another)");
   if (dt == plugin::kDtFloat64 && !dev.fp64)
     return report(PORTA_ERROR_UNSUPPORTED_DTYPE, "float64 needs cl_khr_fp64, which " + dev.name + " does not have");
   std::atomic<Program*>& slot = dev.programs[static_cast<size_t>(static_cast<int>(family) * kDtypes + dt)];

@@ -1,6 +1,8 @@
 // Prepended to every program. Each program is compiled once per dtype with
 // -DDT=<porta host dtype index> (0 bool, 1 uint8, 2 int32, 3 int64,
-// 4 float32, 5 float64), and -DPORTA_FP64 where the device has cl_khr_fp64.
+// 4 float32, 5 float64; and for the conversion programs, copy and factory,
+// the storage dtypes 6 int8, 7 int16, 8 float16, 9 bfloat16), and
+// -DPORTA_FP64 where the device has cl_khr_fp64.
 // No contraction into fma: results then round as on the host.
 #pragma OPENCL FP_CONTRACT OFF
 #ifdef PORTA_FP64
@@ -20,9 +22,16 @@ typedef long T;
 typedef float T;
 #elif DT == 5
 typedef double T;
+#elif DT == 6
+typedef char T;
+#elif DT == 7
+typedef short T;
+#elif DT == 8 || DT == 9
+typedef ushort T;  // float16, bfloat16: bit patterns, converted by float16.cl
 #endif
 
 #define IS_FLOAT (DT == 4 || DT == 5)
+#define IS_STORAGE (DT >= 6)  // kept in memory only: FULL, COPY and CAST have kernels for them
 #define IS_NUMERIC (DT != 0)
 #if IS_FLOAT
 #define IS_NAN(x) isnan(x)

@@ -2,9 +2,11 @@
 // the host kernels, is compiled into this program). The output may have any
 // strides: work-item i writes row-major element i.
 
+// The value comes in T, converted by the plugin (for the 16-bit floats, its
+// bits from porta/float16.h): fill is the one kernel of the storage dtypes.
 ELEMENTWISE_KERNEL(op_full, { y[y0 + o.x] = value; }, __global T* y, long y0, T value)
 
-#if DT != 0
+#if DT != 0 && !IS_STORAGE
 // Integers go through int64, so uint8 wraps as on the host instead of saturating.
 #if IS_FLOAT
 #define FROM_REAL(v) ((T)(v))

@@ -6,6 +6,8 @@
 // reproduces its choices), which keeps them bit-identical to cpu's.
 // float32 samples are made on the device in double: an ulp of difference
 // there vanishes in the rounding to float.
+#include <porta/float16.h>
+
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -63,7 +65,9 @@ porta_status write_samples(const OpCall& call, const DLTensor& out, const std::v
   return st;
 }
 
-// Sets `v` as the kernel's T argument for dtype `dt`.
+// Sets `v` as the kernel's T argument for dtype `dt`, converted as the host's
+// fill converts it: integers truncate int_value, the 16-bit floats round
+// value to float32 and then to their bits with porta/float16.h.
 void fill_value(Launch& l, int dt, const porta_fill_params& p) {
   switch (dt) {
     case kDtBool:
@@ -78,6 +82,18 @@ void fill_value(Launch& l, int dt, const porta_fill_params& p) {
       break;
     case kDtFloat32:
       l.arg(static_cast<cl_float>(p.value));
+      break;
+    case kDtInt8:
+      l.arg(static_cast<cl_char>(p.int_value));
+      break;
+    case kDtInt16:
+      l.arg(static_cast<cl_short>(p.int_value));
+      break;
+    case kDtFloat16:
+      l.arg(static_cast<cl_ushort>(porta_float32_to_float16(static_cast<float>(p.value))));
+      break;
+    case kDtBFloat16:
+      l.arg(static_cast<cl_ushort>(porta_float32_to_bfloat16(static_cast<float>(p.value))));
       break;
     default:
       l.arg(p.value);

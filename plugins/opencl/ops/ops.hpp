@@ -30,9 +30,9 @@ porta_status begin(const porta_kernel_call* c, Family family, int dt, const std:
 // INVALID_ARGUMENT: "<op>: missing or too-small <params>".
 porta_status missing_params(uint32_t op, const char* params);
 
-// Porta's dtype index of `t` (0 bool .. 5 float64), -1 when unsupported.
+// Porta's dtype index of `t` (0 bool .. 9 bfloat16), -1 when unsupported.
 using plugin::dtype_index;  // plugins/common/plugin_support.hpp
-using enum plugin::DtypeIndex;  // kDtBool ... kDtFloat64
+using enum plugin::DtypeIndex;  // kDtBool ... kDtBFloat16
 using plugin::op_name;
 using plugin::op_params;
 using plugin::conv_params;
