@@ -21,10 +21,14 @@ using porta::plugin::dtype_index;
 using porta::plugin::op_name;
 using porta::plugin::op_takes_dtype;
 
-constexpr DLDataType kDtypes[] = {{kDLBool, 8, 1}, {kDLUInt, 8, 1},   {kDLInt, 32, 1},
-                                  {kDLInt, 64, 1}, {kDLFloat, 32, 1}, {kDLFloat, 64, 1}};
-static_assert(sizeof kDtypes / sizeof kDtypes[0] == porta::plugin::kDtCount);
-constexpr const char* kDtypeNames[] = {"bool", "uint8", "int32", "int64", "float32", "float64"};
+// Every dtype by its index: the compute dtypes, then the storage dtypes
+// (which have FULL, COPY and CAST kernels only).
+constexpr DLDataType kDtypes[] = {{kDLBool, 8, 1},   {kDLUInt, 8, 1},   {kDLInt, 32, 1}, {kDLInt, 64, 1},
+                                  {kDLFloat, 32, 1}, {kDLFloat, 64, 1}, {kDLInt, 8, 1},  {kDLInt, 16, 1},
+                                  {kDLFloat, 16, 1}, {kDLBfloat, 16, 1}};
+static_assert(sizeof kDtypes / sizeof kDtypes[0] == porta::plugin::kDtAllCount);
+constexpr const char* kDtypeNames[] = {"bool",    "uint8", "int32", "int64",   "float32",
+                                       "float64", "int8",  "int16", "float16", "bfloat16"};
 
 std::vector<std::string> plugin_paths() {
   std::vector<std::string> out;
@@ -58,7 +62,7 @@ TEST(PluginKernelSets, EveryPluginOffersExactlyTheKernelsOfTheOpTable) {
     bool any_float64 = false;
     for (uint32_t op = 0; op < PORTA_OP_COUNT; ++op) any_float64 = any_float64 || api->find_kernel(op, kDtypes[5]);
     for (uint32_t op = 0; op < PORTA_OP_COUNT; ++op) {
-      for (int dt = 0; dt < porta::plugin::kDtCount; ++dt) {
+      for (int dt = 0; dt < porta::plugin::kDtAllCount; ++dt) {
         if (dt == porta::plugin::kDtFloat64 && !any_float64) continue;
         ASSERT_EQ(dtype_index(kDtypes[dt]), dt);
         const bool has = api->find_kernel(op, kDtypes[dt]) != nullptr;
