@@ -121,10 +121,12 @@ TEST_P(StorageDtypes, NarrowIntegersTruncateAndFloatsGoThroughInt64) {
     op_case("cast", dt, [&] {
       const bool is8 = dt.bits == 8;
       auto wrap = [&](int64_t x) { return is8 ? int64_t{static_cast<int8_t>(x)} : int64_t{static_cast<int16_t>(x)}; };
-      const std::vector<int64_t> got_f = to_host<int64_t>(cast(cast(from_host(f, porta_float64, dev()), dt), porta_int64), f.size());
+      const std::vector<int64_t> got_f =
+          to_host<int64_t>(cast(cast(from_host(f, porta_float64, dev()), dt), porta_int64), f.size());
       for (size_t k = 0; k < f.size(); ++k)
         EXPECT_EQ(got_f[k], std::isnan(f[k]) ? 0 : wrap(static_cast<int64_t>(f[k]))) << f[k];
-      const std::vector<int64_t> got_i = to_host<int64_t>(cast(cast(from_host(i, porta_int64, dev()), dt), porta_int64), i.size());
+      const std::vector<int64_t> got_i =
+          to_host<int64_t>(cast(cast(from_host(i, porta_int64, dev()), dt), porta_int64), i.size());
       for (size_t k = 0; k < i.size(); ++k) EXPECT_EQ(got_i[k], wrap(i[k])) << i[k];
     });
 }
@@ -172,7 +174,8 @@ TEST_P(StorageDtypes, FloatOpsRoundTheFloat32ResultOnce) {
         } else {
           CHECK_OK(op(xf, yf, want.out()));
         }
-        const std::vector<uint16_t> g = to_host<uint16_t>(got, a.size()), w = to_host<uint16_t>(cast(want, dt), a.size());
+        const std::vector<uint16_t> g = to_host<uint16_t>(got, a.size()),
+                                    w = to_host<uint16_t>(cast(want, dt), a.size());
         for (size_t k = 0; k < a.size(); ++k) ASSERT_EQ(g[k], w[k]) << name << " " << dtype_name(dt) << " at " << k;
       });
 }
@@ -216,12 +219,14 @@ TEST_P(StorageDtypes, NarrowIntegersWrapAndPromoteAsPyTorch) {
       EXPECT_EQ(dtype_name(dtype_of(sum)), dtype_name(dt));
       const std::vector<int64_t> got = to_host<int64_t>(cast(sum, porta_int64), v.size());
       for (size_t k = 0; k < v.size(); ++k)
-        EXPECT_EQ(got[k], dt.bits == 8 ? int64_t{static_cast<int8_t>(2 * v[k])} : int64_t{static_cast<int16_t>(2 * v[k])});
+        EXPECT_EQ(got[k],
+                  dt.bits == 8 ? int64_t{static_cast<int8_t>(2 * v[k])} : int64_t{static_cast<int16_t>(2 * v[k])});
       CHECK_OK(porta_sum(x, nullptr, 0, 0, total.out()));  // integer sums accumulate in int64
       EXPECT_EQ(dtype_name(dtype_of(total)), "int64");
     });
   op_case("add", porta_int8, [&] {
-    Tensor u = from_host(std::vector<uint8_t>{200}, porta_uint8, dev()), s = from_host(std::vector<int8_t>{-1}, porta_int8, dev());
+    Tensor u = from_host(std::vector<uint8_t>{200}, porta_uint8, dev()),
+           s = from_host(std::vector<int8_t>{-1}, porta_int8, dev());
     Tensor h = cast(s, porta_float16), b = cast(s, porta_bfloat16), us, hb, hi;
     CHECK_OK(porta_add(u, s, us.out()));
     EXPECT_EQ(dtype_name(dtype_of(us)), "int16");  // uint8 with int8 meet in int16

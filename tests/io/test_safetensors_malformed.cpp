@@ -149,7 +149,7 @@ TEST_F(Malformed, EntryShapes) {
 }
 
 TEST_F(Malformed, UnsupportedDtypeNamesItAndWhatPortaReads) {
-  expect_refused(one("[4]", "[0,8]", "F16"), k8, {"tensor 'w'", "\"F16\"", "F32, F64, I32, I64, U8 and BOOL"},
+  expect_refused(one("[4]", "[0,8]", "F8_E4M3"), k8, {"tensor 'w'", "\"F8_E4M3\"", "F32, F64, I32, I64, U8, BOOL, I8, I16, F16 and BF16"},
                  PORTA_ERROR_UNSUPPORTED_DTYPE);
   expect_refused(one("[4]", "[0,8]", "f32"), k8, {"\"f32\""}, PORTA_ERROR_UNSUPPORTED_DTYPE);
 }

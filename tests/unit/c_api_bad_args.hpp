@@ -60,6 +60,7 @@ std::vector<Case> nn_loss_cases();     // nn losses, normalization and attention
 std::vector<Case> nn_cases();        // nn ops, initializers, optimizers
 std::vector<Case> io_cases();        // files and datasets, pinned memory, DLPack
 std::vector<Case> distributed_cases();  // process groups and collectives (without a group)
+std::vector<Case> amp_cases();          // mixed precision: autocast regions, GradScaler
 
 // Any status but PORTA_OK (for calls whose exact code is not the point).
 inline constexpr int kAnyError = -1;

@@ -72,7 +72,7 @@ std::string marker() {
 const std::vector<Case>& all_cases() {
   static const std::vector<Case> cases = [] {
     std::vector<Case> all = tensor_cases();
-    for (auto part : {op_cases(), nn_cases(), io_cases(), distributed_cases()}) all.insert(all.end(), part.begin(), part.end());
+    for (auto part : {op_cases(), nn_cases(), io_cases(), distributed_cases(), amp_cases()}) all.insert(all.end(), part.begin(), part.end());
     return all;
   }();
   return cases;

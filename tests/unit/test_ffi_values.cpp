@@ -115,6 +115,7 @@ std::map<std::string, Known> header_values() {
   PORTA_FFI_NUMBER(kDLUInt);
   PORTA_FFI_NUMBER(kDLFloat);
   PORTA_FFI_NUMBER(kDLBool);
+  PORTA_FFI_NUMBER(kDLBfloat);
 #undef PORTA_FFI_NUMBER
   // The op ids the in-place entry points take are required; any other id
   // the section mentions must be right too.
@@ -159,6 +160,10 @@ std::map<std::string, Known> header_values() {
   v["porta_dtype_int64"] = {dtype_text(porta_int64), true};
   v["porta_dtype_uint8"] = {dtype_text(porta_uint8), true};
   v["porta_dtype_bool"] = {dtype_text(porta_bool), true};
+  v["porta_dtype_int8"] = {dtype_text(porta_int8), true};
+  v["porta_dtype_int16"] = {dtype_text(porta_int16), true};
+  v["porta_dtype_float16"] = {dtype_text(porta_float16), true};
+  v["porta_dtype_bfloat16"] = {dtype_text(porta_bfloat16), true};
   return v;
 }
 
@@ -184,7 +189,8 @@ void* open_core() {
 
 bool same(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes; }
 
-const char* const kDtypeNames[] = {"float32", "float64", "int32", "int64", "uint8", "bool"};
+const char* const kDtypeNames[] = {"float32", "float64", "int32", "int64", "uint8",
+                                   "bool",    "int8",    "int16", "float16", "bfloat16"};
 
 struct Declaration {
   std::string name;

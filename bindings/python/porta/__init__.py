@@ -37,7 +37,8 @@ from ._memory import (memory_stats, memory_allocated, memory_reserved, max_memor
 from ._serialization import save, load
 from ._type_rules import promote_types, result_type, can_cast, finfo, iinfo, get_default_dtype, set_default_dtype
 from . import accelerator  # noqa: F401
-from . import cuda, linalg, nn, optim, utils, datasets, transforms  # noqa: F401
+from . import amp, cuda, linalg, nn, optim, utils, datasets, transforms  # noqa: F401
+from .amp import autocast, is_autocast_available, is_autocast_enabled, get_autocast_dtype
 
 from ._out import with_out as _with_out
 # porta.add, porta.exp, porta.sum, porta.where, ..., each with out=

@@ -168,7 +168,7 @@ class _Uint16Memory:
     def __init__(self, t):
         self.tensor = t
         self.__array_interface__ = {"shape": tuple(t.shape), "typestr": "<u2", "version": 3,
-                                    "strides": tuple(2 * s for s in t.stride()), "data": (t.data_ptr(), t.is_read_only())}
+                                    "strides": tuple(2 * s for s in t.stride()), "data": (t.data_ptr(), t.is_read_only)}
 
 
 def _array(self, dtype=None, copy=None):

@@ -7,6 +7,7 @@ SIGNATURES = {
     "porta_status_name": ("c_char_p", ("STATUS",)),
     "porta_version": ("STATUS", ("P_I32", "P_I32", "P_I32", "P_I32", "P_I32")),
     "porta_dtype_by_name": ("STATUS", ("c_char_p", "POINTER(DLDataType)")),
+    "porta_promote_types": ("STATUS", ("DT", "DT", "POINTER(DLDataType)")),
     "porta_op_count": ("STATUS", ("P_I32",)),
     "porta_op_get_info": ("STATUS", ("I32", "POINTER(OpInfo)")),
     "porta_load_plugin": ("STATUS", ("c_char_p",)),
@@ -341,4 +342,9 @@ SIGNATURES = {
     "porta_reducer_prepare_for_backward": ("STATUS", ("c_void_p", "POINTER(T)", "I32")),
     "porta_reducer_bucket_count": ("STATUS", ("c_void_p", "P_I32")),
     "porta_reducer_release": (None, ("c_void_p",)),
+    "porta_autocast_enter": ("STATUS", ("c_char_p", "DT", "I32")),
+    "porta_autocast_exit": ("STATUS", ("c_char_p",)),
+    "porta_autocast_state": ("STATUS", ("c_char_p", "P_I32", "POINTER(DLDataType)")),
+    "porta_amp_unscale_": ("STATUS", ("POINTER(T)", "I32", "T", "T")),
+    "porta_amp_update_scale_": ("STATUS", ("T", "T", "T", "D", "D", "I32")),
 }

@@ -118,7 +118,8 @@ TensorPtr to_float32(const TensorPtr& t) {
 TensorPtr operand(porta_op op, const TensorPtr& t) {
   if (t_open_regions == 0) return t;
   switch (op) {
-    case PORTA_OP_MATMUL: return lower(t);
+    case PORTA_OP_MATMUL:
+      return lower(t);
     // torch.autocast's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype) among the generated entry points.
     case PORTA_OP_EXP:
     case PORTA_OP_EXPM1:
@@ -135,8 +136,10 @@ TensorPtr operand(porta_op op, const TensorPtr& t) {
     case PORTA_OP_POW:
     case PORTA_OP_SUM:
     case PORTA_OP_CUMSUM:
-    case PORTA_OP_CUMPROD: return to_float32(t);
-    default: return t;
+    case PORTA_OP_CUMPROD:
+      return to_float32(t);
+    default:
+      return t;
   }
 }
 

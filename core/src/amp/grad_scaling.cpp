@@ -39,8 +39,8 @@ void unscale_(const std::vector<TensorPtr>& grads, const TensorPtr& found_inf, c
     if (!g || g->numel() == 0) continue;
     const TensorPtr wide = ops::cast(g, is_storage(g->dtype) ? Dtype::Float32 : g->dtype);
     const TensorPtr zeros = ops::binary_scalar(PORTA_OP_MUL, wide, 0.0);
-    flags = ops::binary(PORTA_OP_ADD, flags, ops::cast(ops::reduce(PORTA_OP_SUM, zeros, nullptr, 0, false),
-                                                       Dtype::Float32));
+    flags = ops::binary(PORTA_OP_ADD, flags,
+                        ops::cast(ops::reduce(PORTA_OP_SUM, zeros, nullptr, 0, false), Dtype::Float32));
     ops::copy_into(g, ops::binary(PORTA_OP_MUL, wide, scale));  // float32 math, rounded once into g
   }
   const TensorPtr found = ops::cast(ops::binary(PORTA_OP_NE, flags, flags), Dtype::Float32);  // NaN != NaN
@@ -55,8 +55,10 @@ void update_scale_(const TensorPtr& scale, const TensorPtr& growth_tracker, cons
   require_one(found_inf, Dtype::Float32, "found_inf", op);
   check_same_device(op, {scale.get(), growth_tracker.get(), found_inf.get()});
   if (!(growth_factor > 1.0) || !(backoff_factor > 0.0 && backoff_factor < 1.0) || growth_interval < 1)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": needs growth_factor > 1, 0 < backoff_factor < 1 and growth_interval "
-         ">= 1, got ", growth_factor, ", ", backoff_factor, " and ", growth_interval);
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op,
+         ": needs growth_factor > 1, 0 < backoff_factor < 1 and growth_interval "
+         ">= 1, got ",
+         growth_factor, ", ", backoff_factor, " and ", growth_interval);
   autograd::NoGradGuard no_grad;
   const TensorPtr s = ops::cast(ops::reshape(scale, Dims{}), Dtype::Float64);  // scale * factor in double, as torch
   const TensorPtr found = as_bool(ops::reshape(found_inf, Dims{}));

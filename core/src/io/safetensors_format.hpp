@@ -20,7 +20,7 @@ namespace porta::io {
 static_assert(std::endian::native == std::endian::little, "safetensors I/O assumes a little-endian host");
 
 inline constexpr std::string_view kSafetensorsMetadataKey = "__metadata__";
-inline constexpr const char* kSafetensorsDtypes = "F32, F64, I32, I64, U8 and BOOL";
+inline constexpr const char* kSafetensorsDtypes = "F32, F64, I32, I64, U8, BOOL, I8, I16, F16 and BF16";
 
 // "F32" for float32, ...
 const char* safetensors_dtype(Dtype d);

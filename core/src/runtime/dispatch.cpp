@@ -1,11 +1,11 @@
 #include "runtime/dispatch.hpp"
 
-#include "runtime/error.hpp"
-#include "runtime/plugin_errors.hpp"
-#include "runtime/op_descriptors.hpp"
-#include "runtime/registry.hpp"
-
 #include <vector>
+
+#include "runtime/error.hpp"
+#include "runtime/op_descriptors.hpp"
+#include "runtime/plugin_errors.hpp"
+#include "runtime/registry.hpp"
 
 namespace porta {
 
@@ -48,8 +48,9 @@ bool is_conversion_op(porta_op op) { return op == PORTA_OP_FULL || op == PORTA_O
 
 [[noreturn]] void fail_unknown_dtype(const DeviceState& dev, porta_op op, Dtype dtype) {
   fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": ", dtype_name(dtype), " tensors are not supported by plugin '",
-       dev.backend->name, "': it was built for plugin ABI ", dev.backend->api.abi_major, ".", dev.backend->api.abi_minor,
-       ", which predates ", dtype_name(dtype), " (plugin ABI 1.10); rebuild the plugin against this core's "
+       dev.backend->name, "': it was built for plugin ABI ", dev.backend->api.abi_major, ".",
+       dev.backend->api.abi_minor, ", which predates ", dtype_name(dtype),
+       " (plugin ABI 1.10); rebuild the plugin against this core's "
        "porta/plugin.h, or convert the tensor to a dtype it knows first");
 }
 
@@ -87,8 +88,8 @@ bool has_kernel(const DeviceState& dev, porta_op op, Dtype dtype) {
 namespace {
 
 // Calls the kernel; returns its status.
-porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs,
-                         int32_t num_inputs, const KernelArg* outputs, int32_t num_outputs, const void* params) {
+porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
+                         const KernelArg* outputs, int32_t num_outputs, const void* params) {
   require_usable(*dev.backend, dev.name);
   porta_kernel_fn fn = find_kernel(dev, op, kernel_dtype);
   constexpr int32_t kMaxOperands = 6;  // LSTM_CELL_BACKWARD's inputs
@@ -117,7 +118,8 @@ porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, cons
 }
 
 void check_status(porta_status st, DeviceState& dev, porta_op op, Dtype kernel_dtype) {
-  if (st != PORTA_OK) check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
+  if (st != PORTA_OK)
+    check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
 }
 
 int64_t arg_numel(const KernelArg& a) {
@@ -186,8 +188,7 @@ porta_status call_in_compute_dtype(DeviceState& dev, porta_op op, Dtype storage,
                                    const void* params) {
   ComputeCopies copies(dev, storage);
   KernelArg ins[6], outs[6];
-  if (num_inputs > 6 || num_outputs > 6)
-    fail(PORTA_ERROR_INTERNAL, op_name(op), ": too many operands to convert");
+  if (num_inputs > 6 || num_outputs > 6) fail(PORTA_ERROR_INTERNAL, op_name(op), ": too many operands to convert");
   for (int32_t i = 0; i < num_inputs; ++i) ins[i] = copies.convert(inputs[i], true);
   for (int32_t i = 0; i < num_outputs; ++i) outs[i] = copies.convert(outputs[i], reads_output(op, i, params));
   const porta_status st = call_kernel(dev, op, compute_dtype(storage), ins, num_inputs, outs, num_outputs, params);
@@ -209,7 +210,8 @@ porta_status call_any(DeviceState& dev, porta_op op, Dtype kernel_dtype, const K
 
 void launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
             const KernelArg* outputs, int32_t num_outputs, const void* params) {
-  check_status(call_any(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params), dev, op, kernel_dtype);
+  check_status(call_any(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params), dev, op,
+               kernel_dtype);
 }
 
 bool try_launch(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
@@ -230,7 +232,8 @@ void check_same_device(const char* op, std::initializer_list<const porta_tensor*
     std::string where;
     const char* names[] = {"a", "b", "c", "d"};
     int i = 0;
-    for (const porta_tensor* u : tensors) where += cat(i ? ", " : "", names[i < 4 ? i : 3], " is on ", u->device->name), ++i;
+    for (const porta_tensor* u : tensors)
+      where += cat(i ? ", " : "", names[i < 4 ? i : 3], " is on ", u->device->name), ++i;
     fail(PORTA_ERROR_DEVICE_MISMATCH, op, ": expected all tensors on one device, but ", where,
          ". Move one with porta_tensor_to (x.to(device) in C++/Python) so both are on the same device.");
   }
@@ -264,8 +267,7 @@ void launch_elementwise(porta_op op, Dtype kernel_dtype, std::initializer_list<c
   for (int32_t i = 0; i < nd; ++i) {
     if (out.shape[i] == 1) continue;
     bool can_merge = shape.n > 0;
-    for (int t = 0; t <= n_in && can_merge; ++t)
-      can_merge = merged[t][merged[t].n - 1] == strides[t][i] * out.shape[i];
+    for (int t = 0; t <= n_in && can_merge; ++t) can_merge = merged[t][merged[t].n - 1] == strides[t][i] * out.shape[i];
     if (can_merge) {
       shape[shape.n - 1] *= out.shape[i];
       for (int t = 0; t <= n_in; ++t) merged[t][merged[t].n - 1] = strides[t][i];
