@@ -109,10 +109,19 @@ TensorPtr lower(const TensorPtr& t) {
   return cast;
 }
 
-TensorPtr to_float32(const TensorPtr& t) {
+TensorPtr to_float32(const TensorPtr& t, Float32List list) {
   if (!t || active_for(*t) == nullptr) return t;
+  if (list == Float32List::AcceleratorsOnly && t->device->dl.device_type == kDLCPU) return t;
   if (t->dtype != Dtype::Float16 && t->dtype != Dtype::BFloat16) return t;
   return ag::cast(t, Dtype::Float32);
+}
+
+void refuse_unsafe_binary_cross_entropy(const TensorPtr& input) {
+  if (!input || active_for(*input) == nullptr || input->device->dl.device_type == kDLCPU) return;
+  fail(PORTA_ERROR_INVALID_ARGUMENT,
+       "binary_cross_entropy and BCELoss are unsafe to autocast (as in PyTorch): "
+       "combine the sigmoid and the loss with binary_cross_entropy_with_logits (BCEWithLogitsLoss), which is "
+       "safe, or leave the autocast region (autocast(enabled=False)) and cast the input to float32");
 }
 
 TensorPtr operand(porta_op op, const TensorPtr& t) {
@@ -120,7 +129,7 @@ TensorPtr operand(porta_op op, const TensorPtr& t) {
   switch (op) {
     case PORTA_OP_MATMUL:
       return lower(t);
-    // torch.autocast's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype) among the generated entry points.
+    // CUDA's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype) among the generated entry points.
     case PORTA_OP_EXP:
     case PORTA_OP_EXPM1:
     case PORTA_OP_LOG:
@@ -136,8 +145,7 @@ TensorPtr operand(porta_op op, const TensorPtr& t) {
     case PORTA_OP_POW:
     case PORTA_OP_SUM:
     case PORTA_OP_CUMSUM:
-    case PORTA_OP_CUMPROD:
-      return to_float32(t);
+    case PORTA_OP_CUMPROD: return to_float32(t, Float32List::AcceleratorsOnly);
     default:
       return t;
   }

@@ -30,15 +30,24 @@ bool enabled(const char* type, Dtype* dtype);
 // grad (a parameter) is converted once per region: later uses share the
 // conversion while its version is unchanged.
 TensorPtr lower(const TensorPtr& t);
+// Which of PyTorch's float32 lists an op is on: they differ by device type
+// (autocast_mode.cpp): the CPU's holds the losses and prod; CUDA's, which
+// every other device type follows, holds those (binary_cross_entropy
+// excepted: refused) and softmax, log_softmax, sum, cumsum, cumprod,
+// logsumexp, the norms, exp, log and their kin.
+enum class Float32List { Both, AcceleratorsOnly };
 // `t` as a float32 op takes it: float16 and bfloat16 become float32 where
-// autocast is on for t's device type.
-TensorPtr to_float32(const TensorPtr& t);
+// autocast is on for t's device type and `list` covers that type.
+TensorPtr to_float32(const TensorPtr& t, Float32List list = Float32List::Both);
+// Refuses binary_cross_entropy in an autocast region on an accelerator, as
+// PyTorch does (it is unsafe to autocast there; the CPU's list has it).
+void refuse_unsafe_binary_cross_entropy(const TensorPtr& input);
 // Whether any autocast region is open on this thread (the cheap check the
 // entry points make before anything else).
 bool any_region();
 // `t` as op `op` (an id of porta/ops.h) takes it, by PyTorch's lists: lower()
-// for MATMUL; to_float32() for exp, log and their kin, pow, sum, prod,
-// cumsum and cumprod; `t` itself for every other op.
+// for MATMUL; on accelerators, to_float32() for exp, log and their kin, pow,
+// sum, cumsum and cumprod; `t` itself for every other op.
 TensorPtr operand(porta_op op, const TensorPtr& t);
 
 }  // namespace porta::amp

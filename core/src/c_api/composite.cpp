@@ -36,7 +36,10 @@ PORTA_API porta_status porta_lerp(porta_tensor* start, porta_tensor* end, porta_
 
 PORTA_API porta_status porta_logsumexp(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
                                        porta_tensor** out) {
-  return produce(out, [&] { return composite::logsumexp(amp::to_float32(arg(t, "t")), dims, num_dims, keepdim != 0); });
+  return produce(out, [&] {
+    return composite::logsumexp(amp::to_float32(arg(t, "t"), amp::Float32List::AcceleratorsOnly), dims, num_dims,
+                                keepdim != 0);
+  });
 }
 
 PORTA_API porta_status porta_gelu(porta_tensor* a, int32_t approximate, porta_tensor** out) {
@@ -55,7 +58,9 @@ PORTA_API porta_status porta_silu(porta_tensor* a, porta_tensor** out) {
 }
 
 PORTA_API porta_status porta_softplus(porta_tensor* a, double beta, double threshold, porta_tensor** out) {
-  return produce(out, [&] { return composite::softplus(amp::to_float32(arg(a, "a")), beta, threshold); });
+  return produce(out, [&] {
+    return composite::softplus(amp::to_float32(arg(a, "a"), amp::Float32List::AcceleratorsOnly), beta, threshold);
+  });
 }
 
 PORTA_API porta_status porta_leaky_relu(porta_tensor* a, double negative_slope, porta_tensor** out) {
@@ -135,7 +140,10 @@ PORTA_API porta_status porta_count_nonzero(porta_tensor* t, const int32_t* dims,
 
 PORTA_API porta_status porta_vector_norm(porta_tensor* t, double ord, const int32_t* dims, int32_t num_dims,
                                          int keepdim, porta_tensor** out) {
-  return produce(out, [&] { return composite::vector_norm(amp::to_float32(arg(t, "t")), ord, dims, num_dims, keepdim != 0); });
+  return produce(out, [&] {
+    return composite::vector_norm(amp::to_float32(arg(t, "t"), amp::Float32List::AcceleratorsOnly), ord, dims, num_dims,
+                                  keepdim != 0);
+  });
 }
 
 PORTA_API porta_status porta_flip(porta_tensor* t, const int32_t* dims, int32_t num_dims, porta_tensor** out) {
@@ -181,12 +189,16 @@ PORTA_API porta_status porta_bmm(porta_tensor* a, porta_tensor* b, porta_tensor*
 
 PORTA_API porta_status porta_addmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta, double alpha,
                                    porta_tensor** out) {
-  return produce(out, [&] { return composite::addmm(amp::lower(arg(c, "c")), amp::lower(arg(a, "a")), amp::lower(arg(b, "b")), beta, alpha); });
+  return produce(out, [&] {
+    return composite::addmm(amp::lower(arg(c, "c")), amp::lower(arg(a, "a")), amp::lower(arg(b, "b")), beta, alpha);
+  });
 }
 
 PORTA_API porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta, double alpha,
                                      porta_tensor** out) {
-  return produce(out, [&] { return composite::baddbmm(amp::lower(arg(c, "c")), amp::lower(arg(a, "a")), amp::lower(arg(b, "b")), beta, alpha); });
+  return produce(out, [&] {
+    return composite::baddbmm(amp::lower(arg(c, "c")), amp::lower(arg(a, "a")), amp::lower(arg(b, "b")), beta, alpha);
+  });
 }
 
 // ---- since 1.7

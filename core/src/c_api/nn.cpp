@@ -1,7 +1,8 @@
 // C API: neural-network ops and initializers.
+#include "nn/nn.hpp"
+
 #include "amp/autocast.hpp"
 #include "c_api/c_api.hpp"
-#include "nn/nn.hpp"
 
 using namespace porta;
 
@@ -14,7 +15,10 @@ porta_pool2d_options pool_options(const porta_pool2d_options* o, const char* op)
 }  // namespace
 
 PORTA_API porta_status porta_linear(porta_tensor* x, porta_tensor* weight, porta_tensor* bias, porta_tensor** out) {
-  return produce(out, [&] { return nn::linear(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")), amp::lower(optional_arg(bias, "bias"))); });
+  return produce(out, [&] {
+    return nn::linear(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")),
+                      amp::lower(optional_arg(bias, "bias")));
+  });
 }
 
 PORTA_API porta_status porta_conv2d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias,
@@ -23,15 +27,16 @@ PORTA_API porta_status porta_conv2d(porta_tensor* x, porta_tensor* weight, porta
     const porta_conv2d_options o =
         copy_in(options, porta_conv2d_options{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, 1},
                 "porta_conv2d_options");
-    return nn::conv2d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")), amp::lower(optional_arg(bias, "bias")), o);
+    return nn::conv2d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")),
+                      amp::lower(optional_arg(bias, "bias")), o);
   });
 }
 
 PORTA_API porta_status porta_conv1d(porta_tensor* x, porta_tensor* weight, porta_tensor* bias, int32_t stride,
                                     int32_t padding, int32_t dilation, int32_t groups, porta_tensor** out) {
   return produce(out, [&] {
-    return nn::conv1d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")), amp::lower(optional_arg(bias, "bias")), stride, padding, dilation,
-                      groups);
+    return nn::conv1d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")),
+                      amp::lower(optional_arg(bias, "bias")), stride, padding, dilation, groups);
   });
 }
 
@@ -44,8 +49,8 @@ PORTA_API porta_status porta_conv_transpose2d(porta_tensor* x, porta_tensor* wei
                           "porta_conv2d_options")
                 : porta_conv2d_options{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, 1};
     const int32_t none[2] = {0, 0};
-    return nn::conv_transpose2d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")), amp::lower(optional_arg(bias, "bias")), o,
-                                output_padding ? output_padding : none);
+    return nn::conv_transpose2d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")),
+                                amp::lower(optional_arg(bias, "bias")), o, output_padding ? output_padding : none);
   });
 }
 
@@ -53,8 +58,9 @@ PORTA_API porta_status porta_conv_transpose1d(porta_tensor* x, porta_tensor* wei
                                               int32_t padding, int32_t output_padding, int32_t dilation, int32_t groups,
                                               porta_tensor** out) {
   return produce(out, [&] {
-    return nn::conv_transpose1d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")), amp::lower(optional_arg(bias, "bias")), stride, padding,
-                                output_padding, dilation, groups);
+    return nn::conv_transpose1d(amp::lower(arg(x, "x")), amp::lower(arg(weight, "weight")),
+                                amp::lower(optional_arg(bias, "bias")), stride, padding, output_padding, dilation,
+                                groups);
   });
 }
 
@@ -67,16 +73,19 @@ PORTA_API porta_status porta_avg_pool2d(porta_tensor* x, const porta_pool2d_opti
 }
 
 PORTA_API porta_status porta_softmax(porta_tensor* x, int32_t dim, porta_tensor** out) {
-  return produce(out, [&] { return nn::softmax(amp::to_float32(arg(x, "x")), dim, false); });
+  return produce(
+      out, [&] { return nn::softmax(amp::to_float32(arg(x, "x"), amp::Float32List::AcceleratorsOnly), dim, false); });
 }
 
 PORTA_API porta_status porta_log_softmax(porta_tensor* x, int32_t dim, porta_tensor** out) {
-  return produce(out, [&] { return nn::softmax(amp::to_float32(arg(x, "x")), dim, true); });
+  return produce(
+      out, [&] { return nn::softmax(amp::to_float32(arg(x, "x"), amp::Float32List::AcceleratorsOnly), dim, true); });
 }
 
 PORTA_API porta_status porta_cross_entropy(porta_tensor* logits, porta_tensor* target, porta_reduction reduction,
                                            porta_tensor** out) {
-  return produce(out, [&] { return nn::cross_entropy(amp::to_float32(arg(logits, "logits")), arg(target, "target"), reduction); });
+  return produce(
+      out, [&] { return nn::cross_entropy(amp::to_float32(arg(logits, "logits")), arg(target, "target"), reduction); });
 }
 
 PORTA_API porta_status porta_cross_entropy_ignore(porta_tensor* logits, porta_tensor* target, porta_reduction reduction,
@@ -88,7 +97,9 @@ PORTA_API porta_status porta_cross_entropy_ignore(porta_tensor* logits, porta_te
 
 PORTA_API porta_status porta_mse_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
                                       porta_tensor** out) {
-  return produce(out, [&] { return nn::mse_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction); });
+  return produce(out, [&] {
+    return nn::mse_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction);
+  });
 }
 
 PORTA_API porta_status porta_dropout(porta_tensor* x, double p, int training, porta_tensor** out) {
@@ -128,8 +139,8 @@ PORTA_API porta_status porta_init_fan_in(const porta_tensor* t, int64_t* out) {
 PORTA_API porta_status porta_nll_loss(porta_tensor* input, porta_tensor* target, porta_tensor* weight,
                                       int64_t ignore_index, porta_reduction reduction, porta_tensor** out) {
   return produce(out, [&] {
-    return nn::nll_loss(amp::to_float32(arg(input, "input")), arg(target, "target"), amp::to_float32(optional_arg(weight, "weight")), ignore_index,
-                        reduction);
+    return nn::nll_loss(amp::to_float32(arg(input, "input")), arg(target, "target"),
+                        amp::to_float32(optional_arg(weight, "weight")), ignore_index, reduction);
   });
 }
 
@@ -137,16 +148,18 @@ PORTA_API porta_status porta_cross_entropy_loss(porta_tensor* logits, porta_tens
                                                 int64_t ignore_index, porta_reduction reduction, double label_smoothing,
                                                 porta_tensor** out) {
   return produce(out, [&] {
-    return nn::cross_entropy_loss(amp::to_float32(arg(logits, "logits")), amp::to_float32(arg(target, "target")), amp::to_float32(optional_arg(weight, "weight")),
-                                  ignore_index, reduction, label_smoothing);
+    return nn::cross_entropy_loss(amp::to_float32(arg(logits, "logits")), amp::to_float32(arg(target, "target")),
+                                  amp::to_float32(optional_arg(weight, "weight")), ignore_index, reduction,
+                                  label_smoothing);
   });
 }
 
 PORTA_API porta_status porta_binary_cross_entropy(porta_tensor* input, porta_tensor* target, porta_tensor* weight,
                                                   porta_reduction reduction, porta_tensor** out) {
   return produce(out, [&] {
-    return nn::binary_cross_entropy(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), amp::to_float32(optional_arg(weight, "weight")),
-                                    reduction);
+    amp::refuse_unsafe_binary_cross_entropy(arg(input, "input"));
+    return nn::binary_cross_entropy(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")),
+                                    amp::to_float32(optional_arg(weight, "weight")), reduction);
   });
 }
 
@@ -154,49 +167,63 @@ PORTA_API porta_status porta_binary_cross_entropy_with_logits(porta_tensor* inpu
                                                               porta_tensor* weight, porta_tensor* pos_weight,
                                                               porta_reduction reduction, porta_tensor** out) {
   return produce(out, [&] {
-    return nn::binary_cross_entropy_with_logits(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")),
+    return nn::binary_cross_entropy_with_logits(amp::to_float32(arg(input, "input")),
+                                                amp::to_float32(arg(target, "target")),
                                                 amp::to_float32(optional_arg(weight, "weight")),
-                                                amp::to_float32(optional_arg(pos_weight, "pos_weight")),
-                                                reduction);
+                                                amp::to_float32(optional_arg(pos_weight, "pos_weight")), reduction);
   });
 }
 
 PORTA_API porta_status porta_l1_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
                                      porta_tensor** out) {
-  return produce(out, [&] { return nn::l1_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction); });
+  return produce(out, [&] {
+    return nn::l1_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction);
+  });
 }
 
 PORTA_API porta_status porta_smooth_l1_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
                                             double beta, porta_tensor** out) {
-  return produce(out, [&] { return nn::smooth_l1_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction, beta); });
+  return produce(out, [&] {
+    return nn::smooth_l1_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction,
+                              beta);
+  });
 }
 
 PORTA_API porta_status porta_huber_loss(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
                                         double delta, porta_tensor** out) {
-  return produce(out, [&] { return nn::huber_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction, delta); });
+  return produce(out, [&] {
+    return nn::huber_loss(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction,
+                          delta);
+  });
 }
 
 PORTA_API porta_status porta_kl_div(porta_tensor* input, porta_tensor* target, porta_reduction reduction,
                                     int log_target, porta_tensor** out) {
-  return produce(out, [&] { return nn::kl_div(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction, log_target != 0); });
+  return produce(out, [&] {
+    return nn::kl_div(amp::to_float32(arg(input, "input")), amp::to_float32(arg(target, "target")), reduction,
+                      log_target != 0);
+  });
 }
 
 PORTA_API porta_status porta_layer_norm(porta_tensor* x, const int64_t* normalized_shape, int32_t n,
                                         porta_tensor* weight, porta_tensor* bias, double eps, porta_tensor** out) {
   return produce(out, [&] {
-    TensorPtr input = amp::to_float32(arg(x, "x"));
+    TensorPtr input = amp::to_float32(arg(x, "x"), amp::Float32List::AcceleratorsOnly);
     if (n < 1 || n > PORTA_MAX_DIMS)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "layer_norm: n (the length of normalized_shape) must be in [1, ",
            PORTA_MAX_DIMS, "], got ", n);
     return nn::layer_norm(input, Dims::from(normalized_shape, n, "normalized_shape"),
-                          amp::to_float32(optional_arg(weight, "weight")), amp::to_float32(optional_arg(bias, "bias")), eps);
+                          amp::to_float32(optional_arg(weight, "weight"), amp::Float32List::AcceleratorsOnly),
+                          amp::to_float32(optional_arg(bias, "bias"), amp::Float32List::AcceleratorsOnly), eps);
   });
 }
 
 PORTA_API porta_status porta_group_norm(porta_tensor* x, int64_t groups, porta_tensor* weight, porta_tensor* bias,
                                         double eps, porta_tensor** out) {
   return produce(out, [&] {
-    return nn::group_norm(amp::to_float32(arg(x, "x")), groups, amp::to_float32(optional_arg(weight, "weight")), amp::to_float32(optional_arg(bias, "bias")), eps);
+    return nn::group_norm(amp::to_float32(arg(x, "x"), amp::Float32List::AcceleratorsOnly), groups,
+                          amp::to_float32(optional_arg(weight, "weight"), amp::Float32List::AcceleratorsOnly),
+                          amp::to_float32(optional_arg(bias, "bias"), amp::Float32List::AcceleratorsOnly), eps);
   });
 }
 
@@ -214,8 +241,9 @@ PORTA_API porta_status porta_scaled_dot_product_attention(porta_tensor* q, porta
                                                           porta_tensor* attn_mask, double dropout_p, int is_causal,
                                                           double scale, int training, porta_tensor** out) {
   return produce(out, [&] {
-    return nn::scaled_dot_product_attention(amp::lower(arg(q, "q")), amp::lower(arg(k, "k")), amp::lower(arg(v, "v")), amp::lower(optional_arg(attn_mask, "attn_mask")),
-                                            dropout_p, is_causal != 0, scale, training != 0);
+    return nn::scaled_dot_product_attention(amp::lower(arg(q, "q")), amp::lower(arg(k, "k")), amp::lower(arg(v, "v")),
+                                            amp::lower(optional_arg(attn_mask, "attn_mask")), dropout_p, is_causal != 0,
+                                            scale, training != 0);
   });
 }
 
@@ -250,9 +278,10 @@ PORTA_API porta_status porta_rnn_cell(porta_rnn_mode mode, porta_tensor* x, port
   return guard([&] {
     require(h_out, "h_out");
     if (mode == PORTA_RNN_LSTM) require(c_out, "c_out");
-    nn::RnnState s = nn::rnn_cell(mode, amp::lower(arg(x, "x")), amp::lower(optional_arg(h, "h")), amp::lower(optional_arg(c, "c")),
-                                  amp::lower(arg(w_ih, "w_ih")), amp::lower(arg(w_hh, "w_hh")), amp::lower(optional_arg(b_ih, "b_ih")),
-                                  amp::lower(optional_arg(b_hh, "b_hh")));
+    nn::RnnState s =
+        nn::rnn_cell(mode, amp::lower(arg(x, "x")), amp::lower(optional_arg(h, "h")), amp::lower(optional_arg(c, "c")),
+                     amp::lower(arg(w_ih, "w_ih")), amp::lower(arg(w_hh, "w_hh")),
+                     amp::lower(optional_arg(b_ih, "b_ih")), amp::lower(optional_arg(b_hh, "b_hh")));
     *h_out = s.h.release();
     if (c_out) *c_out = s.c.release();
   });
@@ -272,8 +301,8 @@ PORTA_API porta_status porta_rnn(porta_tensor* input, porta_tensor* h0, porta_te
     std::vector<TensorPtr> weights;
     for (int32_t i = 0; i < num_params; ++i)
       weights.push_back(amp::lower(arg(params[i], ("params[" + std::to_string(i) + "]").c_str())));
-    nn::RnnOutput r =
-        nn::rnn(amp::lower(arg(input, "input")), amp::lower(optional_arg(h0, "h0")), amp::lower(optional_arg(c0, "c0")), weights, o);
+    nn::RnnOutput r = nn::rnn(amp::lower(arg(input, "input")), amp::lower(optional_arg(h0, "h0")),
+                              amp::lower(optional_arg(c0, "c0")), weights, o);
     *output = r.output.release();
     *h_n = r.h_n.release();
     if (c_n) *c_n = r.c_n.release();

@@ -3,8 +3,8 @@
 // shape; kinds with hand-written entry points (factories, copies) generate
 // nothing here.
 #include "amp/autocast.hpp"
-#include "ops/ag.hpp"
 #include "c_api/c_api.hpp"
+#include "ops/ag.hpp"
 
 using namespace porta;
 
@@ -27,25 +27,27 @@ using namespace porta;
 // CUMMAX and CUMMIN (two outputs) sit behind c_api/sorting.cpp's entry points.
 #define PORTA_GEN_PORTA_OP_KIND_RUNNING_EXTREME(NAME, name)
 
-#define PORTA_GEN_PORTA_OP_KIND_SCAN(NAME, name)                                         \
-  PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, porta_tensor** out) { \
-    return produce(out, [&] { return ag::scan(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(t, "t")), dim, false); }); \
+#define PORTA_GEN_PORTA_OP_KIND_SCAN(NAME, name)                                                                       \
+  PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, porta_tensor** out) {                              \
+    return produce(out,                                                                                                \
+                   [&] { return ag::scan(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(t, "t")), dim, false); }); \
   }
 
-#define PORTA_GEN_PORTA_OP_KIND_UNARY(NAME, name)                                       \
-  PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor** out) {            \
+#define PORTA_GEN_PORTA_OP_KIND_UNARY(NAME, name)                                                                \
+  PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor** out) {                                     \
     return produce(out, [&] { return ag::unary(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a"))); }); \
   }
 
-#define PORTA_GEN_PORTA_OP_KIND_BINARY(NAME, name)                                                       \
-  PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor* b, porta_tensor** out) {            \
-    return produce(out, [&] {                                                                            \
-      return ag::binary(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a")),                     \
-                        amp::operand(PORTA_OP_##NAME, arg(b, "b")));                                     \
-    });                                                                                                  \
-  }                                                                                                      \
-  PORTA_API porta_status porta_##name##_scalar(porta_tensor* a, double s, porta_tensor** out) {         \
-    return produce(out, [&] { return ag::binary_scalar(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a")), s); }); \
+#define PORTA_GEN_PORTA_OP_KIND_BINARY(NAME, name)                                                                     \
+  PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor* b, porta_tensor** out) {                          \
+    return produce(out, [&] {                                                                                          \
+      return ag::binary(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a")),                                   \
+                        amp::operand(PORTA_OP_##NAME, arg(b, "b")));                                                   \
+    });                                                                                                                \
+  }                                                                                                                    \
+  PORTA_API porta_status porta_##name##_scalar(porta_tensor* a, double s, porta_tensor** out) {                        \
+    return produce(out,                                                                                                \
+                   [&] { return ag::binary_scalar(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(a, "a")), s); }); \
   }
 #define PORTA_GEN_PORTA_OP_KIND_COMPARE PORTA_GEN_PORTA_OP_KIND_BINARY
 
@@ -54,12 +56,12 @@ using namespace porta;
     return produce(out, [&] { return ag::where(arg(cond, "cond"), arg(a, "a"), arg(b, "b")); });         \
   }
 
-#define PORTA_GEN_PORTA_OP_KIND_REDUCE(NAME, name)                                                          \
-  PORTA_API porta_status porta_##name(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,  \
-                                      porta_tensor** out) {                                                 \
-    return produce(out, [&] {                                                                                 \
+#define PORTA_GEN_PORTA_OP_KIND_REDUCE(NAME, name)                                                                  \
+  PORTA_API porta_status porta_##name(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,          \
+                                      porta_tensor** out) {                                                         \
+    return produce(out, [&] {                                                                                       \
       return ag::reduce(PORTA_OP_##NAME, amp::operand(PORTA_OP_##NAME, arg(t, "t")), dims, num_dims, keepdim != 0); \
-    });                                                                                                        \
+    });                                                                                                             \
   }
 
 #define PORTA_GEN_PORTA_OP_KIND_ARGREDUCE(NAME, name)                                                       \
@@ -67,8 +69,8 @@ using namespace porta;
     return produce(out, [&] { return ops::argreduce(PORTA_OP_##NAME, arg(t, "t"), dim, keepdim != 0); });  \
   }
 
-#define PORTA_GEN_PORTA_OP_KIND_MATMUL(NAME, name)                                                  \
-  PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor* b, porta_tensor** out) {       \
+#define PORTA_GEN_PORTA_OP_KIND_MATMUL(NAME, name)                                                     \
+  PORTA_API porta_status porta_##name(porta_tensor* a, porta_tensor* b, porta_tensor** out) {          \
     return produce(out, [&] { return ag::matmul(amp::lower(arg(a, "a")), amp::lower(arg(b, "b"))); }); \
   }
 
