@@ -1,7 +1,7 @@
 # Install layout (relocatable: nothing installed names a path outside the prefix):
-#   include/porta/{porta.h,plugin.h,comm.h,ops.h,types.h,porta.hpp,autograd.hpp,nn.hpp,nn_containers.hpp,nn_recurrent.hpp,nn_transformer.hpp,nn_utils.hpp,optim.hpp,
+#   include/porta/{porta.h,plugin.h,comm.h,ops.h,types.h,float16.h,porta.hpp,autograd.hpp,nn.hpp,nn_containers.hpp,nn_recurrent.hpp,nn_transformer.hpp,nn_utils.hpp,optim.hpp,
 #                  lr_scheduler.hpp,data.hpp,data_dataset.hpp,data_samplers.hpp,data_composite.hpp,
-#                  distributed.hpp,nn_parallel.hpp}
+#                  distributed.hpp,nn_parallel.hpp,amp.hpp}
 #   include/dlpack/dlpack.h   the exact header Porta was built against, copied
 #                             from the package that provided it (PortaDLPack.cmake)
 #   lib/libporta.so, lib/porta/plugins/libporta_plugin_<name>.so
@@ -12,7 +12,7 @@
 #   bin/porta-conformance, bin/porta-gradcheck  with the tests (tests/conformance/tool)
 include(CMakePackageConfigHelpers)
 
-install(FILES abi/porta/porta.h abi/porta/plugin.h abi/porta/comm.h abi/porta/ops.h abi/porta/types.h
+install(FILES abi/porta/porta.h abi/porta/plugin.h abi/porta/comm.h abi/porta/ops.h abi/porta/types.h abi/porta/float16.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/porta)
 install(FILES ${DLPACK_INCLUDE_DIR}/dlpack/dlpack.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dlpack)
 install(TARGETS porta porta_abi EXPORT portaTargets

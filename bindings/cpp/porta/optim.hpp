@@ -48,6 +48,12 @@ class Optimizer {
   }
   /// The parameter groups.
   size_t num_param_groups() const { return groups_.size(); }
+  /// Every parameter, group by group (the handles given at creation).
+  std::vector<Tensor> parameters() const {
+    std::vector<Tensor> all;
+    for (const Group& g : groups_) all.insert(all.end(), g.params.begin(), g.params.end());
+    return all;
+  }
   /// The learning rate; with several groups, the one they share (refused when they differ: use group_lr).
   double lr() const {
     const double first = group_lr(0);
@@ -125,7 +131,7 @@ class Optimizer {
       const auto c = convert(groups[gi].options.value_or(defaults));
       porta_optimizer* raw = nullptr;
       detail::check(f(handles.data(), detail::count(handles), &c, &raw));
-      groups_.push_back({std::unique_ptr<porta_optimizer, Release>(raw), int32_t(handles.size())});
+      groups_.push_back({std::unique_ptr<porta_optimizer, Release>(raw), int32_t(handles.size()), groups[gi].params});
     }
   }
 
@@ -136,6 +142,7 @@ class Optimizer {
   struct Group {
     std::unique_ptr<porta_optimizer, Release> opt;
     int32_t size;
+    std::vector<Tensor> params;
   };
   porta_optimizer* group_at(size_t group) const {
     if (groups_.empty())
