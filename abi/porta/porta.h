@@ -1698,6 +1698,14 @@ PORTA_EXPORT porta_status porta_optimizer_set_state(porta_optimizer* opt, int32_
 PORTA_EXPORT porta_status porta_optimizer_get_step(const porta_optimizer* opt, int32_t param, int64_t* out);
 /** Sets it (>= 0), e.g. when restoring a checkpoint. Since 1.2. */
 PORTA_EXPORT porta_status porta_optimizer_set_step(porta_optimizer* opt, int32_t param, int64_t step);
+/** Master weights for float16 and bfloat16 parameters (enabled != 0): each
+ *  steps a float32 copy of itself with float32 state, then takes the copy
+ *  rounded to its dtype, so that updates smaller than its precision
+ *  accumulate (a parameter written by anything else is copied again before
+ *  its next step). Existing state converts; 0 turns it off (the copies go,
+ *  the state converts back). Other parameters are unaffected. Off by
+ *  default: the parameter's own dtype, as PyTorch's optimizers. Since 1.10. */
+PORTA_EXPORT porta_status porta_optimizer_set_master_weights(porta_optimizer* opt, int32_t enabled);
 /** Frees the optimizer and its state (the parameters live on). NULL: no-op. Since 1.0. */
 PORTA_EXPORT void porta_optimizer_release(porta_optimizer* opt);
 

@@ -4,15 +4,21 @@
 //
 //   porta-demo [--device D] [--data DIR] [--full] [--epochs E] [--batch-size B]
 //              [--train-samples N] [--test-samples N] [--lr LR] [--distributed]
+//              [--amp bf16|fp16]
 // Default: Adam, batch 64, the first 32,000 training samples (one pass),
 // about 2 minutes on an idle 2-core CPU. --full trains 3 epochs over all 60,000.
 // --distributed, under mpirun -n W: the same training as W processes with
 // DistributedDataParallel, each rank a DistributedSampler's share and batch / W
 // samples a step (the same global batch); rank 0 evaluates and prints.
+// --amp: mixed precision, as torch.autocast: the forward pass and the loss in
+// an autocast region (convolutions and linear layers in bfloat16 or float16,
+// the loss in float32), float32 parameters; fp16 scales the loss
+// (GradScaler) so that small gradients do not underflow.
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <porta/amp.hpp>
 #include <porta/data.hpp>
 #include <porta/distributed.hpp>
 #include <porta/nn_parallel.hpp>
@@ -35,6 +41,7 @@ struct Options {
   int64_t test_samples = 10000;  // the whole test set
   double lr = 1e-3;
   bool distributed = false;
+  std::optional<DLDataType> amp;  // the autocast dtype (--amp)
 };
 
 Options parse(int argc, char** argv) {
@@ -60,7 +67,12 @@ Options parse(int argc, char** argv) {
       o.lr = std::stod(value("--lr"));
     else if (!std::strcmp(argv[i], "--full"))
       o.epochs = 3, o.train_samples = 60000;
-    else if (!std::strcmp(argv[i], "--distributed"))
+    else if (!std::strcmp(argv[i], "--amp")) {
+      const std::string v = value("--amp");
+      if (v != "bf16" && v != "fp16")
+        throw Error(PORTA_ERROR_INVALID_ARGUMENT, "--amp takes bf16 or fp16, got '" + v + "'");
+      o.amp = v == "bf16" ? kBFloat16 : kFloat16;
+    } else if (!std::strcmp(argv[i], "--distributed"))
       o.distributed = true;
     else
       throw Error(PORTA_ERROR_INVALID_ARGUMENT,
@@ -131,6 +143,8 @@ int main(int argc, char** argv) try {
                                   .pin_memory_for = device,
                                   .sampler = share});
 
+  // Loss scaling for float16 (bfloat16 has float32's range and needs none); disabled, it passes through.
+  amp::GradScaler scaler({.enabled = o.amp && *o.amp == kFloat16});
   const auto start = Clock::now();
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     model->train();
@@ -142,11 +156,17 @@ int main(int argc, char** argv) try {
     for (auto& [x, y] : loader) {
       // Pinned batches: the copies are only enqueued (PyTorch's non_blocking=True).
       const Tensor input = x.to(device, /*non_blocking=*/true);
-      Tensor out = ddp ? (*ddp)(input) : (*model)(input);
-      Tensor loss = criterion(out, y.to(device, /*non_blocking=*/true));
+      Tensor loss;
+      {
+        std::optional<amp::Autocast> region;
+        if (o.amp) region.emplace(device.type_name(), *o.amp);
+        Tensor out = ddp ? (*ddp)(input) : (*model)(input);
+        loss = criterion(out, y.to(device, /*non_blocking=*/true));
+      }
       optimizer.zero_grad();
-      loss.backward();
-      optimizer.step();
+      scaler.scale(loss).backward();
+      scaler.step(optimizer);
+      scaler.update();
       seen += x.size(0) * world;
       const double l = loss.item<float>();
       smooth = seen == x.size(0) * world ? l : 0.95 * smooth + 0.05 * l;
@@ -171,13 +191,18 @@ int main(int argc, char** argv) try {
   int64_t correct = 0;
   data::DataLoader test_loader(test, {.batch_size = 500, .num_workers = 1, .pin_memory_for = device});
   for (auto& [x, y] : test_loader) {
+    std::optional<amp::Autocast> region;
+    if (o.amp) region.emplace(device.type_name(), *o.amp);
     Tensor pred = (*model)(x.to(device)).argmax(1);
     correct += pred.eq(y.to(device)).sum().item<int64_t>();
   }
   const double total_secs = std::chrono::duration<double>(Clock::now() - start).count();
-  std::printf("test accuracy: %.2f%% (%lld/%lld) | training %.1f s, total %.1f s on %s\n",
+  std::printf("test accuracy: %.2f%% (%lld/%lld) | training %.1f s, total %.1f s on %s%s\n",
               100.0 * double(correct) / double(test->size()), static_cast<long long>(correct),
-              static_cast<long long>(test->size()), train_secs, total_secs, device.str().c_str());
+              static_cast<long long>(test->size()), train_secs, total_secs, device.str().c_str(),
+              !o.amp                ? ""
+              : *o.amp == kBFloat16 ? " (amp bf16)"
+                                    : " (amp fp16)");
   if (o.distributed) distributed::destroy_process_group();
   return 0;
 } catch (const porta::Error& e) {

@@ -1,6 +1,8 @@
 // Core benchmarks, each beside its baseline in the same run:
 //   dispatch overhead of a 1-element add through the C API;
 //   sgemm through Porta vs OpenBLAS called directly (goal >= 0.95x);
+//   bfloat16 and float16 GEMM through Porta (float32 GEMM of the widened
+//   operands, rounded once) vs Porta's sgemm (goal >= 0.95x of its time);
 //   add of 16M floats vs memcpy bandwidth (goal >= 0.8x).
 // tests/bench/report.py turns the JSON output into the ratio table.
 #include <benchmark/benchmark.h>
@@ -19,9 +21,9 @@ DLDevice cpu() {
   return d;
 }
 
-porta_tensor* filled(std::vector<int64_t> shape, float v) {
+porta_tensor* filled(std::vector<int64_t> shape, float v, DLDataType dtype = porta_float32) {
   porta_tensor* t = nullptr;
-  if (porta_full(shape.data(), static_cast<int32_t>(shape.size()), v, porta_float32, cpu(), &t) != PORTA_OK) std::abort();
+  if (porta_full(shape.data(), static_cast<int32_t>(shape.size()), v, dtype, cpu(), &t) != PORTA_OK) std::abort();
   return t;
 }
 
@@ -53,6 +55,25 @@ void BM_Sgemm_Porta(benchmark::State& state) {
   porta_tensor_release(b);
 }
 BENCHMARK(BM_Sgemm_Porta)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void gemm_in(benchmark::State& state, DLDataType dtype) {
+  const int64_t n = state.range(0);
+  porta_tensor* a = filled({n, n}, 0.5f, dtype);
+  porta_tensor* b = filled({n, n}, 0.25f, dtype);
+  for (auto _ : state) {
+    porta_tensor* c = nullptr;
+    if (porta_matmul(a, b, &c) != PORTA_OK) std::abort();
+    porta_tensor_release(c);
+  }
+  state.counters["GFLOPS"] =
+      benchmark::Counter(2.0 * n * n * n, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  porta_tensor_release(a);
+  porta_tensor_release(b);
+}
+void BM_Gemm_Porta_BFloat16(benchmark::State& state) { gemm_in(state, porta_bfloat16); }
+void BM_Gemm_Porta_Float16(benchmark::State& state) { gemm_in(state, porta_float16); }
+BENCHMARK(BM_Gemm_Porta_BFloat16)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_Gemm_Porta_Float16)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Sgemm_OpenBLAS(benchmark::State& state) {
   const int64_t n = state.range(0);

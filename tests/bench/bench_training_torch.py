@@ -44,7 +44,7 @@ def timed(step, batch, min_time):
             return {"samples_per_s": n * batch / elapsed, "ms_per_step": 1000 * elapsed / n}
 
 
-def cnn_step(batch, device="cpu"):
+def cnn_step(batch, device="cpu", amp=False):
     """One SimpleCNN training step (forward, cross entropy, backward, SGD with
     momentum, loss.item()) on fixed inputs, as bench_training.cpp runs it."""
     torch.manual_seed(0)
@@ -55,7 +55,8 @@ def cnn_step(batch, device="cpu"):
     y = (torch.arange(batch) % 10).to(device)
 
     def step():
-        loss = criterion(model(x), y)
+        with torch.autocast(device, dtype=torch.bfloat16, enabled=amp):
+            loss = criterion(model(x), y)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -63,8 +64,8 @@ def cnn_step(batch, device="cpu"):
     return step
 
 
-def cnn(batch):
-    return timed(cnn_step(batch), batch, 5.0)
+def cnn(batch, amp=False):
+    return timed(cnn_step(batch, amp=amp), batch, 5.0)
 
 
 def seed1():
@@ -86,7 +87,8 @@ def seed1():
 def main(out):
     threads = int(os.environ.get("PORTA_NUM_THREADS", os.cpu_count()))
     torch.set_num_threads(threads)
-    results = {"BM_SimpleCNN_Step/64": cnn(64), "BM_SimpleCNN_Step/4": cnn(4), "BM_Seed1_Step": seed1(),
+    results = {"BM_SimpleCNN_Step/64/0": cnn(64), "BM_SimpleCNN_Step/4/0": cnn(4),
+               "BM_SimpleCNN_Step/64/1": cnn(64, amp=True), "BM_Seed1_Step": seed1(),
                "_context": {"torch": torch.__version__, "threads": threads}}
     json.dump(results, open(out, "w"), indent=1)
 

@@ -15,8 +15,9 @@ def main(porta_path, torch_path):
     print(f"PyTorch {ctx['torch']} (CPU), {ctx['threads']} threads for both\n")
     print("| benchmark | Porta | PyTorch | Porta / PyTorch | goal |")
     print("|---|---|---|---|---|")
-    labels = {"BM_SimpleCNN_Step/64": "SimpleCNN train step, batch 64, 3x32x32",
-              "BM_SimpleCNN_Step/4": "SimpleCNN train step, batch 4, 3x32x32",
+    labels = {"BM_SimpleCNN_Step/64/0": "SimpleCNN train step, batch 64, 3x32x32",
+              "BM_SimpleCNN_Step/4/0": "SimpleCNN train step, batch 4, 3x32x32",
+              "BM_SimpleCNN_Step/64/1": "SimpleCNN train step, batch 64, autocast bfloat16 (vs torch.autocast)",
               "BM_Seed1_Step": "seed case 1 step (Linear(10,1), MSE, SGD)"}
     for name, label in labels.items():
         p = next((v for k, v in porta.items() if k.startswith(name)), None)

@@ -62,6 +62,24 @@ def test_an_optimizer_made_after_the_cast_steps_one_made_before_refuses():
         stale.step()
 
 
+def test_half_and_bfloat16_modules_and_master_weights(device):
+    for cast, dt in ((lambda m: m.half(), porta.float16), (lambda m: m.bfloat16(), porta.bfloat16)):
+        m = cast(model(device))
+        assert m[0].weight.dtype is dt and m[0].bias.dtype is dt
+        assert m(porta.randn(8, 3, device=device).to(dt)).dtype is dt  # BatchNorm in training, too
+    for master in (False, True):
+        w = porta.ones(3, device=device).bfloat16().requires_grad_()
+        opt = porta.optim.SGD([w], lr=1.0)
+        if master:
+            opt.set_master_weights()
+        for _ in range(100):  # each update, 1e-4, is below bfloat16's half spacing at 1.0 (2^-9)
+            w.grad = porta.full((3,), 1e-4, device=device).bfloat16()
+            opt.step()
+        got = w.float().tolist()
+        # in bfloat16 every update is rounded away; a float32 master copy accumulates them to 0.99
+        assert got == ([1.0] * 3 if not master else [float(porta.tensor(0.99).bfloat16())] * 3), (master, got)
+
+
 def test_refuses_integer_targets_and_missing_dtypes():
     m = model("cpu")
     with pytest.raises(TypeError, match="only accepts floating point or complex dtypes, but got desired "

@@ -48,8 +48,10 @@ def test_type_names_are_pytorchs():
     assert porta.ones(1).type(porta.int32).dtype == porta.int32
     with pytest.raises(NotImplementedError, match="would move the tensor"):
         porta.ones(1).type("torch.cuda.FloatTensor")
+    assert porta.ones(1).type("torch.HalfTensor").dtype == porta.float16
+    assert porta.ones(1).bfloat16().type() == "torch.BFloat16Tensor"
     with pytest.raises(TypeError, match="unsupported tensor type name"):
-        porta.ones(1).type("torch.HalfTensor")
+        porta.ones(1).type("torch.ComplexFloatTensor")
 
 
 def test_accelerator_matches_try_gpu():

@@ -722,6 +722,11 @@ const Case kCases[] = {
        EXPECT_EQ(porta_optimizer_get_step(o.live, 0, &steps), PORTA_OK);
        EXPECT_EQ(steps, 0) << "a refused set_step changed the count";
      }},
+    {"porta_optimizer_set_master_weights",
+     [](Fixture& x) {
+       // Every value of `enabled` is valid (nonzero: on); only the handle is checked.
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_master_weights(o, 1); });
+     }},
     {"porta_optimizer_release",
      [](Fixture& x) {
        porta_optimizer_release(nullptr);  // documented no-op

@@ -41,6 +41,12 @@ class Optimizer {
   void step() {
     for (size_t i = 0; i < std::max<size_t>(groups_.size(), 1); ++i) detail::check(porta_optimizer_step(group_at(i)));
   }
+  /// Float32 master weights for float16/bfloat16 parameters (porta_optimizer_set_master_weights): each
+  /// steps a float32 copy with float32 state and takes its rounding. Off by default, as PyTorch.
+  void set_master_weights(bool enabled = true) {
+    for (size_t i = 0; i < std::max<size_t>(groups_.size(), 1); ++i)
+      detail::check(porta_optimizer_set_master_weights(group_at(i), enabled ? 1 : 0));
+  }
   /// Clears the gradients (set to none, as PyTorch does by default).
   void zero_grad() {
     for (size_t i = 0; i < std::max<size_t>(groups_.size(), 1); ++i)

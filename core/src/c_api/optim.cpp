@@ -162,6 +162,10 @@ PORTA_API porta_status porta_optimizer_set_step(porta_optimizer* opt, int32_t pa
   });
 }
 
+PORTA_API porta_status porta_optimizer_set_master_weights(porta_optimizer* opt, int32_t enabled) {
+  return guard([&] { optim::set_master_weights(optim::check_optimizer(opt), enabled != 0); });
+}
+
 namespace {
 constinit HandleQuarantine<porta_optimizer> g_released_optimizers;
 }  // namespace

@@ -84,6 +84,12 @@ namespace {
 void int_range(Dtype dtype, int64_t* lo, int64_t* hi) {
   switch (dtype) {
     case Dtype::UInt8: *lo = 0, *hi = 255; return;
+    case Dtype::Int8:
+      *lo = INT8_MIN, *hi = INT8_MAX;
+      return;
+    case Dtype::Int16:
+      *lo = INT16_MIN, *hi = INT16_MAX;
+      return;
     case Dtype::Int32: *lo = INT32_MIN, *hi = INT32_MAX; return;
     default: *lo = INT64_MIN, *hi = INT64_MAX; return;  // int64, and bool (any number is true or false)
   }
@@ -95,8 +101,22 @@ void int_range(Dtype dtype, int64_t* lo, int64_t* hi) {
 }
 }  // namespace
 
+// The largest finite value of a floating dtype.
+static double float_max(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::Float16:
+      return 65504.0;
+    case Dtype::BFloat16:
+      return 3.3895313892515355e38;
+    case Dtype::Float32:
+      return 3.4028234663852886e38;
+    default:
+      return INFINITY;
+  }
+}
+
 void check_fill_value(const char* op, double value, Dtype dtype) {
-  if (dtype == Dtype::Float32 && std::isfinite(value) && std::fabs(value) > 3.4028234663852886e38)
+  if (is_floating(dtype) && std::isfinite(value) && std::fabs(value) > float_max(dtype))
     overflow(op, cat(value), dtype);
   if (!is_integral(dtype)) return;
   int64_t lo, hi;

@@ -3,32 +3,37 @@
 #include <cmath>
 
 #include "autograd/node.hpp"
+#include "ops/ops.hpp"
 #include "optim/composed_steps.hpp"
 #include "runtime/error.hpp"
-#include "ops/ops.hpp"
 
 namespace porta::optim {
 namespace {
 
 std::vector<TensorPtr> checked_params(porta_tensor* const* params, int32_t n, const char* who) {
   if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter count ", n, " is negative");
-  if (n == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": got an empty parameter list (as PyTorch, an optimizer needs "
-                   "at least one parameter)");
+  if (n == 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, who,
+         ": got an empty parameter list (as PyTorch, an optimizer needs "
+         "at least one parameter)");
   require(params, "params");
   std::vector<TensorPtr> out;
   for (int32_t i = 0; i < n; ++i) {
     check_handle(params[i], "params[i]");
     for (int32_t j = 0; j < i; ++j)
       if (params[j] == params[i])
-        fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is parameter ", j, " again, which would be "
+        fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is parameter ", j,
+             " again, which would be "
              "updated twice per step (a module used twice lists its parameters twice; Module.parameters() "
              "gives each once)");
     TensorPtr p = TensorPtr::borrow(params[i]);
     if (!is_floating(p->dtype))
-      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, who, ": parameter ", i, " is ", dtype_name(p->dtype), "; parameters must be float");
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, who, ": parameter ", i, " is ", dtype_name(p->dtype),
+           "; parameters must be float");
     require_writable(*p, who);
     if (p->grad_fn)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is not a leaf (it was computed by an op); "
+      fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i,
+           " is not a leaf (it was computed by an op); "
            "optimize the tensors you created, or detach() this one");
     out.push_back(std::move(p));
   }
@@ -52,6 +57,8 @@ porta_optimizer* make_optimizer(porta_optimizer::Kind kind, std::vector<TensorPt
   opt->params = std::move(params);
   opt->state.resize(opt->params.size());
   opt->steps.assign(opt->params.size(), 0);
+  opt->master.resize(opt->params.size());
+  opt->master_version.assign(opt->params.size(), 0);
   return opt;
 }
 
@@ -116,11 +123,15 @@ porta_optimizer* create_adagrad(porta_tensor* const* params, int32_t n, const po
 
 double lr(const porta_optimizer& opt) {
   switch (opt.kind) {
-    case porta_optimizer::Kind::Sgd: return opt.sgd.lr;
+    case porta_optimizer::Kind::Sgd:
+      return opt.sgd.lr;
     case porta_optimizer::Kind::Adam:
-    case porta_optimizer::Kind::AdamW: return opt.adam.lr;
-    case porta_optimizer::Kind::RMSprop: return opt.rmsprop.lr;
-    case porta_optimizer::Kind::Adagrad: return opt.adagrad.lr;
+    case porta_optimizer::Kind::AdamW:
+      return opt.adam.lr;
+    case porta_optimizer::Kind::RMSprop:
+      return opt.rmsprop.lr;
+    case porta_optimizer::Kind::Adagrad:
+      return opt.adagrad.lr;
   }
   return 0;
 }
@@ -129,11 +140,15 @@ void set_lr(porta_optimizer& opt, double lr) { opt.sgd.lr = opt.adam.lr = opt.rm
 
 int32_t state_slots(const porta_optimizer& o) {
   switch (o.kind) {
-    case porta_optimizer::Kind::Sgd: return o.sgd.momentum != 0 ? 1 : 0;
+    case porta_optimizer::Kind::Sgd:
+      return o.sgd.momentum != 0 ? 1 : 0;
     case porta_optimizer::Kind::Adam:
-    case porta_optimizer::Kind::AdamW: return o.adam.amsgrad ? 3 : 2;
-    case porta_optimizer::Kind::RMSprop: return 1 + (o.rmsprop.momentum > 0) + (o.rmsprop.centered != 0);
-    case porta_optimizer::Kind::Adagrad: return 1;
+    case porta_optimizer::Kind::AdamW:
+      return o.adam.amsgrad ? 3 : 2;
+    case porta_optimizer::Kind::RMSprop:
+      return 1 + (o.rmsprop.momentum > 0) + (o.rmsprop.centered != 0);
+    case porta_optimizer::Kind::Adagrad:
+      return 1;
   }
   return 0;
 }
@@ -143,21 +158,17 @@ static void composed_step(porta_optimizer& opt, size_t i, const TensorPtr& p, co
   const int64_t step = opt.steps[i] + 1;
   const bool decoupled = opt.kind == porta_optimizer::Kind::AdamW;
   Update u = opt.kind == porta_optimizer::Kind::RMSprop ? rmsprop_update(opt.rmsprop, p, g, opt.state[i])
-             : opt.kind == porta_optimizer::Kind::Adagrad ? adagrad_update(opt.adagrad, p, g, opt.state[i], step)
-                                                          : amsgrad_update(opt.adam, decoupled, p, g, opt.state[i], step);
+             : opt.kind == porta_optimizer::Kind::Adagrad
+                 ? adagrad_update(opt.adagrad, p, g, opt.state[i], step)
+                 : amsgrad_update(opt.adam, decoupled, p, g, opt.state[i], step);
   begin_write(*p, "optimizer step");
   if (p->numel() > 0) ops::copy_into(p, u.param);
   opt.state[i] = std::move(u.state);
   ++opt.steps[i];
 }
 
-// Updates parameter i with its state; commits nothing when it throws.
-static void step_one(porta_optimizer& opt, size_t i) {
-  const TensorPtr& p = opt.params[i];
-  TensorPtr grad = autograd::grad_of(*p);
-  if (!grad) return;
-  if (!p->is_contiguous())
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "optimizer step: parameter ", i, " is not contiguous");
+// Steps parameter (or master copy) p of parameter i with gradient `grad`.
+static void step_one_on(porta_optimizer& opt, size_t i, const TensorPtr& p, const TensorPtr& grad) {
   DeviceState& dev = *p->device;
   TensorPtr g = ops::contiguous(ops::cast(grad, p->dtype));
   if (g->device != &dev) g = ops::to(g, dev);
@@ -167,9 +178,9 @@ static void step_one(porta_optimizer& opt, size_t i) {
       fail(PORTA_ERROR_SHAPE_MISMATCH, "optimizer step: parameter ", i, " is now ", dtype_name(p->dtype), " ",
            p->shape.str(), " but its optimizer state is ", dtype_name(st->dtype), " ", st->shape.str(),
            " (its data was replaced after a step); make a new optimizer");
-  const bool fused = opt.kind == porta_optimizer::Kind::Sgd ||
-                     ((opt.kind == porta_optimizer::Kind::Adam || opt.kind == porta_optimizer::Kind::AdamW) &&
-                      !opt.adam.amsgrad);
+  const bool fused =
+      opt.kind == porta_optimizer::Kind::Sgd ||
+      ((opt.kind == porta_optimizer::Kind::Adam || opt.kind == porta_optimizer::Kind::AdamW) && !opt.adam.amsgrad);
   if (!fused) return composed_step(opt, i, p, g);
   // New state is committed only after the kernel ran, so a failed step
   // leaves (parameter, state, step count) as they were before it.
@@ -182,7 +193,7 @@ static void step_one(porta_optimizer& opt, size_t i) {
   const void* params = nullptr;
   if (opt.kind == porta_optimizer::Kind::Sgd) {
     op = PORTA_OP_SGD_STEP;
-    sp = porta_sgd_params{sizeof(sp), opt.sgd.lr, opt.sgd.momentum, opt.sgd.dampening, opt.sgd.weight_decay,
+    sp = porta_sgd_params{sizeof(sp),       opt.sgd.lr, opt.sgd.momentum, opt.sgd.dampening, opt.sgd.weight_decay,
                           opt.sgd.nesterov, 0};
     if (opt.sgd.momentum != 0) {
       if (st.empty()) st.push_back(empty(dev, p->dtype, p->shape)), sp.first_step = 1;
@@ -192,8 +203,9 @@ static void step_one(porta_optimizer& opt, size_t i) {
   } else {
     op = PORTA_OP_ADAM_STEP;
     if (st.empty()) st = {ops::full(dev, p->shape, 0.0, p->dtype), ops::full(dev, p->shape, 0.0, p->dtype)};
-    ap = porta_adam_params{sizeof(ap), opt.adam.lr, opt.adam.beta1, opt.adam.beta2, opt.adam.eps,
-                           opt.adam.weight_decay, opt.steps[i] + 1, opt.kind == porta_optimizer::Kind::AdamW};
+    ap = porta_adam_params{
+        sizeof(ap),   opt.adam.lr,           opt.adam.beta1,   opt.adam.beta2,
+        opt.adam.eps, opt.adam.weight_decay, opt.steps[i] + 1, opt.kind == porta_optimizer::Kind::AdamW};
     args[n_in++] = KernelArg(*st[0]);
     args[n_in++] = KernelArg(*st[1]);
     params = &ap;
@@ -202,6 +214,49 @@ static void step_one(porta_optimizer& opt, size_t i) {
   if (p->numel() > 0) launch(dev, op, p->dtype, args, n_in, KernelArg(*p), params);
   opt.state[i] = std::move(st);
   ++opt.steps[i];
+}
+
+// What parameter i's update is computed on: the parameter, or with master
+// weights for a float16/bfloat16 parameter, its float32 copy (made again
+// when the parameter was written since this optimizer wrote it).
+static TensorPtr working_copy(porta_optimizer& opt, size_t i) {
+  const TensorPtr& param = opt.params[i];
+  if (!opt.master_weights || !is_storage(param->dtype)) return param;
+  TensorPtr& m = opt.master[i];
+  const uint64_t version = param->storage->version.load(std::memory_order_acquire);
+  if (!m || m->device != param->device || m->shape != param->shape || opt.master_version[i] != version)
+    m = ops::clone(ops::cast(param, Dtype::Float32));
+  return m;
+}
+
+// Updates parameter i with its state; commits nothing when it throws.
+static void step_one(porta_optimizer& opt, size_t i) {
+  const TensorPtr& param = opt.params[i];
+  TensorPtr grad = autograd::grad_of(*param);
+  if (!grad) return;
+  if (!param->is_contiguous())
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "optimizer step: parameter ", i, " is not contiguous");
+  const TensorPtr p = working_copy(opt, i);
+  if (p.get() != param.get()) {  // step the float32 copy, then round it into the parameter
+    step_one_on(opt, i, p, grad);
+    ops::copy_into(param, p);
+    opt.master_version[i] = param->storage->version.load(std::memory_order_acquire);
+    return;
+  }
+  step_one_on(opt, i, p, grad);
+}
+
+void set_master_weights(porta_optimizer& opt, bool enabled) {
+  std::lock_guard<std::mutex> lock(opt.mu);
+  autograd::NoGradGuard no_grad;
+  if (opt.master_weights == enabled) return;
+  opt.master_weights = enabled;
+  for (size_t i = 0; i < opt.params.size(); ++i) {
+    const TensorPtr& param = opt.params[i];
+    if (!is_storage(param->dtype)) continue;
+    opt.master[i] = TensorPtr();  // made from the parameter at the next step
+    for (TensorPtr& st : opt.state[i]) st = ops::cast(st, enabled ? Dtype::Float32 : param->dtype);
+  }
 }
 
 void step(porta_optimizer& opt) {

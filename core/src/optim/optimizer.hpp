@@ -23,6 +23,13 @@ struct porta_optimizer {
   std::vector<porta::TensorPtr> params;
   std::vector<std::vector<porta::TensorPtr>> state;  // per parameter
   std::vector<int64_t> steps;                        // per parameter
+  // porta_optimizer_set_master_weights: float16/bfloat16 parameters step a
+  // float32 copy (and float32 state), then take its rounding. The copy is
+  // made again from the parameter when something else wrote the parameter
+  // (its storage version moved on since the step wrote it).
+  bool master_weights = false;
+  std::vector<porta::TensorPtr> master;  // per parameter (null until its first step)
+  std::vector<uint64_t> master_version;  // the parameter's version right after that write
   std::mutex mu;
 };
 
@@ -38,6 +45,9 @@ void set_lr(porta_optimizer& opt, double lr);
 // State tensors per parameter (porta_optimizer_state_slots).
 int32_t state_slots(const porta_optimizer& opt);
 void step(porta_optimizer& opt);
+// Turns float32 master weights for float16/bfloat16 parameters on or off
+// (off drops the copies; the parameters keep their values).
+void set_master_weights(porta_optimizer& opt, bool enabled);
 void zero_grad(porta_optimizer& opt);
 porta_optimizer& check_optimizer(const porta_optimizer* opt);
 

@@ -277,12 +277,14 @@ class Module:
         return self
 
     def half(self):
-        """Not available: Porta has no float16 yet."""
-        raise TypeError(f"Module.half(): Porta has no float16 dtype yet; supported: {_dtype.SUPPORTED}")
+        """Casts the floating parameters and buffers to float16; returns self."""
+        self._cast(_dtype.float16, only_floating=True)
+        return self
 
     def bfloat16(self):
-        """Not available: Porta has no bfloat16 yet."""
-        raise TypeError(f"Module.bfloat16(): Porta has no bfloat16 dtype yet; supported: {_dtype.SUPPORTED}")
+        """Casts the floating parameters and buffers to bfloat16; returns self."""
+        self._cast(_dtype.bfloat16, only_floating=True)
+        return self
 
     def type(self, dst_type):
         """Casts every parameter and buffer to dst_type (a dtype or its name); returns self."""

@@ -88,6 +88,14 @@ class Optimizer:
             check(fn.porta_optimizer_step(handle))
         return loss
 
+    def set_master_weights(self, enabled=True):
+        """Float32 master weights for float16/bfloat16 parameters (a Porta extension; off by default, as
+        PyTorch): each steps a float32 copy with float32 state and takes its rounding, so that updates
+        below the parameter's precision accumulate. Returns self."""
+        for handle in self._handles:
+            check(fn.porta_optimizer_set_master_weights(handle, int(bool(enabled))))
+        return self
+
     def zero_grad(self, set_to_none=True):
         """Clears every parameter's gradient (or zeroes it in place when set_to_none=False)."""
         if set_to_none:
