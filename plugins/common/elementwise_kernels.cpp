@@ -9,6 +9,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise_lookup.hpp"
 #include "elementwise_math.hpp"
+#include "half_runs.hpp"
 #include "lane_math.hpp"
 #include "strided_loop.hpp"
 #include "vector_math.hpp"
@@ -153,6 +154,21 @@ porta_status where_kernel(const porta_kernel_call* c) {
   return PORTA_OK;
 }
 
+// The float32 <-> float16 / bfloat16 conversions with vectorized runs (half_runs.hpp).
+template <class To, class From>
+inline constexpr bool has_half_run =
+    (std::is_same_v<From, float> && math::is_float16_type<To>) || (std::is_same_v<To, float> && math::is_float16_type<From>);
+
+template <class To, class From>
+void half_run(const From* in, To* out, int64_t n) {
+  auto* bits_out = reinterpret_cast<uint16_t*>(out);
+  const auto* bits_in = reinterpret_cast<const uint16_t*>(in);
+  if constexpr (std::is_same_v<To, math::Float16>) float32_to_float16_run(reinterpret_cast<const float*>(in), bits_out, n);
+  else if constexpr (std::is_same_v<To, math::BFloat16>) float32_to_bfloat16_run(reinterpret_cast<const float*>(in), bits_out, n);
+  else if constexpr (std::is_same_v<From, math::Float16>) float16_to_float32_run(bits_in, reinterpret_cast<float*>(out), n);
+  else bfloat16_to_float32_run(bits_in, reinterpret_cast<float*>(out), n);
+}
+
 template <int ToDt, int FromDt>
 void cast_runs(const porta_kernel_call* c) {
   using To = storage_t<ToDt>;
@@ -163,6 +179,8 @@ void cast_runs(const porta_kernel_call* c) {
     if (s[0] == sizeof(To) && s[1] == sizeof(From)) {  // contiguous runs: a copy, or a loop that vectorizes
       if constexpr (ToDt == FromDt) {
         std::memcpy(p[0], p[1], static_cast<size_t>(n) * sizeof(To));
+      } else if constexpr (has_half_run<To, From>) {
+        half_run(reinterpret_cast<const From*>(p[1]), reinterpret_cast<To*>(p[0]), n);
       } else {
         To* out = reinterpret_cast<To*>(p[0]);
         const From* in = reinterpret_cast<const From*>(p[1]);
