@@ -3,37 +3,32 @@
 #include <cmath>
 
 #include "autograd/node.hpp"
-#include "ops/ops.hpp"
 #include "optim/composed_steps.hpp"
 #include "runtime/error.hpp"
+#include "ops/ops.hpp"
 
 namespace porta::optim {
 namespace {
 
 std::vector<TensorPtr> checked_params(porta_tensor* const* params, int32_t n, const char* who) {
   if (n < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter count ", n, " is negative");
-  if (n == 0)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, who,
-         ": got an empty parameter list (as PyTorch, an optimizer needs "
-         "at least one parameter)");
+  if (n == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": got an empty parameter list (as PyTorch, an optimizer needs "
+                   "at least one parameter)");
   require(params, "params");
   std::vector<TensorPtr> out;
   for (int32_t i = 0; i < n; ++i) {
     check_handle(params[i], "params[i]");
     for (int32_t j = 0; j < i; ++j)
       if (params[j] == params[i])
-        fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is parameter ", j,
-             " again, which would be "
+        fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is parameter ", j, " again, which would be "
              "updated twice per step (a module used twice lists its parameters twice; Module.parameters() "
              "gives each once)");
     TensorPtr p = TensorPtr::borrow(params[i]);
     if (!is_floating(p->dtype))
-      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, who, ": parameter ", i, " is ", dtype_name(p->dtype),
-           "; parameters must be float");
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, who, ": parameter ", i, " is ", dtype_name(p->dtype), "; parameters must be float");
     require_writable(*p, who);
     if (p->grad_fn)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i,
-           " is not a leaf (it was computed by an op); "
+      fail(PORTA_ERROR_INVALID_ARGUMENT, who, ": parameter ", i, " is not a leaf (it was computed by an op); "
            "optimize the tensors you created, or detach() this one");
     out.push_back(std::move(p));
   }
@@ -123,15 +118,11 @@ porta_optimizer* create_adagrad(porta_tensor* const* params, int32_t n, const po
 
 double lr(const porta_optimizer& opt) {
   switch (opt.kind) {
-    case porta_optimizer::Kind::Sgd:
-      return opt.sgd.lr;
+    case porta_optimizer::Kind::Sgd: return opt.sgd.lr;
     case porta_optimizer::Kind::Adam:
-    case porta_optimizer::Kind::AdamW:
-      return opt.adam.lr;
-    case porta_optimizer::Kind::RMSprop:
-      return opt.rmsprop.lr;
-    case porta_optimizer::Kind::Adagrad:
-      return opt.adagrad.lr;
+    case porta_optimizer::Kind::AdamW: return opt.adam.lr;
+    case porta_optimizer::Kind::RMSprop: return opt.rmsprop.lr;
+    case porta_optimizer::Kind::Adagrad: return opt.adagrad.lr;
   }
   return 0;
 }
@@ -140,15 +131,11 @@ void set_lr(porta_optimizer& opt, double lr) { opt.sgd.lr = opt.adam.lr = opt.rm
 
 int32_t state_slots(const porta_optimizer& o) {
   switch (o.kind) {
-    case porta_optimizer::Kind::Sgd:
-      return o.sgd.momentum != 0 ? 1 : 0;
+    case porta_optimizer::Kind::Sgd: return o.sgd.momentum != 0 ? 1 : 0;
     case porta_optimizer::Kind::Adam:
-    case porta_optimizer::Kind::AdamW:
-      return o.adam.amsgrad ? 3 : 2;
-    case porta_optimizer::Kind::RMSprop:
-      return 1 + (o.rmsprop.momentum > 0) + (o.rmsprop.centered != 0);
-    case porta_optimizer::Kind::Adagrad:
-      return 1;
+    case porta_optimizer::Kind::AdamW: return o.adam.amsgrad ? 3 : 2;
+    case porta_optimizer::Kind::RMSprop: return 1 + (o.rmsprop.momentum > 0) + (o.rmsprop.centered != 0);
+    case porta_optimizer::Kind::Adagrad: return 1;
   }
   return 0;
 }
@@ -158,9 +145,8 @@ static void composed_step(porta_optimizer& opt, size_t i, const TensorPtr& p, co
   const int64_t step = opt.steps[i] + 1;
   const bool decoupled = opt.kind == porta_optimizer::Kind::AdamW;
   Update u = opt.kind == porta_optimizer::Kind::RMSprop ? rmsprop_update(opt.rmsprop, p, g, opt.state[i])
-             : opt.kind == porta_optimizer::Kind::Adagrad
-                 ? adagrad_update(opt.adagrad, p, g, opt.state[i], step)
-                 : amsgrad_update(opt.adam, decoupled, p, g, opt.state[i], step);
+             : opt.kind == porta_optimizer::Kind::Adagrad ? adagrad_update(opt.adagrad, p, g, opt.state[i], step)
+                                                          : amsgrad_update(opt.adam, decoupled, p, g, opt.state[i], step);
   begin_write(*p, "optimizer step");
   if (p->numel() > 0) ops::copy_into(p, u.param);
   opt.state[i] = std::move(u.state);
@@ -178,9 +164,9 @@ static void step_one_on(porta_optimizer& opt, size_t i, const TensorPtr& p, cons
       fail(PORTA_ERROR_SHAPE_MISMATCH, "optimizer step: parameter ", i, " is now ", dtype_name(p->dtype), " ",
            p->shape.str(), " but its optimizer state is ", dtype_name(st->dtype), " ", st->shape.str(),
            " (its data was replaced after a step); make a new optimizer");
-  const bool fused =
-      opt.kind == porta_optimizer::Kind::Sgd ||
-      ((opt.kind == porta_optimizer::Kind::Adam || opt.kind == porta_optimizer::Kind::AdamW) && !opt.adam.amsgrad);
+  const bool fused = opt.kind == porta_optimizer::Kind::Sgd ||
+                     ((opt.kind == porta_optimizer::Kind::Adam || opt.kind == porta_optimizer::Kind::AdamW) &&
+                      !opt.adam.amsgrad);
   if (!fused) return composed_step(opt, i, p, g);
   // New state is committed only after the kernel ran, so a failed step
   // leaves (parameter, state, step count) as they were before it.
@@ -193,7 +179,7 @@ static void step_one_on(porta_optimizer& opt, size_t i, const TensorPtr& p, cons
   const void* params = nullptr;
   if (opt.kind == porta_optimizer::Kind::Sgd) {
     op = PORTA_OP_SGD_STEP;
-    sp = porta_sgd_params{sizeof(sp),       opt.sgd.lr, opt.sgd.momentum, opt.sgd.dampening, opt.sgd.weight_decay,
+    sp = porta_sgd_params{sizeof(sp), opt.sgd.lr, opt.sgd.momentum, opt.sgd.dampening, opt.sgd.weight_decay,
                           opt.sgd.nesterov, 0};
     if (opt.sgd.momentum != 0) {
       if (st.empty()) st.push_back(empty(dev, p->dtype, p->shape)), sp.first_step = 1;
@@ -203,9 +189,8 @@ static void step_one_on(porta_optimizer& opt, size_t i, const TensorPtr& p, cons
   } else {
     op = PORTA_OP_ADAM_STEP;
     if (st.empty()) st = {ops::full(dev, p->shape, 0.0, p->dtype), ops::full(dev, p->shape, 0.0, p->dtype)};
-    ap = porta_adam_params{
-        sizeof(ap),   opt.adam.lr,           opt.adam.beta1,   opt.adam.beta2,
-        opt.adam.eps, opt.adam.weight_decay, opt.steps[i] + 1, opt.kind == porta_optimizer::Kind::AdamW};
+    ap = porta_adam_params{sizeof(ap), opt.adam.lr, opt.adam.beta1, opt.adam.beta2, opt.adam.eps,
+                           opt.adam.weight_decay, opt.steps[i] + 1, opt.kind == porta_optimizer::Kind::AdamW};
     args[n_in++] = KernelArg(*st[0]);
     args[n_in++] = KernelArg(*st[1]);
     params = &ap;
