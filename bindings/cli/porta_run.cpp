@@ -64,9 +64,13 @@ int positive(const char* text, const char* what, long max) {
   return static_cast<int>(v);
 }
 
-// A port the kernel says is free on `addr` now (the job binds it moments
-// later; another process taking it between is reported by rank 0).
-int free_port(const std::string& addr) {
+// A free port on `addr`, held for the whole job: the socket bound to it
+// (SO_REUSEPORT, never listening) is inherited by the launcher this process
+// becomes, so no other program (the launcher's own daemons, another job) can
+// take the port before rank 0's store binds it, which it may, being told the
+// port is held (PORTA_RUN_HELD_PORT) and binding with SO_REUSEPORT too.
+// Connections reach only the listening socket, rank 0's.
+int hold_free_port(const std::string& addr) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -75,14 +79,17 @@ int free_port(const std::string& addr) {
     die("cannot resolve --master-addr '" + addr + "': " + ::gai_strerror(e));
   int port = -1;
   for (addrinfo* a = list; a && port < 0; a = a->ai_next) {
-    const int fd = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+    const int fd = ::socket(a->ai_family, a->ai_socktype, a->ai_protocol);  // no CLOEXEC: it outlives exec
     if (fd < 0) continue;
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
     sockaddr_storage bound{};
     socklen_t len = sizeof bound;
     if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::getsockname(fd, reinterpret_cast<sockaddr*>(&bound), &len) == 0)
       port = ntohs(bound.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port
                                                : reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
-    ::close(fd);
+    else
+      ::close(fd);
   }
   ::freeaddrinfo(list);
   if (port < 0) die("no free port on '" + addr + "' (is it an address of this machine?)");
@@ -154,7 +161,10 @@ int main(int argc, char** argv) {
     usage(stderr);
     die("give the program to run");
   }
-  if (port == 0) port = free_port(addr);
+  if (port == 0) {
+    port = hold_free_port(addr);
+    ::setenv("PORTA_RUN_HELD_PORT", std::to_string(port).c_str(), 1);
+  }
   ::setenv("MASTER_ADDR", addr.c_str(), 1);
   ::setenv("MASTER_PORT", std::to_string(port).c_str(), 1);
 

@@ -32,7 +32,8 @@ void check_pair_loss(Fixture& x, const char* op, Loss f) {
   Tensor f64 = make({2, 3}, x.cpu, porta_float64);
   REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, (std::string(op) + ": target is float64 but input is float32").c_str(),
           f(p, f64.get(), PORTA_REDUCTION_MEAN, out.p()));
-  REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, (std::string(op) + ": input must be float32 or float64, got int64").c_str(),
+  REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+          (std::string(op) + ": input must be floating (float16, bfloat16, float32 or float64), got int64").c_str(),
           f(x.labels.get(), x.labels.get(), PORTA_REDUCTION_MEAN, out.p()));
   REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", f(p, x.other.get(), PORTA_REDUCTION_MEAN, out.p()));
   REFUSED(PORTA_ERROR_INVALID_ARGUMENT, (std::string(op) + ": unknown reduction 7").c_str(),
@@ -55,7 +56,8 @@ const Case kCases[] = {
          REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "nll_loss: unknown reduction", porta_nll_loss(f, labels, nullptr, -100, r, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "nll_loss: target must hold integer class indices, got float32",
                porta_nll_loss(f, x.f4.get(), nullptr, -100, PORTA_REDUCTION_MEAN, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "nll_loss: input must be float32 or float64, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "nll_loss: input must be floating (float16, bfloat16, float32 or float64), got int64",
                porta_nll_loss(labels, labels, nullptr, -100, PORTA_REDUCTION_MEAN, out.p()));
        Tensor three = make({3}, x.cpu, porta_int64);
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "nll_loss: expected target of shape [2] for input [2, 3], got [3]",
@@ -85,7 +87,8 @@ const Case kCases[] = {
                  porta_cross_entropy_loss(f, labels, nullptr, -100, PORTA_REDUCTION_MEAN, eps, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cross_entropy: unknown reduction 7",
                porta_cross_entropy_loss(f, labels, nullptr, -100, kBadReduction, 0.0, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "cross_entropy: input must be float32 or float64, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "cross_entropy: input must be floating (float16, bfloat16, float32 or float64), got int64",
                porta_cross_entropy_loss(labels, labels, nullptr, -100, PORTA_REDUCTION_MEAN, 0.0, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "cross_entropy: target must hold class indices (integers) or class probabilities",
                porta_cross_entropy_loss(f, x.mask.get(), nullptr, -100, PORTA_REDUCTION_MEAN, 0.0, out.p()));
@@ -192,7 +195,8 @@ const Case kCases[] = {
        Tensor w64 = make({3}, x.cpu, porta_float64);
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "layer_norm: bias is float64 but the input is float32",
                porta_layer_norm(x.f.get(), last, 1, nullptr, w64.get(), 1e-5, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "layer_norm: input must be float32 or float64, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "layer_norm: input must be floating (float16, bfloat16, float32 or float64), got int64",
                porta_layer_norm(x.labels.get(), wrong, 1, nullptr, nullptr, 1e-5, out.p()));
      }},
     {"porta_group_norm",
@@ -260,8 +264,10 @@ const Case kCases[] = {
                porta_scaled_dot_product_attention(q.get(), k.get(), q.get(), nullptr, 0.0, 0, NAN, 0, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "scaled_dot_product_attention: query, key and value must be at least 2-D",
                porta_scaled_dot_product_attention(x.f4.get(), k.get(), v.get(), nullptr, 0.0, 0, NAN, 0, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "scaled_dot_product_attention: query must be float32 or float64, got int64",
-               porta_scaled_dot_product_attention(x.labels.get(), k.get(), v.get(), nullptr, 0.0, 0, NAN, 0, out.p()));
+       REFUSED(
+           PORTA_ERROR_UNSUPPORTED_DTYPE,
+           "scaled_dot_product_attention: query must be floating (float16, bfloat16, float32 or float64), got int64",
+           porta_scaled_dot_product_attention(x.labels.get(), k.get(), v.get(), nullptr, 0.0, 0, NAN, 0, out.p()));
        Tensor there = make({2, 5, 3}, x.mock);
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1",
                porta_scaled_dot_product_attention(q.get(), there.get(), v.get(), nullptr, 0.0, 0, NAN, 0, out.p()));

@@ -50,7 +50,7 @@ const Case kCases[] = {
        Untouched<porta_tensor*> out;
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released",
                porta_linear(x.f.get(), w.get(), Fixture::released(), out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "linear: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "linear: input must be floating (float16, bfloat16, float32 or float64)",
                porta_linear(x.labels.get(), w.get(), nullptr, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "weight must be 2-D", porta_linear(x.f.get(), x.f4.get(), nullptr, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "has 3 features", porta_linear(x.f.get(), w2.get(), nullptr, out.p()));
@@ -94,7 +94,7 @@ const Case kCases[] = {
                porta_conv2d(img, big.get(), nullptr, nullptr, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "bias of shape [2]", porta_conv2d(img, k, bias2.get(), nullptr, out.p()));
        Tensor int_img = make({1, 1, 4, 4}, x.cpu, porta_int32);
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv2d: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv2d: input must be floating (float16, bfloat16, float32 or float64)",
                porta_conv2d(int_img.get(), k, nullptr, nullptr, out.p()));
        porta_conv2d_options grouped{sizeof(porta_conv2d_options), {1, 1}, {0, 0}, {1, 1}, -2};
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "groups must be >= 1 (0 means 1), got -2",
@@ -167,7 +167,8 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "in_channels (1) must be divisible by groups (2)",
                porta_conv_transpose2d(img, w1.get(), nullptr, &grouped, nullptr, out.p()));
        Tensor int_img = make({1, 1, 4, 4}, x.cpu, porta_int32);
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "conv_transpose2d: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "conv_transpose2d: input must be floating (float16, bfloat16, float32 or float64)",
                porta_conv_transpose2d(int_img.get(), w.get(), nullptr, nullptr, nullptr, out.p()));
        Tensor there = make({1, 2, 3, 3}, x.mock);
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1",
@@ -247,7 +248,7 @@ const Case kCases[] = {
        Untouched<porta_tensor*> out;
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range", porta_softmax(x.f.get(), 2, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_softmax(x.f.get(), INT32_MIN, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "softmax: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "softmax: input must be floating (float16, bfloat16, float32 or float64)",
                porta_softmax(x.labels.get(), 0, out.p()));
      }},
     {"porta_log_softmax",
@@ -309,7 +310,8 @@ const Case kCases[] = {
            x, [&](porta_tensor* t, porta_tensor** o) { return porta_mse_loss(f, t, PORTA_REDUCTION_SUM, o); });
        Untouched<porta_tensor*> out;
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "differ", porta_mse_loss(f, x.f4.get(), PORTA_REDUCTION_SUM, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "mse_loss: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "mse_loss: input must be floating (float16, bfloat16, float32 or float64)",
                porta_mse_loss(x.labels.get(), x.labels.get(), PORTA_REDUCTION_SUM, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "unknown reduction 3",
                porta_mse_loss(f, f, static_cast<porta_reduction>(3), out.p()));
@@ -321,7 +323,7 @@ const Case kCases[] = {
        Untouched<porta_tensor*> out;
        for (double p : {-0.1, 1.5, double(NAN), double(INFINITY)})
          REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "p must be in [0, 1]", porta_dropout(x.f.get(), p, 1, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "dropout: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "dropout: input must be floating (float16, bfloat16, float32 or float64)",
                porta_dropout(x.labels.get(), 0.5, 1, out.p()));
      }},
     {"porta_flatten",
@@ -378,7 +380,8 @@ const Case kCases[] = {
                porta_feature_dropout(x.image.get(), 0.5, 1, 0, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected 5-D [N, C, ...] or 4-D [C, ...] input for 3 spatial dims",
                porta_feature_dropout(x.f.get(), 0.5, 1, 3, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "feature_dropout: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "feature_dropout: input must be floating (float16, bfloat16, float32 or float64)",
                porta_feature_dropout(x.mask.get(), 0.5, 1, 1, out.p()));
      }},
     {"porta_interpolate",
@@ -439,7 +442,8 @@ const Case kCases[] = {
                cell(lstm, x.f.get(), h3.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "give b_ih and b_hh, or neither",
                cell(lstm, x.f.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), b.get(), nullptr, h1.p(), c1.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "rnn_cell: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "rnn_cell: input must be floating (float16, bfloat16, float32 or float64)",
                cell(lstm, x.labels.get(), h.get(), c.get(), w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "",
                cell(lstm, x.other.get(), nullptr, nullptr, w_ih.get(), w_hh.get(), nullptr, nullptr, h1.p(), c1.p()));
@@ -493,7 +497,7 @@ const Case kCases[] = {
                porta_rnn(empty.get(), nullptr, nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "expected h0 of shape [1, 1, 2], got [2, 3]",
                porta_rnn(input.get(), x.f.get(), nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "rnn: input must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "rnn: input must be floating (float16, bfloat16, float32 or float64)",
                porta_rnn(x.labels.get(), nullptr, nullptr, weights, 2, &gru, out.p(), hn.p(), cn.p()));
      }},
 
@@ -502,7 +506,8 @@ const Case kCases[] = {
      [](Fixture& x) {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "t is NULL", porta_init_uniform_(nullptr, 0, 1));
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_init_uniform_(Fixture::released(), 0, 1));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "init_uniform_: tensor must be float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "init_uniform_: tensor must be floating (float16, bfloat16, float32 or float64)",
                porta_init_uniform_(x.labels.get(), 0, 1));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "low 2 exceeds high 1", porta_init_uniform_(x.f.get(), 2, 1));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be finite", porta_init_uniform_(x.f.get(), -INFINITY, INFINITY));

@@ -182,7 +182,7 @@ const Case kCases[] = {
      [](Fixture& x) {
        check_reduce(x, porta_mean);
        Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "mean: needs a float32 or float64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "mean: needs a floating tensor (float16, bfloat16, float32 or float64)",
                porta_mean(x.labels.get(), nullptr, 0, 0, out.p()));
      }},
     {"porta_max",

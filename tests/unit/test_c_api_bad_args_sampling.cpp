@@ -146,9 +146,11 @@ const Case kCases[] = {
            [&](porta_generator_state* g, porta_tensor** o) { return porta_normal_tensor(f, nullptr, g, o); });
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "normal: give mean, std or both as tensors",
                porta_normal_tensor(nullptr, nullptr, state.p(), out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "normal: mean must be float32 or float64, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "normal: mean must be floating (float16, bfloat16, float32 or float64), got int64",
                porta_normal_tensor(x.labels.get(), nullptr, state.p(), out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "normal: std must be float32 or float64, got bool",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "normal: std must be floating (float16, bfloat16, float32 or float64), got bool",
                porta_normal_tensor(f, x.mask.get(), state.p(), out.p()));
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_normal_tensor(f, x.other.get(), state.p(), out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "", porta_normal_tensor(f, x.f4.get(), state.p(), out.p()));
@@ -187,7 +189,8 @@ const Case kCases[] = {
        Tensor negative = scaled(x.f.get(), -0.1);
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "bernoulli: expects 0 <= p <= 1",
                porta_bernoulli(negative.get(), state.p(), out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bernoulli: p must be float32 or float64, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "bernoulli: p must be floating (float16, bfloat16, float32 or float64), got int64",
                porta_bernoulli(x.labels.get(), state.p(), out.p()));
      }},
     {"porta_multinomial",
@@ -212,7 +215,8 @@ const Case kCases[] = {
                porta_multinomial(zeros.get(), 2, 1, state.p(), out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "multinomial: prob_dist must be 1 or 2 dim, got [1, 1, 4, 4]",
                porta_multinomial(x.image.get(), 1, 1, state.p(), out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "multinomial: probs must be float32 or float64, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
+               "multinomial: probs must be floating (float16, bfloat16, float32 or float64), got int64",
                porta_multinomial(x.labels.get(), 1, 1, state.p(), out.p()));
        Tensor none = make({0}, x.cpu);
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "multinomial: the number of categories cannot be 0",

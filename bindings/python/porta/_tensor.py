@@ -243,7 +243,7 @@ class Tensor:
         return p.value or 0
 
     def is_floating_point(self):
-        """Whether the dtype is float32 or float64."""
+        """Whether the dtype is floating (float16, bfloat16, float32, float64)."""
         return self.dtype.is_floating_point
 
     def _wrap_dim(self, dim, op):

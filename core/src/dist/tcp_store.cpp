@@ -24,7 +24,9 @@
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -121,6 +123,12 @@ struct AddrInfo {
 
 // ------------------------------------------------------------------ server
 
+// Whether porta-run chose `port` and holds it for this job (PORTA_RUN_HELD_PORT).
+bool held_by_launcher(int port) {
+  const char* held = std::getenv("PORTA_RUN_HELD_PORT");
+  return held && std::to_string(port) == held;
+}
+
 class Server {
  public:
   Server(const std::string& host, int port, int32_t world_size) : states_(static_cast<size_t>(world_size)) {
@@ -131,6 +139,8 @@ class Server {
       if (fd < 0) continue;
       const int one = 1;
       ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+      // porta-run holds the port it chose until the job ends (bindings/cli/porta_run.cpp): share it.
+      if (held_by_launcher(port)) ::setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof one);
       if (::bind(fd, a->ai_addr, a->ai_addrlen) == 0 && ::listen(fd, 256) == 0) {
         listen_fd_ = fd;
       } else {

@@ -173,7 +173,8 @@ uint64_t Counters::take(uint64_t n, uint64_t* seed) const {
 
 void random_into(porta_op op, const TensorPtr& t, double a, double b, Counters counters) {
   if (!is_floating(t->dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(t->dtype));
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op),
+         ": random numbers are floating (float16, bfloat16, float32 or float64), not ", dtype_name(t->dtype));
   begin_write(*t, op_name(op));
   if (t->numel() == 0) return;
   uint64_t seed = 0;
@@ -183,7 +184,8 @@ void random_into(porta_op op, const TensorPtr& t, double a, double b, Counters c
 
 TensorPtr random(porta_op op, DeviceState& dev, const Dims& shape, Dtype dtype, double a, double b, Counters counters) {
   if (!is_floating(dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": random numbers are float32 or float64, not ", dtype_name(dtype));
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op),
+         ": random numbers are floating (float16, bfloat16, float32 or float64), not ", dtype_name(dtype));
   TensorPtr t = empty(dev, dtype, shape);
   random_into(op, t, a, b, counters);
   return t;

@@ -83,8 +83,8 @@ TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t n
   Dtype dt = t->dtype;
   if (op == PORTA_OP_SUM && !is_floating(dt)) dt = Dtype::Int64;
   if (op == PORTA_OP_MEAN && !is_floating(dt))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "mean: needs a float32 or float64 tensor, got ", dtype_name(dt),
-         "; cast first (porta_cast)");
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "mean: needs a floating tensor (float16, bfloat16, float32 or float64), got ",
+         dtype_name(dt), "; cast first (porta_cast)");
   const Dims out_shape = reduced_shape(*t, mask, keepdim);
   int64_t reduce_size = 1;
   for (int32_t i = 0; i < nd; ++i)

@@ -158,8 +158,8 @@ TensorPtr make_view(const porta_tensor& base, const Dims& shape, const Dims& str
 
 void check_float(const char* op, const char* what, const porta_tensor& t) {
   if (!is_floating(t.dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": ", what, " must be float32 or float64, got ", dtype_name(t.dtype),
-         "; cast it first");
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": ", what,
+         " must be floating (float16, bfloat16, float32 or float64), got ", dtype_name(t.dtype), "; cast it first");
 }
 
 }  // namespace porta

@@ -144,8 +144,8 @@ void release_handle(porta_tensor* t) noexcept;
 // Throws INVALID_ARGUMENT naming `op` when `t` is read-only (imported through
 // DLPack with the read-only flag).
 void require_writable(const porta_tensor& t, const char* op);
-// Fails (UNSUPPORTED_DTYPE) unless `t` is float32 or float64: "<op>: <what>
-// must be float32 or float64".
+// Fails (UNSUPPORTED_DTYPE) unless `t` is floating: "<op>: <what>
+// must be floating (float16, bfloat16, float32 or float64)".
 void check_float(const char* op, const char* what, const porta_tensor& t);
 // Every in-place write into a tensor's memory starts here: refuses a
 // read-only tensor and one whose elements overlap (an expanded view: several

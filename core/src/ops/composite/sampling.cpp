@@ -12,7 +12,8 @@ namespace {
 
 void require_float(const char* op, const char* what, const porta_tensor& t) {
   if (!is_floating(t.dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": ", what, " must be float32 or float64, got ", dtype_name(t.dtype));
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": ", what,
+         " must be floating (float16, bfloat16, float32 or float64), got ", dtype_name(t.dtype));
 }
 
 // One class per row of the float64 cumulative weights cdf [N, C], for each of the N x k uniforms u in [0, 1):
