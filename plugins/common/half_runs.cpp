@@ -1,5 +1,6 @@
 #include "half_runs.hpp"
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <cstring>
@@ -8,7 +9,15 @@
 namespace porta::host {
 namespace {
 
-const bool kF16c = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2");
+// F16C (CPUID leaf 1, ECX; clang's __builtin_cpu_supports does not know it) and AVX2 (which also
+// says the OS saves the ymm registers).
+bool has_f16c_and_avx2() {
+  unsigned a = 0, b = 0, c = 0, d = 0;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_F16C)) return false;
+  return __builtin_cpu_supports("avx2");
+}
+
+const bool kF16c = has_f16c_and_avx2();
 
 __attribute__((target("avx2,f16c"))) int64_t float16_to_float32_f16c(const uint16_t* in, float* out, int64_t n) {
   const __m128i magnitude = _mm_set1_epi16(0x7fff), infinity = _mm_set1_epi16(0x7c00);
