@@ -436,6 +436,11 @@ typedef enum porta_op {
  *  and CUMMIN (ids 88-89, since plugin ABI 1.8). */
 #define PORTA_OP_IS_OPTIONAL(op) ((op) >= PORTA_OP_LAYER_NORM && (op) <= PORTA_OP_CUMMIN)
 
+/** The conversion ops, FULL, COPY and CAST: the kernels a plugin offers for
+ *  the storage dtypes too, which the core converts with (porta_op_dtypes).
+ *  Since plugin ABI 1.10. */
+#define PORTA_OP_IS_CONVERSION(op) ((op) == PORTA_OP_FULL || (op) == PORTA_OP_COPY || (op) == PORTA_OP_CAST)
+
 /* ---- op parameter structs (each begins with struct_size) ---- */
 
 /** FULL: every element := value (int_value for integer and bool dtypes).

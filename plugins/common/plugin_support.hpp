@@ -54,9 +54,7 @@ inline constexpr bool is_float_dt(int dt) { return dt == kDtFloat32 || dt == kDt
 // Whether dtype index `dt` is a storage dtype (int8, int16, float16, bfloat16).
 inline constexpr bool is_storage_dt(int dt) { return dt >= kDtCount && dt < kDtAllCount; }
 // FULL, COPY and CAST: the kernels a plugin offers for the storage dtypes too.
-inline constexpr bool is_conversion_op(uint32_t op) {
-  return op == PORTA_OP_FULL || op == PORTA_OP_COPY || op == PORTA_OP_CAST;
-}
+inline constexpr bool is_conversion_op(uint32_t op) { return PORTA_OP_IS_CONVERSION(op); }
 
 // Whether dtype index `dt` is in the dtype class `dtypes` (porta_op_dtypes).
 inline constexpr bool dtype_in_class(int dtypes, int dt) {

@@ -91,8 +91,6 @@ bool enabled(const char* type, Dtype* dtype) {
   return s && s->enabled;
 }
 
-bool any_region() { return t_open_regions > 0; }
-
 TensorPtr lower(const TensorPtr& t) {
   const TypeState* s = t ? active_for(*t) : nullptr;
   if (s == nullptr || t->dtype != Dtype::Float32) return t;

@@ -42,9 +42,6 @@ TensorPtr to_float32(const TensorPtr& t, Float32List list = Float32List::Both);
 // Refuses binary_cross_entropy in an autocast region on an accelerator, as
 // PyTorch does (it is unsafe to autocast there; the CPU's list has it).
 void refuse_unsafe_binary_cross_entropy(const TensorPtr& input);
-// Whether any autocast region is open on this thread (the cheap check the
-// entry points make before anything else).
-bool any_region();
 // `t` as op `op` (an id of porta/ops.h) takes it, by PyTorch's lists: lower()
 // for MATMUL; on accelerators, to_float32() for exp, log and their kin, pow,
 // sum, cumsum and cumprod; `t` itself for every other op.

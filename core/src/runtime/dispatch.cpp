@@ -42,10 +42,6 @@ KernelArg& KernelArg::operator=(const KernelArg& o) {
 
 namespace {
 
-// FULL, COPY and CAST: the kernels every plugin has for every dtype it knows,
-// which the core converts with; never computed through another dtype.
-bool is_conversion_op(porta_op op) { return op == PORTA_OP_FULL || op == PORTA_OP_COPY || op == PORTA_OP_CAST; }
-
 [[noreturn]] void fail_unknown_dtype(const DeviceState& dev, porta_op op, Dtype dtype) {
   fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op_name(op), ": ", dtype_name(dtype), " tensors are not supported by plugin '",
        dev.backend->name, "': it was built for plugin ABI ", dev.backend->api.abi_major, ".",
@@ -76,7 +72,7 @@ static bool has_native_kernel(const DeviceState& dev, porta_op op, Dtype dtype) 
 // A storage dtype's op runs through its compute dtype's kernel where the
 // plugin has none of its own (porta/ops.h, porta_op_dtypes).
 static bool runs_in_compute_dtype(const DeviceState& dev, porta_op op, Dtype dtype) {
-  return is_storage(dtype) && !is_conversion_op(op) && !has_native_kernel(dev, op, dtype) &&
+  return is_storage(dtype) && !PORTA_OP_IS_CONVERSION(op) && !has_native_kernel(dev, op, dtype) &&
          static_cast<int>(dtype) < dtypes_known_at_plugin_minor(dev.backend->api.abi_minor);
 }
 
@@ -122,12 +118,6 @@ void check_status(porta_status st, DeviceState& dev, porta_op op, Dtype kernel_d
     check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
 }
 
-int64_t arg_numel(const KernelArg& a) {
-  int64_t n = 1;
-  for (int32_t i = 0; i < a.shape.n; ++i) n *= a.shape[i];
-  return n;
-}
-
 // The operands of a storage dtype, as dense copies in its compute dtype.
 // An operand that shares memory with one already converted (an optimizer's
 // parameter, in and out) shares its copy.
@@ -144,14 +134,14 @@ class ComputeCopies {
           c.original.shape == a.shape && c.original.strides == a.strides)
         return KernelArg(*c.tensor);
     Copy c{a, empty(dev_, compute_, a.shape)};
-    if (read && arg_numel(a) > 0) cast(a, KernelArg(*c.tensor), compute_);
+    if (read && checked_numel(a.shape) > 0) cast(a, KernelArg(*c.tensor), compute_);
     copies_.push_back(c);
     return KernelArg(*c.tensor);
   }
 
   // Writes the copy of `a` (converted earlier) back into a, rounding.
   void write_back(const KernelArg& a) {
-    if (dtype_index(a.dl.dtype) != static_cast<int>(storage_) || arg_numel(a) == 0) return;
+    if (dtype_index(a.dl.dtype) != static_cast<int>(storage_) || checked_numel(a.shape) == 0) return;
     for (const Copy& c : copies_)
       if (c.original.dl.data == a.dl.data && c.original.dl.byte_offset == a.dl.byte_offset) {
         cast(KernelArg(*c.tensor), a, storage_);
