@@ -3,8 +3,9 @@
 #   core:     dispatch overhead, sgemm vs OpenBLAS, add vs memcpy
 #   training: SimpleCNN and seed-case-1 steps vs PyTorch (CPU) in the same run
 # PyTorch comes from PyPI, into a venv of its own (build/venv-bench: the
-# project's pinned packages plus torch==2.15.0 and safetensors==0.8.0, the peers the
-# storage-dtype tests compare with when run from it), never into the tests' venv.
+# project's pinned packages plus torch==2.15.0, safetensors==0.8.0 and
+# jax==0.10.2, the peers the storage-dtype and DLPack tests compare with when
+# run from it), never into the tests' venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -13,11 +14,11 @@ scripts/build.sh
 out=${1:-build/bench}
 mkdir -p "$out"
 bench_venv=build/venv-bench
-if ! "$bench_venv/bin/python" -c "import torch, numpy, ml_dtypes, safetensors" 2>/dev/null; then
+if ! "$bench_venv/bin/python" -c "import torch, numpy, ml_dtypes, safetensors, jax" 2>/dev/null; then
   rm -rf "$bench_venv"
   "$PORTA_VENV_PYTHON" -m venv "$bench_venv"
   "$bench_venv/bin/python" -m pip install -q --disable-pip-version-check -r "$PORTA_PYTHON_REQUIREMENTS" torch==2.15.0 \
-    safetensors==0.8.0
+    safetensors==0.8.0 jax==0.10.2 jaxlib==0.10.2
 fi
 py=$bench_venv/bin/python
 

@@ -27,8 +27,10 @@
 #                 Fashion-MNIST
 #   nccl          the nccl communicator plugin on the real NCCL: collective
 #                 conformance and DDP with one rank on cuda:0
-#   benchmarks    sgemm 4096 vs cuBLAS, add vs copy bandwidth, SimpleCNN step vs
-#                 PyTorch, DLPack with torch.cuda (tests/bench/gpu)
+#   benchmarks    GEMM 4096 in float32, bfloat16 and float16 vs cuBLAS (cublasSgemm,
+#                 cublasGemmEx), add vs copy bandwidth, SimpleCNN step vs PyTorch in
+#                 float32 and under autocast in bfloat16, DLPack with torch.cuda
+#                 (tests/bench/gpu)
 # Writes OUTDIR/gpu-check.log (everything), OUTDIR/steps/NN-<step>.txt (each
 # step's output) and OUTDIR/results.md (a table of the steps and one of the
 # benchmarks). Exit status 0 when every step passed. A step passes when it
@@ -288,7 +290,7 @@ BUILD_TARGETS=(
   porta porta_plugin_cpu porta_plugin_cuda porta_plugin_mock porta-smi         # library, plugins, porta-smi
   porta_cuda_tests porta_conformance porta_gradcheck porta_training_tests      # tests, sanitizer
   seed1_linear_regression_c seed1_linear_regression seed2_cifar_cnn porta-demo # examples
-  porta_bench_gpu_sgemm porta_bench_gpu_add porta_bench_gpu_training           # benchmarks
+  porta_bench_gpu_gemm porta_bench_gpu_add porta_bench_gpu_training            # benchmarks
   porta_comm_nccl porta_dist_collectives_test                                  # the nccl communicator plugin
 )
 
@@ -423,7 +425,8 @@ bench_json() {  # COMMAND...: appends the command's JSON line to bench.jsonl
   return "$rc"
 }
 if [ ${#DEVICES[@]} -gt 0 ]; then
-  step "bench sgemm 4096" 120 bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json '$BIN/porta_bench_gpu_sgemm' cuda:0"
+  step "bench GEMM 4096 (f32, bf16, f16)" 120 \
+    bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json '$BIN/porta_bench_gpu_gemm' cuda:0"
   step "bench add 256M" 120 bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json '$BIN/porta_bench_gpu_add' cuda:0"
   step "bench SimpleCNN (Porta)" 150 \
     bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json '$BIN/porta_bench_gpu_training' cuda:0"
@@ -432,6 +435,14 @@ if [ ${#DEVICES[@]} -gt 0 ]; then
       "$(declare -f bench_json); BENCH='$BENCH' bench_json python3 '$ROOT/tests/bench/gpu/bench_training_torch_gpu.py' cuda:0"
   else
     skip "bench SimpleCNN (PyTorch)" "no PyTorch with CUDA"
+  fi
+  step "bench SimpleCNN autocast bf16 (Porta)" 150 \
+    bash -c "$(declare -f bench_json); BENCH='$BENCH' bench_json '$BIN/porta_bench_gpu_training' cuda:0 bf16"
+  if [ "$TORCH_CUDA" = 1 ]; then
+    step "bench SimpleCNN autocast bf16 (PyTorch)" 150 bash -c "$(declare -f bench_json); BENCH='$BENCH' \
+      bench_json python3 '$ROOT/tests/bench/gpu/bench_training_torch_gpu.py' cuda:0 bf16"
+  else
+    skip "bench SimpleCNN autocast bf16 (PyTorch)" "no PyTorch with CUDA"
   fi
 else
   skip "GPU benchmarks" "no GPU"

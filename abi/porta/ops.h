@@ -167,9 +167,12 @@ extern "C" {
  *  one rounding per result, as PyTorch computes float16 and bfloat16 in
  *  float32 (at::opmath_type) and int8 in wrapping integers. A native kernel
  *  must give the same values (integer ops wrap in the storage width;
- *  float results are the float32 result rounded once). A plugin built
- *  against plugin ABI 1.9 or older is never asked for a kernel of a
- *  storage dtype and never handed a tensor of one. */
+ *  float results are the float32 result rounded once), and may decline a
+ *  call it cannot take natively (a CPU without the instructions, a layout
+ *  its library refuses) by returning PORTA_ERROR_NOT_IMPLEMENTED before
+ *  writing anything: the core then runs that call through the compute
+ *  dtype as above. A plugin built against plugin ABI 1.9 or older is never
+ *  asked for a kernel of a storage dtype and never handed a tensor of one. */
 typedef enum porta_op_dtypes {
   PORTA_DTYPES_ANY = 0,     /**< bool, uint8, int32, int64, float32, float64 */
   PORTA_DTYPES_NUMERIC = 1, /**< all but bool */

@@ -1,72 +1,42 @@
 // Host kernels of the CONV kind's direct convolution (CONV2D,
-// CONV2D_BACKWARD_INPUT, CONV2D_BACKWARD_WEIGHT; float32) on oneDNN's
-// convolution primitives, as PyTorch's CPU convolution runs. oneDNN picks
+// CONV2D_BACKWARD_INPUT, CONV2D_BACKWARD_WEIGHT; float32, and bfloat16 where
+// the CPU multiplies it natively) on oneDNN's convolution primitives, as
+// PyTorch's CPU convolution runs. bfloat16 accumulates in float32 and rounds
+// each result once (the weight gradient's parts are summed in float32 first). oneDNN picks
 // its blocked layouts (nChw16c, ...); the operands are reordered into them
 // and the result back. The batch is cut into a part per thread of Porta's
 // pool, each part one single-threaded oneDNN call (its OpenMP threads would
 // spin against the pool), the weight gradient's parts summed. A call oneDNN
 // cannot take (the library missing, or only its reference implementation
 // for the shape) returns PORTA_ERROR_NOT_IMPLEMENTED, which the core lowers
-// to IM2COL + GEMM instead (ops.h, PORTA_OP_KIND_CONV).
-#include <dlfcn.h>
-
+// to IM2COL + GEMM instead (ops.h, PORTA_OP_KIND_CONV); a bfloat16 one the
+// core runs through the float32 kernel first (ops.h, porta_op_dtypes).
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "host_kernels.hpp"
 
 #ifdef PORTA_HAVE_DNNL
-#include <oneapi/dnnl/dnnl.h>
-
+#include "half_runs.hpp"
 #include "onednn.hpp"
 #include "thread_pool.hpp"
-
-extern "C" void omp_set_num_threads(int);  // libgomp's, for the decltype below (dlsym'd, never linked)
 
 namespace porta::host {
 namespace {
 
-// The oneDNN C functions the kernels call, from onednn::library().
-struct Dnnl {
-#define PORTA_DNNL_FUNCTIONS(X)                                                                           \
-  X(dnnl_engine_create) X(dnnl_stream_create) X(dnnl_stream_destroy) X(dnnl_memory_desc_init_by_tag)      \
-  X(dnnl_memory_desc_get_size) X(dnnl_memory_desc_equal) X(dnnl_memory_create) X(dnnl_memory_destroy)     \
-  X(dnnl_dilated_convolution_forward_desc_init) X(dnnl_dilated_convolution_backward_data_desc_init)       \
-  X(dnnl_dilated_convolution_backward_weights_desc_init) X(dnnl_primitive_attr_create)                    \
-  X(dnnl_primitive_attr_destroy) X(dnnl_primitive_attr_set_scratchpad_mode) X(dnnl_primitive_desc_create) \
-  X(dnnl_primitive_desc_destroy) X(dnnl_primitive_desc_query) X(dnnl_primitive_desc_query_md)             \
-  X(dnnl_primitive_create) X(dnnl_primitive_destroy) X(dnnl_primitive_execute)                            \
-  X(dnnl_reorder_primitive_desc_create) X(omp_set_num_threads)
-#define PORTA_DNNL_MEMBER(f) decltype(&::f) f = nullptr;
-  PORTA_DNNL_FUNCTIONS(PORTA_DNNL_MEMBER)
-#undef PORTA_DNNL_MEMBER
-  dnnl_engine_t engine = nullptr;
-};
+using Dnnl = onednn::Functions;
+using onednn::execute;
+using onednn::Memory;
 
-// The functions and the cpu engine; nullptr when oneDNN is missing.
-const Dnnl* dnnl() {
-  static Dnnl d;
-  static bool ok = false;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    void* lib = onednn::library();
-    if (!lib) return;
-    bool all = true;
-#define PORTA_DNNL_LOAD(f) all = all && (d.f = reinterpret_cast<decltype(d.f)>(dlsym(lib, #f))) != nullptr;
-    PORTA_DNNL_FUNCTIONS(PORTA_DNNL_LOAD)
-#undef PORTA_DNNL_LOAD
-    ok = all && d.dnnl_engine_create(&d.engine, dnnl_cpu, 0) == dnnl_success;
-  });
-  return ok ? &d : nullptr;
-}
+const Dnnl* dnnl() { return onednn::functions(); }
 
 // The three operands by role: the input x, the weight w, the output y (of
 // the forward convolution; the backward ops read or write their gradients).
@@ -85,8 +55,8 @@ struct Plan {
   bool usable = false;  // false: oneDNN refused it or offers only a reference implementation
 };
 
-using PlanKey = std::tuple<uint32_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
-                           int64_t, int64_t, int64_t, int64_t, int64_t>;
+using PlanKey = std::tuple<uint32_t, int, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t,
+                           int64_t, int64_t, int64_t, int64_t, int64_t, int64_t>;
 
 struct Geometry {
   int64_t n, c, h, w, f, kh, kw, oh, ow, sh, sw, ph, pw, dh, dw, g;
@@ -102,25 +72,42 @@ dnnl_primitive_t reorder(const Dnnl& d, const dnnl_memory_desc_t& from, const dn
   return p;
 }
 
-// Builds the plan of op for geometry g (g.n: the part's batch).
-Plan make_plan(const Dnnl& d, uint32_t op, const Geometry& g) {
+// The element type of each role's operand: `dt` but for a bfloat16 weight
+// gradient, whose parts are float32 (summed, then rounded once).
+void role_types(uint32_t op, dnnl_data_type_t dt, dnnl_data_type_t out[kRoles]) {
+  out[kX] = out[kY] = dt;
+  out[kW] = op == PORTA_OP_CONV2D_BACKWARD_WEIGHT ? dnnl_f32 : dt;
+}
+
+// Builds the plan of op for geometry g (g.n: the part's batch) in element type dt.
+Plan make_plan(const Dnnl& d, uint32_t op, const Geometry& g, dnnl_data_type_t dt) {
   Plan plan;
   const dnnl_dims_t x_dims = {g.n, g.c, g.h, g.w}, y_dims = {g.n, g.f, g.oh, g.ow};
   const dnnl_dims_t w_dims = {g.f, g.c / g.g, g.kh, g.kw}, gw_dims = {g.g, g.f / g.g, g.c / g.g, g.kh, g.kw};
   const dnnl_dims_t strides = {g.sh, g.sw}, dilates = {g.dh - 1, g.dw - 1}, pad = {g.ph, g.pw};
   dnnl_memory_desc_t any[kRoles];
-  d.dnnl_memory_desc_init_by_tag(&plan.plain[kX], 4, x_dims, dnnl_f32, dnnl_nchw);
-  d.dnnl_memory_desc_init_by_tag(&plan.plain[kY], 4, y_dims, dnnl_f32, dnnl_nchw);
+  dnnl_data_type_t t[kRoles];
+  role_types(op, dt, t);
+  d.dnnl_memory_desc_init_by_tag(&plan.plain[kX], 4, x_dims, t[kX], dnnl_nchw);
+  d.dnnl_memory_desc_init_by_tag(&plan.plain[kY], 4, y_dims, t[kY], dnnl_nchw);
   if (g.g == 1)
-    d.dnnl_memory_desc_init_by_tag(&plan.plain[kW], 4, w_dims, dnnl_f32, dnnl_oihw);
+    d.dnnl_memory_desc_init_by_tag(&plan.plain[kW], 4, w_dims, t[kW], dnnl_oihw);
   else
-    d.dnnl_memory_desc_init_by_tag(&plan.plain[kW], 5, gw_dims, dnnl_f32, dnnl_goihw);
-  d.dnnl_memory_desc_init_by_tag(&any[kX], 4, x_dims, dnnl_f32, dnnl_format_tag_any);
-  d.dnnl_memory_desc_init_by_tag(&any[kY], 4, y_dims, dnnl_f32, dnnl_format_tag_any);
+    d.dnnl_memory_desc_init_by_tag(&plan.plain[kW], 5, gw_dims, t[kW], dnnl_goihw);
+  d.dnnl_memory_desc_init_by_tag(&any[kX], 4, x_dims, t[kX], dnnl_format_tag_any);
+  d.dnnl_memory_desc_init_by_tag(&any[kY], 4, y_dims, t[kY], dnnl_format_tag_any);
   if (g.g == 1)
-    d.dnnl_memory_desc_init_by_tag(&any[kW], 4, w_dims, dnnl_f32, dnnl_format_tag_any);
+    d.dnnl_memory_desc_init_by_tag(&any[kW], 4, w_dims, t[kW], dnnl_format_tag_any);
   else
-    d.dnnl_memory_desc_init_by_tag(&any[kW], 5, gw_dims, dnnl_f32, dnnl_format_tag_any);
+    d.dnnl_memory_desc_init_by_tag(&any[kW], 5, gw_dims, t[kW], dnnl_format_tag_any);
+  // The forward hint of a backward descriptor: the forward in dt throughout.
+  dnnl_memory_desc_t hint_w = any[kW];
+  if (t[kW] != dt) {
+    if (g.g == 1)
+      d.dnnl_memory_desc_init_by_tag(&hint_w, 4, w_dims, dt, dnnl_format_tag_any);
+    else
+      d.dnnl_memory_desc_init_by_tag(&hint_w, 5, gw_dims, dt, dnnl_format_tag_any);
+  }
 
   dnnl_primitive_attr_t attr = nullptr;
   d.dnnl_primitive_attr_create(&attr);
@@ -129,8 +116,8 @@ Plan make_plan(const Dnnl& d, uint32_t op, const Geometry& g) {
   dnnl_convolution_desc_t fwd_desc, desc;
   dnnl_primitive_desc_t hint = nullptr, pd = nullptr;
   bool made = d.dnnl_dilated_convolution_forward_desc_init(&fwd_desc, dnnl_forward_training, dnnl_convolution_direct,
-                                                           &any[kX], &any[kW], nullptr, &any[kY], strides, dilates,
-                                                           pad, pad) == dnnl_success &&
+                                                           &any[kX], &hint_w, nullptr, &any[kY], strides, dilates, pad,
+                                                           pad) == dnnl_success &&
               d.dnnl_primitive_desc_create(&hint, &fwd_desc, attr, d.engine, nullptr) == dnnl_success;
   if (made && op == PORTA_OP_CONV2D) {
     pd = hint, hint = nullptr;
@@ -147,9 +134,7 @@ Plan make_plan(const Dnnl& d, uint32_t op, const Geometry& g) {
   if (hint) d.dnnl_primitive_desc_destroy(hint);
   if (!made || !pd) return plan;
 
-  const char* impl = nullptr;
-  d.dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
-  const bool reference = impl && std::strncmp(impl, "ref", 3) == 0;  // slower than the lowering
+  const bool reference = onednn::is_reference(d, pd);  // slower than the lowering
   const dnnl_query_t queries[kRoles] = {
       op == PORTA_OP_CONV2D_BACKWARD_INPUT ? dnnl_query_diff_src_md : dnnl_query_src_md,
       op == PORTA_OP_CONV2D_BACKWARD_WEIGHT ? dnnl_query_diff_weights_md : dnnl_query_weights_md,
@@ -172,42 +157,32 @@ Plan make_plan(const Dnnl& d, uint32_t op, const Geometry& g) {
 
 // Plans are made once per op, geometry and part size, and kept (a process
 // runs a handful of shapes; oneDNN compiles each primitive's code).
-const Plan& plan_for(const Dnnl& d, uint32_t op, const Geometry& g) {
+const Plan& plan_for(const Dnnl& d, uint32_t op, const Geometry& g, dnnl_data_type_t dt) {
   static std::mutex mu;
   // Leaked with the primitives it holds (reachable, so not a leak to
   // LeakSanitizer): a pool thread may still run one during static teardown.
   static auto* plans = new std::map<PlanKey, std::unique_ptr<Plan>>();
-  const PlanKey key{op, g.n, g.c, g.h, g.w, g.f, g.kh, g.kw, g.oh, g.ow, g.sh, g.sw, g.ph * 65536 + g.pw,
-                    g.dh * 65536 + g.dw, g.g};
+  const PlanKey key{op,
+                    static_cast<int>(dt),
+                    g.n,
+                    g.c,
+                    g.h,
+                    g.w,
+                    g.f,
+                    g.kh,
+                    g.kw,
+                    g.oh,
+                    g.ow,
+                    g.sh,
+                    g.sw,
+                    g.ph * 65536 + g.pw,
+                    g.dh * 65536 + g.dw,
+                    g.g};
   std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<Plan>& p = (*plans)[key];
-  if (!p) p = std::make_unique<Plan>(make_plan(d, op, g));
+  if (!p) p = std::make_unique<Plan>(make_plan(d, op, g, dt));
   return *p;
 }
-
-// Runs `prim` (when there is one) on the arguments, with a stream of this thread's.
-bool execute(const Dnnl& d, dnnl_primitive_t prim, std::initializer_list<dnnl_exec_arg_t> args) {
-  if (!prim) return true;
-  dnnl_stream_t stream = nullptr;
-  if (d.dnnl_stream_create(&stream, d.engine, dnnl_stream_default_flags) != dnnl_success) return false;
-  const bool ok = d.dnnl_primitive_execute(prim, stream, static_cast<int>(args.size()), args.begin()) == dnnl_success;
-  d.dnnl_stream_destroy(stream);  // waits for the work (a cpu stream runs it in execute)
-  return ok;
-}
-
-// A dnnl memory over `data` laid out as `md`, destroyed with it.
-struct Memory {
-  const Dnnl* d;
-  dnnl_memory_t m = nullptr;
-  Memory(const Dnnl& dn, const dnnl_memory_desc_t& md, void* data) : d(&dn) {
-    d->dnnl_memory_create(&m, &md, d->engine, data);
-  }
-  ~Memory() {
-    if (m) d->dnnl_memory_destroy(m);
-  }
-  Memory(const Memory&) = delete;
-  Memory& operator=(const Memory&) = delete;
-};
 
 // Uninitialized float storage.
 struct Buffer {
@@ -246,7 +221,7 @@ class PartBuffers {
 // One part's convolution: the plain operands (pointers at the part's first
 // image for x and y), each reordered into the primitive's layout where it
 // differs, the result reordered back into the plain output.
-bool run_part(const Dnnl& d, uint32_t op, const Plan& plan, float* plain[kRoles]) {
+bool run_part(const Dnnl& d, uint32_t op, const Plan& plan, void* plain[kRoles]) {
   const Role out = op == PORTA_OP_CONV2D ? kY : op == PORTA_OP_CONV2D_BACKWARD_INPUT ? kX : kW;
   std::vector<std::unique_ptr<Memory>> plain_mem, chosen_mem;
   PartBuffers buffers;
@@ -273,8 +248,10 @@ bool run_part(const Dnnl& d, uint32_t op, const Plan& plan, float* plain[kRoles]
   return ok;
 }
 
-template <uint32_t Op>
+template <uint32_t Op, int Dt>
 porta_status direct_conv_kernel(const porta_kernel_call* c) {
+  constexpr bool kBf16 = Dt == kDtBFloat16;
+  using T = std::conditional_t<kBf16, uint16_t, float>;
   const auto* p = plugin::conv_params(c);
   const DLTensor& x = Op == PORTA_OP_CONV2D_BACKWARD_INPUT ? c->outputs[0] : Op == PORTA_OP_CONV2D ? c->inputs[0] : c->inputs[1];
   const DLTensor& w = Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT ? c->outputs[0] : c->inputs[1];
@@ -286,50 +263,68 @@ porta_status direct_conv_kernel(const porta_kernel_call* c) {
   }
   const Dnnl* d = dnnl();
   if (!d) return report(PORTA_ERROR_NOT_IMPLEMENTED, "oneDNN is not loaded");
+  if (kBf16 && !onednn::native_bf16())
+    return report(PORTA_ERROR_NOT_IMPLEMENTED, "bfloat16 convolution: the CPU has no AVX-512 BF16");
+  const dnnl_data_type_t dt = kBf16 ? dnnl_bf16 : dnnl_f32;
   Geometry g{x.shape[0], x.shape[1], x.shape[2], x.shape[3], y.shape[1], w.shape[2], w.shape[3], y.shape[2],
              y.shape[3], p->stride_h, p->stride_w, p->padding_h, p->padding_w, p->dilation_h, p->dilation_w,
              plugin::conv_groups(*p)};
   // A part per thread, each at least one image.
   const int64_t parts = std::min<int64_t>(num_threads(), g.n), per = (g.n + parts - 1) / parts;
   const int64_t x_image = g.c * g.h * g.w, y_image = g.f * g.oh * g.ow, w_size = g.f * (g.c / g.g) * g.kh * g.kw;
-  float* base[kRoles] = {data_of<float>(x), data_of<float>(w), data_of<float>(y)};
-  // The weight gradient's parts beyond the first, summed into the output after.
+  T* base[kRoles] = {data_of<T>(x), data_of<T>(w), data_of<T>(y)};
+  // The weight gradient's parts, summed in float32 after: all of them in
+  // bfloat16 (rounded once at the end), else those beyond the first.
   std::vector<Buffer> partial_w;
   if (Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT)
-    for (int64_t i = 1; i < parts; ++i) partial_w.emplace_back(static_cast<size_t>(w_size) * sizeof(float));
+    for (int64_t i = kBf16 ? 0 : 1; i < parts; ++i) partial_w.emplace_back(static_cast<size_t>(w_size) * sizeof(float));
   // Plans first, on this thread: a refusal is found before anything is written.
   Geometry part = g;
   part.n = per;
-  const Plan& full = plan_for(*d, Op, part);
+  const Plan& full = plan_for(*d, Op, part, dt);
   Geometry last = g;
   last.n = g.n - per * (parts - 1);
-  const Plan& tail = plan_for(*d, Op, last);
+  const Plan& tail = plan_for(*d, Op, last, dt);
   if (!full.usable || !tail.usable) return report(PORTA_ERROR_NOT_IMPLEMENTED, "oneDNN has no fast kernel for it");
   std::atomic<bool> ok{true};
   parallel_for(parts, 1, [&](int64_t b, int64_t e) {
     d->omp_set_num_threads(1);
     for (int64_t i = b; i < e && ok; ++i) {
-      float* ops[kRoles] = {base[kX] + i * per * x_image, base[kW], base[kY] + i * per * y_image};
-      if (Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT && i > 0) ops[kW] = partial_w[static_cast<size_t>(i - 1)].data.get();
+      void* ops[kRoles] = {base[kX] + i * per * x_image, base[kW], base[kY] + i * per * y_image};
+      if (Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT && (kBf16 || i > 0))
+        ops[kW] = partial_w[static_cast<size_t>(kBf16 ? i : i - 1)].data.get();
       if (!run_part(*d, Op, i == parts - 1 ? tail : full, ops)) ok = false;
     }
   });
   if (!ok) return report(PORTA_ERROR_BACKEND, "a oneDNN convolution failed");
-  for (const Buffer& b : partial_w)
-    for (int64_t k = 0; k < w_size; ++k) base[kW][k] += b.data[static_cast<size_t>(k)];
+  if constexpr (Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT) {
+    float* sum = kBf16 ? partial_w[0].data.get() : reinterpret_cast<float*>(base[kW]);
+    for (size_t b = kBf16 ? 1 : 0; b < partial_w.size(); ++b)
+      for (int64_t k = 0; k < w_size; ++k) sum[k] += partial_w[b].data[static_cast<size_t>(k)];
+    if constexpr (kBf16) float32_to_bfloat16_run(sum, base[kW], w_size);
+  }
   return PORTA_OK;
 }
 
 }  // namespace
 
-porta_kernel_fn find_direct_conv_kernel(uint32_t op, int dtype) {
-  if (dtype != kDtFloat32) return nullptr;
+template <int Dt>
+porta_kernel_fn direct_conv_kernel_of(uint32_t op) {
   switch (op) {
-    case PORTA_OP_CONV2D: return &direct_conv_kernel<PORTA_OP_CONV2D>;
-    case PORTA_OP_CONV2D_BACKWARD_INPUT: return &direct_conv_kernel<PORTA_OP_CONV2D_BACKWARD_INPUT>;
-    case PORTA_OP_CONV2D_BACKWARD_WEIGHT: return &direct_conv_kernel<PORTA_OP_CONV2D_BACKWARD_WEIGHT>;
+    case PORTA_OP_CONV2D:
+      return &direct_conv_kernel<PORTA_OP_CONV2D, Dt>;
+    case PORTA_OP_CONV2D_BACKWARD_INPUT:
+      return &direct_conv_kernel<PORTA_OP_CONV2D_BACKWARD_INPUT, Dt>;
+    case PORTA_OP_CONV2D_BACKWARD_WEIGHT:
+      return &direct_conv_kernel<PORTA_OP_CONV2D_BACKWARD_WEIGHT, Dt>;
     default: return nullptr;
   }
+}
+
+porta_kernel_fn find_direct_conv_kernel(uint32_t op, int dtype) {
+  if (dtype == kDtFloat32) return direct_conv_kernel_of<kDtFloat32>(op);
+  if (dtype == kDtBFloat16) return direct_conv_kernel_of<kDtBFloat16>(op);
+  return nullptr;
 }
 
 }  // namespace porta::host

@@ -42,9 +42,12 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kHostFamilies
 porta_kernel_fn find_host_kernel(uint32_t op, DLDataType dtype) {
   const int dt = host_dtype(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  if (plugin::is_storage_dt(dt)) {  // computed in float32 / int32 by the core
+  if (plugin::is_storage_dt(dt)) {  // else computed in float32 / int32 by the core
     if (op == PORTA_OP_FULL) return find_storage_fill_kernel(dt);
-    return op == PORTA_OP_COPY || op == PORTA_OP_CAST ? find_storage_copy_kernel(dt) : nullptr;
+    if (op == PORTA_OP_COPY || op == PORTA_OP_CAST) return find_storage_copy_kernel(dt);
+    if (op == PORTA_OP_MATMUL) return find_matmul_kernel(op, dt);  // bfloat16 on oneDNN
+    if (op >= PORTA_OP_CONV2D && op <= PORTA_OP_CONV2D_BACKWARD_WEIGHT) return find_direct_conv_kernel(op, dt);
+    return nullptr;
   }
   return plugin::by_kind(kHostFamilies, op, dt);
 }

@@ -46,7 +46,8 @@ porta_kernel_fn find_storage_copy_kernel(int dtype);
 porta_kernel_fn find_elementwise_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_factory_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype);
-porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype);
+porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype);  // bfloat16 too (below)
+porta_kernel_fn find_bf16_matmul_kernel();                   // on oneDNN; nullptr when built without its headers
 porta_kernel_fn find_conv_kernel(uint32_t op, int dtype);
 porta_kernel_fn find_direct_conv_kernel(uint32_t op, int dtype);  // CONV2D ops, on oneDNN
 porta_kernel_fn find_pool_kernel(uint32_t op, int dtype);

@@ -2,13 +2,13 @@
 // (see blas_loader.hpp) when they are loaded, else a row-parallel loop. Layout rules are those of
 // PORTA_OP_KIND_MATMUL.
 #include <algorithm>
-#include <atomic>
 #include <type_traits>
 #include <vector>
 
 #include "blas_functions.hpp"
 #include "blas_loader.hpp"
 #include "dtype_dispatch.hpp"
+#include "gemm_blocks.hpp"
 #include "strided_loop.hpp"
 #include "thread_pool.hpp"
 
@@ -70,52 +70,17 @@ bool dnnl_block(const Mat<float>& a, const Mat<float>& b, float* c, int64_t ldc,
                            a.base + m0 * a.rs, a.ld(), b.base + n0 * b.cs, b.ld(), beta, c + m0 * ldc + n0, ldc) == 0;
 }
 
-// Whether a batch of GEMMs runs as single-threaded GEMMs side by side on the
-// pool rather than one after another, each on every thread: when the batch
-// splits evenly across the threads (or is long enough that the last round's
-// imbalance is small). Measured on [32, 128, 64] @ [32, 64, 128], 2 threads:
-// 0.84 ms one after another (threading a small GEMM costs more than it gains),
-// 0.52 ms on one thread, half that side by side.
-bool batch_side_by_side(int64_t batch, int threads) {
-  return threads > 1 && batch >= threads && (batch % threads == 0 || batch >= 4 * threads);
-}
-
-// float32 GEMMs on oneDNN, every call single-threaded on Porta's pool: a
-// batch side by side, or each GEMM cut along its longer side into a block
-// per thread. Its own OpenMP threads would spin between GEMMs against the
-// pool's (a GPT training step 42 -> 56 ms on 2 cores, docs/benchmarks.md).
-// False when oneDNN refused an operand (then nothing was written).
+// float32 GEMMs on oneDNN, every call single-threaded on Porta's pool, cut
+// as gemm_blocks.hpp says. False when oneDNN refused an operand (then
+// nothing was written).
 bool dnnl_matmul(const DLTensor& A, const DLTensor& B, const DLTensor& C, float alpha, float beta) {
   const int64_t batch = A.shape[0], M = A.shape[1], K = A.shape[2], N = B.shape[2];
   float* out = data_of<float>(C);
-  const int threads = num_threads();
-  std::atomic<bool> ok{true};
-  if (threads == 1 || batch_side_by_side(batch, threads)) {
-    parallel_for(batch, 1, [&](int64_t b0, int64_t b1) {
-      for (int64_t i = b0; i < b1 && ok; ++i)
-        if (!dnnl_block(matrix<float>(A, i), matrix<float>(B, i), out + i * C.strides[0], N, 0, M, 0, N, K, alpha, beta))
-          ok = false;
-    });
-    return ok;
-  }
-  // Blocks of at least 16 rows or columns, and 2^16 multiply-adds each, and
-  // one per thread: each block is a oneDNN call that packs its operands, and
-  // more, smaller blocks repacked them for nothing (an LSTM step's
-  // [32, 512] @ [512, 128] on 2 threads: 22 -> 18 us).
-  const bool rows = M >= N;
-  const int64_t side = rows ? M : N;
-  const int64_t grain = std::max<int64_t>(
-      {16, (int64_t{1} << 16) / std::max<int64_t>(1, (rows ? N : M) * K), (side + threads - 1) / threads});
-  for (int64_t i = 0; i < batch && ok; ++i) {
-    const Mat<float> a = matrix<float>(A, i), b = matrix<float>(B, i);
-    float* c = out + i * C.strides[0];
-    parallel_for(side, grain, [&](int64_t s0, int64_t s1) {
-      if (!(rows ? dnnl_block(a, b, c, N, s0, s1, 0, N, K, alpha, beta)
-                 : dnnl_block(a, b, c, N, 0, M, s0, s1, K, alpha, beta)))
-        ok = false;
-    });
-  }
-  return ok;
+  return run_gemm_blocks(gemm_blocks(batch, M, N, K, num_threads()),
+                         [&](int64_t i, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
+                           return dnnl_block(matrix<float>(A, i), matrix<float>(B, i), out + i * C.strides[0], N, m0,
+                                             m1, n0, n1, K, alpha, beta);
+                         });
 }
 
 template <class T>
@@ -133,7 +98,7 @@ porta_status matmul_kernel(const porta_kernel_call* c) {
     gemm(matrix<T>(A, i), matrix<T>(B, i), out + i * C.strides[0], M, N, K, alpha, beta);
   };
   const int threads = num_threads();
-  if (batch_side_by_side(batch, threads)) {
+  if (threads > 1 && gemm_blocks(batch, M, N, K, threads).whole) {  // the batch side by side
     set_blas_threads(1);
     parallel_for(batch, 1, [&](int64_t b0, int64_t b1) {
       for (int64_t i = b0; i < b1; ++i) one(i);
@@ -151,6 +116,7 @@ porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype) {
   if (op != PORTA_OP_MATMUL) return nullptr;
   if (dtype == kDtFloat32) return &matmul_kernel<float>;
   if (dtype == kDtFloat64) return &matmul_kernel<double>;
+  if (dtype == kDtBFloat16) return find_bf16_matmul_kernel();
   return nullptr;
 }
 

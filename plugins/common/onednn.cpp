@@ -1,7 +1,9 @@
 #include "onednn.hpp"
 
+#include <cpuid.h>
 #include <dlfcn.h>
 
+#include <cstring>
 #include <mutex>
 #include <string>
 
@@ -23,5 +25,49 @@ void* library() {
   });
   return lib;
 }
+
+#ifdef PORTA_HAVE_DNNL
+const Functions* functions() {
+  static Functions d;
+  static bool ok = false;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    void* lib = library();
+    if (!lib) return;
+    bool all = true;
+#define PORTA_DNNL_LOAD(f) all = all && (d.f = reinterpret_cast<decltype(d.f)>(dlsym(lib, #f))) != nullptr;
+    PORTA_DNNL_FUNCTIONS(PORTA_DNNL_LOAD)
+#undef PORTA_DNNL_LOAD
+    ok = all && d.dnnl_engine_create(&d.engine, dnnl_cpu, 0) == dnnl_success;
+  });
+  return ok ? &d : nullptr;
+}
+
+// AVX512_BF16: CPUID leaf 7, subleaf 1, EAX bit 5; the OS must save the zmm
+// registers too (which avx512f through __builtin_cpu_supports says).
+bool native_bf16() {
+  static const bool has = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid_count(7, 1, &a, &b, &c, &d) || !(a & (1u << 5))) return false;
+    return __builtin_cpu_supports("avx512f") != 0;
+  }();
+  return has;
+}
+
+bool is_reference(const Functions& d, const_dnnl_primitive_desc_t pd) {
+  const char* impl = nullptr;
+  d.dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
+  return impl && std::strncmp(impl, "ref", 3) == 0;
+}
+
+bool execute(const Functions& d, dnnl_primitive_t prim, std::initializer_list<dnnl_exec_arg_t> args) {
+  if (!prim) return true;
+  dnnl_stream_t stream = nullptr;
+  if (d.dnnl_stream_create(&stream, d.engine, dnnl_stream_default_flags) != dnnl_success) return false;
+  const bool ok = d.dnnl_primitive_execute(prim, stream, static_cast<int>(args.size()), args.begin()) == dnnl_success;
+  d.dnnl_stream_destroy(stream);  // waits for the work (a cpu stream runs it in execute)
+  return ok;
+}
+#endif
 
 }  // namespace porta::host::onednn

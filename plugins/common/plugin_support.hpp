@@ -88,6 +88,32 @@ inline constexpr bool op_takes_dtype(uint32_t op, int dt) {
   }
 }
 
+// The dtype class (porta_op_dtypes) of `op` from its row of the table, or
+// -1 for an op id this header does not know.
+inline constexpr int op_dtype_class(uint32_t op) {
+  switch (op) {
+#define PORTA_X_CLASS(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+  case PORTA_OP_##NAME:                                                        \
+    return dtypes;
+    PORTA_OP_DESCRIPTORS(PORTA_X_CLASS)
+#undef PORTA_X_CLASS
+    default:
+      return -1;
+  }
+}
+
+// Whether a plugin may offer a kernel of its own for (op, storage dtype
+// index dt) beside the conversions: the op's class holds dt's compute dtype
+// (porta/ops.h, porta_op_dtypes: ANY and NUMERIC all four, FLOAT float16
+// and bfloat16, WIDE none). Every call it has no kernel for, or declines,
+// the core runs through the compute dtype.
+inline constexpr bool op_may_take_storage_dtype(uint32_t op, int dt) {
+  if (!is_storage_dt(dt) || is_conversion_op(op)) return false;
+  const int cls = op_dtype_class(op);
+  if (cls == PORTA_DTYPES_WIDE || cls < 0) return false;
+  return dtype_in_class(cls, dt == kDtFloat16 || dt == kDtBFloat16 ? kDtFloat32 : kDtInt32);
+}
+
 // The porta_op_kind of `op` from its row of the table, or -1 for an op id
 // this header does not know: plugins switch on it to find a kernel family.
 inline constexpr int op_kind(uint32_t op) {

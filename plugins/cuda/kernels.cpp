@@ -39,7 +39,8 @@ constexpr plugin::KindFamilies<porta_kernel_fn (*)(uint32_t, int)> kCudaFamilies
 porta_kernel_fn find_cuda_kernel(uint32_t op, DLDataType dtype) {
   const int dt = dtype_index(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT) return nullptr;
-  if (plugin::is_storage_dt(dt) && !plugin::is_conversion_op(op)) return nullptr;  // computed in float32 / int32
+  if (plugin::is_storage_dt(dt) && !plugin::is_conversion_op(op))  // else computed in float32 / int32 by the core
+    return op == PORTA_OP_MATMUL ? find_matmul_kernel(op, dt) : nullptr;  // float16, bfloat16 on cuBLAS
   return plugin::by_kind(kCudaFamilies, op, dt);
 }
 

@@ -2,12 +2,13 @@
 // cuBLAS is column-major, so it computes C^T = B^T A^T: a row-major operand
 // is its own transpose in column-major terms (no transposition), a
 // transposed one (stride[1] == 1) is passed with CUBLAS_OP_T. A batch stride
-// of 0 reuses one matrix for every batch. TF32: see devices.hpp.
+// of 0 reuses one matrix for every batch. TF32: see devices.hpp. float16 and
+// bfloat16 multiply natively (cublasGemmStridedBatchedEx, float32 compute);
+// every other op of theirs runs through float32 in the core.
 #include <cublas_v2.h>
 
 #include <climits>
 #include <mutex>
-#include <type_traits>
 
 #include "kernels.hpp"
 
@@ -29,27 +30,88 @@ Operand operand(const DLTensor& t, int64_t rows, int64_t cols) {
 
 bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 
-template <class T>
+// One GEMM's cuBLAS arguments: the element types and the calls for them.
+// float32 and float64 compute in their own type; float16 and bfloat16 go
+// through cublasGemmStridedBatchedEx with float32 compute (and float32 alpha,
+// beta), rounding C once, as PyTorch's half GEMMs do.
+template <int Dt>
+struct Blas;
+template <>
+struct Blas<kDtFloat32> {
+  using Element = float;
+  using Scalar = float;
+  static constexpr const char* gemm_name = "matmul: cublasSgemmStridedBatched";
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                             const Scalar* alpha, const void* a, int lda, long long sa, const void* b, int ldb,
+                             long long sb, const Scalar* beta, void* c, int ldc, long long sc, int batch) {
+    return cublasSgemmStridedBatched(h, ta, tb, m, n, k, alpha, static_cast<const float*>(a), lda, sa,
+                                     static_cast<const float*>(b), ldb, sb, beta, static_cast<float*>(c), ldc, sc,
+                                     batch);
+  }
+  static cublasStatus_t scal(cublasHandle_t h, int n, const Scalar* alpha, void* x) {
+    return cublasSscal(h, n, alpha, static_cast<float*>(x), 1);
+  }
+};
+template <>
+struct Blas<kDtFloat64> {
+  using Element = double;
+  using Scalar = double;
+  static constexpr const char* gemm_name = "matmul: cublasDgemmStridedBatched";
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                             const Scalar* alpha, const void* a, int lda, long long sa, const void* b, int ldb,
+                             long long sb, const Scalar* beta, void* c, int ldc, long long sc, int batch) {
+    return cublasDgemmStridedBatched(h, ta, tb, m, n, k, alpha, static_cast<const double*>(a), lda, sa,
+                                     static_cast<const double*>(b), ldb, sb, beta, static_cast<double*>(c), ldc, sc,
+                                     batch);
+  }
+  static cublasStatus_t scal(cublasHandle_t h, int n, const Scalar* alpha, void* x) {
+    return cublasDscal(h, n, alpha, static_cast<double*>(x), 1);
+  }
+};
+template <cudaDataType_t Type>
+struct HalfBlas {
+  using Element = uint16_t;
+  using Scalar = float;
+  static constexpr const char* gemm_name = "matmul: cublasGemmStridedBatchedEx";
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
+                             const Scalar* alpha, const void* a, int lda, long long sa, const void* b, int ldb,
+                             long long sb, const Scalar* beta, void* c, int ldc, long long sc, int batch) {
+    return cublasGemmStridedBatchedEx(h, ta, tb, m, n, k, alpha, a, Type, lda, sa, b, Type, ldb, sb, beta, c, Type, ldc,
+                                      sc, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  }
+  static cublasStatus_t scal(cublasHandle_t h, int n, const Scalar* alpha, void* x) {
+    return cublasScalEx(h, n, alpha, CUDA_R_32F, x, Type, 1, CUDA_R_32F);
+  }
+};
+template <>
+struct Blas<kDtFloat16> : HalfBlas<CUDA_R_16F> {};
+template <>
+struct Blas<kDtBFloat16> : HalfBlas<CUDA_R_16BF> {};
+
+template <int Dt>
 porta_status matmul_kernel(const porta_kernel_call* c) {
+  using B = Blas<Dt>;
+  using T = typename B::Element;
+  using S = typename B::Scalar;
   Launch l;
   if (porta_status st = begin(c, &l); st != PORTA_OK) return st;
-  const DLTensor &A = c->inputs[0], &B = c->inputs[1], &C = c->outputs[0];
-  if (A.ndim != 3 || B.ndim != 3 || C.ndim != 3)
+  const DLTensor &A = c->inputs[0], &Bm = c->inputs[1], &C = c->outputs[0];
+  if (A.ndim != 3 || Bm.ndim != 3 || C.ndim != 3)
     return reportf(PORTA_ERROR_INVALID_ARGUMENT,
-                   "matmul: expected 3-D [batch, M, K] @ [batch, K, N], got %d-D and %d-D", A.ndim, B.ndim);
+                   "matmul: expected 3-D [batch, M, K] @ [batch, K, N], got %d-D and %d-D", A.ndim, Bm.ndim);
   double a_scale = 1, b_scale = 0;
   if (!plugin::matmul_scales(c, &a_scale, &b_scale))
     return report(PORTA_ERROR_INVALID_ARGUMENT, "matmul: porta_matmul_params is too small (its struct_size)");
-  const T alpha = static_cast<T>(a_scale), beta = static_cast<T>(b_scale);
-  const int64_t batch = A.shape[0], M = A.shape[1], K = A.shape[2], N = B.shape[2];
-  const Operand a = operand(A, M, K), b = operand(B, K, N);
-  const int64_t stride_a = A.strides ? A.strides[0] : M * K, stride_b = B.strides ? B.strides[0] : K * N;
+  const S alpha = static_cast<S>(a_scale), beta = static_cast<S>(b_scale);
+  const int64_t batch = A.shape[0], M = A.shape[1], K = A.shape[2], N = Bm.shape[2];
+  const Operand a = operand(A, M, K), b = operand(Bm, K, N);
+  const int64_t stride_a = A.strides ? A.strides[0] : M * K, stride_b = Bm.strides ? Bm.strides[0] : K * N;
   if (!fits_int(M) || !fits_int(N) || !fits_int(K) || !fits_int(batch) || !fits_int(a.ld) || !fits_int(b.ld))
     return reportf(PORTA_ERROR_INVALID_ARGUMENT,
                    "matmul: [%lld, %lld, %lld] @ [.., %lld, %lld] exceeds cuBLAS's 32-bit sizes", (long long)batch,
                    (long long)M, (long long)K, (long long)K, (long long)N);
   const T* pa = data_of<const T>(A);
-  const T* pb = data_of<const T>(B);
+  const T* pb = data_of<const T>(Bm);
   T* pc = data_of<T>(C);
 
   std::lock_guard<std::mutex> lock(l.device->blas_mutex);
@@ -60,32 +122,33 @@ porta_status matmul_kernel(const porta_kernel_call* c) {
   if (porta_status st = check(cublasSetStream(h, stream), "matmul: cublasSetStream"); st != PORTA_OK) return st;
   if (K == 0) {  // an empty sum: C = beta C
     const int64_t n = batch * M * N;
-    if (beta == T(0))
+    if (beta == S(0))
       return check(cudaMemsetAsync(pc, 0, sizeof(T) * static_cast<size_t>(n), l.stream), "matmul: cudaMemsetAsync");
     if (!fits_int(n)) return report(PORTA_ERROR_INVALID_ARGUMENT, "matmul: C exceeds cuBLAS's 32-bit sizes");
-    if constexpr (std::is_same_v<T, float>)
-      return check(cublasSscal(h, int(n), &beta, pc, 1), "matmul: cublasSscal");
-    else
-      return check(cublasDscal(h, int(n), &beta, pc, 1), "matmul: cublasDscal");
+    return check(B::scal(h, int(n), &beta, pc), "matmul: cuBLAS SCAL");
   }
   // Column-major C^T [N x M] = op(B^T) [N x K] * op(A^T) [K x M].
-  cublasStatus_t s;
-  if constexpr (std::is_same_v<T, float>)
-    s = cublasSgemmStridedBatched(h, b.op, a.op, int(N), int(M), int(K), &alpha, pb, int(b.ld), stride_b, pa, int(a.ld),
-                                  stride_a, &beta, pc, int(N), M * N, int(batch));
-  else
-    s = cublasDgemmStridedBatched(h, b.op, a.op, int(N), int(M), int(K), &alpha, pb, int(b.ld), stride_b, pa, int(a.ld),
-                                  stride_a, &beta, pc, int(N), M * N, int(batch));
-  return check(s, std::is_same_v<T, float> ? "matmul: cublasSgemmStridedBatched" : "matmul: cublasDgemmStridedBatched");
+  return check(B::gemm(h, b.op, a.op, int(N), int(M), int(K), &alpha, pb, int(b.ld), stride_b, pa, int(a.ld), stride_a,
+                       &beta, pc, int(N), M * N, int(batch)),
+               B::gemm_name);
 }
 
 }  // namespace
 
 porta_kernel_fn find_matmul_kernel(uint32_t op, int dtype) {
   if (op != PORTA_OP_MATMUL) return nullptr;
-  if (dtype == kDtFloat32) return &matmul_kernel<float>;
-  if (dtype == kDtFloat64) return &matmul_kernel<double>;
-  return nullptr;
+  switch (dtype) {
+    case kDtFloat32:
+      return &matmul_kernel<kDtFloat32>;
+    case kDtFloat64:
+      return &matmul_kernel<kDtFloat64>;
+    case kDtFloat16:
+      return &matmul_kernel<kDtFloat16>;
+    case kDtBFloat16:
+      return &matmul_kernel<kDtBFloat16>;
+    default:
+      return nullptr;
+  }
 }
 
 }  // namespace porta::cuda

@@ -10,7 +10,8 @@
 // names ops (porta/ops.h's names) the plugin then has no kernel for, as a
 // plugin built before them, and PORTA_MOCK_DECLINE_OPS ops whose kernels
 // return PORTA_ERROR_NOT_IMPLEMENTED when called (as an optional kernel
-// whose library is missing), so tests reach the core's fallbacks.
+// whose library is missing), so tests reach the core's fallbacks. An entry
+// "op:dtype" ("matmul:bfloat16") names that op's kernel of one dtype only.
 #include <porta/plugin.h>
 
 #include <array>
@@ -164,12 +165,17 @@ DLDataType dtype_of(int dt) {
   return kTypes[dt];
 }
 
-// Whether the variable's comma-separated list names op.
-bool listed(const char* variable, uint32_t op) {
+// Whether the variable's comma-separated list names op, for every dtype
+// ("matmul") or for dtype index dt ("matmul:bfloat16").
+bool listed(const char* variable, uint32_t op, int dt) {
+  constexpr const char* kNames[] = {"bool",    "uint8", "int32", "int64",   "float32",
+                                    "float64", "int8",  "int16", "float16", "bfloat16"};
+  static_assert(sizeof kNames / sizeof kNames[0] == porta::plugin::kDtAllCount);
   const char* list = std::getenv(variable);
   if (list == nullptr) return false;
-  const std::string names = std::string(",") + list + ",";
-  return names.find(std::string(",") + porta::plugin::op_name(op) + ",") != std::string::npos;
+  const std::string names = std::string(",") + list + ",", name = std::string(",") + porta::plugin::op_name(op);
+  return names.find(name + ",") != std::string::npos ||
+         (dt >= 0 && dt < porta::plugin::kDtAllCount && names.find(name + ":" + kNames[dt] + ",") != std::string::npos);
 }
 
 template <uint32_t Op, int Dt>
@@ -180,7 +186,7 @@ porta_status mock_kernel(const porta_kernel_call* call) {
     return porta::host::report(PORTA_ERROR_INVALID_ARGUMENT, "mock: unexpected operand count");
   if (porta::mock::should_fail(porta::mock::Fault::Kernel))
     return porta::host::report(PORTA_ERROR_BACKEND, "mock: injected kernel launch fault");
-  static const bool declined = listed("PORTA_MOCK_DECLINE_OPS", Op);
+  static const bool declined = listed("PORTA_MOCK_DECLINE_OPS", Op, Dt);
   if (declined) return porta::host::report(PORTA_ERROR_NOT_IMPLEMENTED, "mock: declined (PORTA_MOCK_DECLINE_OPS)");
   for (int32_t i = 0; i < call->num_inputs; ++i) ins[i] = call->inputs[i], ins[i].data = decode(ins[i].data);
   for (int32_t i = 0; i < call->num_outputs; ++i) outs[i] = call->outputs[i], outs[i].data = decode(outs[i].data);
@@ -206,7 +212,7 @@ constexpr auto kKernels = table(std::make_integer_sequence<uint32_t, PORTA_OP_CO
 porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
   const int dt = porta::host::host_dtype(dtype);
   if (dt < 0 || op >= PORTA_OP_COUNT || porta::host::find_host_kernel(op, dtype) == nullptr ||
-      listed("PORTA_MOCK_MISSING_OPS", op))
+      listed("PORTA_MOCK_MISSING_OPS", op, dt))
     return nullptr;
   return kKernels[op][dt];
 }

@@ -1,8 +1,9 @@
 // Core benchmarks, each beside its baseline in the same run:
 //   dispatch overhead of a 1-element add through the C API;
 //   sgemm through Porta vs OpenBLAS called directly (goal >= 0.95x);
-//   bfloat16 and float16 GEMM through Porta (float32 GEMM of the widened
-//   operands, rounded once) vs Porta's sgemm (goal >= 0.95x of its time);
+//   bfloat16 GEMM through Porta (oneDNN's, native on AVX-512 BF16) and
+//   float16 GEMM (float32 GEMM of the widened operands, rounded once) vs
+//   Porta's sgemm (goal >= 0.95x of its time);
 //   add of 16M floats vs memcpy bandwidth (goal >= 0.8x).
 // tests/bench/report.py turns the JSON output into the ratio table.
 #include <benchmark/benchmark.h>

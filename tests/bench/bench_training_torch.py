@@ -55,7 +55,7 @@ def cnn_step(batch, device="cpu", amp=False):
     y = (torch.arange(batch) % 10).to(device)
 
     def step():
-        with torch.autocast(device, dtype=torch.bfloat16, enabled=amp):
+        with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=amp):
             loss = criterion(model(x), y)
         opt.zero_grad()
         loss.backward()

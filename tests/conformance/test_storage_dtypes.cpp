@@ -210,6 +210,172 @@ TEST_P(StorageDtypes, ReductionsAndMatmulAccumulateInFloat32) {
     });
 }
 
+// The float32 route reads and writes operands of every layout: transposed
+// and permuted views (converted as their memory block), broadcast ones (their
+// distinct elements once) and an in-place write through a permuted view,
+// with the bits of the same op on float32 copies rounded once.
+TEST_P(StorageDtypes, PermutedAndBroadcastOperandsGiveTheSameBits) {
+  std::vector<float> v(60), b(4);
+  for (size_t k = 0; k < v.size(); ++k)
+    v[k] = std::ldexp(static_cast<float>(k % 11) - 5.3f, static_cast<int>(k % 5) - 2);
+  for (size_t k = 0; k < b.size(); ++k) b[k] = 0.37f * static_cast<float>(k + 1);
+  for (DLDataType dt : {porta_float16, porta_bfloat16})
+    op_case("add", dt, [&] {
+      const int64_t shape[] = {3, 4, 5}, bshape[] = {1, 4, 1};
+      const int32_t perm[] = {2, 0, 1};
+      Tensor flat = cast(from_host(v, porta_float32, dev()), dt), x, xp,
+             bflat = cast(from_host(b, porta_float32, dev()), dt), bias, be;
+      CHECK_OK(porta_reshape(flat, shape, 3, x.out()));
+      CHECK_OK(porta_permute(x, perm, 3, xp.out()));  // [5, 3, 4], strides (1, 20, 5)
+      CHECK_OK(porta_reshape(bflat, bshape, 3, bias.out()));
+      CHECK_OK(porta_expand(bias, shape, 3, be.out()));  // [3, 4, 5], strides (0, 1, 0)
+      auto bits = [&](porta_tensor* t) {
+        Tensor c;
+        CHECK_OK(porta_contiguous(t, c.out()));
+        return to_host<uint16_t>(c, static_cast<size_t>(numel_of(c)));
+      };
+      Tensor xf = cast(x, porta_float32), xpf, bef = cast(be, porta_float32);
+      CHECK_OK(porta_permute(xf, perm, 3, xpf.out()));
+      Tensor got, want;
+      CHECK_OK(porta_exp(xp, got.out()));  // a permuted input
+      CHECK_OK(porta_exp(xpf, want.out()));
+      EXPECT_EQ(bits(got), bits(cast(want, dt))) << "exp of a permuted view";
+      CHECK_OK(porta_add(x, be, got.out()));  // a broadcast input
+      CHECK_OK(porta_add(xf, bef, want.out()));
+      EXPECT_EQ(bits(got), bits(cast(want, dt))) << "add of a broadcast operand";
+      const int32_t dims[] = {0, 2};
+      CHECK_OK(porta_sum(xp, dims, 2, 0, got.out()));  // a reduction over a permuted view
+      CHECK_OK(porta_sum(xpf, dims, 2, 0, want.out()));
+      const std::vector<float> gs = to_host<float>(cast(got, porta_float32), 3),
+                               ws = to_host<float>(cast(cast(want, dt), porta_float32), 3);
+      const double ulp = dt.code == kDLFloat ? std::ldexp(1.0, -10) : std::ldexp(1.0, -7);
+      for (size_t i = 0; i < gs.size(); ++i) EXPECT_NEAR(gs[i], ws[i], std::fabs(ws[i]) * ulp) << "sum " << i;
+      // In place through the permuted view: x's memory takes the rounded products.
+      CHECK_OK(porta_binary_scalar_inplace(PORTA_OP_MUL, xp, 0.3));
+      CHECK_OK(porta_binary_scalar_inplace(PORTA_OP_MUL, xpf, 0.3));
+      EXPECT_EQ(bits(x), bits(cast(xf, dt))) << "mul_ in place through a permuted view";
+    });
+}
+
+// A plugin's own half GEMM (cuda's cublasGemmStridedBatchedEx) as much as
+// the core's float32 route: transposed and broadcast operands, alpha and
+// beta, and an empty inner dimension give the float32 result rounded once.
+TEST_P(StorageDtypes, MatmulLayoutsAndScalesRoundTheFloat32ResultOnce) {
+  auto values = [](int64_t n, int salt) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>((k * 29 + salt) % 83) / 41.0f - 1.0f;
+    return v;
+  };
+  auto shaped = [&](std::vector<int64_t> shape, int salt, DLDataType dt) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    Tensor flat = cast(from_host(values(n, salt), porta_float32, dev()), dt), t;
+    CHECK_OK(porta_reshape(flat, shape.data(), static_cast<int32_t>(shape.size()), t.out()));
+    return t;
+  };
+  for (DLDataType dt : {porta_float16, porta_bfloat16})
+    op_case("matmul", dt, [&] {
+      // a [3, 6, 5] @ b [5, 4] seen through a transpose, then broadcast to
+      // the batch; c [3, 6, 4] scaled by beta.
+      Tensor a = shaped({3, 6, 5}, 1, dt), bt = shaped({4, 5}, 2, dt), c = shaped({3, 6, 4}, 3, dt), b, be;
+      CHECK_OK(porta_transpose(bt, 0, 1, b.out()));
+      const int64_t b_target[] = {3, 5, 4};
+      CHECK_OK(porta_expand(b, b_target, 3, be.out()));
+      Tensor empty_a = shaped({6, 0}, 4, dt), empty_b = shaped({0, 4}, 5, dt), c2 = shaped({6, 4}, 6, dt);
+      struct Case {
+        const char* name;
+        std::function<porta_status(porta_tensor*, porta_tensor*, porta_tensor*, porta_tensor**)> run;
+        porta_tensor *a, *b, *c;
+      };
+      const Case cases[] = {
+          {"matmul",
+           [](porta_tensor* x, porta_tensor* y, porta_tensor*, porta_tensor** o) { return porta_matmul(x, y, o); }, a,
+           b, nullptr},
+          {"baddbmm",
+           [](porta_tensor* x, porta_tensor* y, porta_tensor* z, porta_tensor** o) {
+             return porta_baddbmm(z, x, y, 0.5, 2.0, o);
+           },
+           a, be, c},
+          {"addmm, K = 0",
+           [](porta_tensor* x, porta_tensor* y, porta_tensor* z, porta_tensor** o) {
+             return porta_addmm(z, x, y, 0.75, 2.0, o);
+           },
+           empty_a, empty_b, c2},
+      };
+      for (const Case& k : cases) {
+        SCOPED_TRACE(k.name);
+        auto widen = [](porta_tensor* t) {
+          Tensor o;
+          if (t) CHECK_OK(porta_cast(t, porta_float32, o.out()));
+          return o;
+        };
+        Tensor got, want, af = widen(k.a), bf = widen(k.b), cf = widen(k.c);
+        CHECK_OK(k.run(k.a, k.b, k.c, got.out()));
+        CHECK_OK(k.run(af, bf, cf, want.out()));
+        ASSERT_EQ(dtype_name(dtype_of(got)), dtype_name(dt));
+        const size_t n = static_cast<size_t>(numel_of(want));
+        const std::vector<float> g = to_host<float>(cast(got, porta_float32), n);
+        const std::vector<float> w = to_host<float>(cast(cast(want, dt), porta_float32), n);
+        const double ulp = dt.code == kDLFloat ? std::ldexp(1.0, -10) : std::ldexp(1.0, -7);
+        for (size_t i = 0; i < n; ++i) ASSERT_NEAR(g[i], w[i], std::fabs(w[i]) * ulp + 1e-6) << i;
+      }
+    });
+}
+
+// A convolution and both its gradients (cpu's oneDNN bfloat16 kernels, or
+// the float32 route) give the float32 results rounded once: the weight
+// gradient's per-thread parts are summed before that one rounding.
+TEST_P(StorageDtypes, Conv2dAndItsGradientsRoundTheFloat32ResultOnce) {
+  auto shaped = [&](std::vector<int64_t> shape, int salt, DLDataType dt) {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    std::vector<float> v(static_cast<size_t>(n));
+    for (size_t k = 0; k < v.size(); ++k) v[k] = static_cast<float>((k * 31 + salt) % 97) / 48.0f - 1.0f;
+    Tensor flat = cast(from_host(v, porta_float32, dev()), dt), t;
+    CHECK_OK(porta_reshape(flat, shape.data(), static_cast<int32_t>(shape.size()), t.out()));
+    return t;
+  };
+  porta_conv2d_options options{};
+  options.struct_size = sizeof options;
+  options.stride[0] = options.stride[1] = 1;
+  options.padding[0] = options.padding[1] = 1;
+  options.dilation[0] = options.dilation[1] = 1;
+  // y, dL/dx and dL/dw for L = sum(y * g), computed in dtype `as` from x, w, g of dt.
+  auto run = [&](porta_tensor* x0, porta_tensor* w0, porta_tensor* g0, DLDataType as) {
+    std::vector<Tensor> out(3);
+    Tensor xc, wc, x, w, g, y, xg, wg;
+    CHECK_OK(porta_cast(x0, as, xc.out()));  // (x0 itself when `as` is its dtype: leaves of their own below)
+    CHECK_OK(porta_cast(w0, as, wc.out()));
+    CHECK_OK(porta_detach(xc, x.out()));
+    CHECK_OK(porta_detach(wc, w.out()));
+    CHECK_OK(porta_cast(g0, as, g.out()));
+    CHECK_OK(porta_tensor_set_requires_grad(x, 1));
+    CHECK_OK(porta_tensor_set_requires_grad(w, 1));
+    CHECK_OK(porta_conv2d(x, w, nullptr, &options, y.out()));
+    CHECK_OK(porta_backward(y, g));
+    CHECK_OK(porta_tensor_grad(x, xg.out()));
+    CHECK_OK(porta_tensor_grad(w, wg.out()));
+    for (porta_tensor* t : {y.get(), xg.get(), wg.get()}) EXPECT_EQ(dtype_name(dtype_of(t)), dtype_name(as));
+    out[0] = std::move(y), out[1] = std::move(xg), out[2] = std::move(wg);
+    return out;
+  };
+  for (DLDataType dt : {porta_float16, porta_bfloat16})
+    op_case("conv2d", dt, [&] {
+      Tensor x = shaped({4, 3, 9, 9}, 1, dt), w = shaped({5, 3, 3, 3}, 2, dt), g = shaped({4, 5, 9, 9}, 3, dt);
+      std::vector<Tensor> got = run(x, w, g, dt), want = run(x, w, g, porta_float32);
+      const char* names[] = {"y", "x.grad", "w.grad"};
+      const double ulp = dt.code == kDLFloat ? std::ldexp(1.0, -10) : std::ldexp(1.0, -7);
+      for (size_t r = 0; r < 3; ++r) {
+        SCOPED_TRACE(names[r]);
+        const size_t n = static_cast<size_t>(numel_of(want[r]));
+        const std::vector<float> gv = to_host<float>(cast(got[r], porta_float32), n);
+        const std::vector<float> wv = to_host<float>(cast(cast(want[r], dt), porta_float32), n);
+        // float32 sums in another order may sit on the other side of a tie: one ulp of dt.
+        for (size_t i = 0; i < n; ++i) ASSERT_NEAR(gv[i], wv[i], std::fabs(wv[i]) * ulp + 1e-4) << i;
+      }
+    });
+}
+
 TEST_P(StorageDtypes, NarrowIntegersWrapAndPromoteAsPyTorch) {
   for (DLDataType dt : {porta_int8, porta_int16})
     op_case("add", dt, [&] {

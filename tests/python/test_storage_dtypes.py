@@ -1,6 +1,6 @@
 """float16, bfloat16, int8 and int16 from Python: conversions bit for bit with NumPy's float16 and
 ml_dtypes.bfloat16 (the references the issue names), promotion as PyTorch's table, NumPy and DLPack
-exchange, safetensors files, and PyTorch itself where it is installed."""
+exchange, safetensors files, and PyTorch and JAX themselves where they are installed (build/venv-bench)."""
 import os
 import struct
 import sys
@@ -168,3 +168,30 @@ def test_a_bfloat16_checkpoint_written_by_pytorch_loads_bit_exactly(tmp_path):
     save_file = safetensors_torch.save_file
     save_file({"x": x}, path)
     assert torch.equal(torch.from_dlpack(porta.load(path)["x"]), x)
+
+
+def test_dlpack_with_jax():
+    jax = pytest.importorskip("jax", reason="JAX is not installed: pip install jax (CPU) to compare with it")
+    jnp = jax.numpy
+    pairs = ((jnp.float16, porta.float16), (jnp.bfloat16, porta.bfloat16), (jnp.int8, porta.int8),
+             (jnp.int16, porta.int16), (jnp.float32, porta.float32))
+    for jdt, pdt in pairs:
+        src = jnp.arange(-6, 6).astype(jdt).reshape(3, 4)
+        src = src / 3 if jnp.issubdtype(jdt, jnp.floating) else src
+        t = porta.from_dlpack(src)  # zero-copy: the same memory
+        assert t.dtype is pdt and t.shape == (3, 4)
+        assert t.data_ptr() == src.unsafe_buffer_pointer()
+        back = jnp.from_dlpack(t)
+        assert back.dtype == src.dtype and back.unsafe_buffer_pointer() == t.data_ptr()
+        assert np.array_equal(np.asarray(back).view(np.uint8), np.asarray(src).view(np.uint8))  # bit for bit
+    # bfloat16 results computed by Porta (float32 inside, rounded once) are JAX's: bit for bit where
+    # float32 rounds exactly (products, sums), within one bfloat16 ulp for exp (each its own float32 exp).
+    x = jax.random.normal(jax.random.key(0), (64, 33), dtype=jnp.float32).astype(jnp.bfloat16)
+    y = porta.from_dlpack(x)
+    for jop, pop in ((lambda a: a * 3, lambda a: a * 3), (lambda a: a + a, lambda a: a + a)):
+        want, got = np.asarray(jop(x)), np.asarray(jnp.from_dlpack(pop(y)))
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.view(np.uint16), want.view(np.uint16))
+    want, got = np.asarray(jnp.exp(x)), np.asarray(jnp.from_dlpack(y.exp()))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(got.astype(np.float32), want.astype(np.float32), rtol=2**-8, atol=0)

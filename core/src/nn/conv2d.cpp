@@ -82,6 +82,13 @@ TensorPtr col2im(const TensorPtr& cols, const Geometry& g) {
   return x;
 }
 
+TensorPtr col2im_of_product(const TensorPtr& a, const TensorPtr& b, const Geometry& g) {
+  const Dtype dt = a->dtype;
+  if (!is_storage(dt)) return col2im(ops::matmul(a, b), g);
+  const Dtype c = compute_dtype(dt);
+  return ops::cast(col2im(ops::matmul(ops::cast(a, c), ops::cast(b, c)), g), dt);
+}
+
 namespace {
 
 Geometry geometry(const porta_tensor& x, const porta_tensor& w, const porta_conv2d_options& o) {
@@ -108,7 +115,7 @@ struct Conv2dNode final : autograd::Node {
     TensorPtr g2 = ops::reshape(ops::clone(ops::permute(ops::reshape(grad, Dims{g.N, g.F, g.OH * g.OW}), to_fnl, 3)),
                                 Dims{g.F, g.N * g.OH * g.OW});
     TensorPtr gx, gw, gb;
-    if (next[0]) gx = col2im(ops::matmul(ops::transpose(weight2d, 0, 1), g2), g);
+    if (next[0]) gx = col2im_of_product(ops::transpose(weight2d, 0, 1), g2, g);
     if (next[1]) gw = ops::reshape(ops::matmul(g2, ops::transpose(cols, 0, 1)), weight_shape);
     if (next.size() > 2 && next[2]) {
       const int32_t columns = 1;
@@ -138,7 +145,7 @@ std::pair<TensorPtr, TensorPtr> lowered_grads(const TensorPtr& x, const TensorPt
     TensorPtr g2 = ops::reshape(ops::clone(ops::permute(ops::reshape(gyk, Dims{g.N, fg, l}), to_fnl, 3)),
                                 Dims{fg, g.N * l});
     TensorPtr w2 = ops::reshape(ops::contiguous(ops::slice(w, 0, k * fg, (k + 1) * fg, 1)), Dims{fg, cg * g.KH * g.KW});
-    if (want_x) gxs.push_back(col2im(ops::matmul(ops::transpose(w2, 0, 1), g2), g));
+    if (want_x) gxs.push_back(col2im_of_product(ops::transpose(w2, 0, 1), g2, g));
     if (want_w) {
       TensorPtr cols = im2col(ops::contiguous(ops::slice(x, 1, k * cg, (k + 1) * cg, 1)), g);
       gws.push_back(ops::reshape(ops::matmul(g2, ops::transpose(cols, 0, 1)), Dims{fg, cg, g.KH, g.KW}));

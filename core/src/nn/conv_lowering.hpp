@@ -34,6 +34,11 @@ Geometry lowering(const char* op, int64_t N, int64_t C, int64_t H, int64_t W, in
 TensorPtr im2col(const TensorPtr& x, const Geometry& g);
 // The adjoint: cols [C*KH*KW, N*OH*OW] -> [N, C, H, W], overlapping taps summed.
 TensorPtr col2im(const TensorPtr& cols, const Geometry& g);
+// col2im(a @ b, g): the GEMM and col2im's sums of a storage dtype (float16,
+// bfloat16) run in its compute dtype and the result is rounded once, as a
+// native kernel (cuDNN's, oneDNN's) rounds it; rounding the product first
+// and each sum again would be up to a few units in the last place off.
+TensorPtr col2im_of_product(const TensorPtr& a, const TensorPtr& b, const Geometry& g);
 // Whether `dev` has all three direct convolution kernels (CONV2D and its two
 // gradients, plugin ABI 1.7, optional) for dtype: conv2d and
 // conv_transpose2d run on them, else lowered.

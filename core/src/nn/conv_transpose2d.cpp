@@ -150,7 +150,7 @@ TensorPtr ungrouped(const TensorPtr& x, const TensorPtr& weight, const TensorPtr
   const Geometry g = backward_geometry(*x, F, KH, KW, o, output_size(*x, KH, KW, o, output_padding));
   TensorPtr xc = to_columns(x);  // [C, N*H*W]
   TensorPtr w2 = ops::reshape(ops::contiguous(weight), Dims{C, F * KH * KW});
-  TensorPtr y = col2im(ops::matmul(ops::transpose(w2, 0, 1), xc), g);  // [N, F, OH, OW]
+  TensorPtr y = col2im_of_product(ops::transpose(w2, 0, 1), xc, g);  // [N, F, OH, OW]
   if (bias) y = ops::binary(PORTA_OP_ADD, y, ops::reshape(bias, Dims{1, F, 1, 1}));
   if (autograd::needs_grad({&x, &weight, &bias})) {
     auto node = std::make_shared<ConvTranspose2dNode>();

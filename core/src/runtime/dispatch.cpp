@@ -1,5 +1,8 @@
 #include "runtime/dispatch.hpp"
 
+#include <algorithm>
+#include <array>
+#include <utility>
 #include <vector>
 
 #include "runtime/error.hpp"
@@ -118,7 +121,40 @@ void check_status(porta_status st, DeviceState& dev, porta_op op, Dtype kernel_d
     check_plugin(st, *dev.backend, cat(op_name(op), " (", dtype_name(kernel_dtype), ") on ", dev.name));
 }
 
-// The operands of a storage dtype, as dense copies in its compute dtype.
+// `a`'s memory seen with another shape and strides.
+KernelArg viewed_as(const KernelArg& a, const Dims& shape, const Dims& strides) {
+  KernelArg v = a;
+  v.shape = shape;
+  v.strides = strides;
+  v.dl.ndim = shape.n;
+  v.dl.shape = v.shape.v.data();
+  v.dl.strides = v.strides.v.data();
+  return v;
+}
+
+// Whether the elements of a view (of `shape`, its broadcast dimensions cut
+// to 1) fill a dense block from its first element: its strides, largest
+// first, are a contiguous tensor's. A transpose or permutation of one is.
+bool fills_a_block(const Dims& shape, const Dims& strides) {
+  std::array<std::pair<int64_t, int64_t>, PORTA_MAX_DIMS> dims;  // (stride, size)
+  int32_t n = 0;
+  for (int32_t i = 0; i < shape.n; ++i)
+    if (shape[i] != 1) dims[n++] = {strides[i], shape[i]};
+  std::sort(dims.begin(), dims.begin() + n, [](const auto& x, const auto& y) { return x.first > y.first; });
+  int64_t expect = 1;
+  for (int32_t k = n - 1; k >= 0; --k) {
+    if (dims[k].first != expect) return false;
+    expect *= dims[k].second;
+  }
+  return true;
+}
+
+// The operands of a storage dtype, as copies in its compute dtype. An
+// operand whose elements fill a block (a transposed or permuted one too) is
+// converted as the block, in memory order, and the kernel reads the copy
+// through the operand's own strides; any other is copied dense. A broadcast
+// operand (stride 0 along a dimension: a bias expanded over a batch) has its
+// distinct elements converted once and read through the same zero strides.
 // An operand that shares memory with one already converted (an optimizer's
 // parameter, in and out) shares its copy.
 class ComputeCopies {
@@ -132,11 +168,26 @@ class ComputeCopies {
     for (const Copy& c : copies_)
       if (c.original.dl.data == a.dl.data && c.original.dl.byte_offset == a.dl.byte_offset &&
           c.original.shape == a.shape && c.original.strides == a.strides)
-        return KernelArg(*c.tensor);
-    Copy c{a, empty(dev_, compute_, a.shape)};
-    if (read && checked_numel(a.shape) > 0) cast(a, KernelArg(*c.tensor), compute_);
+        return c.view;
+    Dims distinct = a.shape;  // a's shape with its broadcast dimensions cut to 1
+    for (int32_t i = 0; i < a.shape.n; ++i)
+      if (a.strides[i] == 0 && a.shape[i] > 1) distinct[i] = 1;
+    const int64_t n = checked_numel(distinct);
+    Copy c{a, TensorPtr(), KernelArg(), fills_a_block(distinct, a.strides)};
+    if (c.block) {  // converted in memory order, read through a's strides
+      c.tensor = empty(dev_, compute_, Dims{n});
+      if (read && n > 0) cast(viewed_as(a, Dims{n}, Dims{1}), KernelArg(*c.tensor), compute_);
+      c.view = KernelArg(*c.tensor, a.shape, a.strides);
+    } else {  // gathered dense
+      c.tensor = empty(dev_, compute_, distinct);
+      if (read && n > 0) cast(viewed_as(a, distinct, a.strides), KernelArg(*c.tensor), compute_);
+      Dims strides = contiguous_strides(distinct);
+      for (int32_t i = 0; i < a.shape.n; ++i)
+        if (distinct[i] != a.shape[i]) strides[i] = 0;
+      c.view = KernelArg(*c.tensor, a.shape, strides);
+    }
     copies_.push_back(c);
-    return KernelArg(*c.tensor);
+    return c.view;
   }
 
   // Writes the copy of `a` (converted earlier) back into a, rounding.
@@ -144,7 +195,11 @@ class ComputeCopies {
     if (dtype_index(a.dl.dtype) != static_cast<int>(storage_) || checked_numel(a.shape) == 0) return;
     for (const Copy& c : copies_)
       if (c.original.dl.data == a.dl.data && c.original.dl.byte_offset == a.dl.byte_offset) {
-        cast(KernelArg(*c.tensor), a, storage_);
+        const int64_t n = c.tensor->numel();
+        if (c.block)
+          cast(KernelArg(*c.tensor), viewed_as(a, Dims{n}, Dims{1}), storage_);
+        else
+          cast(c.view, a, storage_);
         return;
       }
   }
@@ -153,6 +208,8 @@ class ComputeCopies {
   struct Copy {
     KernelArg original;
     TensorPtr tensor;
+    KernelArg view;  // the tensor as the kernel reads it
+    bool block;      // tensor holds original's block in memory order
   };
   void cast(const KernelArg& from, const KernelArg& to, Dtype to_dtype) {
     check_status(call_kernel(dev_, PORTA_OP_CAST, to_dtype, &from, 1, &to, 1, nullptr), dev_, PORTA_OP_CAST, to_dtype);
@@ -193,7 +250,15 @@ porta_status call_any(DeviceState& dev, porta_op op, Dtype kernel_dtype, const K
                       const KernelArg* outputs, int32_t num_outputs, const void* params) {
   if (runs_in_compute_dtype(dev, op, kernel_dtype))
     return call_in_compute_dtype(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
-  return call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
+  const porta_status st = call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
+  // A storage dtype's own kernel declined the call, having written nothing
+  // (porta/ops.h, porta_op_dtypes): it runs through the compute dtype.
+  if (st == PORTA_ERROR_NOT_IMPLEMENTED && is_storage(kernel_dtype) && !PORTA_OP_IS_CONVERSION(op) &&
+      has_native_kernel(dev, op, compute_dtype(kernel_dtype))) {
+    take_plugin_error();  // the kernel's reason, not the caller's error
+    return call_in_compute_dtype(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
+  }
+  return st;
 }
 
 }  // namespace

@@ -1,9 +1,12 @@
 // SimpleCNN (3x32x32 inputs) training step on a GPU: forward, cross entropy,
 // backward, SGD-momentum step, loss.item() (which synchronizes), as
 // tests/bench/bench_training.cpp on the cpu; bench_training_torch_gpu.py is
-// PyTorch's side. Batch 64 and 256.
-//   porta_bench_gpu_training [device]   (default cuda:0) -> one JSON object
+// PyTorch's side. Batch 64 and 256. With "bf16", forward and loss run under
+// autocast in bfloat16 (no GradScaler: bfloat16 has float32's range).
+//   porta_bench_gpu_training [device [bf16]]   (default cuda:0) -> one JSON object
 #include <cstdio>
+#include <optional>
+#include <porta/amp.hpp>
 #include <porta/optim.hpp>
 #include <string>
 
@@ -14,7 +17,7 @@ using namespace porta;
 
 namespace {
 
-bench::Timing step_time(const Device& device, int64_t batch) {
+bench::Timing step_time(const Device& device, int64_t batch, bool amp) {
   manual_seed(0);
   auto model = std::make_shared<SimpleCNN>(3, 32);
   model->to(device);
@@ -27,7 +30,12 @@ bench::Timing step_time(const Device& device, int64_t batch) {
   float last = 0;
   const bench::Timing t = bench::time_it(
       [&] {
-        Tensor loss = criterion((*model)(x), y);
+        Tensor loss;
+        {
+          std::optional<amp::Autocast> region;
+          if (amp) region.emplace(device.type_name(), kBFloat16);
+          loss = criterion((*model)(x), y);
+        }
         opt.zero_grad();
         loss.backward();
         opt.step();
@@ -42,11 +50,17 @@ bench::Timing step_time(const Device& device, int64_t batch) {
 
 int main(int argc, char** argv) try {
   const Device device(argc > 1 ? argv[1] : "cuda:0");
-  const bench::Timing b64 = step_time(device, 64), b256 = step_time(device, 256);
+  const bool amp = argc > 2 && std::string(argv[2]) == "bf16";
+  if (argc > 3 || (argc > 2 && !amp)) {
+    std::fprintf(stderr, "usage: porta_bench_gpu_training [device [bf16]]\n");
+    return 2;
+  }
+  const bench::Timing b64 = step_time(device, 64, amp), b256 = step_time(device, 256, amp);
   std::printf(
-      "{\"bench\": \"simple_cnn_step\", \"device\": \"%s\", \"batch64_ms\": %.4f, \"batch64_samples_per_s\": %.1f, "
+      "{\"bench\": \"%s\", \"device\": \"%s\", \"batch64_ms\": %.4f, \"batch64_samples_per_s\": %.1f, "
       "\"batch256_ms\": %.4f, \"batch256_samples_per_s\": %.1f}\n",
-      device.str().c_str(), b64.ms_per_iter, 64e3 / b64.ms_per_iter, b256.ms_per_iter, 256e3 / b256.ms_per_iter);
+      amp ? "simple_cnn_step_amp" : "simple_cnn_step", device.str().c_str(), b64.ms_per_iter, 64e3 / b64.ms_per_iter,
+      b256.ms_per_iter, 256e3 / b256.ms_per_iter);
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "porta_bench_gpu_training: %s\n", e.what());

@@ -31,22 +31,27 @@ def main(paths):
     b = load(paths)
     print("| benchmark | Porta | reference | ratio | goal | met |")
     print("|---|---|---|---|---|---|")
-    s = b.get("sgemm_4096")
-    if s:
-        print(row(f"sgemm 4096 ({s['device']})", f"{s['porta_tflops']:.1f} TFLOP/s ({s['porta_ms']:.2f} ms)",
-                  f"cuBLAS {s['cublas_tflops']:.1f} TFLOP/s", s["ratio"], s["goal"]))
+    for key, label, ref in (("sgemm_4096", "sgemm 4096", "cuBLAS"),
+                            ("bf16_gemm_4096", "bfloat16 GEMM 4096", "cublasGemmEx"),
+                            ("fp16_gemm_4096", "float16 GEMM 4096", "cublasGemmEx")):
+        s = b.get(key)
+        if s:
+            print(row(f"{label} ({s['device']})", f"{s['porta_tflops']:.1f} TFLOP/s ({s['porta_ms']:.2f} ms)",
+                      f"{ref} {s['cublas_tflops']:.1f} TFLOP/s", s["ratio"], s["goal"]))
     a = b.get("add_256M_f32")
     if a:
         print(row(f"add 256M float32 ({a['device']})", f"{a['porta_gbs']:.0f} GB/s ({a['porta_ms']:.2f} ms)",
                   f"D2D copy {a['copy_gbs']:.0f} GB/s", a["ratio"], a["goal"]))
-    p, t = b.get("simple_cnn_step"), b.get("simple_cnn_step_torch")
-    for batch in (64, 256):
-        key = f"batch{batch}_samples_per_s"
-        if p:
-            ref = f"PyTorch {t[key]:.0f} samples/s" if t else "PyTorch: not run"
-            ratio = p[key] / t[key] if t else None
-            print(row(f"SimpleCNN step, batch {batch} ({p['device']})",
-                      f"{p[key]:.0f} samples/s ({p[f'batch{batch}_ms']:.2f} ms)", ref, ratio, 1.0))
+    for suffix, label in (("", "SimpleCNN step"), ("_amp", "SimpleCNN step, autocast bfloat16")):
+        p, t = b.get(f"simple_cnn_step{suffix}"), b.get(f"simple_cnn_step{suffix}_torch")
+        for batch in (64, 256):
+            key = f"batch{batch}_samples_per_s"
+            if p:
+                ref = f"PyTorch {t[key]:.0f} samples/s" if t else "PyTorch: not run"
+                ratio = p[key] / t[key] if t else None
+                print(row(f"{label}, batch {batch} ({p['device']})",
+                          f"{p[key]:.0f} samples/s ({p[f'batch{batch}_ms']:.2f} ms)", ref, ratio, 1.0))
+    t = b.get("simple_cnn_step_torch") or b.get("simple_cnn_step_amp_torch")
     d = b.get("dlpack_torch")
     if d:
         if "skipped" in d:
