@@ -2,6 +2,7 @@
 # Runs the benchmarks and prints the ratio tables for docs/benchmarks.md:
 #   core:     dispatch overhead, sgemm vs OpenBLAS, add vs memcpy
 #   training: SimpleCNN and seed-case-1 steps vs PyTorch (CPU) in the same run
+#   allreduce: porta_all_reduce vs MPI_Allreduce, 2 ranks under porta-run
 # PyTorch comes from PyPI, into a venv of its own (build/venv-bench: the
 # project's pinned packages plus torch==2.15.0, safetensors==0.8.0 and
 # jax==0.10.2, the peers the storage-dtype and DLPack tests compare with when
@@ -29,3 +30,9 @@ build/bin/porta_bench_training --benchmark_out="$out/training.json" --benchmark_
 echo "## Core"; "$py" tests/bench/report.py "$out/core.json" | tee "$out/core.md"
 echo; echo "## Python"; PORTA_LIBRARY="$PWD/build/lib/libporta.so" "$py" tests/bench/python_bench.py | tee "$out/python.md"
 echo; echo "## Training"; "$py" tests/bench/report_training.py "$out/training.json" "$out/training_torch.json" | tee "$out/training.md"
+if [ -x build/bin/porta_bench_allreduce ]; then
+  mpiexec="mpirun --allow-run-as-root --oversubscribe --mca btl self,vader --mca oob_tcp_if_include lo"
+  PORTA_NUM_THREADS=1 PORTA_MPIEXEC="$mpiexec" build/bin/porta-run -n 2 build/bin/porta_bench_allreduce \
+    > "$out/allreduce.jsonl"
+  echo; echo "## All-reduce"; "$py" tests/bench/report_allreduce.py "$out/allreduce.jsonl" | tee "$out/allreduce.md"
+fi
