@@ -2,7 +2,8 @@
 // the MPI library of the machine (OpenMPI or MPICH), every operation a
 // nonblocking MPI call (MPI_Iallreduce, MPI_Ibcast, ...) whose request is the
 // work handle. MPI starts on the first comm_create (MPI_Init_thread with
-// MPI_THREAD_MULTIPLE) and ends at exit; processes must be started by the
+// MPI_THREAD_MULTIPLE) and ends at exit; a large all-reduce runs as libnbc's
+// ring (iallreduce_algorithm.hpp); processes must be started by the
 // MPI launcher (mpirun), which also gives their ranks (launched_rank).
 // The C API only: C++ bindings, which OpenMPI's mpi.h would pull in, need a library of their own.
 #define OMPI_SKIP_MPICXX 1
@@ -19,6 +20,7 @@
 #include <mutex>
 #include <string>
 
+#include "iallreduce_algorithm.hpp"
 #include "wait_by_polling.hpp"
 
 namespace {
@@ -26,6 +28,7 @@ namespace {
 const porta_comm_host_api* g_host = nullptr;
 std::mutex g_init_mu;
 std::atomic<int64_t> g_pending{0};  // requests not yet complete, for the exit handler
+porta::comm_mpi::IallreduceAlgorithm g_iallreduce;
 
 porta_status report(porta_status st, const std::string& message) {
   if (g_host) g_host->set_error(message.c_str());
@@ -56,6 +59,7 @@ void finalize_at_exit() {
                  static_cast<long long>(g_pending.load()));
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  g_iallreduce.finalize();
   MPI_Finalize();
 }
 
@@ -70,6 +74,7 @@ porta_status ensure_mpi() {
   if (provided < MPI_THREAD_MULTIPLE)
     return report(PORTA_ERROR_BACKEND, "the MPI library does not support MPI_THREAD_MULTIPLE (it gave level " +
                                            std::to_string(provided) + "), which Porta's work handles need");
+  g_iallreduce.init();
   std::atexit(finalize_at_exit);
   return PORTA_OK;
 }
@@ -271,7 +276,10 @@ porta_status all_reduce(porta_comm* comm, const DLTensor* in, const DLTensor* ou
                         porta_comm_work** work) {
   return reduce(comm, in, out, op, "MPI_Iallreduce", work, [&](Buffer& a, Buffer& b, MPI_Op mop, MPI_Request* r) {
     const void* send = a.data == b.data ? MPI_IN_PLACE : a.data;
-    return MPI_Iallreduce(send, b.data, b.count, b.type, mop, comm->comm, r);
+    int type_size = 0;
+    MPI_Type_size(b.type, &type_size);
+    return g_iallreduce.post(int64_t{b.count} * type_size, comm->size,
+                             [&] { return MPI_Iallreduce(send, b.data, b.count, b.type, mop, comm->comm, r); });
   });
 }
 

@@ -100,8 +100,15 @@ const char* reduce_op_name(porta_reduce_op op) {
 
 // ------------------------------------------------------------------ Work
 
-Work::Work(std::shared_ptr<ProcessGroup> group, std::string what, int64_t seq)
-    : group_(std::move(group)), what_(std::move(what)), seq_(seq) {}
+Work::Work(std::shared_ptr<ProcessGroup> group, const char* op, int64_t seq, int32_t peer, int32_t tag)
+    : group_(std::move(group)), op_(op), seq_(seq), peer_(peer), tag_(tag) {}
+
+std::string Work::what() const {
+  if (peer_ >= 0)
+    return cat(op_, std::strcmp(op_, "recv") == 0 ? " from rank " : " to rank ", peer_, " (tag ", tag_,
+               ") in process group '", group_->name(), "'");
+  return cat(op_, " #", seq_, " of process group '", group_->name(), "'");
+}
 
 Work::~Work() {
   if (handle_) group_->backend().api.work_release(handle_);
@@ -109,7 +116,7 @@ Work::~Work() {
 
 void Work::fail_with(const Error& e) {
   done_ = true;
-  error_ = std::make_unique<Error>(e.status(), cat(what_, " failed: ", e.what()));
+  error_ = std::make_unique<Error>(e.status(), cat(what(), " failed: ", e.what()));
   if (handle_) group_->backend().api.work_release(handle_);
   handle_ = nullptr;
   keep_.clear();
@@ -125,7 +132,7 @@ void Work::finish() {
   } catch (const Error& e) {
     back_.clear();
     keep_.clear();
-    error_ = std::make_unique<Error>(e.status(), cat(what_, ": copying the result back failed: ", e.what()));
+    error_ = std::make_unique<Error>(e.status(), cat(what(), ": copying the result back failed: ", e.what()));
     throw *error_;
   }
   back_.clear();
@@ -140,7 +147,8 @@ bool Work::is_completed() {
   }
   int32_t done = 0;
   try {
-    check_comm(group_->backend().api.work_test(handle_, &done), group_->backend(), what_.c_str());
+    if (porta_status st = group_->backend().api.work_test(handle_, &done); st != PORTA_OK)
+      check_comm(st, group_->backend(), what().c_str());
   } catch (const Error& e) {
     fail_with(e);
     throw *error_;
@@ -173,20 +181,20 @@ void Work::wait(int64_t timeout_ms) {
       st = api.work_wait(handle_, std::min<int64_t>(1000, std::max<int64_t>(0, left - slice)));
       if (st != PORTA_ERROR_TIMEOUT) break;
       take_plugin_error();
-      fail(PORTA_ERROR_BACKEND, what_, " cannot complete on rank ", group_->rank(), " of ", group_->size(), ": ", gone,
+      fail(PORTA_ERROR_BACKEND, what(), " cannot complete on rank ", group_->rank(), " of ", group_->size(), ": ", gone,
            "; end this process too (the job cannot go on without it)");
     }
     slice = std::min<int64_t>(slice * 2, 2000);
   }
   if (st == PORTA_ERROR_TIMEOUT) {
     take_plugin_error();
-    fail(PORTA_ERROR_TIMEOUT, what_, " did not complete within ", limit, " ms on rank ", group_->rank(), " of ",
+    fail(PORTA_ERROR_TIMEOUT, what(), " did not complete within ", limit, " ms on rank ", group_->rank(), " of ",
          group_->size(), seq_ ? group_->missing_ranks(seq_) : std::string(),
          " (a rank that has not joined may be waiting in another collective, or have failed; "
          "PORTA_DISTRIBUTED_DEBUG=DETAIL compares every rank's calls before they run)");
   }
   try {
-    check_comm(st, group_->backend(), what_.c_str());
+    if (st != PORTA_OK) check_comm(st, group_->backend(), what().c_str());
   } catch (const Error& e) {
     fail_with(e);
     throw *error_;
@@ -389,9 +397,10 @@ std::shared_ptr<Work> ProcessGroup::start(const char* op, const TensorPtr& sampl
   check_open(op);
   reap();
   const int64_t seq = ++seq_;
-  store_->post(progress_key(rank_), cat(seq, " ", op));
+  if (my_progress_key_.empty()) my_progress_key_ = progress_key(rank_);
+  store_->post(my_progress_key_, std::to_string(seq) + " " + op);
   if (debug_) check_same_call(op, seq, sample.get(), detail);
-  return std::make_shared<Work>(shared_from_this(), cat(op, " #", seq, " of process group '", name_, "'"), seq);
+  return std::make_shared<Work>(shared_from_this(), op, seq);
 }
 
 std::string ProcessGroup::progress_key(int32_t rank) const { return cat("group/", name_, "/progress/", rank); }
@@ -439,7 +448,7 @@ std::string ProcessGroup::ended_members() {
 }
 
 void ProcessGroup::submit(const std::shared_ptr<Work>& work, porta_status st) {
-  check_comm(st, *backend_, work->what_.c_str());
+  if (st != PORTA_OK) check_comm(st, *backend_, work->what().c_str());
   outstanding_.push_back(work);
 }
 
@@ -610,8 +619,7 @@ std::shared_ptr<Work> ProcessGroup::point_to_point(const TensorPtr& t, int32_t p
   std::lock_guard<std::mutex> lock(mu_);
   check_open(op);
   reap();
-  auto w = std::make_shared<Work>(shared_from_this(), cat(op, receive ? " from rank " : " to rank ", peer, " (tag ",
-                                                          tag, ") in process group '", name_, "'"));
+  auto w = std::make_shared<Work>(shared_from_this(), op, 0, peer, tag);
   Comm& c = comm_for(t->device->dl);
   if (receive) begin_write(*t, op);
   TensorPtr buf = buffer_for(t, c, *w, receive, !receive);

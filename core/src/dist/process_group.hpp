@@ -29,8 +29,9 @@ class ProcessGroup;
 // that the buffers it reads and writes outlive a caller that dropped it.
 class Work {
  public:
-  // seq: its collective's sequence number in the group; 0 for send and recv.
-  Work(std::shared_ptr<ProcessGroup> group, std::string what, int64_t seq = 0);
+  // A collective `op` (a string literal) with its sequence number `seq` in
+  // the group, or (seq 0) a send or recv with `peer` and `tag`.
+  Work(std::shared_ptr<ProcessGroup> group, const char* op, int64_t seq, int32_t peer = -1, int32_t tag = -1);
   ~Work();
   Work(const Work&) = delete;
   Work& operator=(const Work&) = delete;
@@ -41,7 +42,9 @@ class Work {
   // (results copied back into the caller's tensors); throws TIMEOUT naming
   // the op, its sequence number and the group, or the op's failure.
   void wait(int64_t timeout_ms = -1);
-  const std::string& what() const { return what_; }
+  // "all_reduce #4 of process group '0'", "send to rank 1 (tag 0) in
+  // process group '0'": made when a message needs it, not per call.
+  std::string what() const;
 
  private:
   friend class ProcessGroup;
@@ -50,8 +53,9 @@ class Work {
 
   std::shared_ptr<ProcessGroup> group_;  // its backend's slots complete the work
   porta_comm_work* handle_ = nullptr;
-  std::string what_;
+  const char* op_;
   const int64_t seq_;
+  const int32_t peer_, tag_;
   std::vector<TensorPtr> keep_;                        // buffers the plugin reads or writes
   std::vector<std::pair<TensorPtr, TensorPtr>> back_;  // (caller's tensor, buffer) to copy when done
   std::mutex mu_;
@@ -129,6 +133,7 @@ class ProcessGroup : public std::enable_shared_from_this<ProcessGroup> {
   void check_same_call(const char* op, int64_t seq, const porta_tensor* sample, int64_t detail);
   // The store key where rank `rank` notes the last collective it entered.
   std::string progress_key(int32_t rank) const;
+  std::string my_progress_key_;  // progress_key(rank_), made once
   // "; ranks missing: 1 (its last collective: all_reduce #2)" for a
   // collective `seq` that timed out, from the ranks' progress notes.
   std::string missing_ranks(int64_t seq);
