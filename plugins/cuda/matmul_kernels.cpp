@@ -36,38 +36,28 @@ bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
 // beta), rounding C once, as PyTorch's half GEMMs do.
 template <int Dt>
 struct Blas;
-template <>
-struct Blas<kDtFloat32> {
-  using Element = float;
-  using Scalar = float;
-  static constexpr const char* gemm_name = "matmul: cublasSgemmStridedBatched";
+// float32 and float64: cuBLAS's typed calls, `Gemm` (cublas?gemmStridedBatched) and `Scal` (cublas?scal).
+template <class T, auto Gemm, auto Scal, const char* Name>
+struct TypedBlas {
+  using Element = T;
+  using Scalar = T;
+  static constexpr const char* gemm_name = Name;
   static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
                              const Scalar* alpha, const void* a, int lda, long long sa, const void* b, int ldb,
                              long long sb, const Scalar* beta, void* c, int ldc, long long sc, int batch) {
-    return cublasSgemmStridedBatched(h, ta, tb, m, n, k, alpha, static_cast<const float*>(a), lda, sa,
-                                     static_cast<const float*>(b), ldb, sb, beta, static_cast<float*>(c), ldc, sc,
-                                     batch);
+    return Gemm(h, ta, tb, m, n, k, alpha, static_cast<const T*>(a), lda, sa, static_cast<const T*>(b), ldb, sb, beta,
+                static_cast<T*>(c), ldc, sc, batch);
   }
   static cublasStatus_t scal(cublasHandle_t h, int n, const Scalar* alpha, void* x) {
-    return cublasSscal(h, n, alpha, static_cast<float*>(x), 1);
+    return Scal(h, n, alpha, static_cast<T*>(x), 1);
   }
 };
+constexpr char kSgemmName[] = "matmul: cublasSgemmStridedBatched";
+constexpr char kDgemmName[] = "matmul: cublasDgemmStridedBatched";
 template <>
-struct Blas<kDtFloat64> {
-  using Element = double;
-  using Scalar = double;
-  static constexpr const char* gemm_name = "matmul: cublasDgemmStridedBatched";
-  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n, int k,
-                             const Scalar* alpha, const void* a, int lda, long long sa, const void* b, int ldb,
-                             long long sb, const Scalar* beta, void* c, int ldc, long long sc, int batch) {
-    return cublasDgemmStridedBatched(h, ta, tb, m, n, k, alpha, static_cast<const double*>(a), lda, sa,
-                                     static_cast<const double*>(b), ldb, sb, beta, static_cast<double*>(c), ldc, sc,
-                                     batch);
-  }
-  static cublasStatus_t scal(cublasHandle_t h, int n, const Scalar* alpha, void* x) {
-    return cublasDscal(h, n, alpha, static_cast<double*>(x), 1);
-  }
-};
+struct Blas<kDtFloat32> : TypedBlas<float, cublasSgemmStridedBatched, cublasSscal, kSgemmName> {};
+template <>
+struct Blas<kDtFloat64> : TypedBlas<double, cublasDgemmStridedBatched, cublasDscal, kDgemmName> {};
 template <cudaDataType_t Type>
 struct HalfBlas {
   using Element = uint16_t;
