@@ -11,7 +11,8 @@
 #           multi-process tests under mpirun), Python 3 with venv, Ninja (scikit-build-core
 #           builds the wheel with it; without one it would fetch ninja from PyPI), util-linux
 #           (unshare, for the relocated install test and the two-namespace DDP test), iproute2
-#           (ip netns: the network namespaces of that test), Fashion-MNIST.
+#           (ip netns: the network namespaces of that test), Fashion-MNIST, ccache (every
+#           build's compiler cache, scripts/env.sh).
 #   PyPI:   scripts/python-requirements.txt, pinned: downloaded into
 #           build/wheelhouse and installed into the project's virtual
 #           environment build/venv, the only Python the build and tests run
@@ -25,7 +26,7 @@ source scripts/env.sh
 
 debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libsleef3 zlib1g-dev
       nlohmann-json3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv ninja-build util-linux
-      iproute2 dataset-fashion-mnist openmpi-bin libopenmpi-dev)
+      iproute2 dataset-fashion-mnist openmpi-bin libopenmpi-dev ccache)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

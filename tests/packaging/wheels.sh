@@ -4,7 +4,8 @@
 # backend from scripts/python-requirements.txt's wheelhouse, offline), checks
 # what it carries, installs it into a fresh venv, and there, outside the
 # checkout and with no PORTA_* variable: imports porta, runs a cpu op and
-# porta-smi, then the whole Python suite against the installed package. When
+# porta-smi, then the whole Python suite against the installed package (on
+# cpu). When
 # the CUDA toolkit is here, the porta-cuda wheel (bindings/python-cuda) is
 # built too, installed beside it, and must be found and loaded by porta.
 # Usage: wheels.sh <source dir> <build dir> <venv python> <wheelhouse> <ON|OFF: build the cuda wheel>
@@ -18,7 +19,10 @@ offline=(--disable-pip-version-check --no-index --find-links "$wheelhouse")
 fail() { echo "wheel test: $*" >&2; exit 1; }
 
 echo "== pip wheel ./bindings/python (isolated build, offline)"
-"$python" -m pip wheel -q "${offline[@]}" --no-deps -w "$work/dist" "$src/bindings/python"
+# Each wheel's CMake build directory is a fixed one under <build dir> rather than a temporary one, so that ccache
+# (scripts/env.sh) finds the objects of an earlier run of the same sources.
+"$python" -m pip wheel -q "${offline[@]}" --no-deps -w "$work/dist" \
+  --config-settings=build-dir="$build/wheel-build/porta" "$src/bindings/python"
 wheel=$(ls "$work"/dist/porta-*.whl)
 "$python" - "$wheel" <<'PY'
 import sys, zipfile
@@ -45,8 +49,11 @@ assert porta.library_path.startswith('$work/venv/'), porta.library_path
 (cd "$work" && "${clean_env[@]}" "$work/venv/bin/porta-smi" | grep -E '^cpu +loaded')
 (cd "$work" && "${clean_env[@]}" "$work/venv/bin/porta-run" --help | grep -q '^usage: porta-run')
 
+# Its device-parameterized tests on cpu alone (PORTA_TEST_DEVICES): what is
+# tested here is the installed package; its kernels on mock and opencl are
+# python_package's.
 echo "== the Python suite against the installed package"
-(cd "$work" && env -u PORTA_LIBRARY PORTA_TEST_INSTALLED=1 PORTA_BUILD_DIR="$build" \
+(cd "$work" && env -u PORTA_LIBRARY PORTA_TEST_INSTALLED=1 PORTA_BUILD_DIR="$build" PORTA_TEST_DEVICES=cpu \
    PORTA_PLUGIN_PATH="$build/lib/porta/test-plugins/mock" \
    "$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python")
 
@@ -55,7 +62,8 @@ if [ "$cuda" != ON ]; then
   exit 0
 fi
 echo "== pip wheel ./bindings/python-cuda, installed beside porta (its nvidia-cublas dependency left out: offline)"
-"$python" -m pip wheel -q "${offline[@]}" --no-deps -w "$work/dist" "$src/bindings/python-cuda"
+"$python" -m pip wheel -q "${offline[@]}" --no-deps -w "$work/dist" \
+  --config-settings=build-dir="$build/wheel-build/porta-cuda" "$src/bindings/python-cuda"
 "$work/venv/bin/python" -m pip install -q "${offline[@]}" --no-deps "$work"/dist/porta_cuda-*.whl
 (cd "$work" && "${clean_env[@]}" "$work/venv/bin/python" -c "
 import porta

@@ -6,7 +6,10 @@ PORTA_PLUGIN_PATH is already set, and imports porta from bindings/python.
 PORTA_TEST_INSTALLED=1 tests the installed package instead, with the
 libporta.so it finds itself (a wheel's own) unless PORTA_LIBRARY is set; the
 mock plugin then comes from $PORTA_BUILD_DIR (default <repo>/build).
-Tests taking a `device` argument run once per loaded device.
+Tests taking a `device` argument run once per loaded device, or per one of
+those PORTA_TEST_DEVICES names (a comma list of devices or device types,
+"cuda" for every cuda:N): the emulated-cuda run of this suite names only the
+cuda devices, whose cpu and mock runs the plain run already made.
 """
 import os
 import sys
@@ -31,6 +34,13 @@ import porta  # noqa: E402
 import pytest  # noqa: E402
 
 DEVICES = [str(d) for d in porta.available_devices()]
+_wanted = [w.strip() for w in os.environ.get("PORTA_TEST_DEVICES", "").split(",") if w.strip()]
+if _wanted:
+    _unknown = [w for w in _wanted if not any(d == w or d.split(":")[0] == w for d in DEVICES)]
+    if _unknown:
+        raise RuntimeError(f"PORTA_TEST_DEVICES names {', '.join(_unknown)}, which is not loaded here "
+                           f"(devices: {', '.join(DEVICES)})")
+    DEVICES = [d for d in DEVICES if d in _wanted or d.split(":")[0] in _wanted]
 
 
 def pytest_generate_tests(metafunc):
