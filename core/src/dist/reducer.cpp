@@ -2,13 +2,15 @@
 #include "dist/reducer.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <mutex>
 #include <unordered_set>
 
 #include "autograd/node.hpp"
-#include "ops/ag.hpp"
 #include "ops/ops.hpp"
 #include "runtime/error.hpp"
+#include "runtime/log.hpp"
 #include "runtime/registry.hpp"
 
 namespace porta::dist {
@@ -38,6 +40,10 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   size_t next_launch = 0;  // buckets start in index order on every rank
   bool alive = true;
   std::mutex mu;
+  // For the report at the end (PORTA_LOG=info): synchronized backwards, and
+  // the time backward's end waited for their all-reduces.
+  int64_t synced = 0;
+  double waited_s = 0;
 
   void reset_for_backward() {
     for (Slot& s : slots) s.ready = s.used = false;
@@ -55,9 +61,15 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     --buckets[s.bucket].pending;
     while (next_launch < buckets.size() && buckets[next_launch].pending == 0) {
       Bucket& b = buckets[next_launch++];
-      ag::binary_scalar_(PORTA_OP_DIV, b.flat, static_cast<double>(group->size()));
       b.work = group->all_reduce(b.flat, PORTA_REDUCE_SUM);
     }
+  }
+
+  // Parameter i's gradient `sum` into its place in the bucket, divided by
+  // the world size on the way (one pass; the all-reduce's SUM then gives
+  // the average, as torch's reducer divides before it reduces).
+  void fill(size_t i, const TensorPtr& sum) {
+    ops::binary_scalar_into(PORTA_OP_DIV, sum, static_cast<double>(group->size()), slots[i].view);
   }
 
   TensorPtr on_grad(size_t i, const TensorPtr& g) {
@@ -71,10 +83,7 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     // The .grad accumulated so far (no_sync steps) joins this gradient, as
     // torch's reducer reads the accumulated .grad: the result is the average
     // of the ranks' sums.
-    if (p.grad)
-      ops::copy_into(s.view, ops::binary(PORTA_OP_ADD, TensorPtr::borrow(p.grad), g));
-    else
-      ops::copy_into(s.view, g);
+    fill(i, p.grad ? ops::binary(PORTA_OP_ADD, TensorPtr::borrow(p.grad), g) : g);
     s.used = true;
     if (!finalize_queued) {
       finalize_queued = true;
@@ -98,7 +107,10 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
       fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: parameters ", missing, " (in parameters() order) ",
            "got no gradient in this backward, so their buckets were never reduced; pass find_unused_parameters=True ",
            "if the forward does not use every parameter");
+    const auto wait_start = std::chrono::steady_clock::now();
     for (Bucket& b : buckets) b.work->wait();
+    waited_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
+    ++synced;
     // Which parameters some rank used (find_unused_parameters): one a rank
     // left unused takes the ranks' average; one no rank used keeps its .grad
     // (None stays None, as torch's, so optimizers skip it).
@@ -194,6 +206,18 @@ Reducer::~Reducer() {
   {
     std::lock_guard<std::mutex> lock(state_->mu);
     state_->alive = false;
+    const State& st = *state_;
+    if (st.synced > 0 && log_enabled(PORTA_LOG_INFO)) {
+      int64_t bytes = 0;
+      for (const State::Bucket& b : st.buckets) bytes += b.flat->numel() * static_cast<int64_t>(b.flat->itemsize());
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "DistributedDataParallel on rank %d of %d: %lld synchronized backwards, %.1f MB of gradients in "
+                    "%zu buckets each; backward's end waited %.2f ms per backward for their all-reduces",
+                    st.group->rank(), st.group->size(), static_cast<long long>(st.synced), bytes / 1e6,
+                    st.buckets.size(), st.waited_s * 1e3 / static_cast<double>(st.synced));
+      log_line(PORTA_LOG_INFO, line);
+    }
   }
   for (size_t i = 0; i < state_->params.size(); ++i) autograd::remove_hook(*state_->params[i], state_->hook_ids[i]);
 }
@@ -225,7 +249,10 @@ void Reducer::prepare_for_backward(const std::vector<TensorPtr>& outputs) {
   for (size_t i = 0; i < st.params.size(); ++i)
     if (!reached.count(st.params[i].get())) {
       const porta_tensor& p = *st.params[i];
-      ops::copy_into(st.slots[i].view, p.grad ? TensorPtr::borrow(p.grad) : ops::full(*p.device, Dims{}, 0.0, p.dtype));
+      if (p.grad)
+        st.fill(i, TensorPtr::borrow(p.grad));
+      else
+        ops::copy_into(st.slots[i].view, ops::full(*p.device, Dims{}, 0.0, p.dtype));
       st.mark_ready(i);
     }
 }

@@ -109,6 +109,22 @@ TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) {
   return binary(op, a, scalar_like(a, s));
 }
 
+void binary_scalar_into(porta_op op, const TensorPtr& a, double s, const TensorPtr& out) {
+  if (!meets_scalars_in_float32(a->dtype) && out->device == a->device && out->shape == a->shape &&
+      out->storage != a->storage && op_descriptor(op).result != PORTA_RESULT_BOOL) {
+    TensorPtr y = scalar_like(a, s);
+    const Dtype dt = compute_dtype(op, result_type(a->dtype, a->ndim() == 0, y->dtype, true));
+    if (dt == a->dtype && dt == y->dtype && dt == out->dtype) {
+      begin_write(*out, op_name(op));
+      if (out->numel() == 0) return;
+      if (divides_integers(op, dt)) check_nonzero_divisor(op_name(op), y);
+      launch_elementwise(op, dt, {a.get(), y.get()}, *out);
+      return;
+    }
+  }
+  copy_into(out, binary_scalar(op, a, s));
+}
+
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
   check_same_device("where", {cond.get(), a.get(), b.get()});
   if (cond->dtype != Dtype::Bool)

@@ -69,6 +69,10 @@ TensorPtr cast(const TensorPtr& t, Dtype dtype);
 TensorPtr unary(porta_op op, const TensorPtr& a);
 TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b);  // arithmetic and comparisons
 TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s);
+// out = a op s, the values binary_scalar gives, written into `out` (a's
+// shape): one pass over the elements where out has the dtype the op computes
+// in, else binary_scalar and a copy.
+void binary_scalar_into(porta_op op, const TensorPtr& a, double s, const TensorPtr& out);
 // Whether a tensor of dtype `d` meets a Python scalar in float32 (float16,
 // bfloat16): PyTorch computes x * 0.1 as float(x) * float(0.1), rounded
 // once, never with 0.1 rounded to x's dtype first.
