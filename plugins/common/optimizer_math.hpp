@@ -14,9 +14,17 @@
 namespace porta::math {
 
 // torch.lerp's formula: exact at both ends, accurate for small weights.
+// SmallWeight: whether |weight| < 0.5, known before a loop over elements.
+template <bool SmallWeight, class T>
+PORTA_HD T lerp_with(T from, T to, T weight) {
+  if constexpr (SmallWeight)
+    return from + weight * (to - from);
+  else
+    return to - (to - from) * (T(1) - weight);
+}
 template <class T>
 PORTA_HD T lerp(T from, T to, T weight) {
-  return std::abs(weight) < T(0.5) ? from + weight * (to - from) : to - (to - from) * (T(1) - weight);
+  return std::abs(weight) < T(0.5) ? lerp_with<true>(from, to, weight) : lerp_with<false>(from, to, weight);
 }
 
 // SGD_STEP for one element: porta_sgd_params' formula.
@@ -65,17 +73,42 @@ struct AdamStep {
   }
 
   // Returns the new parameter; the moments m and v are updated in place.
-  PORTA_HD T operator()(T x, T g, T* m, T* v) const {
-    if (decay) {
-      if (decoupled)
+  // The template arguments are the step's branches, fixed for a whole loop
+  // over elements (which then vectorizes): decay, decoupled, and whether
+  // |1 - beta1| < 0.5 (lerp's formula).
+  template <bool Decay, bool Decoupled, bool SmallW1>
+  PORTA_HD T apply(T x, T g, T* m, T* v) const {
+    if constexpr (Decay) {
+      if constexpr (Decoupled)
         x = x * shrink;
       else
         g = g + wd * x;
     }
-    *m = lerp(*m, g, w1);
+    *m = lerp_with<SmallW1>(*m, g, w1);
     *v = *v * b2 + w2 * g * g;
     const T denom = std::sqrt(*v) / bias2_sqrt + eps;
     return x + neg_step * *m / denom;
+  }
+  PORTA_HD bool small_w1() const { return std::abs(w1) < T(0.5); }
+
+  // Calls f.template operator()<Decay, Decoupled, SmallW1>() for this step's branches.
+  template <class F>
+  void with_branches(F&& f) const {
+    const bool small = small_w1();
+    if (!decay)
+      small ? f.template operator()<false, false, true>() : f.template operator()<false, false, false>();
+    else if (decoupled)
+      small ? f.template operator()<true, true, true>() : f.template operator()<true, true, false>();
+    else
+      small ? f.template operator()<true, false, true>() : f.template operator()<true, false, false>();
+  }
+
+  // One element, its branches taken at run time (the CUDA kernel's threads).
+  PORTA_HD T operator()(T x, T g, T* m, T* v) const {
+    const bool small = small_w1();
+    if (!decay) return small ? apply<false, false, true>(x, g, m, v) : apply<false, false, false>(x, g, m, v);
+    if (decoupled) return small ? apply<true, true, true>(x, g, m, v) : apply<true, true, false>(x, g, m, v);
+    return small ? apply<true, false, true>(x, g, m, v) : apply<true, false, false>(x, g, m, v);
   }
 };
 
