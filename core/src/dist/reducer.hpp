@@ -8,10 +8,12 @@
 // .grad it already has (accumulated under no_sync), divided by the world
 // size, into its place in the bucket's flat buffer; when every gradient of a
 // bucket is in, its all_reduce (SUM) starts, buckets in index order on every
-// rank. At PORTA_LOG=info a dropped reducer reports how long backward's end
-// waited for the all-reduces (the communication backward did not hide). The hook hands backward the bucket's view as
-// the gradient; a callback queued in the engine waits for every bucket before any .grad is written, and clears the
-// .grad each bucket already holds, so every parameter's .grad becomes the average over the ranks.
+// rank. The hook hands backward the bucket's view as the gradient; a
+// callback queued in the engine waits for every bucket before any .grad is
+// written, and clears the .grad each bucket already holds, so every
+// parameter's .grad becomes the average over the ranks. At PORTA_LOG=info a
+// dropped reducer reports how long backward's end waited for the all-reduces
+// (the communication backward did not hide).
 #pragma once
 
 #include <memory>
