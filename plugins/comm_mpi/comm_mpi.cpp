@@ -2,8 +2,8 @@
 // the MPI library of the machine (OpenMPI or MPICH), every operation a
 // nonblocking MPI call (MPI_Iallreduce, MPI_Ibcast, ...) whose request is the
 // work handle. MPI starts on the first comm_create (MPI_Init_thread with
-// MPI_THREAD_MULTIPLE) and ends at exit; a large all-reduce runs as libnbc's
-// ring (iallreduce_algorithm.hpp); processes must be started by the
+// MPI_THREAD_MULTIPLE) and ends at exit; all-reduces run as libnbc's ring,
+// a large one in pieces (iallreduce.hpp); processes must be started by the
 // MPI launcher (mpirun), which also gives their ranks (launched_rank).
 // The C API only: C++ bindings, which OpenMPI's mpi.h would pull in, need a library of their own.
 #define OMPI_SKIP_MPICXX 1
@@ -19,8 +19,9 @@
 #include <limits>
 #include <mutex>
 #include <string>
+#include <vector>
 
-#include "iallreduce_algorithm.hpp"
+#include "iallreduce.hpp"
 #include "wait_by_polling.hpp"
 
 namespace {
@@ -28,7 +29,7 @@ namespace {
 const porta_comm_host_api* g_host = nullptr;
 std::mutex g_init_mu;
 std::atomic<int64_t> g_pending{0};  // requests not yet complete, for the exit handler
-porta::comm_mpi::IallreduceAlgorithm g_iallreduce;
+porta::comm_mpi::Iallreduce g_iallreduce;
 
 porta_status report(porta_status st, const std::string& message) {
   if (g_host) g_host->set_error(message.c_str());
@@ -117,7 +118,7 @@ struct porta_comm {
 };
 
 struct porta_comm_work {
-  MPI_Request request = MPI_REQUEST_NULL;
+  std::vector<MPI_Request> requests;  // one, or an all-reduce's pieces
   bool complete = false;
   std::string error;
   // AVG: divide `count` values at `avg_data` by `avg_by` when complete.
@@ -152,18 +153,34 @@ porta_status buffer_of(const DLTensor* t, const char* what, Buffer* out) {
   return PORTA_OK;
 }
 
-// Starts a work: `post` is the MPI call that fills its request.
+// Starts a work: `post` makes the MPI calls that append its requests.
 template <typename Post>
 porta_status start(porta_comm_work** work, const char* call, Post&& post) {
   if (!work) return report(PORTA_ERROR_INVALID_ARGUMENT, "work is NULL");
   auto* w = new porta_comm_work();
-  if (int e = post(&w->request); e != MPI_SUCCESS) {
-    delete w;
+  if (int e = post(&w->requests); e != MPI_SUCCESS) {
+    // Pieces posted before the one that failed stay with MPI (a nonblocking
+    // collective's request cannot be freed): the work is kept, pending, so
+    // that the exit handler ends the job instead of finalizing under them.
+    w->requests.pop_back();
+    if (w->requests.empty())
+      delete w;
+    else
+      ++g_pending;
     return check_mpi(e, call);
   }
   ++g_pending;
   *work = w;
   return PORTA_OK;
+}
+
+// `post` for an operation that is one MPI call: `call` fills its request.
+template <typename Call>
+auto one(Call&& call) {
+  return [&call](std::vector<MPI_Request>* requests) {
+    requests->push_back(MPI_REQUEST_NULL);
+    return call(&requests->back());
+  };
 }
 
 template <typename T>
@@ -266,7 +283,7 @@ porta_status reduce(porta_comm* comm, const DLTensor* in, const DLTensor* out, p
   if (porta_status st = buffer_of(out, "out", &b); st != PORTA_OK) return st;
   const MPI_Op mop = mpi_op(op, in->dtype);
   if (mop == MPI_OP_NULL) return report(PORTA_ERROR_INVALID_ARGUMENT, "unknown reduce op");
-  porta_status st = start(work, name, [&](MPI_Request* r) { return call(a, b, mop, r); });
+  porta_status st = start(work, name, [&](std::vector<MPI_Request>* r) { return call(a, b, mop, r); });
   if (st == PORTA_OK && op == PORTA_REDUCE_AVG && in->dtype.code == kDLFloat)
     (*work)->avg_data = b.data, (*work)->count = b.count, (*work)->dtype = in->dtype, (*work)->avg_by = comm->size;
   return st;
@@ -274,55 +291,55 @@ porta_status reduce(porta_comm* comm, const DLTensor* in, const DLTensor* out, p
 
 porta_status all_reduce(porta_comm* comm, const DLTensor* in, const DLTensor* out, porta_reduce_op op, void*,
                         porta_comm_work** work) {
-  return reduce(comm, in, out, op, "MPI_Iallreduce", work, [&](Buffer& a, Buffer& b, MPI_Op mop, MPI_Request* r) {
-    const void* send = a.data == b.data ? MPI_IN_PLACE : a.data;
-    int type_size = 0;
-    MPI_Type_size(b.type, &type_size);
-    return g_iallreduce.post(int64_t{b.count} * type_size, comm->size,
-                             [&] { return MPI_Iallreduce(send, b.data, b.count, b.type, mop, comm->comm, r); });
-  });
+  return reduce(comm, in, out, op, "MPI_Iallreduce", work,
+                [&](Buffer& a, Buffer& b, MPI_Op mop, std::vector<MPI_Request>* r) {
+                  const void* send = a.data == b.data ? MPI_IN_PLACE : a.data;
+                  return g_iallreduce.post(send, b.data, b.count, b.type, mop, comm->comm, r);
+                });
 }
 
 porta_status broadcast(porta_comm* comm, const DLTensor* tensor, int32_t root, void*, porta_comm_work** work) {
   Buffer a;
   if (porta_status st = buffer_of(tensor, "tensor", &a); st != PORTA_OK) return st;
   return start(work, "MPI_Ibcast",
-               [&](MPI_Request* r) { return MPI_Ibcast(a.data, a.count, a.type, root, comm->comm, r); });
+               one([&](MPI_Request* r) { return MPI_Ibcast(a.data, a.count, a.type, root, comm->comm, r); }));
 }
 
 porta_status all_gather(porta_comm* comm, const DLTensor* in, const DLTensor* out, void*, porta_comm_work** work) {
   Buffer a, b;
   if (porta_status st = buffer_of(in, "in", &a); st != PORTA_OK) return st;
   if (porta_status st = buffer_of(out, "out", &b); st != PORTA_OK) return st;
-  return start(work, "MPI_Iallgather", [&](MPI_Request* r) {
-    return MPI_Iallgather(a.data, a.count, a.type, b.data, a.count, b.type, comm->comm, r);
-  });
+  return start(work, "MPI_Iallgather", one([&](MPI_Request* r) {
+                 return MPI_Iallgather(a.data, a.count, a.type, b.data, a.count, b.type, comm->comm, r);
+               }));
 }
 
 porta_status reduce_scatter(porta_comm* comm, const DLTensor* in, const DLTensor* out, porta_reduce_op op, void*,
                             porta_comm_work** work) {
   return reduce(comm, in, out, op, "MPI_Ireduce_scatter_block", work,
-                [&](Buffer& a, Buffer& b, MPI_Op mop, MPI_Request* r) {
-                  return MPI_Ireduce_scatter_block(a.data, b.data, b.count, b.type, mop, comm->comm, r);
+                [&](Buffer& a, Buffer& b, MPI_Op mop, std::vector<MPI_Request>* r) {
+                  return one([&](MPI_Request* q) {
+                    return MPI_Ireduce_scatter_block(a.data, b.data, b.count, b.type, mop, comm->comm, q);
+                  })(r);
                 });
 }
 
 porta_status barrier(porta_comm* comm, porta_comm_work** work) {
-  return start(work, "MPI_Ibarrier", [&](MPI_Request* r) { return MPI_Ibarrier(comm->comm, r); });
+  return start(work, "MPI_Ibarrier", one([&](MPI_Request* r) { return MPI_Ibarrier(comm->comm, r); }));
 }
 
 porta_status send(porta_comm* comm, const DLTensor* tensor, int32_t peer, int32_t tag, void*, porta_comm_work** work) {
   Buffer a;
   if (porta_status st = buffer_of(tensor, "tensor", &a); st != PORTA_OK) return st;
   return start(work, "MPI_Isend",
-               [&](MPI_Request* r) { return MPI_Isend(a.data, a.count, a.type, peer, tag, comm->comm, r); });
+               one([&](MPI_Request* r) { return MPI_Isend(a.data, a.count, a.type, peer, tag, comm->comm, r); }));
 }
 
 porta_status recv(porta_comm* comm, const DLTensor* tensor, int32_t peer, int32_t tag, void*, porta_comm_work** work) {
   Buffer a;
   if (porta_status st = buffer_of(tensor, "tensor", &a); st != PORTA_OK) return st;
   return start(work, "MPI_Irecv",
-               [&](MPI_Request* r) { return MPI_Irecv(a.data, a.count, a.type, peer, tag, comm->comm, r); });
+               one([&](MPI_Request* r) { return MPI_Irecv(a.data, a.count, a.type, peer, tag, comm->comm, r); }));
 }
 
 porta_status work_test(porta_comm_work* w, int32_t* done) {
@@ -330,8 +347,9 @@ porta_status work_test(porta_comm_work* w, int32_t* done) {
   if (!w->error.empty()) return report(PORTA_ERROR_BACKEND, w->error);
   if (!w->complete) {
     int flag = 0;
-    if (int e = MPI_Test(&w->request, &flag, MPI_STATUS_IGNORE); e != MPI_SUCCESS) {
-      w->error = "MPI_Test failed: " + mpi_error(e);
+    const int n = static_cast<int>(w->requests.size());
+    if (int e = MPI_Testall(n, w->requests.data(), &flag, MPI_STATUSES_IGNORE); e != MPI_SUCCESS) {
+      w->error = "MPI_Testall failed: " + mpi_error(e);
       w->complete = true;
       --g_pending;
       return report(PORTA_ERROR_BACKEND, w->error);
