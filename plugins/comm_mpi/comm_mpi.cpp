@@ -162,7 +162,7 @@ porta_status start(porta_comm_work** work, const char* call, Post&& post) {
     // Pieces posted before the one that failed stay with MPI (a nonblocking
     // collective's request cannot be freed): the work is kept, pending, so
     // that the exit handler ends the job instead of finalizing under them.
-    w->requests.pop_back();
+    if (!w->requests.empty()) w->requests.pop_back();  // the failed call's
     if (w->requests.empty())
       delete w;
     else
