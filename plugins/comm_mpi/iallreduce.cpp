@@ -42,13 +42,14 @@ int Iallreduce::post(const void* send, void* recv, int count, MPI_Datatype type,
     MPI_T_cvar_write(handle_, &value);
   }
   int e = MPI_SUCCESS;
-  for (int64_t at = 0; at < count || (count == 0 && requests->empty()); at += per_piece) {
+  int64_t at = 0;
+  do {  // one call at least: an all-reduce of 0 elements is a collective too
     const int n = static_cast<int>(std::min<int64_t>(per_piece, count - at));
     const void* piece_send = send == MPI_IN_PLACE ? MPI_IN_PLACE : static_cast<const char*>(send) + at * type_size;
     requests->push_back(MPI_REQUEST_NULL);
     e = MPI_Iallreduce(piece_send, static_cast<char*>(recv) + at * type_size, n, type, op, comm, &requests->back());
-    if (e != MPI_SUCCESS || count == 0) break;
-  }
+    at += per_piece;
+  } while (e == MPI_SUCCESS && at < count);
   if (ring) {
     int value = kLibnbcChooses;
     MPI_T_cvar_write(handle_, &value);

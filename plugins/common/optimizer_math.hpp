@@ -93,7 +93,7 @@ struct AdamStep {
 
   // Calls f.template operator()<Decay, Decoupled, SmallW1>() for this step's branches.
   template <class F>
-  void with_branches(F&& f) const {
+  PORTA_HD void with_branches(F&& f) const {
     const bool small = small_w1();
     if (!decay)
       small ? f.template operator()<false, false, true>() : f.template operator()<false, false, false>();
@@ -105,10 +105,10 @@ struct AdamStep {
 
   // One element, its branches taken at run time (the CUDA kernel's threads).
   PORTA_HD T operator()(T x, T g, T* m, T* v) const {
-    const bool small = small_w1();
-    if (!decay) return small ? apply<false, false, true>(x, g, m, v) : apply<false, false, false>(x, g, m, v);
-    if (decoupled) return small ? apply<true, true, true>(x, g, m, v) : apply<true, true, false>(x, g, m, v);
-    return small ? apply<true, false, true>(x, g, m, v) : apply<true, false, false>(x, g, m, v);
+    T next{};
+    with_branches(
+        [&]<bool Decay, bool Decoupled, bool SmallW1>() { next = apply<Decay, Decoupled, SmallW1>(x, g, m, v); });
+    return next;
   }
 };
 

@@ -249,10 +249,7 @@ void Reducer::prepare_for_backward(const std::vector<TensorPtr>& outputs) {
   for (size_t i = 0; i < st.params.size(); ++i)
     if (!reached.count(st.params[i].get())) {
       const porta_tensor& p = *st.params[i];
-      if (p.grad)
-        st.fill(i, TensorPtr::borrow(p.grad));
-      else
-        ops::copy_into(st.slots[i].view, ops::full(*p.device, Dims{}, 0.0, p.dtype));
+      st.fill(i, p.grad ? TensorPtr::borrow(p.grad) : ops::full(*p.device, Dims{}, 0.0, p.dtype));
       st.mark_ready(i);
     }
 }
