@@ -4,10 +4,10 @@
 # backend from scripts/python-requirements.txt's wheelhouse, offline), checks
 # what it carries, installs it into a fresh venv, and there, outside the
 # checkout and with no PORTA_* variable: imports porta, runs a cpu op and
-# porta-smi, then the whole Python suite against the installed package (on
-# cpu). When
-# the CUDA toolkit is here, the porta-cuda wheel (bindings/python-cuda) is
-# built too, installed beside it, and must be found and loaded by porta.
+# porta-smi, then the whole Python suite against the installed package (its
+# device tests on cpu). When the CUDA toolkit is here, the porta-cuda wheel
+# (bindings/python-cuda) is built too, installed beside it, and must be found
+# and loaded by porta.
 # Usage: wheels.sh <source dir> <build dir> <venv python> <wheelhouse> <ON|OFF: build the cuda wheel>
 set -euo pipefail
 src=$1 build=$2 python=$3 wheelhouse=$4 cuda=$5
