@@ -68,7 +68,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 10 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 11 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -180,7 +180,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 10
+#define PORTA_ABI_MINOR 11
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -1911,6 +1911,26 @@ PORTA_EXPORT porta_status porta_reducer_create(porta_tensor* const* params, int3
                                                porta_process_group* group, int64_t bucket_bytes,
                                                int64_t first_bucket_bytes, int32_t find_unused_parameters,
                                                porta_reducer** out);
+/** porta_reducer_create_with_options's settings. Set struct_size. Since 1.11. */
+typedef struct porta_reducer_options {
+  size_t struct_size;             /**< sizeof(porta_reducer_options), set by the caller */
+  int64_t bucket_bytes;           /**< as porta_reducer_create's (<= 0: 25 MiB) */
+  int64_t first_bucket_bytes;     /**< as porta_reducer_create's (<= 0: 1 MiB, or bucket_bytes if smaller) */
+  int32_t find_unused_parameters; /**< as porta_reducer_create's */
+  /** Non-zero: after a synchronized backward each parameter's .grad is its
+   *  place in its bucket (a view), not a copy of it, as torch's
+   *  DistributedDataParallel(gradient_as_bucket_view=True): no copy per
+   *  backward and no second copy of the gradients in memory; .grad keeps
+   *  its memory from one backward to the next (zero_grad(set_to_none=False)
+   *  zeroes the bucket), and the next synchronized backward overwrites it. */
+  int32_t gradient_as_bucket_view;
+} porta_reducer_options;
+
+/** porta_reducer_create with every setting in `options` (INVALID_ARGUMENT
+ *  when options is NULL or its struct_size is too small). Since 1.11. */
+PORTA_EXPORT porta_status porta_reducer_create_with_options(porta_tensor* const* params, int32_t num_params,
+                                                            porta_process_group* group,
+                                                            const porta_reducer_options* options, porta_reducer** out);
 /** Arms the reducer for the backward of this forward's `outputs` (every
  *  rank calls it, or none: no_sync). With find_unused_parameters, the
  *  parameters `outputs` do not reach are ready at once; an unused parameter

@@ -133,7 +133,8 @@ int main(int argc, char** argv) try {
   std::optional<nn::DistributedDataParallel<SimpleCNN>> ddp;
   if (o.distributed) {
     share = std::make_shared<data::samplers::DistributedSampler>(train->size(), world, rank, true, 0, true);
-    ddp.emplace(model);
+    // The gradients live in the buckets the all-reduce fills (no copy per step): torch's gradient_as_bucket_view.
+    ddp.emplace(model, nn::DistributedDataParallelOptions{.gradient_as_bucket_view = true});
   }
   data::DataLoader loader(train, {.batch_size = o.batch_size / world,
                                   .shuffle = !share,

@@ -2,8 +2,9 @@
 // the MPI library of the machine (OpenMPI or MPICH), every operation a
 // nonblocking MPI call (MPI_Iallreduce, MPI_Ibcast, ...) whose request is the
 // work handle. MPI starts on the first comm_create (MPI_Init_thread with
-// MPI_THREAD_MULTIPLE) and ends at exit; all-reduces run as libnbc's ring,
-// a large one in pieces (iallreduce.hpp); processes must be started by the
+// MPI_THREAD_MULTIPLE) and ends at exit; a communicator's collectives are
+// posted in call order, one at a time (sequencer.hpp); all-reduces run as
+// libnbc's ring, a large one in pieces (iallreduce.hpp); processes must be started by the
 // MPI launcher (mpirun), which also gives their ranks (launched_rank).
 // The C API only: C++ bindings, which OpenMPI's mpi.h would pull in, need a library of their own.
 #define OMPI_SKIP_MPICXX 1
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "iallreduce.hpp"
+#include "sequencer.hpp"
 #include "wait_by_polling.hpp"
 
 namespace {
@@ -115,12 +117,14 @@ MPI_Op mpi_op(porta_reduce_op op, DLDataType t) {
 struct porta_comm {
   MPI_Comm comm = MPI_COMM_NULL;
   int size = 1;  // AVG's divisor
+  porta::comm_mpi::Sequencer sequencer;  // its collectives
 };
 
-struct porta_comm_work {
-  std::vector<MPI_Request> requests;  // one, or an all-reduce's pieces
+// Its requests: a send's or recv's one, or the collective's that the
+// sequencer posted so far.
+struct porta_comm_work : porta::comm_mpi::SequencedWork {
+  porta::comm_mpi::Sequencer* sequencer = nullptr;  // a collective's
   bool complete = false;
-  std::string error;
   // AVG: divide `count` values at `avg_data` by `avg_by` when complete.
   void* avg_data = nullptr;
   int64_t count = 0;
@@ -153,20 +157,14 @@ porta_status buffer_of(const DLTensor* t, const char* what, Buffer* out) {
   return PORTA_OK;
 }
 
-// Starts a work: `post` makes the MPI calls that append its requests.
+// Starts a point-to-point work: `post` makes its one MPI call.
 template <typename Post>
 porta_status start(porta_comm_work** work, const char* call, Post&& post) {
   if (!work) return report(PORTA_ERROR_INVALID_ARGUMENT, "work is NULL");
   auto* w = new porta_comm_work();
-  if (int e = post(&w->requests); e != MPI_SUCCESS) {
-    // Pieces posted before the one that failed stay with MPI (a nonblocking
-    // collective's request cannot be freed): the work is kept, pending, so
-    // that the exit handler ends the job instead of finalizing under them.
-    if (!w->requests.empty()) w->requests.pop_back();  // the failed call's
-    if (w->requests.empty())
-      delete w;
-    else
-      ++g_pending;
+  w->requests.push_back(MPI_REQUEST_NULL);
+  if (int e = post(&w->requests.back()); e != MPI_SUCCESS) {
+    delete w;
     return check_mpi(e, call);
   }
   ++g_pending;
@@ -174,13 +172,23 @@ porta_status start(porta_comm_work** work, const char* call, Post&& post) {
   return PORTA_OK;
 }
 
-// `post` for an operation that is one MPI call: `call` fills its request.
-template <typename Call>
-auto one(Call&& call) {
-  return [&call](std::vector<MPI_Request>* requests) {
-    requests->push_back(MPI_REQUEST_NULL);
-    return call(&requests->back());
-  };
+// Starts a collective: its MPI calls go to the communicator's sequencer,
+// which posts them after the collectives called before it.
+porta_status start_collective(porta_comm* comm, porta_comm_work** work, const char* call,
+                              std::vector<porta::comm_mpi::Sequencer::Post> posts) {
+  if (!work) return report(PORTA_ERROR_INVALID_ARGUMENT, "work is NULL");
+  auto* w = new porta_comm_work();
+  w->sequencer = &comm->sequencer;
+  std::lock_guard<std::mutex> lock(comm->sequencer.mutex());
+  comm->sequencer.submit(w, std::move(posts));
+  if (!w->error.empty() && w->unfinished == 0 && w->requests.empty()) {  // its first call failed at once
+    const std::string error = w->error;
+    delete w;
+    return report(PORTA_ERROR_BACKEND, std::string(call) + ": " + error);
+  }
+  ++g_pending;
+  *work = w;
+  return PORTA_OK;
 }
 
 template <typename T>
@@ -192,6 +200,7 @@ void divide(void* data, int64_t n, int by) {
 void complete(porta_comm_work* w) {
   w->complete = true;
   --g_pending;
+  if (!w->error.empty()) return;
   if (w->avg_by > 0 && w->dtype.bits == 32) divide<float>(w->avg_data, w->count, w->avg_by);
   if (w->avg_by > 0 && w->dtype.bits == 64) divide<double>(w->avg_data, w->count, w->avg_by);
 }
@@ -262,6 +271,10 @@ porta_status comm_create(const porta_comm_config* config, porta_comm** out) {
 
 porta_status comm_destroy(porta_comm* comm) {
   if (!comm) return report(PORTA_ERROR_INVALID_ARGUMENT, "comm is NULL");
+  {
+    std::lock_guard<std::mutex> lock(comm->sequencer.mutex());
+    comm->sequencer.flush();  // MPI frees the communicator once what was posted on it completes
+  }
   const int e = MPI_Comm_free(&comm->comm);
   delete comm;
   return check_mpi(e, "MPI_Comm_free");
@@ -273,89 +286,95 @@ porta_status comm_abort(porta_comm* comm, const char* reason) {
   return PORTA_OK;
 }
 
-// all_reduce and reduce_scatter: `call` posts the MPI operation for the
-// buffers, the op and the request; AVG divides `out` when the work completes.
-template <typename Call>
+// all_reduce and reduce_scatter: `calls` gives the MPI calls for the
+// buffers and the op; AVG divides `out` when the work completes.
+template <typename Calls>
 porta_status reduce(porta_comm* comm, const DLTensor* in, const DLTensor* out, porta_reduce_op op, const char* name,
-                    porta_comm_work** work, Call&& call) {
+                    porta_comm_work** work, Calls&& calls) {
   Buffer a, b;
   if (porta_status st = buffer_of(in, "in", &a); st != PORTA_OK) return st;
   if (porta_status st = buffer_of(out, "out", &b); st != PORTA_OK) return st;
   const MPI_Op mop = mpi_op(op, in->dtype);
   if (mop == MPI_OP_NULL) return report(PORTA_ERROR_INVALID_ARGUMENT, "unknown reduce op");
-  porta_status st = start(work, name, [&](std::vector<MPI_Request>* r) { return call(a, b, mop, r); });
+  porta_status st = start_collective(comm, work, name, calls(a, b, mop));
   if (st == PORTA_OK && op == PORTA_REDUCE_AVG && in->dtype.code == kDLFloat)
     (*work)->avg_data = b.data, (*work)->count = b.count, (*work)->dtype = in->dtype, (*work)->avg_by = comm->size;
   return st;
 }
 
+using Posts = std::vector<porta::comm_mpi::Sequencer::Post>;
+
 porta_status all_reduce(porta_comm* comm, const DLTensor* in, const DLTensor* out, porta_reduce_op op, void*,
                         porta_comm_work** work) {
-  return reduce(comm, in, out, op, "MPI_Iallreduce", work,
-                [&](Buffer& a, Buffer& b, MPI_Op mop, std::vector<MPI_Request>* r) {
-                  const void* send = a.data == b.data ? MPI_IN_PLACE : a.data;
-                  return g_iallreduce.post(send, b.data, b.count, b.type, mop, comm->comm, r);
-                });
+  return reduce(comm, in, out, op, "MPI_Iallreduce", work, [&](const Buffer& a, const Buffer& b, MPI_Op mop) {
+    const void* send = a.data == b.data ? MPI_IN_PLACE : a.data;
+    return g_iallreduce.pieces(send, b.data, b.count, b.type, mop, comm->comm);
+  });
 }
 
 porta_status broadcast(porta_comm* comm, const DLTensor* tensor, int32_t root, void*, porta_comm_work** work) {
   Buffer a;
   if (porta_status st = buffer_of(tensor, "tensor", &a); st != PORTA_OK) return st;
-  return start(work, "MPI_Ibcast",
-               one([&](MPI_Request* r) { return MPI_Ibcast(a.data, a.count, a.type, root, comm->comm, r); }));
+  return start_collective(comm, work, "MPI_Ibcast", Posts{[a, root, c = comm->comm](MPI_Request* r) {
+                            return MPI_Ibcast(a.data, a.count, a.type, root, c, r);
+                          }});
 }
 
 porta_status all_gather(porta_comm* comm, const DLTensor* in, const DLTensor* out, void*, porta_comm_work** work) {
   Buffer a, b;
   if (porta_status st = buffer_of(in, "in", &a); st != PORTA_OK) return st;
   if (porta_status st = buffer_of(out, "out", &b); st != PORTA_OK) return st;
-  return start(work, "MPI_Iallgather", one([&](MPI_Request* r) {
-                 return MPI_Iallgather(a.data, a.count, a.type, b.data, a.count, b.type, comm->comm, r);
-               }));
+  return start_collective(comm, work, "MPI_Iallgather", Posts{[a, b, c = comm->comm](MPI_Request* r) {
+                            return MPI_Iallgather(a.data, a.count, a.type, b.data, a.count, b.type, c, r);
+                          }});
 }
 
 porta_status reduce_scatter(porta_comm* comm, const DLTensor* in, const DLTensor* out, porta_reduce_op op, void*,
                             porta_comm_work** work) {
   return reduce(comm, in, out, op, "MPI_Ireduce_scatter_block", work,
-                [&](Buffer& a, Buffer& b, MPI_Op mop, std::vector<MPI_Request>* r) {
-                  return one([&](MPI_Request* q) {
-                    return MPI_Ireduce_scatter_block(a.data, b.data, b.count, b.type, mop, comm->comm, q);
-                  })(r);
+                [&](const Buffer& a, const Buffer& b, MPI_Op mop) {
+                  return Posts{[a, b, mop, c = comm->comm](MPI_Request* r) {
+                    return MPI_Ireduce_scatter_block(a.data, b.data, b.count, b.type, mop, c, r);
+                  }};
                 });
 }
 
 porta_status barrier(porta_comm* comm, porta_comm_work** work) {
-  return start(work, "MPI_Ibarrier", one([&](MPI_Request* r) { return MPI_Ibarrier(comm->comm, r); }));
+  return start_collective(comm, work, "MPI_Ibarrier",
+                          Posts{[c = comm->comm](MPI_Request* r) { return MPI_Ibarrier(c, r); }});
 }
 
 porta_status send(porta_comm* comm, const DLTensor* tensor, int32_t peer, int32_t tag, void*, porta_comm_work** work) {
   Buffer a;
   if (porta_status st = buffer_of(tensor, "tensor", &a); st != PORTA_OK) return st;
   return start(work, "MPI_Isend",
-               one([&](MPI_Request* r) { return MPI_Isend(a.data, a.count, a.type, peer, tag, comm->comm, r); }));
+               [&](MPI_Request* r) { return MPI_Isend(a.data, a.count, a.type, peer, tag, comm->comm, r); });
 }
 
 porta_status recv(porta_comm* comm, const DLTensor* tensor, int32_t peer, int32_t tag, void*, porta_comm_work** work) {
   Buffer a;
   if (porta_status st = buffer_of(tensor, "tensor", &a); st != PORTA_OK) return st;
   return start(work, "MPI_Irecv",
-               one([&](MPI_Request* r) { return MPI_Irecv(a.data, a.count, a.type, peer, tag, comm->comm, r); }));
+               [&](MPI_Request* r) { return MPI_Irecv(a.data, a.count, a.type, peer, tag, comm->comm, r); });
 }
 
 porta_status work_test(porta_comm_work* w, int32_t* done) {
   if (!w || !done) return report(PORTA_ERROR_INVALID_ARGUMENT, "NULL work or done");
-  if (!w->error.empty()) return report(PORTA_ERROR_BACKEND, w->error);
   if (!w->complete) {
+    std::unique_lock<std::mutex> lock;
+    if (w->unfinished > 0) {  // the sequencer still holds some of its calls (the communicator lives)
+      lock = std::unique_lock<std::mutex>(w->sequencer->mutex());
+      w->sequencer->progress();
+    }
     int flag = 0;
     const int n = static_cast<int>(w->requests.size());
     if (int e = MPI_Testall(n, w->requests.data(), &flag, MPI_STATUSES_IGNORE); e != MPI_SUCCESS) {
-      w->error = "MPI_Testall failed: " + mpi_error(e);
-      w->complete = true;
-      --g_pending;
-      return report(PORTA_ERROR_BACKEND, w->error);
+      if (w->error.empty()) w->error = "MPI_Testall failed: " + mpi_error(e);
+      flag = 1;
     }
-    if (flag) complete(w);
+    if (flag && w->unfinished == 0) complete(w);
   }
+  if (!w->error.empty()) return report(PORTA_ERROR_BACKEND, w->error);
   *done = w->complete ? 1 : 0;
   return PORTA_OK;
 }

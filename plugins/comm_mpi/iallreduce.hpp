@@ -16,11 +16,12 @@
 //   and the variable put back after. Nothing is changed where the library
 //   has no such variable (MPICH, another OpenMPI) or where the user set it
 //   (OMPI_MCA_coll_libnbc_iallreduce_algorithm): their choice stands.
-// * Pieces. An all-reduce of more than kPieceBytes is posted as pieces of
-//   about that size, all at once, each its own MPI_Iallreduce (every rank
-//   cuts a buffer alike, and posts the pieces in order): 51.7 MB (the demo's
-//   gradients) took 36.9 ms in one call and 16.4 ms in 4 MiB pieces, whose
-//   working set stays in the cache, where one call's streams through memory
+// * Pieces. An all-reduce of more than kPieceBytes is cut into pieces of
+//   about that size, each its own MPI_Iallreduce (every rank cuts a buffer
+//   alike), which the communicator's sequencer posts one after another
+//   (sequencer.hpp says why): 51.7 MB (the demo's gradients) took 33 ms in
+//   one call and 10.7 ms in 1 MiB pieces one after another, whose working
+//   set stays in the cache, where one call's streams through memory
 //   (MPI_Allreduce itself: 36.9 ms at 64 MiB, 4.8 ms at 16 MiB).
 #pragma once
 
@@ -29,6 +30,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -42,11 +44,10 @@ class Iallreduce {
   // Before MPI_Finalize.
   void finalize();
 
-  // Posts the all-reduce of `count` elements of `type` at `recv` (`send`:
-  // MPI_IN_PLACE or another buffer), appending its requests to `requests`;
-  // returns MPI's error code (requests already posted stay in `requests`).
-  int post(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-           std::vector<MPI_Request>* requests);
+  // The MPI calls of the all-reduce of `count` elements of `type` at `recv`
+  // (`send`: MPI_IN_PLACE or another buffer): one per piece, in order.
+  std::vector<std::function<int(MPI_Request*)>> pieces(const void* send, void* recv, int count, MPI_Datatype type,
+                                                       MPI_Op op, MPI_Comm comm);
 
   static constexpr int64_t kPieceBytes = int64_t{4} << 20;
 
@@ -57,6 +58,9 @@ class Iallreduce {
   // tree at 2 KiB and 4x faster at 4 KiB (vader's eager limit); more ranks
   // need larger segments to pay for the ring's 2(p - 1) steps.
   static constexpr int64_t kRingFromBytesPerRank = 1024;
+
+  // One piece: MPI_Iallreduce, with the ring chosen when it is large enough.
+  int post(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request);
 
   bool adjustable_ = false;
   bool tool_interface_ = false;

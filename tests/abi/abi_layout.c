@@ -300,6 +300,14 @@ AT(porta_init_options, world_size, 28, 4);
 AT(porta_init_options, timeout_ms, 32, 8);
 FFI_SIZE(porta_init_options, 40);
 
+/* porta_reducer_create_with_options's options (1.11) */
+AT(porta_reducer_options, struct_size, 0, 8);
+AT(porta_reducer_options, bucket_bytes, 8, 8);
+AT(porta_reducer_options, first_bucket_bytes, 16, 8);
+AT(porta_reducer_options, find_unused_parameters, 24, 4);
+AT(porta_reducer_options, gradient_as_bucket_view, 28, 4);
+FFI_SIZE(porta_reducer_options, 32);
+
 /* SORT's parameters (plugin ABI 1.5; 1.6 named the 4 bytes of tail padding and appended k) */
 AT(porta_sort_params, struct_size, 0, 8);
 AT(porta_sort_params, descending, 8, 4);

@@ -2,7 +2,8 @@
 // collectives_test.cpp (1, 2 and 4 ranks): the ranks, each on its shard of
 // a batch, end with one process's parameters on the whole batch, exactly
 // (integer-valued weights and data, power-of-two batch and learning rate),
-// with buckets small enough that there are several; and no_sync.
+// with buckets small enough that there are several, .grad copied or a view
+// of its bucket (gradient_as_bucket_view); and no_sync.
 #include <gtest/gtest.h>
 
 #include <porta/distributed.hpp>
@@ -60,31 +61,33 @@ Tensor loss(const Tensor& out, const Tensor& y) { return (out * y).sum() / doubl
 
 TEST(DistributedDataParallel, RanksOnShardsEqualOneProcessOnTheWholeBatch) {
   const int rank = dist::get_rank(), size = dist::get_world_size();
-  for (const porta::Device& dev : test_world::devices()) {
-    SCOPED_TRACE(dev.str());
-    nn::DistributedDataParallelOptions o;
-    o.bucket_cap_mb = 100.0 / (1 << 20);
-    nn::DistributedDataParallel<Net> model(integer_net(dev, unsigned(rank) + 1), o);  // rank 0's weights win
-    EXPECT_GE(model.bucket_count(), 3);
-    auto reference = integer_net(dev, 1);
-    porta::optim::SGD opt(model.module->parameters(), {.lr = 0.125});
-    porta::optim::SGD ref_opt(reference->parameters(), {.lr = 0.125});
-    const int64_t per = kBatch / size;
-    for (int step = 0; step < 3; ++step) {
-      opt.zero_grad();
-      (loss(model(rows(step, 6, rank * per, (rank + 1) * per, dev, 0)),
-            rows(step, 3, rank * per, (rank + 1) * per, dev, 1)) *
-       double(size))
-          .backward();
-      opt.step();
-      ref_opt.zero_grad();
-      loss(reference->forward(rows(step, 6, 0, kBatch, dev, 0)), rows(step, 3, 0, kBatch, dev, 1)).backward();
-      ref_opt.step();
+  for (const porta::Device& dev : test_world::devices())
+    for (bool as_view : {false, true}) {
+      SCOPED_TRACE(dev.str() + (as_view ? " gradient_as_bucket_view" : ""));
+      nn::DistributedDataParallelOptions o;
+      o.bucket_cap_mb = 100.0 / (1 << 20);
+      o.gradient_as_bucket_view = as_view;
+      nn::DistributedDataParallel<Net> model(integer_net(dev, unsigned(rank) + 1), o);  // rank 0's weights win
+      EXPECT_GE(model.bucket_count(), 3);
+      auto reference = integer_net(dev, 1);
+      porta::optim::SGD opt(model.module->parameters(), {.lr = 0.125});
+      porta::optim::SGD ref_opt(reference->parameters(), {.lr = 0.125});
+      const int64_t per = kBatch / size;
+      for (int step = 0; step < 3; ++step) {
+        opt.zero_grad();
+        (loss(model(rows(step, 6, rank * per, (rank + 1) * per, dev, 0)),
+              rows(step, 3, rank * per, (rank + 1) * per, dev, 1)) *
+         double(size))
+            .backward();
+        opt.step();
+        ref_opt.zero_grad();
+        loss(reference->forward(rows(step, 6, 0, kBatch, dev, 0)), rows(step, 3, 0, kBatch, dev, 1)).backward();
+        ref_opt.step();
+      }
+      const std::vector<Tensor> got = model.module->parameters(), want = reference->parameters();
+      for (size_t i = 0; i < got.size(); ++i)
+        EXPECT_EQ(got[i].cpu().to_vector<float>(), want[i].cpu().to_vector<float>()) << i;
     }
-    const std::vector<Tensor> got = model.module->parameters(), want = reference->parameters();
-    for (size_t i = 0; i < got.size(); ++i)
-      EXPECT_EQ(got[i].cpu().to_vector<float>(), want[i].cpu().to_vector<float>()) << i;
-  }
 }
 
 TEST(DistributedDataParallel, NoSyncAccumulatesThenSynchronizesTheSum) {

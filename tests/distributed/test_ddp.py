@@ -1,7 +1,7 @@
 """DistributedDataParallel equivalence, run by mpirun with 2 and 4 ranks: the ranks, each on its shard of a batch,
 end with the same parameters as one process on the whole batch, exactly (integer-valued data and weights, a
 power-of-two batch and learning rate: every value is exact in float32), with buckets small enough that there are
-several; gradient accumulation under no_sync; find_unused_parameters; and on every device the process sees (the mock
+several; gradient accumulation under no_sync; find_unused_parameters; gradient_as_bucket_view; and on every device the process sees (the mock
 devices are staged through host memory). Each rank computes the one-process reference itself."""
 import datetime
 import os
@@ -67,10 +67,11 @@ def params(model):
     return [np.array(p.detach().to("cpu").tolist()) for p in model.parameters()]
 
 
+@pytest.mark.parametrize("as_view", [False, True], ids=["grad_copied", "gradient_as_bucket_view"])
 @pytest.mark.parametrize("device", [str(d) for d in porta.available_devices() if str(d) != "opencl:0"])
-def test_ddp_equals_one_process_on_the_whole_batch(device):
+def test_ddp_equals_one_process_on_the_whole_batch(device, as_view):
     # Rank r starts from its own weights: DDP broadcasts rank 0's.
-    model = DDP(integer_net(device, seed=dist.get_rank()), bucket_cap_mb=100 / 2**20)
+    model = DDP(integer_net(device, seed=dist.get_rank()), bucket_cap_mb=100 / 2**20, gradient_as_bucket_view=as_view)
     reference = integer_net(device, seed=0)
     assert model.bucket_count() >= 3  # 100-byte buckets: several all-reduces per backward
     opt = porta.optim.SGD(model.parameters(), lr=0.125)
@@ -89,8 +90,9 @@ def test_ddp_equals_one_process_on_the_whole_batch(device):
         np.testing.assert_array_equal(got, want)
 
 
-def test_no_sync_accumulates_then_synchronizes_the_sum():
-    model = DDP(integer_net("cpu", seed=dist.get_rank()), bucket_cap_mb=100 / 2**20)
+@pytest.mark.parametrize("as_view", [False, True], ids=["grad_copied", "gradient_as_bucket_view"])
+def test_no_sync_accumulates_then_synchronizes_the_sum(as_view):
+    model = DDP(integer_net("cpu", seed=dist.get_rank()), bucket_cap_mb=100 / 2**20, gradient_as_bucket_view=as_view)
     reference = integer_net("cpu", seed=0)
     (x0, y0), (x1, y1) = batch(10), batch(11)
     n = dist.get_world_size()
@@ -106,10 +108,12 @@ def test_no_sync_accumulates_then_synchronizes_the_sum():
         assert any(not np.array_equal(a, np.array(r.grad.tolist())) for a, r in zip(local, reference.parameters()))
 
 
-def test_unused_parameters_need_find_unused_parameters():
+@pytest.mark.parametrize("as_view", [False, True], ids=["grad_copied", "gradient_as_bucket_view"])
+def test_unused_parameters_need_find_unused_parameters(as_view):
     n = dist.get_world_size()
     x, y = batch(20)
-    model = DDP(integer_net("cpu", seed=0, unused_branch=True), find_unused_parameters=True)
+    model = DDP(integer_net("cpu", seed=0, unused_branch=True), find_unused_parameters=True,
+                gradient_as_bucket_view=as_view)
     reference = integer_net("cpu", seed=0, unused_branch=True)
     (loss_of(model, shard(x, "cpu"), shard(y, "cpu")) * n).backward()
     loss_of(reference, porta.tensor(x), porta.tensor(y)).backward()
@@ -140,8 +144,30 @@ def test_a_parameter_one_rank_leaves_unused_brings_the_grad_it_accumulated():
         np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
 
 
+def test_gradient_as_bucket_view_keeps_grad_in_the_bucket_across_steps():
+    # One bucket: the parameters' .grad lie back to back in it, in reverse order, and stay there from one backward to
+    # the next; zero_grad(set_to_none=False) zeroes them in place, set_to_none=True gives them back to the next one.
+    n = dist.get_world_size()
+    model = DDP(integer_net("cpu", seed=0), gradient_as_bucket_view=True)
+    reference = integer_net("cpu", seed=0)
+    params = list(model.parameters())
+    opt = porta.optim.SGD(params, lr=0.125)
+    addresses = None
+    for step, set_to_none in enumerate([True, False, True]):
+        x, y = batch(40 + step)
+        opt.zero_grad(set_to_none=set_to_none)
+        reference.zero_grad()
+        (loss_of(model, shard(x, "cpu"), shard(y, "cpu")) * n).backward()
+        loss_of(reference, porta.tensor(x), porta.tensor(y)).backward()
+        for got, want in zip(params, reference.parameters()):
+            np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+        now = [p.grad.data_ptr() for p in params]
+        assert addresses is None or now == addresses
+        addresses = now
+    ends = [p.grad.data_ptr() + 4 * p.numel() for p in params]
+    assert all(ends[i + 1] == addresses[i] for i in range(len(params) - 1))  # reverse order, back to back
+
+
 def test_refused_arguments_name_themselves():
     with pytest.raises(NotImplementedError, match="static_graph"):
         DDP(Net(), static_graph=True)
-    with pytest.raises(NotImplementedError, match="gradient_as_bucket_view"):
-        DDP(Net(), gradient_as_bucket_view=True)

@@ -164,6 +164,23 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live process group",
                porta_reducer_create(params, 1, foreign_group(), 0, 0, 0, out.p()));
      }},
+    {"porta_reducer_create_with_options",
+     [](Fixture& x) {
+       Untouched<porta_reducer*> out;
+       Tensor leaf = x.leaf();
+       porta_tensor* params[] = {leaf.get()};
+       porta_reducer_options o{sizeof(porta_reducer_options), 0, 0, 0, 1};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "options must not be NULL",
+               porta_reducer_create_with_options(params, 1, nullptr, nullptr, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
+               porta_reducer_create_with_options(params, 1, nullptr, &o, nullptr));
+       porta_reducer_options small = o;
+       small.struct_size = sizeof(porta_reducer_options) - 8;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "struct_size",
+               porta_reducer_create_with_options(params, 1, nullptr, &small, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, kNoGroup,
+               porta_reducer_create_with_options(params, 1, nullptr, &o, out.p()));
+     }},
     {"porta_reducer_prepare_for_backward",
      [](Fixture& x) {
        porta_tensor* outs[] = {x.f.get()};

@@ -18,6 +18,7 @@ namespace porta::nn {
 struct DistributedDataParallelOptions {
   double bucket_cap_mb = 25;  // the first bucket is at most 1 MiB, as torch's
   bool find_unused_parameters = false;
+  bool gradient_as_bucket_view = false;  // each .grad a view of its bucket: no copy per backward
   bool broadcast_buffers = true;
   distributed::ProcessGroup process_group = {};  // null: the default group
 };
@@ -33,11 +34,15 @@ class DistributedDataParallel {
     std::vector<porta_tensor*> params;
     for (const Tensor& p : this->module->parameters())
       if (p.requires_grad()) params.push_back(p.handle());
-    const auto cap = static_cast<int64_t>(options_.bucket_cap_mb * 1024 * 1024);
+    porta_reducer_options o{};
+    o.struct_size = sizeof o;
+    o.bucket_bytes = static_cast<int64_t>(options_.bucket_cap_mb * 1024 * 1024);
+    o.first_bucket_bytes = 0;  // the core's
+    o.find_unused_parameters = options_.find_unused_parameters ? 1 : 0;
+    o.gradient_as_bucket_view = options_.gradient_as_bucket_view ? 1 : 0;
     porta_reducer* r = nullptr;
-    porta::detail::check(porta_reducer_create(params.data(), static_cast<int32_t>(params.size()),
-                                              options_.process_group.handle(), cap, /*first bucket: the core's*/ 0,
-                                              options_.find_unused_parameters ? 1 : 0, &r));
+    porta::detail::check(porta_reducer_create_with_options(params.data(), static_cast<int32_t>(params.size()),
+                                                           options_.process_group.handle(), &o, &r));
     reducer_.reset(r, &porta_reducer_release);
   }
 

@@ -212,6 +212,12 @@ class InitOptions(Structure):
                 ("world_size", c_int32), ("timeout_ms", c_int64)]
 
 
+class ReducerOptions(Structure):
+    """porta_reducer_options."""
+    _fields_ = [("struct_size", c_size_t), ("bucket_bytes", c_int64), ("first_bucket_bytes", c_int64),
+                ("find_unused_parameters", c_int32), ("gradient_as_bucket_view", c_int32)]
+
+
 class RnnOptions(Structure):
     """porta_rnn_options."""
     _fields_ = [("struct_size", c_size_t), ("mode", c_int32), ("num_layers", c_int32), ("bidirectional", c_int32),

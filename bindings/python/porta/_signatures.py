@@ -340,6 +340,8 @@ SIGNATURES = {
     "porta_work_is_completed": ("STATUS", ("c_void_p", "P_I32")),
     "porta_work_release": (None, ("c_void_p",)),
     "porta_reducer_create": ("STATUS", ("POINTER(T)", "I32", "c_void_p", "I64", "I64", "I32", "POINTER(c_void_p)")),
+    "porta_reducer_create_with_options": ("STATUS", ("POINTER(T)", "I32", "c_void_p", "POINTER(ReducerOptions)",
+                                                     "POINTER(c_void_p)")),
     "porta_reducer_prepare_for_backward": ("STATUS", ("c_void_p", "POINTER(T)", "I32")),
     "porta_reducer_bucket_count": ("STATUS", ("c_void_p", "P_I32")),
     "porta_reducer_release": (None, ("c_void_p",)),

@@ -290,11 +290,14 @@ std::unordered_map<Node*, bool> leading_to(const std::vector<std::shared_ptr<Nod
   return leads;
 }
 
-// The gradient after t's hooks (each may replace it, keeping its geometry).
-TensorPtr run_hooks(Node& node, TensorPtr g) {
+// The gradient after t's hooks (each may replace it, keeping its geometry);
+// `grad_written` tells whether one of them put it into the leaf's .grad.
+TensorPtr run_hooks(Node& node, TensorPtr g, bool& grad_written) {
+  grad_written = false;
   for (const std::shared_ptr<GradHook>& hook : hooks_of(node)) {
     TensorPtr r = hook->fn(g);
     if (!r) continue;
+    grad_written = grad_written || hook->writes_grad;
     if (r->shape != g->shape || r->dtype != g->dtype || r->device != g->device)
       fail(PORTA_ERROR_INVALID_ARGUMENT, "backward: a hook returned a gradient ", dtype_name(r->dtype), " ",
            r->shape.str(), " on ", r->device->name, " where the gradient is ", dtype_name(g->dtype), " ",
@@ -386,7 +389,8 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
     std::vector<TensorPtr> out;
     auto* leaf = dynamic_cast<AccumulateGrad*>(node.get());
     if (g && needed(node.get())) {  // a node on a path that carries no gradient still releases its successors
-      g = run_hooks(*node, std::move(g));
+      bool grad_written = false;
+      g = run_hooks(*node, std::move(g), grad_written);
       if (std::shared_ptr<RetainedGrad> slot = node->retained.lock(); slot && options.accumulate)
         non_leaf_grads.push_back({nullptr, TensorPtr(), std::move(slot), g});
       auto at = input_at.find(node.get());
@@ -395,8 +399,8 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
           if (!options.accumulate) captured[i] = g;
           else if (!leaf) non_leaf_grads.push_back({options.inputs[i].get(), options.inputs[i], nullptr, g});
         }
-        if (leaf && options.accumulate) leaf_grads.emplace_back(leaf, g);
-      } else if (leaf && !select) {
+        if (leaf && options.accumulate && !grad_written) leaf_grads.emplace_back(leaf, g);
+      } else if (leaf && !select && !grad_written) {
         leaf_grads.emplace_back(leaf, std::move(g));
       }
       if (!leaf && g) {

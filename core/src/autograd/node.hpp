@@ -64,6 +64,10 @@ class SavedTensor {
 struct GradHook {
   uint64_t id = 0;
   std::function<TensorPtr(const TensorPtr&)> fn;
+  // A leaf's hook that puts the gradient into the leaf's .grad itself
+  // (DistributedDataParallel's gradient_as_bucket_view: .grad is a view of
+  // the bucket): when it returns a gradient, backward writes no .grad there.
+  bool writes_grad = false;
 };
 using HookList = std::vector<std::shared_ptr<GradHook>>;
 
@@ -211,7 +215,8 @@ void queue_callback(std::function<void()> fn);
 
 // ---- hooks (hooks.cpp)
 // Registers `fn` on t's gradient; returns its id for remove_hook.
-uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&)> fn);
+// With `writes_grad` (leaves only, the core's own hooks): GradHook's.
+uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&)> fn, bool writes_grad = false);
 // False when t has no hook with that id (removed already, or another tensor's).
 bool remove_hook(porta_tensor& t, uint64_t id);
 // Tensor.retain_grad(): a non-leaf keeps its gradient in .grad (a leaf does already).

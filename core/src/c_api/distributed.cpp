@@ -219,19 +219,34 @@ dist::Reducer& reducer_arg(const porta_reducer* r) {
 
 }  // namespace
 
+PORTA_API porta_status porta_reducer_create_with_options(porta_tensor* const* params, int32_t num_params,
+                                                         porta_process_group* group,
+                                                         const porta_reducer_options* options, porta_reducer** out) {
+  return guard([&] {
+    require(options, "options");
+    require(out, "out");
+    if (options->struct_size < sizeof(porta_reducer_options))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_reducer_create_with_options: options->struct_size is ",
+           options->struct_size, ", expected sizeof(porta_reducer_options) = ", sizeof(porta_reducer_options));
+    std::vector<TensorPtr> ps = tensor_array("porta_reducer_create", params, num_params);
+    auto r = std::make_unique<porta_reducer>();
+    dist::Reducer::Options o;
+    o.bucket_bytes = options->bucket_bytes > 0 ? options->bucket_bytes : int64_t(25) << 20;
+    o.first_bucket_bytes =
+        options->first_bucket_bytes > 0 ? options->first_bucket_bytes : std::min<int64_t>(o.bucket_bytes, 1 << 20);
+    o.find_unused_parameters = options->find_unused_parameters != 0;
+    o.gradient_as_bucket_view = options->gradient_as_bucket_view != 0;
+    r->reducer = std::make_unique<dist::Reducer>(std::move(ps), group_of(group), o);
+    *out = r.release();
+  });
+}
+
 PORTA_API porta_status porta_reducer_create(porta_tensor* const* params, int32_t num_params, porta_process_group* group,
                                             int64_t bucket_bytes, int64_t first_bucket_bytes,
                                             int32_t find_unused_parameters, porta_reducer** out) {
-  return guard([&] {
-    require(out, "out");
-    std::vector<TensorPtr> ps = tensor_array("porta_reducer_create", params, num_params);
-    auto r = std::make_unique<porta_reducer>();
-    const int64_t cap = bucket_bytes > 0 ? bucket_bytes : int64_t(25) << 20;
-    const int64_t first = first_bucket_bytes > 0 ? first_bucket_bytes : std::min<int64_t>(cap, 1 << 20);
-    r->reducer =
-        std::make_unique<dist::Reducer>(std::move(ps), group_of(group), cap, first, find_unused_parameters != 0);
-    *out = r.release();
-  });
+  const porta_reducer_options options{sizeof(porta_reducer_options), bucket_bytes, first_bucket_bytes,
+                                      find_unused_parameters, 0};
+  return porta_reducer_create_with_options(params, num_params, group, &options, out);
 }
 
 PORTA_API porta_status porta_reducer_prepare_for_backward(porta_reducer* reducer, porta_tensor* const* outputs,

@@ -35,6 +35,7 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   std::vector<Bucket> buckets;
   std::shared_ptr<ProcessGroup> group;
   bool find_unused = false;
+  bool as_bucket_view = false;  // .grad is the slot's view itself
   bool armed = false;  // prepare_for_backward ran; its backward has not finished
   bool finalize_queued = false;
   size_t next_launch = 0;  // buckets start in index order on every rank
@@ -125,12 +126,19 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     }
     for (size_t i = 0; i < slots.size(); ++i) {
       porta_tensor& p = *params[i];
-      if (slots[i].used) {
+      if (!slots[i].used && !used_anywhere[i]) continue;
+      if (as_bucket_view) {
+        // The view is .grad (the .grad it held is already in it).
+        if (p.grad != slots[i].view.get()) {
+          release_handle(p.grad);
+          p.grad = TensorPtr(slots[i].view).release();
+        }
+      } else if (slots[i].used) {
         // backward installs the bucket's view (a copy of it) as .grad: the
         // .grad it holds is already in the view.
         release_handle(p.grad);
         p.grad = nullptr;
-      } else if (used_anywhere[i]) {
+      } else {
         release_handle(p.grad);
         p.grad = ops::clone(slots[i].view).release();
       }
@@ -138,9 +146,9 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   }
 };
 
-Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> group, int64_t bucket_bytes,
-                 int64_t first_bucket_bytes, bool find_unused_parameters)
+Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> group, const Options& options)
     : state_(std::make_shared<State>()) {
+  const int64_t bucket_bytes = options.bucket_bytes, first_bucket_bytes = options.first_bucket_bytes;
   State& st = *state_;
   if (!group)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "DistributedDataParallel: no process group (init_process_group first)");
@@ -158,7 +166,8 @@ Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> gr
   }
   st.params = std::move(params);
   st.group = std::move(group);
-  st.find_unused = find_unused_parameters;
+  st.find_unused = options.find_unused_parameters;
+  st.as_bucket_view = options.gradient_as_bucket_view;
   st.slots.resize(st.params.size());
   // Buckets: reverse order, one device and dtype each, the first one small.
   int64_t used = 0;  // bytes in the last bucket
@@ -196,10 +205,13 @@ Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> gr
   st.reset_for_backward();
   std::weak_ptr<State> weak = state_;
   for (size_t i = 0; i < st.params.size(); ++i)
-    st.hook_ids.push_back(autograd::register_hook(*st.params[i], [weak, i](const TensorPtr& g) -> TensorPtr {
-      auto s = weak.lock();
-      return s ? s->on_grad(i, g) : TensorPtr();
-    }));
+    st.hook_ids.push_back(autograd::register_hook(
+        *st.params[i],
+        [weak, i](const TensorPtr& g) -> TensorPtr {
+          auto s = weak.lock();
+          return s ? s->on_grad(i, g) : TensorPtr();
+        },
+        /*writes_grad=*/st.as_bucket_view));
 }
 
 Reducer::~Reducer() {

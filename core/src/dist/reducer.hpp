@@ -11,7 +11,10 @@
 // rank. The hook hands backward the bucket's view as the gradient; a
 // callback queued in the engine waits for every bucket before any .grad is
 // written, and clears the .grad each bucket already holds, so every
-// parameter's .grad becomes the average over the ranks. At PORTA_LOG=info a
+// parameter's .grad becomes the average over the ranks: a copy of its place
+// in the bucket, or with gradient_as_bucket_view that place itself (torch's
+// option of that name: no copy, and .grad keeps its memory from one
+// backward to the next; backward writes no .grad of its own). At PORTA_LOG=info a
 // dropped reducer reports how long backward's end waited for the all-reduces
 // (the communication backward did not hide).
 #pragma once
@@ -26,8 +29,12 @@ namespace porta::dist {
 
 class Reducer {
  public:
-  Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> group, int64_t bucket_bytes,
-          int64_t first_bucket_bytes, bool find_unused_parameters);
+  struct Options {
+    int64_t bucket_bytes = 0, first_bucket_bytes = 0;
+    bool find_unused_parameters = false;
+    bool gradient_as_bucket_view = false;
+  };
+  Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> group, const Options& options);
   ~Reducer();
   Reducer(const Reducer&) = delete;
   Reducer& operator=(const Reducer&) = delete;

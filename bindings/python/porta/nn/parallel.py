@@ -10,7 +10,7 @@ from ctypes import byref, c_int32, c_void_p
 from .. import distributed as dist
 from ..autograd import is_grad_enabled, no_grad
 from .._errors import check
-from .._lib import fn
+from .._lib import ReducerOptions, fn, sized
 from .._tensor import Tensor
 from .module import Module
 
@@ -39,8 +39,9 @@ class DistributedDataParallel(Module):
 
     At construction rank 0's parameters and buffers are broadcast to every rank; with broadcast_buffers (the default)
     the buffers are again before each forward in training. bucket_cap_mb sizes the buckets (torch's 25 MiB; the
-    first bucket is 1 MiB); find_unused_parameters lets the forward leave parameters out. no_sync() accumulates
-    gradients locally until the next forward outside it.
+    first bucket is 1 MiB); find_unused_parameters lets the forward leave parameters out; gradient_as_bucket_view
+    makes each .grad a view of its bucket (no copy per backward, no second copy of the gradients). no_sync()
+    accumulates gradients locally until the next forward outside it.
     """
 
     def __init__(self, module, device_ids=None, output_device=None, dim=0, broadcast_buffers=True,
@@ -52,7 +53,6 @@ class DistributedDataParallel(Module):
             raise NotImplementedError("DistributedDataParallel(device_ids=) with several devices: one device per "
                                       "process, as torch requires since 1.x")
         for name, value, default in (("output_device", output_device, None), ("dim", dim, 0),
-                                     ("gradient_as_bucket_view", gradient_as_bucket_view, False),
                                      ("static_graph", static_graph, False),
                                      ("delay_all_reduce_named_params", delay_all_reduce_named_params, None),
                                      ("param_to_hook_all_reduce", param_to_hook_all_reduce, None),
@@ -73,8 +73,11 @@ class DistributedDataParallel(Module):
         cap = int(bucket_cap_mb * 1024 * 1024) if bucket_cap_mb is not None else 0  # 0: the core's defaults
         handle = c_void_p()
         group = dist._group(process_group)
-        check(fn.porta_reducer_create(_handles(params), len(params), group, cap, 0,
-                                      1 if find_unused_parameters else 0, byref(handle)),
+        options = sized(ReducerOptions, bucket_bytes=cap, first_bucket_bytes=0,
+                        find_unused_parameters=int(bool(find_unused_parameters)),
+                        gradient_as_bucket_view=int(bool(gradient_as_bucket_view)))
+        check(fn.porta_reducer_create_with_options(_handles(params), len(params), group, byref(options),
+                                                   byref(handle)),
               "DistributedDataParallel()")
         object.__setattr__(self, "_reducer", handle)
 
