@@ -4,8 +4,9 @@
 // work handle. MPI starts on the first comm_create (MPI_Init_thread with
 // MPI_THREAD_MULTIPLE) and ends at exit; a communicator's collectives are
 // posted in call order, one at a time (sequencer.hpp); all-reduces run as
-// libnbc's ring, a large one in pieces (iallreduce.hpp); processes must be started by the
-// MPI launcher (mpirun), which also gives their ranks (launched_rank).
+// libnbc's ring, a large one in pieces (iallreduce.hpp); processes must be
+// started by the MPI launcher (mpirun), which also gives their ranks
+// (launched_rank).
 // The C API only: C++ bindings, which OpenMPI's mpi.h would pull in, need a library of their own.
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -120,8 +121,9 @@ struct porta_comm {
   porta::comm_mpi::Sequencer sequencer;  // its collectives
 };
 
-// Its requests: a send's or recv's one, or the collective's that the
-// sequencer posted so far.
+// Its requests: a send's or recv's one. A collective's calls stay with the
+// communicator's sequencer, which hands over those still pending when the
+// communicator is destroyed.
 struct porta_comm_work : porta::comm_mpi::SequencedWork {
   porta::comm_mpi::Sequencer* sequencer = nullptr;  // a collective's
   bool complete = false;
