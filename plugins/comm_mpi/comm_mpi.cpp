@@ -13,6 +13,7 @@
 #include <mpi.h>
 #include <porta/comm.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -120,6 +121,25 @@ struct porta_comm {
   int size = 1;  // AVG's divisor
   porta::comm_mpi::Sequencer sequencer;  // its collectives
 };
+
+namespace {
+
+// Every live communicator, for progress_all.
+std::mutex g_comms_mu;
+std::vector<porta_comm*> g_comms;
+
+// Moves every communicator's sequencer along (a test or wait of any work
+// does): a rank blocked in one operation still posts the collectives it
+// called before, which a peer may be waiting for before it does its part.
+void progress_all() {
+  std::lock_guard<std::mutex> lock(g_comms_mu);
+  for (porta_comm* c : g_comms) {
+    std::lock_guard<std::mutex> held(c->sequencer.mutex());
+    c->sequencer.progress();
+  }
+}
+
+}  // namespace
 
 // Its requests: a send's or recv's one. A collective's calls stay with the
 // communicator's sequencer, which hands over those still pending when the
@@ -267,12 +287,20 @@ porta_status comm_create(const porta_comm_config* config, porta_comm** out) {
   }
   MPI_Comm_set_errhandler(c->comm, MPI_ERRORS_RETURN);
   MPI_Comm_size(c->comm, &c->size);
+  {
+    std::lock_guard<std::mutex> lock(g_comms_mu);
+    g_comms.push_back(c);
+  }
   *out = c;
   return PORTA_OK;
 }
 
 porta_status comm_destroy(porta_comm* comm) {
   if (!comm) return report(PORTA_ERROR_INVALID_ARGUMENT, "comm is NULL");
+  {
+    std::lock_guard<std::mutex> lock(g_comms_mu);
+    g_comms.erase(std::remove(g_comms.begin(), g_comms.end(), comm), g_comms.end());
+  }
   {
     std::lock_guard<std::mutex> lock(comm->sequencer.mutex());
     comm->sequencer.flush();  // MPI frees the communicator once what was posted on it completes
@@ -363,11 +391,9 @@ porta_status recv(porta_comm* comm, const DLTensor* tensor, int32_t peer, int32_
 porta_status work_test(porta_comm_work* w, int32_t* done) {
   if (!w || !done) return report(PORTA_ERROR_INVALID_ARGUMENT, "NULL work or done");
   if (!w->complete) {
-    std::unique_lock<std::mutex> lock;
-    if (w->unfinished > 0) {  // the sequencer still holds some of its calls (the communicator lives)
-      lock = std::unique_lock<std::mutex>(w->sequencer->mutex());
-      w->sequencer->progress();
-    }
+    progress_all();
+    std::unique_lock<std::mutex> lock;  // w's requests and counts are the sequencer's while it holds some of its calls
+    if (w->unfinished > 0) lock = std::unique_lock<std::mutex>(w->sequencer->mutex());
     int flag = 0;
     const int n = static_cast<int>(w->requests.size());
     if (int e = MPI_Testall(n, w->requests.data(), &flag, MPI_STATUSES_IGNORE); e != MPI_SUCCESS) {

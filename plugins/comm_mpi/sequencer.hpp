@@ -1,6 +1,7 @@
 // The collectives of one communicator, posted to MPI in the order they were
 // called and one at a time: each is posted when the one before it has
-// completed, from inside a test or a wait of any work of that communicator.
+// completed, from inside a test or a wait of any work (of any communicator:
+// a rank blocked in one operation still posts what a peer may need first).
 //
 // Why one at a time: an all-reduce of more than Iallreduce::kPieceBytes is
 // cut into pieces (iallreduce.hpp), and posting them all at once makes

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <porta/distributed.hpp>
 #include <porta/porta.hpp>
 #include <string>
@@ -155,10 +156,10 @@ TEST(Collectives, AllGatherAndReduceScatter) {
 }
 
 TEST(Collectives, AsyncWorkCompletesInAnyWaitOrder) {
-  // Index 1 is all-reduced in several pieces (more than the mpi plugin's 1 MiB), which its sequencer posts one
+  // Index 1 is all-reduced in several pieces (more than the mpi plugin's 4 MiB), which its sequencer posts one
   // after another, and a broadcast called after them all is waited for first: waiting for any work moves the
   // collectives called before it along, in call order on every rank.
-  const int64_t sizes[] = {1000, 600000, 1000, 1000, 1000};
+  const int64_t sizes[] = {1000, 1500000, 1000, 1000, 1000};
   for (const porta::Device& dev : devices()) {
     SCOPED_TRACE(dev.str());
     std::vector<Tensor> ts;
@@ -180,6 +181,29 @@ TEST(Collectives, AsyncWorkCompletesInAnyWaitOrder) {
     }
     dist::barrier();
   }
+}
+
+TEST(Collectives, ARankBlockedInARecvStillPostsTheCollectiveItCalledBefore) {
+  // Rank 0 calls a large all-reduce (several pieces in the mpi plugin, posted one after another) and then waits in
+  // a receive; rank 1 sends only once the all-reduce has completed, which needs rank 0 to post every piece: the
+  // receive's wait must move the all-reduce along. (NCCL orders both on the stream: the point-to-point part is
+  // the mpi plugin's.)
+  const porta::Device dev = test_world::home();
+  Tensor t = Tensor::from_vector(values_of<float>(g_rank, 1500000), dev);
+  std::optional<dist::Work> w = dist::all_reduce(t, ReduceOp::SUM, {}, /*async_op=*/true);
+  if (g_size > 1 && test_world::backend() == "mpi") {
+    Tensor token = Tensor::full({1}, double(g_rank), dev);
+    if (g_rank == 0) dist::recv(token, 1, {}, 5);
+    if (g_rank == 1) {
+      w->wait();
+      dist::send(token, 0, {}, 5);
+    }
+    if (g_rank == 0) {
+      EXPECT_EQ(token.to_vector<float>(), std::vector<float>{1.0f});
+    }
+  }
+  w->wait();
+  EXPECT_EQ(t.to_vector<float>(), reduced<float>(ReduceOp::SUM, 1500000));
 }
 
 TEST(Collectives, SendAndRecvAroundARing) {
