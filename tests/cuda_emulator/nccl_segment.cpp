@@ -132,8 +132,10 @@ bool wait_for_ranks(const Segment& segment, int nranks, const std::function<bool
     const auto now = Clock::now();
     if (now >= next_check) {
       next_check = now + std::chrono::milliseconds(50);
+      // A rank may have arrived, finished and left since `missing` was made: its state is
+      // read first, then whether it is ready (it stores what it posted before it leaves).
       for (int r : missing)
-        if (std::string why = never_arriving(segment.rank(r)); !why.empty()) {
+        if (std::string why = never_arriving(segment.rank(r)); !why.empty() && !ready(r)) {
           *failure = {ncclRemoteError, "rank " + std::to_string(r) + " " + why};
           return false;
         }
