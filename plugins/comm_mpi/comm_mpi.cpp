@@ -34,17 +34,11 @@ const porta_comm_host_api* g_host = nullptr;
 std::mutex g_init_mu;
 std::atomic<int64_t> g_pending{0};  // requests not yet complete, for the exit handler
 porta::comm_mpi::Iallreduce g_iallreduce;
+using porta::comm_mpi::mpi_error;
 
 porta_status report(porta_status st, const std::string& message) {
   if (g_host) g_host->set_error(message.c_str());
   return st;
-}
-
-std::string mpi_error(int code) {
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
-  return std::string(text, static_cast<size_t>(len));
 }
 
 porta_status check_mpi(int code, const char* call) {

@@ -5,14 +5,12 @@
 
 namespace porta::comm_mpi {
 
-namespace {
-std::string mpi_error_text(int code) {
+std::string mpi_error(int code) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
   return std::string(text, static_cast<size_t>(len));
 }
-}  // namespace
 
 void Sequencer::submit(SequencedWork* work, std::vector<Post> posts) {
   work->unfinished += static_cast<int64_t>(posts.size());
@@ -28,7 +26,7 @@ bool Sequencer::post_head(MPI_Request* request) {
   if (w->error.empty()) {
     e = head.post(request);
     if (e == MPI_SUCCESS) return true;
-    w->error = "posting its MPI operation failed: " + mpi_error_text(e);
+    w->error = "posting its MPI operation failed: " + mpi_error(e);
   }
   // A failed work posts nothing more: its queued posts are dropped.
   --w->unfinished;
@@ -43,7 +41,7 @@ void Sequencer::progress() {
     if (in_flight_work_) {
       int flag = 0;
       if (int e = MPI_Test(&in_flight_, &flag, MPI_STATUS_IGNORE); e != MPI_SUCCESS) {
-        if (in_flight_work_->error.empty()) in_flight_work_->error = "MPI_Test failed: " + mpi_error_text(e);
+        if (in_flight_work_->error.empty()) in_flight_work_->error = "MPI_Test failed: " + mpi_error(e);
         flag = 1;
       }
       if (!flag) return;

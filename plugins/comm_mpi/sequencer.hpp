@@ -32,6 +32,9 @@
 
 namespace porta::comm_mpi {
 
+// MPI's text for an error code.
+std::string mpi_error(int code);
+
 // What the sequencer knows of a work: its posted requests (tested by the
 // work), how many of its posts are not complete yet, and the first error.
 struct SequencedWork {
