@@ -332,7 +332,7 @@ porta_status all_reduce(porta_comm* comm, const DLTensor* in, const DLTensor* ou
                         porta_comm_work** work) {
   return reduce(comm, in, out, op, "MPI_Iallreduce", work, [&](const Buffer& a, const Buffer& b, MPI_Op mop) {
     const void* send = a.data == b.data ? MPI_IN_PLACE : a.data;
-    return g_iallreduce.pieces(send, b.data, b.count, b.type, mop, comm->comm);
+    return g_iallreduce.pieces(send, b.data, b.count, b.type, mop, comm->comm, comm->size);
   });
 }
 

@@ -26,33 +26,31 @@ void Iallreduce::finalize() {
   tool_interface_ = false;
 }
 
-std::vector<std::function<int(MPI_Request*)>> Iallreduce::pieces(const void* send, void* recv, int count,
-                                                                 MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+std::vector<Sequencer::Post> Iallreduce::pieces(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+                                                MPI_Comm comm, int ranks) {
   int type_size = 0;
   MPI_Type_size(type, &type_size);
   const int64_t bytes = int64_t{count} * type_size;
   const int64_t n = std::max<int64_t>(1, (bytes + kPieceBytes - 1) / kPieceBytes);
   const int64_t per_piece = (count + n - 1) / n;  // elements
-  std::vector<std::function<int(MPI_Request*)>> out;
+  std::vector<Sequencer::Post> out;
   int64_t at = 0;
   do {  // one call at least: an all-reduce of 0 elements is a collective too
     const int k = static_cast<int>(std::min<int64_t>(per_piece, count - at));
     const void* s = send == MPI_IN_PLACE ? MPI_IN_PLACE : static_cast<const char*>(send) + at * type_size;
     void* r = static_cast<char*>(recv) + at * type_size;
-    out.push_back(
-        [this, s, r, k, type, op, comm](MPI_Request* request) { return post(s, r, k, type, op, comm, request); });
+    const bool ring = adjustable_ && int64_t{k} * type_size >= kRingFromBytesPerRank * ranks;
+    out.push_back([this, s, r, k, type, op, comm, ring](MPI_Request* request) {
+      return post(s, r, k, type, op, comm, ring, request);
+    });
     at += per_piece;
   } while (at < count);
   return out;
 }
 
-int Iallreduce::post(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+int Iallreduce::post(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool ring,
                      MPI_Request* request) {
-  int type_size = 0, ranks = 1;
-  MPI_Type_size(type, &type_size);
-  MPI_Comm_size(comm, &ranks);
-  if (!adjustable_ || int64_t{count} * type_size < kRingFromBytesPerRank * ranks)
-    return MPI_Iallreduce(send, recv, count, type, op, comm, request);
+  if (!ring) return MPI_Iallreduce(send, recv, count, type, op, comm, request);
   std::lock_guard<std::mutex> lock(mu_);
   int value = kRing;
   MPI_T_cvar_write(handle_, &value);

@@ -20,9 +20,10 @@
 //   about that size, each its own MPI_Iallreduce (every rank cuts a buffer
 //   alike), which the communicator's sequencer posts one after another
 //   (sequencer.hpp says why): 51.7 MB (the demo's gradients) took 33 ms in
-//   one call and 10.7 ms in 1 MiB pieces one after another, whose working
-//   set stays in the cache, where one call's streams through memory
-//   (MPI_Allreduce itself: 36.9 ms at 64 MiB, 4.8 ms at 16 MiB).
+//   one call, and in 4 MiB pieces one after another a median of 10.9-14.7 ms
+//   in three of four runs, whose working set stays in the cache, where one
+//   call's streams through memory (MPI_Allreduce itself: 36.9 ms at 64 MiB,
+//   4.8 ms at 16 MiB).
 #pragma once
 
 #define OMPI_SKIP_MPICXX 1  // the C API only
@@ -30,9 +31,10 @@
 #include <mpi.h>
 
 #include <cstdint>
-#include <functional>
 #include <mutex>
 #include <vector>
+
+#include "sequencer.hpp"
 
 namespace porta::comm_mpi {
 
@@ -45,9 +47,10 @@ class Iallreduce {
   void finalize();
 
   // The MPI calls of the all-reduce of `count` elements of `type` at `recv`
-  // (`send`: MPI_IN_PLACE or another buffer): one per piece, in order.
-  std::vector<std::function<int(MPI_Request*)>> pieces(const void* send, void* recv, int count, MPI_Datatype type,
-                                                       MPI_Op op, MPI_Comm comm);
+  // (`send`: MPI_IN_PLACE or another buffer) over `comm` of `ranks` ranks:
+  // one per piece, in order.
+  std::vector<Sequencer::Post> pieces(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op,
+                                      MPI_Comm comm, int ranks);
 
   static constexpr int64_t kPieceBytes = int64_t{4} << 20;
 
@@ -59,8 +62,9 @@ class Iallreduce {
   // need larger segments to pay for the ring's 2(p - 1) steps.
   static constexpr int64_t kRingFromBytesPerRank = 1024;
 
-  // One piece: MPI_Iallreduce, with the ring chosen when it is large enough.
-  int post(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request);
+  // One piece: MPI_Iallreduce, with libnbc's ring chosen if `ring`.
+  int post(const void* send, void* recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, bool ring,
+           MPI_Request* request);
 
   bool adjustable_ = false;
   bool tool_interface_ = false;

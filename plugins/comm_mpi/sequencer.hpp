@@ -7,15 +7,15 @@
 // cut into pieces (iallreduce.hpp), and posting them all at once makes
 // OpenMPI's libnbc run every piece's schedule side by side, each with a
 // temporary buffer of the piece's size from malloc. On the demo's 51.7 MB of
-// gradients (2 ranks, this machine) that took 15-16 ms against 10.7 ms for
-// 1 MiB pieces one after another, whose working set stays in the cache and
-// whose one temporary buffer malloc hands back each time, where 13 at once
-// outgrow what malloc keeps and cost a page fault per 4 KiB each step
-// (docs/benchmarks.md). Why in call order: MPI matches the collectives of a
-// communicator by the order each rank posts them, so every rank must post
-// the same ones in the same order; holding one back while a later call goes
-// ahead would break that. Point-to-point send and recv are matched by tag
-// and peer and do not pass through here.
+// gradients (2 ranks, this machine, interleaved runs) 4 MiB pieces all at
+// once had medians of 12.8, 14.8 and 18.9 ms where one after another had
+// 10.9, 12.1 and 14.7 (a fourth run, slow throughout, went the other way):
+// one after another the working set stays in the cache and malloc hands
+// back the one temporary buffer each time, where 13 at once outgrow what
+// malloc keeps and cost a page fault per 4 KiB each step (docs/benchmarks.md). Why in call order: MPI matches the
+// collectives of a communicator by the order each rank posts them, so every rank must post the same ones in the same
+// order; holding one back while a later call goes ahead would break that. Point-to-point send and recv are matched by
+// tag and peer and do not pass through here.
 #pragma once
 
 #define OMPI_SKIP_MPICXX 1  // the C API only
