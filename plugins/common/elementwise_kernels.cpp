@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "copy_run.hpp"
 #include "dtype_dispatch.hpp"
 #include "elementwise_lookup.hpp"
 #include "elementwise_math.hpp"
@@ -139,7 +140,7 @@ porta_status where_kernel(const porta_kernel_call* c) {
       const T* src = *cond ? a : b;
       const int64_t step = *cond ? s[2] : s[3];
       if (step == t) {
-        std::memcpy(out, src, static_cast<size_t>(n) * sizeof(T));
+        copy_run(out, src, static_cast<size_t>(n) * sizeof(T));
       } else {
         for (int64_t i = 0; i < n; ++i) out[i] = at<T>(p[*cond ? 2 : 3], step, i);
       }
@@ -178,7 +179,7 @@ void cast_runs(const porta_kernel_call* c) {
     const Convert<To, ToDt == 0> convert;
     if (s[0] == sizeof(To) && s[1] == sizeof(From)) {  // contiguous runs: a copy, or a loop that vectorizes
       if constexpr (ToDt == FromDt) {
-        std::memcpy(p[0], p[1], static_cast<size_t>(n) * sizeof(To));
+        copy_run(p[0], p[1], static_cast<size_t>(n) * sizeof(To));
       } else if constexpr (has_half_run<To, From>) {
         half_run(reinterpret_cast<const From*>(p[1]), reinterpret_cast<To*>(p[0]), n);
       } else {

@@ -7,12 +7,13 @@
 // stride 0 along dim, where each index value then adds its own offset.
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
 
+#include "copy_run.hpp"
 #include "dtype_dispatch.hpp"
 #include "gather_wide.hpp"
 #include "index_call.hpp"
@@ -124,7 +125,7 @@ porta_status gather_kernel(const porta_kernel_call* c) {
       // copy (index_select's index, broadcast along the other dims).
       const int64_t i = at<int64_t>(p[1], 0);
       if (i >= 0 && i < extent) {
-        std::memcpy(p[0], p[2] + i * step, static_cast<size_t>(count) * sizeof(T));
+        copy_run(p[0], p[2] + i * step, static_cast<size_t>(count) * sizeof(T));
         return;
       }
     } else if (s[0] == sizeof(T) && s[1] == sizeof(int64_t)) {
