@@ -3,7 +3,6 @@
 // functions where it is loaded (vector_math.hpp), strided runs through a
 // buffer, so that every element gets the same bits wherever it sits.
 #include <algorithm>
-#include <cstring>
 #include <type_traits>
 
 #include "copy_run.hpp"

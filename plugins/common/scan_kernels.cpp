@@ -1,7 +1,8 @@
 // Host kernels of the SCAN kind: inclusive CUMSUM and CUMPROD along the
 // middle axis of contiguous [outer, n, inner], in parallel over the
-// (outer, inner) lines, each walked in order (forward or reversed). Floats
-// accumulate in double and round each result; int64 wraps (index_math.hpp).
+// (outer, inner) lines, each walked in order (forward or reversed), four
+// side by side. Floats accumulate in double and round each result; int64
+// wraps (index_math.hpp).
 // CUMMAX / CUMMIN keep the running value and where it came from; lines of
 // [outer, n, inner > 1] advance together, a row of n at a time.
 #include <algorithm>
@@ -14,28 +15,60 @@
 namespace porta::host {
 namespace {
 
+// Lines walked side by side by one thread: with eight, their rows (a power
+// of two bytes apart) filled the same sets of the L1 cache and ran slower
+// than one line at a time; two, four and six ran alike ([64, 4096] float32:
+// 0.100-0.105 ms against 0.128 one by one, 2 threads).
+constexpr int64_t kLines = 4;
+
+// Lines [line, line + Lines) walked side by side: each keeps its own
+// accumulator and its own order of operations (every result is the one a
+// walk of that line alone gives), while their chains of dependent additions
+// overlap in the CPU instead of waiting on each other (one line at a time,
+// [64, 4096] float32 waits ~3 cycles per element on the double add). The
+// results of a block of kBlock positions go to a buffer first and then to y
+// together: stored straight away, a store to one line would hold up the next
+// line's load at the same offset of another page (4K aliasing: rows a power
+// of two bytes long, x and y page-aligned).
+template <uint32_t Op, class T, int64_t Lines>
+void scan_lines(const T* x, T* y, int64_t line, int64_t lines, const plugin::ScanCall& s) {
+  using A = math::scan_acc_t<T>;
+  constexpr int64_t kBlock = 64;
+  const math::ScanStep<Op> step;
+  const int64_t n = s.n, inner = s.inner, stride = s.reverse ? -inner : inner;
+  const int64_t count = Lines > 0 ? Lines : lines;
+  int64_t base[kLines];
+  A acc[kLines];
+  T out[kLines][kBlock];
+  for (int64_t k = 0; k < count; ++k) {
+    base[k] = ((line + k) / inner) * n * inner + (line + k) % inner + (s.reverse ? (n - 1) * inner : 0);
+    acc[k] = math::ScanStep<Op>::template start<A>();
+  }
+  for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
+    const int64_t w = std::min(kBlock, n - j0);
+    for (int64_t j = 0; j < w; ++j) {
+      for (int64_t k = 0; k < count; ++k) {
+        acc[k] = step(acc[k], static_cast<A>(x[base[k] + (j0 + j) * stride]));
+        out[k][j] = static_cast<T>(acc[k]);
+      }
+    }
+    for (int64_t k = 0; k < count; ++k)
+      for (int64_t j = 0; j < w; ++j) y[base[k] + (j0 + j) * stride] = out[k][j];
+  }
+}
+
 template <uint32_t Op, class T>
 porta_status scan_kernel(const porta_kernel_call* c) {
   plugin::ScanCall s;
   char msg[256];
   if (!plugin::scan_call(Op, c, &s, msg, sizeof msg)) return report(PORTA_ERROR_INVALID_ARGUMENT, msg);
-  using A = math::scan_acc_t<T>;
-  const math::ScanStep<Op> step;
   const T* x = data_of<const T>(c->inputs[0]);
   T* y = data_of<T>(c->outputs[0]);
-  const int64_t n = s.n, inner = s.inner;
-  const int64_t first = s.reverse ? (n - 1) * inner : 0, stride = s.reverse ? -inner : inner;
-  parallel_for(s.outer * inner, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(n, 1)),
+  parallel_for(s.outer * s.inner, std::max<int64_t>(1, kElementwiseGrain / std::max<int64_t>(s.n, 1)),
                [&](int64_t b, int64_t e) {
-                 for (int64_t line = b; line < e; ++line) {
-                   const int64_t base = (line / inner) * n * inner + line % inner + first;
-                   A acc = math::ScanStep<Op>::template start<A>();
-                   for (int64_t j = 0; j < n; ++j) {
-                     const int64_t at = base + j * stride;
-                     acc = step(acc, static_cast<A>(x[at]));
-                     y[at] = static_cast<T>(acc);
-                   }
-                 }
+                 int64_t line = b;
+                 for (; line + kLines <= e; line += kLines) scan_lines<Op, T, kLines>(x, y, line, kLines, s);
+                 if (line < e) scan_lines<Op, T, 0>(x, y, line, e - line, s);
                });
   return PORTA_OK;
 }

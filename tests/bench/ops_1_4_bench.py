@@ -13,9 +13,14 @@ transposed convolution (forward + backward), einsum as attention spells it,
 cummax, searchsorted of 100k values and ceil-mode max pooling; and an epoch of a
 DataLoader with two worker processes (started, loading and sending batches back).
 
-Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT]   (run by hand or by
-scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
+Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT] [--rounds N]   (run by hand
+or by scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
 torch time / porta time: above 1 means Porta is faster).
+The two libraries run in turn, N rounds (default 3) of a Porta process then a
+PyTorch one: on a shared machine whose speed drifts by 10-40% within minutes,
+each round's ratio compares times taken side by side, and the table gives the
+median of the rounds' ratios and their range (the times are the medians of
+each library's best-of-runs).
 Internal: python3 ops_1_4_bench.py --run porta|torch [--quick] prints JSON.
 """
 import json
@@ -27,6 +32,7 @@ import timeit
 QUICK = "--quick" in sys.argv
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""  # the cases whose name has it
 THREADS = int(os.environ.get("BENCH_THREADS", "2"))
+ROUNDS = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
 
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "examples")
@@ -173,21 +179,32 @@ def run(which):
     print(json.dumps(out))
 
 
+def median(values):
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+
+
 def main():
     if "--run" in sys.argv:
         return run(sys.argv[sys.argv.index("--run") + 1])
     extra = (["--quick"] if QUICK else []) + (["--only", ONLY] if ONLY else [])
-    results = {}
-    for which in ("porta", "torch"):
-        r = subprocess.run([sys.executable, __file__, "--run", which] + extra, capture_output=True, text=True)
-        if r.returncode:
-            sys.exit(f"{which} run failed:\n{r.stderr}")
-        results[which] = json.loads(r.stdout.strip().splitlines()[-1])
-    print(f"| op ({THREADS} threads, best of runs, ms) | Porta | PyTorch | PyTorch / Porta |")
-    print("|---|---:|---:|---:|")
-    for name, p in results["porta"].items():
-        t = results["torch"][name]
-        print(f"| {name} | {p:.3f} | {t:.3f} | {t / p:.2f}x |")
+    rounds = []  # [{"porta": {name: ms}, "torch": {name: ms}}, ...]
+    for _ in range(ROUNDS):
+        results = {}
+        for which in ("porta", "torch"):
+            r = subprocess.run([sys.executable, __file__, "--run", which] + extra, capture_output=True, text=True)
+            if r.returncode:
+                sys.exit(f"{which} run failed:\n{r.stderr}")
+            results[which] = json.loads(r.stdout.strip().splitlines()[-1])
+        rounds.append(results)
+    print(f"| op ({THREADS} threads, {ROUNDS} rounds, ms) | Porta | PyTorch | PyTorch / Porta (median) | rounds' range |")
+    print("|---|---:|---:|---:|---|")
+    for name in rounds[0]["porta"]:
+        p = median([r["porta"][name] for r in rounds])
+        t = median([r["torch"][name] for r in rounds])
+        ratios = [r["torch"][name] / r["porta"][name] for r in rounds]
+        print(f"| {name} | {p:.3f} | {t:.3f} | {median(ratios):.2f}x | {min(ratios):.2f}-{max(ratios):.2f}x |")
 
 
 if __name__ == "__main__":

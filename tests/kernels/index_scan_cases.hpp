@@ -386,7 +386,8 @@ void check_scan(Runner& r, uint32_t op, View<D>& in, bool reverse, bool null_par
 // int64 sums and products that wrap.
 template <class D>
 void scan_cases(Runner& r) {
-  const std::vector<int64_t> shapes[] = {{1, 1, 1}, {3, 7, 5}, {2, 300, 1}, {1, 40, 33}, {4, 1, 3}};
+  // {2, 130, 3}: the host kernel's groups of four lines across an outer boundary, in blocks of 64 and a tail.
+  const std::vector<int64_t> shapes[] = {{1, 1, 1}, {3, 7, 5}, {2, 300, 1}, {1, 40, 33}, {4, 1, 3}, {2, 130, 3}};
   uint64_t seed = 50;
   for (const auto& shape : shapes) {
     for (uint32_t op : {PORTA_OP_CUMSUM, PORTA_OP_CUMPROD}) {
