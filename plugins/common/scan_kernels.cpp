@@ -6,6 +6,7 @@
 // CUMMAX / CUMMIN keep the running value and where it came from; lines of
 // [outer, n, inner > 1] advance together, a row of n at a time.
 #include <algorithm>
+#include <cstdint>
 
 #include "dtype_dispatch.hpp"
 #include "index_call.hpp"
@@ -25,11 +26,14 @@ constexpr int64_t kLines = 4;
 // accumulator and its own order of operations (every result is the one a
 // walk of that line alone gives), while their chains of dependent additions
 // overlap in the CPU instead of waiting on each other (one line at a time,
-// [64, 4096] float32 waits ~3 cycles per element on the double add). The
-// results of a block of kBlock positions go to a buffer first and then to y
-// together: stored straight away, a store to one line would hold up the next
+// [64, 4096] float32 waits ~3 cycles per element on the double add).
+// A block of kBlock positions' results goes to a buffer and then to y
+// together. Stored straight into y, a store to one line held up the next
 // line's load at the same offset of another page (4K aliasing: rows a power
-// of two bytes long, x and y page-aligned).
+// of two bytes long); the buffer lies half a page from the first line's
+// place in x for the same reason (on a worker thread's stack it had landed
+// on that offset: 2 threads were slower than one). Tried and slower: the
+// block copied in as well and scanned in place, the buffer position-major.
 template <uint32_t Op, class T, int64_t Lines>
 void scan_lines(const T* x, T* y, int64_t line, int64_t lines, const plugin::ScanCall& s) {
   using A = math::scan_acc_t<T>;
@@ -39,11 +43,15 @@ void scan_lines(const T* x, T* y, int64_t line, int64_t lines, const plugin::Sca
   const int64_t count = Lines > 0 ? Lines : lines;
   int64_t base[kLines];
   A acc[kLines];
-  T out[kLines][kBlock];
   for (int64_t k = 0; k < count; ++k) {
     base[k] = ((line + k) / inner) * n * inner + (line + k) % inner + (s.reverse ? (n - 1) * inner : 0);
     acc[k] = math::ScanStep<Op>::template start<A>();
   }
+  constexpr uintptr_t kPage = 4096;
+  alignas(64) T room[kLines * kBlock + kPage / sizeof(T)];
+  const uintptr_t want = (reinterpret_cast<uintptr_t>(x + base[0]) + kPage / 2) % kPage;
+  T(*out)
+  [kBlock] = reinterpret_cast<T(*)[kBlock]>(room + (want - reinterpret_cast<uintptr_t>(room)) % kPage / sizeof(T));
   for (int64_t j0 = 0; j0 < n; j0 += kBlock) {
     const int64_t w = std::min(kBlock, n - j0);
     for (int64_t j = 0; j < w; ++j) {
@@ -52,8 +60,14 @@ void scan_lines(const T* x, T* y, int64_t line, int64_t lines, const plugin::Sca
         out[k][j] = static_cast<T>(acc[k]);
       }
     }
-    for (int64_t k = 0; k < count; ++k)
-      for (int64_t j = 0; j < w; ++j) y[base[k] + (j0 + j) * stride] = out[k][j];
+    for (int64_t k = 0; k < count; ++k) {
+      T* dst = y + base[k] + j0 * stride;
+      if (stride == 1) {  // lines of contiguous values, forward: vector stores
+        std::copy_n(out[k], w, dst);
+      } else {
+        for (int64_t j = 0; j < w; ++j) dst[j * stride] = out[k][j];
+      }
+    }
   }
 }
 
