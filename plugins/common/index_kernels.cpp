@@ -14,7 +14,6 @@
 
 #include "copy_run.hpp"
 #include "dtype_dispatch.hpp"
-#include "gather_wide.hpp"
 #include "index_call.hpp"
 #include "index_math.hpp"
 #include "lane_math.hpp"
@@ -93,21 +92,25 @@ const T& at(const char* p, int64_t bytes) {
 }
 
 // A run of contiguous values and index: its indices checked first (a loop
-// that vectorizes), then gathered without a branch per element, by vector
-// gathers where the CPU has them (gather_wide.hpp); false (nothing written)
-// where one is out of range.
+// that vectorizes), then gathered without a branch per element; false
+// (nothing written) where one is out of range. A scalar loop: AVX-512
+// vector gathers (vpgatherqd/qq) were used here until 2026-12-06, when on
+// CI's AMD EPYC they had become 2x slower than this loop (gather [4096, 512]
+// by [4096, 256], one thread: 2.1 ms against 0.9-1.0; flip and reflect pad
+// slower too; docs/benchmarks.md).
 template <class T>
 PORTA_WIDEST_VECTORS bool gather_contiguous_run(T* out, const int64_t* index, const char* src, int64_t src_stride,
                                                 int64_t step, int64_t extent, int64_t count) {
   uint64_t widest = 0;  // a negative index is wider than any extent as uint64
   for (int64_t t = 0; t < count; ++t) widest = std::max(widest, static_cast<uint64_t>(index[t]));
   if (widest >= static_cast<uint64_t>(extent)) return false;
-  // In elements (every stride is a whole number of them), which vector
-  // gathers take.
-  const T* base = reinterpret_cast<const T*>(src);
+  const T* base = reinterpret_cast<const T*>(src);  // in elements: every stride is a whole number of them
   const int64_t a = src_stride / static_cast<int64_t>(sizeof(T)), b = step / static_cast<int64_t>(sizeof(T));
-  if (count >= 8 && gather_wide(out, base, index, a, b, count, sizeof(T))) return true;
-  for (int64_t t = 0; t < count; ++t) out[t] = base[t * a + index[t] * b];
+  if (a == 0 && b == 1) {  // along the run's own dim of a contiguous line (gather's dim is the last)
+    for (int64_t t = 0; t < count; ++t) out[t] = base[index[t]];
+  } else {
+    for (int64_t t = 0; t < count; ++t) out[t] = base[t * a + index[t] * b];
+  }
   return true;
 }
 
