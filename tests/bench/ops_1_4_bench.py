@@ -16,12 +16,13 @@ DataLoader with two worker processes (started, loading and sending batches back)
 Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT] [--rounds N]   (run by hand
 or by scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
 torch time / porta time: above 1 means Porta is faster).
-The two libraries run in turn, N rounds (default 3) of a Porta process then a
-PyTorch one: on a shared machine whose speed drifts by 10-40% within minutes,
-each round's ratio compares times taken side by side, and the table gives the
-median of the rounds' ratios and their range (the times are the medians of
-each library's best-of-runs).
-Internal: python3 ops_1_4_bench.py --run porta|torch [--quick] prints JSON.
+The two libraries run in turn, case by case: N rounds (default 3), each a
+Porta process then a PyTorch one for every case. On a shared machine whose
+speed drifts by 10-40% within minutes, each round's ratio compares times
+taken seconds apart, and the table gives the median of the rounds' ratios and
+their range (the times are the medians of each library's best-of-runs).
+Internal: python3 ops_1_4_bench.py --run porta|torch [--quick] [--case NAME]
+prints JSON; --list prints the case names.
 """
 import json
 import os
@@ -31,6 +32,7 @@ import timeit
 
 QUICK = "--quick" in sys.argv
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""  # the cases whose name has it
+CASE = sys.argv[sys.argv.index("--case") + 1] if "--case" in sys.argv else None  # internal: this case alone
 THREADS = int(os.environ.get("BENCH_THREADS", "2"))
 ROUNDS = int(sys.argv[sys.argv.index("--rounds") + 1]) if "--rounds" in sys.argv else 3
 
@@ -161,17 +163,21 @@ def cases(lib):
     }
 
 
-def run(which):
+def import_library(which):
     if which == "torch":
         import torch as lib
-        lib.set_num_threads(THREADS)
     else:
         sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bindings", "python"))
         import porta as lib
-        lib.set_num_threads(THREADS)
+    lib.set_num_threads(THREADS)
+    return lib
+
+
+def run(which):
+    lib = import_library(which)
     out = {}
     for name, fn in cases(lib).items():
-        if ONLY not in name:
+        if ONLY not in name or (CASE is not None and name != CASE):
             continue
         fn()  # warm up
         number = 3 if QUICK else 10
@@ -185,26 +191,34 @@ def median(values):
     return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
+def child(which, extra):
+    r = subprocess.run([sys.executable, __file__, "--run", which] + extra, capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f"{which} run failed:\n{r.stderr}")
+    return json.loads(r.stdout.strip().splitlines()[-1])
+
+
 def main():
     if "--run" in sys.argv:
         return run(sys.argv[sys.argv.index("--run") + 1])
+    if "--list" in sys.argv:
+        return print(json.dumps([name for name in cases(import_library("porta")) if ONLY in name]))
     extra = (["--quick"] if QUICK else []) + (["--only", ONLY] if ONLY else [])
-    rounds = []  # [{"porta": {name: ms}, "torch": {name: ms}}, ...]
+    listed = subprocess.run([sys.executable, __file__, "--list"] + extra, capture_output=True, text=True)
+    if listed.returncode:
+        sys.exit(f"listing the cases failed:\n{listed.stderr}")
+    names = json.loads(listed.stdout.strip().splitlines()[-1])
+    times = {name: {"porta": [], "torch": []} for name in names}
     for _ in range(ROUNDS):
-        results = {}
-        for which in ("porta", "torch"):
-            r = subprocess.run([sys.executable, __file__, "--run", which] + extra, capture_output=True, text=True)
-            if r.returncode:
-                sys.exit(f"{which} run failed:\n{r.stderr}")
-            results[which] = json.loads(r.stdout.strip().splitlines()[-1])
-        rounds.append(results)
+        for name in names:
+            for which in ("porta", "torch"):
+                times[name][which] += child(which, extra + ["--case", name]).values()
     print(f"| op ({THREADS} threads, {ROUNDS} rounds, ms) | Porta | PyTorch | PyTorch / Porta (median) | rounds' range |")
     print("|---|---:|---:|---:|---|")
-    for name in rounds[0]["porta"]:
-        p = median([r["porta"][name] for r in rounds])
-        t = median([r["torch"][name] for r in rounds])
-        ratios = [r["torch"][name] / r["porta"][name] for r in rounds]
-        print(f"| {name} | {p:.3f} | {t:.3f} | {median(ratios):.2f}x | {min(ratios):.2f}-{max(ratios):.2f}x |")
+    for name, t in times.items():
+        ratios = [b / a for a, b in zip(t["porta"], t["torch"])]
+        print(f"| {name} | {median(t['porta']):.3f} | {median(t['torch']):.3f} | {median(ratios):.2f}x | "
+              f"{min(ratios):.2f}-{max(ratios):.2f}x |")
 
 
 if __name__ == "__main__":

@@ -220,6 +220,17 @@ void gather_cases(Runner& r) {
     fill_index(bcast, src.shape[static_cast<size_t>(dim)], 20 + static_cast<uint64_t>(dim));
     check_gather(r, src, bcast, dim);
   }
+  // index_select's shape: a matrix gathered along dim 0 by one index value
+  // per row (stride 0 along it), rows of a few values and of a few hundred
+  // (the host kernel's row copies, short and long).
+  for (int64_t row : {int64_t{3}, int64_t{300}}) {
+    View<D> rows = dense<D>({6, row});
+    fill_random(rows, 5, -100, 100);
+    View<Int64> picks = dense<Int64>({5, row});
+    picks.strides[1] = 0;
+    fill_index(picks, 6, 6);
+    check_gather(r, rows, picks, 0);
+  }
   View<D> line = dense<D>({9});  // 1-D, with an index longer than the line
   fill_random(line, 3, -100, 100);
   View<Int64> index = dense<Int64>({20});

@@ -71,6 +71,21 @@ TEST(IndexKernels, RejectIndexValuesOutsideTheDim) {
   }
 }
 
+// The same from index_select's row copies: a matrix gathered along dim 0
+// by one index value per row.
+TEST(IndexKernels, RejectIndexValuesOutsideTheRowsOfAMatrix) {
+  Runner r = host_runner();
+  View<Float32> src = dense<Float32>({3, 4}, 1.0f), out = dense<Float32>({2, 4});
+  View<Int64> index = dense<Int64>({2, 4});
+  index.strides[1] = 0;
+  index.storage[0] = 1;
+  index.storage[static_cast<size_t>(index.strides[0])] = 3;
+  const porta_index_params params{sizeof(porta_index_params), 0, PORTA_SCATTER_ASSIGN};
+  EXPECT_EQ(r.run(PORTA_OP_GATHER, Float32::dl(), {operand(src), operand(index)}, {operand(out)}, &params),
+            PORTA_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(r.last_error().find("gather: index value 3 is outside [0, 3)"), std::string::npos) << r.last_error();
+}
+
 TEST(IndexKernels, RejectCallsOutsideTheContract) {
   Runner r = host_runner();
   View<Bool> self = dense<Bool>({4}), src = dense<Bool>({4});
