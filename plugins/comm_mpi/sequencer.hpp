@@ -12,10 +12,12 @@
 // 10.9, 12.1 and 14.7 (a fourth run, slow throughout, went the other way):
 // one after another the working set stays in the cache and malloc hands
 // back the one temporary buffer each time, where 13 at once outgrow what
-// malloc keeps and cost a page fault per 4 KiB each step (docs/benchmarks.md). Why in call order: MPI matches the
-// collectives of a communicator by the order each rank posts them, so every rank must post the same ones in the same
-// order; holding one back while a later call goes ahead would break that. Point-to-point send and recv are matched by
-// tag and peer and do not pass through here.
+// malloc keeps and cost a page fault per 4 KiB each step
+// (docs/benchmarks.md). Why in call order: MPI matches the collectives of a
+// communicator by the order each rank posts them, so every rank must post
+// the same ones in the same order; holding one back while a later call goes
+// ahead would break that. Point-to-point send and recv are matched by tag
+// and peer and do not pass through here.
 #pragma once
 
 #define OMPI_SKIP_MPICXX 1  // the C API only

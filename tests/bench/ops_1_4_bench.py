@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import timeit
+from statistics import median
 
 QUICK = "--quick" in sys.argv
 ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else ""  # the cases whose name has it
@@ -185,16 +186,11 @@ def run(which):
     print(json.dumps(out))
 
 
-def median(values):
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
-def child(which, extra):
-    r = subprocess.run([sys.executable, __file__, "--run", which] + extra, capture_output=True, text=True)
+def child(args):
+    """This script run with `args`; the JSON its last line prints."""
+    r = subprocess.run([sys.executable, __file__] + args, capture_output=True, text=True)
     if r.returncode:
-        sys.exit(f"{which} run failed:\n{r.stderr}")
+        sys.exit(f"{' '.join(args[:2])} failed:\n{r.stderr}")
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
@@ -204,16 +200,14 @@ def main():
     if "--list" in sys.argv:
         return print(json.dumps([name for name in cases(import_library("porta")) if ONLY in name]))
     extra = (["--quick"] if QUICK else []) + (["--only", ONLY] if ONLY else [])
-    listed = subprocess.run([sys.executable, __file__, "--list"] + extra, capture_output=True, text=True)
-    if listed.returncode:
-        sys.exit(f"listing the cases failed:\n{listed.stderr}")
-    names = json.loads(listed.stdout.strip().splitlines()[-1])
+    names = child(["--list"] + extra)
     times = {name: {"porta": [], "torch": []} for name in names}
     for _ in range(ROUNDS):
         for name in names:
             for which in ("porta", "torch"):
-                times[name][which] += child(which, extra + ["--case", name]).values()
-    print(f"| op ({THREADS} threads, {ROUNDS} rounds, ms) | Porta | PyTorch | PyTorch / Porta (median) | rounds' range |")
+                times[name][which] += child(["--run", which] + extra + ["--case", name]).values()
+    print(f"| op ({THREADS} threads, {ROUNDS} rounds, ms) | Porta | PyTorch | PyTorch / Porta (median) "
+          "| rounds' range |")
     print("|---|---:|---:|---:|---|")
     for name, t in times.items():
         ratios = [b / a for a, b in zip(t["porta"], t["torch"])]
