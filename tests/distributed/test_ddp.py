@@ -3,6 +3,7 @@ end with the same parameters as one process on the whole batch, exactly (integer
 power-of-two batch and learning rate: every value is exact in float32), with buckets small enough that there are
 several; gradient accumulation under no_sync; find_unused_parameters; gradient_as_bucket_view; and on every device the process sees (the mock
 devices are staged through host memory). Each rank computes the one-process reference itself."""
+import contextlib
 import datetime
 import os
 import sys
@@ -106,6 +107,69 @@ def test_no_sync_accumulates_then_synchronizes_the_sum(as_view):
         np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
     if n > 1:  # under no_sync the gradients were this rank's alone
         assert any(not np.array_equal(a, np.array(r.grad.tolist())) for a, r in zip(local, reference.parameters()))
+
+
+@pytest.mark.parametrize("as_view", [False, True], ids=["grad_copied", "gradient_as_bucket_view"])
+def test_gradients_accumulate_across_synchronized_steps(as_view):
+    # No zero_grad between two synchronized backwards, one under no_sync and a synchronized one again: each .grad
+    # joins the next (with gradient_as_bucket_view the .grad a synchronized backward left is the bucket's place
+    # itself, which the next one's GEMM adds to as it writes the new gradient there), and the result is one
+    # process's sum of the four batches.
+    n = dist.get_world_size()
+    model = DDP(integer_net("cpu", seed=0), bucket_cap_mb=100 / 2**20, gradient_as_bucket_view=as_view)
+    reference = integer_net("cpu", seed=0)
+    for step, synchronized in enumerate([True, True, False, True]):
+        x, y = batch(50 + step)
+        with contextlib.nullcontext() if synchronized else model.no_sync():
+            (loss_of(model, shard(x, "cpu"), shard(y, "cpu")) * n).backward()
+        loss_of(reference, porta.tensor(x), porta.tensor(y)).backward()
+    for got, want in zip(model.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+
+
+class TiedNet(nn.Module):
+    """fc1 applied twice: its weight gets two gradients in one backward."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2 = nn.Linear(6, 6), nn.Linear(6, 3)
+
+    def forward(self, x):
+        return self.fc2(self.fc1(self.fc1(x).relu()))
+
+
+@pytest.mark.parametrize("as_view", [False, True], ids=["grad_copied", "gradient_as_bucket_view"])
+def test_a_weight_used_twice_gets_the_sum_of_its_gradients(as_view):
+    # Each use's GEMM computes a part of the weight's gradient: neither may write it into the bucket alone.
+    n = dist.get_world_size()
+    nets = []
+    for _ in range(2):
+        net, rng = TiedNet(), np.random.default_rng(5)
+        with porta.no_grad():
+            for p in net.parameters():
+                p.copy_(porta.tensor(rng.integers(-2, 3, size=tuple(p.shape)), dtype=porta.float32))
+        nets.append(net)
+    model, reference = DDP(nets[0], gradient_as_bucket_view=as_view), nets[1]
+    x, y = batch(60)
+    (loss_of(model, shard(x, "cpu"), shard(y, "cpu")) * n).backward()
+    loss_of(reference, porta.tensor(x), porta.tensor(y)).backward()
+    for got, want in zip(model.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+
+
+def test_a_hook_registered_before_ddp_sees_this_ranks_own_gradient():
+    # The weight's own hook runs before DDP's: it sees the gradient of this rank's shard, not the bucket's share of
+    # the average (the bucket is written in the GEMM only where DDP's hook is the weight's only one).
+    n = dist.get_world_size()
+    net, local = integer_net("cpu", seed=0), integer_net("cpu", seed=0)
+    seen = []
+    net.fc1.weight.register_hook(lambda g: seen.append(np.array(g.tolist())))
+    model = DDP(net)
+    x, y = batch(70)
+    (loss_of(model, shard(x, "cpu"), shard(y, "cpu")) * n).backward()
+    (loss_of(local, shard(x, "cpu"), shard(y, "cpu")) * n).backward()
+    assert len(seen) == 1
+    np.testing.assert_array_equal(seen[0], np.array(local.fc1.weight.grad.tolist()))
 
 
 @pytest.mark.parametrize("as_view", [False, True], ids=["grad_copied", "gradient_as_bucket_view"])

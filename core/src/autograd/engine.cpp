@@ -328,7 +328,34 @@ void run_callbacks(std::vector<std::function<void()>>& callbacks) {
   callbacks.clear();
 }
 
+// While a backward on this thread may hand gradient destinations out
+// (gradient_destination): its edge counts (those still to come into each
+// node) and the gradients already summed for nodes.
+struct DestinationScope {
+  const std::unordered_map<Node*, int>* deps = nullptr;
+  const std::unordered_map<Node*, TensorPtr>* pending = nullptr;
+};
+thread_local const DestinationScope* t_destinations = nullptr;
+
 }  // namespace
+
+GradDestination gradient_destination(const std::shared_ptr<Node>& next, const Dims& shape, Dtype dtype,
+                                     const DeviceState& dev) {
+  const DestinationScope* scope = t_destinations;
+  auto* acc = dynamic_cast<AccumulateGrad*>(next.get());
+  if (!scope || !acc) return {};
+  const auto d = scope->deps->find(acc);
+  if (d == scope->deps->end() || d->second != 1 || scope->pending->count(acc)) return {};
+  const HookList hooks = hooks_of(*acc);
+  if (hooks.size() != 1 || !hooks[0]->destination) return {};
+  GradDestination dst = hooks[0]->destination();
+  if (dst.out &&
+      (dst.out->shape != shape || dst.out->dtype != dtype || dst.out->device != &dev || !dst.out->is_contiguous()))
+    fail(PORTA_ERROR_INTERNAL, "backward: a hook offered a gradient destination ", dtype_name(dst.out->dtype), " ",
+         dst.out->shape.str(), " on ", dst.out->device->name, " for a gradient ", dtype_name(dtype), " ", shape.str(),
+         " on ", dev.name);
+  return dst;
+}
 
 void queue_callback(std::function<void()> fn) {
   if (!t_callbacks)
@@ -374,6 +401,14 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
     std::vector<std::function<void()>>* outer;
     ~RestoreCallbacks() { t_callbacks = outer; }
   } restore{outer_callbacks};
+  // Destinations only where every gradient reaches its .grad and nothing is recorded.
+  const DestinationScope destinations{&deps, &pending};
+  const DestinationScope* outer_destinations =
+      std::exchange(t_destinations, options.accumulate && !select && !options.create_graph ? &destinations : nullptr);
+  struct RestoreDestinations {
+    const DestinationScope* outer;
+    ~RestoreDestinations() { t_destinations = outer; }
+  } restore_destinations{outer_destinations};
   std::vector<TensorPtr> captured(options.inputs.size());
   std::vector<std::pair<AccumulateGrad*, TensorPtr>> leaf_grads;  // accumulated together at the end
   std::vector<NonLeafGrad> non_leaf_grads;

@@ -23,7 +23,8 @@ HookList& hook_list(porta_tensor& t) { return t.grad_fn ? t.grad_fn->pre_hooks :
 
 }  // namespace
 
-uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&)> fn, bool writes_grad) {
+uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&)> fn, bool writes_grad,
+                       std::function<GradDestination()> destination) {
   if (t.view_base) refresh_view(t);
   if (!t.requires_grad)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "register_hook: cannot register a hook on a tensor that doesn't require "
@@ -33,6 +34,7 @@ uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&
   hook->id = next_id.fetch_add(1, std::memory_order_relaxed);
   hook->fn = std::move(fn);
   hook->writes_grad = writes_grad && !t.grad_fn;
+  if (!t.grad_fn) hook->destination = std::move(destination);
   std::lock_guard<std::mutex> lock(hooks_mutex());
   hook_list(t).push_back(hook);
   return hook->id;

@@ -59,6 +59,15 @@ class SavedTensor {
   const TensorPtr& checked() const;  // t_, after the version check
 };
 
+// Where the node computing a leaf's whole gradient may write it, instead
+// of into a tensor of its own that a hook then copies (DistributedDataParallel:
+// a parameter's place in its bucket, divided by the world size on the way):
+// `out` becomes scale * gradient + keep * out. Empty `out`: none offered.
+struct GradDestination {
+  TensorPtr out;
+  double scale = 1.0, keep = 0.0;
+};
+
 // A gradient hook (Tensor.register_hook): sees the gradient flowing into a
 // tensor and may return a replacement (an empty TensorPtr keeps it).
 struct GradHook {
@@ -68,6 +77,9 @@ struct GradHook {
   // (DistributedDataParallel's gradient_as_bucket_view: .grad is a view of
   // the bucket): when it returns a gradient, backward writes no .grad there.
   bool writes_grad = false;
+  // A leaf's hook (the core's own) that offers a GradDestination; the
+  // gradient written there is what the hook then gets (gradient_destination).
+  std::function<GradDestination()> destination;
 };
 using HookList = std::vector<std::shared_ptr<GradHook>>;
 
@@ -206,6 +218,16 @@ std::vector<TensorPtr> run_backward(const std::vector<TensorPtr>& roots, std::ve
                                     const BackwardOptions& options);
 // run_backward of one root with the default options.
 void backward(const TensorPtr& root, TensorPtr grad);
+// Asked by a node's apply() for its gradient along `next` (an edge of
+// its own) of `shape`, `dtype` and device `dev`: the destination the leaf's
+// hook offers (GradDestination), or none. Offered only while this thread's
+// backward accumulates into .grad over the whole graph without
+// create_graph, to a leaf whose accumulator takes this one gradient alone
+// (no other edge into it, nothing arrived there before), and whose only
+// hook offers one: contiguous, of that shape, dtype and device. A node
+// that gets one must write its gradient there and return that tensor.
+GradDestination gradient_destination(const std::shared_ptr<Node>& next, const Dims& shape, Dtype dtype,
+                                     const DeviceState& dev);
 // Called from a hook while backward runs (torch's
 // Variable._execution_engine.queue_callback): `fn` runs on the thread of
 // that backward after the graph is traversed and before any .grad is
@@ -216,7 +238,9 @@ void queue_callback(std::function<void()> fn);
 // ---- hooks (hooks.cpp)
 // Registers `fn` on t's gradient; returns its id for remove_hook.
 // With `writes_grad` (leaves only, the core's own hooks): GradHook's.
-uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&)> fn, bool writes_grad = false);
+// With `destination` (leaves only): GradHook's.
+uint64_t register_hook(porta_tensor& t, std::function<TensorPtr(const TensorPtr&)> fn, bool writes_grad = false,
+                       std::function<GradDestination()> destination = {});
 // False when t has no hook with that id (removed already, or another tensor's).
 bool remove_hook(porta_tensor& t, uint64_t id);
 // Tensor.retain_grad(): a non-leaf keeps its gradient in .grad (a leaf does already).

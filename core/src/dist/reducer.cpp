@@ -21,6 +21,7 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     TensorPtr view;  // the parameter's place in its bucket's buffer, in its shape
     bool ready = false;
     bool used = false;  // its hook ran in this backward
+    bool written_in_place = false;  // its gradient's node was handed the view (destination())
   };
   struct Bucket {
     TensorPtr flat;
@@ -36,6 +37,9 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   std::shared_ptr<ProcessGroup> group;
   bool find_unused = false;
   bool as_bucket_view = false;  // .grad is the slot's view itself
+  // 1 / world size, exact (a power of two): a gradient scaled by it on its
+  // way into the bucket equals one divided by the world size.
+  double exact_reciprocal = 0;
   bool armed = false;  // prepare_for_backward ran; its backward has not finished
   bool finalize_queued = false;
   size_t next_launch = 0;  // buckets start in index order on every rank
@@ -47,7 +51,7 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   double waited_s = 0;
 
   void reset_for_backward() {
-    for (Slot& s : slots) s.ready = s.used = false;
+    for (Slot& s : slots) s.ready = s.used = s.written_in_place = false;
     for (Bucket& b : buckets) b.pending = b.params.size(), b.work.reset();
     next_launch = 0;
     finalize_queued = false;
@@ -73,6 +77,21 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     ops::binary_scalar_into(PORTA_OP_DIV, sum, static_cast<double>(group->size()), slots[i].view);
   }
 
+  // The slot's view as parameter i's gradient destination: the node that
+  // computes its gradient writes it there already divided by the world size
+  // (plus the .grad it holds, when that is the view: no_sync steps with
+  // gradient_as_bucket_view), instead of fill() copying it in. Offered only
+  // where that scaling is exact and before the slot is ready.
+  autograd::GradDestination destination(size_t i) {
+    std::lock_guard<std::mutex> lock(mu);
+    Slot& s = slots[i];
+    if (!alive || !armed || exact_reciprocal == 0 || s.ready) return {};
+    const porta_tensor& p = *params[i];
+    if (p.grad && p.grad != s.view.get()) return {};  // a .grad of its own: fill() adds it
+    s.written_in_place = true;
+    return {s.view, exact_reciprocal, p.grad ? exact_reciprocal : 0.0};
+  }
+
   TensorPtr on_grad(size_t i, const TensorPtr& g) {
     std::lock_guard<std::mutex> lock(mu);
     // Not armed: a backward after a forward under no_sync() (or of the
@@ -84,7 +103,8 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     // The .grad accumulated so far (no_sync steps) joins this gradient, as
     // torch's reducer reads the accumulated .grad: the result is the average
     // of the ranks' sums.
-    fill(i, p.grad ? ops::binary(PORTA_OP_ADD, TensorPtr::borrow(p.grad), g) : g);
+    if (!(s.written_in_place && g.get() == s.view.get()))
+      fill(i, p.grad ? ops::binary(PORTA_OP_ADD, TensorPtr::borrow(p.grad), g) : g);
     s.used = true;
     if (!finalize_queued) {
       finalize_queued = true;
@@ -168,6 +188,8 @@ Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> gr
   st.group = std::move(group);
   st.find_unused = options.find_unused_parameters;
   st.as_bucket_view = options.gradient_as_bucket_view;
+  const int32_t world = st.group->size();
+  if ((world & (world - 1)) == 0) st.exact_reciprocal = 1.0 / world;
   st.slots.resize(st.params.size());
   // Buckets: reverse order, one device and dtype each, the first one small.
   int64_t used = 0;  // bytes in the last bucket
@@ -211,7 +233,11 @@ Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> gr
           auto s = weak.lock();
           return s ? s->on_grad(i, g) : TensorPtr();
         },
-        /*writes_grad=*/st.as_bucket_view));
+        /*writes_grad=*/st.as_bucket_view,
+        [weak, i]() -> autograd::GradDestination {
+          auto s = weak.lock();
+          return s ? s->destination(i) : autograd::GradDestination();
+        }));
 }
 
 Reducer::~Reducer() {

@@ -6,8 +6,10 @@
 // (first_bucket_bytes) so communication starts early, the others up to
 // bucket_bytes. A hook on each parameter writes its gradient, plus the
 // .grad it already has (accumulated under no_sync), divided by the world
-// size, into its place in the bucket's flat buffer; when every gradient of a
-// bucket is in, its all_reduce (SUM) starts, buckets in index order on every
+// size, into its place in the bucket's flat buffer (or offers that place as
+// the gradient's destination, where the node computing it writes it already
+// divided: a Linear weight's GEMM; autograd::gradient_destination); when
+// every gradient of a bucket is in, its all_reduce (SUM) starts, buckets in index order on every
 // rank. The hook hands backward the bucket's view as the gradient; a
 // callback queued in the engine waits for every bucket before any .grad is
 // written, and clears the .grad each bucket already holds, so every

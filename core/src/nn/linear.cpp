@@ -1,8 +1,9 @@
 // linear, dropout and the nn ops' shared reduction argument.
 #include "autograd/node.hpp"
-#include "ops/ag.hpp"
-#include "runtime/error.hpp"
 #include "nn/nn.hpp"
+#include "ops/ag.hpp"
+#include "ops/ops.hpp"
+#include "runtime/error.hpp"
 
 namespace porta::nn {
 
@@ -32,7 +33,19 @@ struct LinearNode final : autograd::Node {
     TensorPtr g2 = ag::reshape(g, Dims{-1, out});
     TensorPtr gx, gw, gb;
     if (next[0]) gx = ag::matmul(g, weight);  // [..., out] @ [out, in]
-    if (next[1]) gw = ag::matmul(ag::transpose(g2, 0, 1), ag::reshape(x, Dims{-1, in}));
+    if (next[1]) {
+      TensorPtr gt = ag::transpose(g2, 0, 1), xs = ag::reshape(x, Dims{-1, in});
+      // Where the weight's hook offers it (DistributedDataParallel's
+      // bucket), dW goes there in the same GEMM, scaled on the way.
+      const autograd::GradDestination dst =
+          autograd::gradient_destination(next[1], Dims{out, in}, g->dtype, *g->device);
+      if (dst.out) {
+        ops::matmul_into(dst.out, gt, xs, dst.scale, dst.keep);
+        gw = dst.out;
+      } else {
+        gw = ag::matmul(gt, xs);
+      }
+    }
     if (next.size() > 2 && next[2]) {
       const int32_t rows = 0;
       gb = ag::reduce(PORTA_OP_SUM, g2, &rows, 1, false);

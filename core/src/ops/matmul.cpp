@@ -1,6 +1,6 @@
 // Matrix products with NumPy matmul semantics, lowered to one batched GEMM
 // kernel call: C[batch, M, N] = alpha A[batch, M, K] @ B[batch, K, N] +
-// beta C (C filled from the added term first).
+// beta C (C filled from the added term first, or given: matmul_into).
 #include "runtime/error.hpp"
 #include "ops/ops.hpp"
 
@@ -61,11 +61,16 @@ Operand prepare(const TensorPtr& t, const Dims& batch_shape, int64_t batch) {
   return op;
 }
 
-}  // namespace
+// matmul's operands checked, made at least 2-D and of one dtype, and the
+// product's shape.
+struct Product {
+  TensorPtr a, b;
+  Dtype dt;
+  Dims batch_shape, out_shape;
+  int64_t batch = 1, M = 0, K = 0, N = 0;
+};
 
-TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) { return matmul(a_in, b_in, 1.0, TensorPtr(), 0.0); }
-
-TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in, double alpha, const TensorPtr& c, double beta) {
+Product plan(const TensorPtr& a_in, const TensorPtr& b_in) {
   check_same_device("matmul", {a_in.get(), b_in.get()});
   if (a_in->ndim() == 0 || b_in->ndim() == 0)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "matmul: both operands need at least 1 dimension (got shapes ",
@@ -74,61 +79,92 @@ TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in, double alpha, con
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: expected both operands to have the same dtype, but got ",
          dtype_name(a_in->dtype), " and ", dtype_name(b_in->dtype), " (as PyTorch, matmul does not promote); cast one "
          "first (porta_cast, .to(dtype))");
-  const Dtype dt = a_in->dtype;
-  if (!is_floating(dt))
+  Product p;
+  p.dt = a_in->dtype;
+  if (!is_floating(p.dt))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: supports float32 and float64, got ", dtype_name(a_in->dtype), " and ",
          dtype_name(b_in->dtype), "; cast first (porta_cast)");
   const bool a_vec = a_in->ndim() == 1, b_vec = b_in->ndim() == 1;
-  TensorPtr a = a_vec ? unsqueeze(a_in, 0) : a_in;
-  TensorPtr b = b_vec ? unsqueeze(b_in, 1) : b_in;
-  a = cast(a, dt);
-  b = cast(b, dt);
-  const int64_t M = a->shape[a->ndim() - 2], K = a->shape[a->ndim() - 1];
-  const int64_t K2 = b->shape[b->ndim() - 2], N = b->shape[b->ndim() - 1];
-  if (K != K2)
+  p.a = cast(a_vec ? unsqueeze(a_in, 0) : a_in, p.dt);
+  p.b = cast(b_vec ? unsqueeze(b_in, 1) : b_in, p.dt);
+  p.M = p.a->shape[p.a->ndim() - 2], p.K = p.a->shape[p.a->ndim() - 1];
+  const int64_t K2 = p.b->shape[p.b->ndim() - 2];
+  p.N = p.b->shape[p.b->ndim() - 1];
+  if (p.K != K2)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "matmul: shapes ", a_in->shape.str(), " and ", b_in->shape.str(),
-         " cannot be multiplied (", K, " columns vs ", K2, " rows)");
+         " cannot be multiplied (", p.K, " columns vs ", K2, " rows)");
   Dims ab, bb;
-  for (int32_t i = 0; i < a->ndim() - 2; ++i) ab.push_back(a->shape[i]);
-  for (int32_t i = 0; i < b->ndim() - 2; ++i) bb.push_back(b->shape[i]);
-  const Dims batch_shape = broadcast_shapes("matmul", ab, bb);
-  const int64_t batch = checked_numel(batch_shape);
+  for (int32_t i = 0; i < p.a->ndim() - 2; ++i) ab.push_back(p.a->shape[i]);
+  for (int32_t i = 0; i < p.b->ndim() - 2; ++i) bb.push_back(p.b->shape[i]);
+  p.batch_shape = broadcast_shapes("matmul", ab, bb);
+  p.batch = checked_numel(p.batch_shape);
+  p.out_shape = p.batch_shape;
+  if (!a_vec) p.out_shape.push_back(p.M);
+  if (!b_vec) p.out_shape.push_back(p.N);
+  return p;
+}
 
-  Dims out_shape = batch_shape;
-  if (!a_vec) out_shape.push_back(M);
-  if (!b_vec) out_shape.push_back(N);
+// out = alpha * (a @ b) + beta * out, out contiguous of the product's shape
+// (beta == 0: out is not read).
+void gemm_into(const Product& p, const TensorPtr& out, double alpha, double beta) {
+  if (out->numel() == 0) return;
+  if (p.K == 0) {  // an empty sum: beta out, or zeros
+    if (beta == 0.0)
+      copy_into(out, full(*out->device, Dims{}, 0.0, out->dtype));
+    else if (beta != 1.0)
+      binary_scalar_into(PORTA_OP_MUL, out, beta, out);
+    return;
+  }
+  Operand A = prepare(p.a, p.batch_shape, p.batch), B = prepare(p.b, p.batch_shape, p.batch);
+  int64_t rows = p.M, nbatch = p.batch;
+  // A shared B with a row-major, densely batched A folds into one big GEMM.
+  if (p.batch > 1 && B.batch_stride == 0 && A.col_stride == 1 && A.batch_stride == p.M * A.row_stride) {
+    rows = p.batch * p.M;
+    nbatch = 1;
+  }
+  KernelArg ka(*A.t, Dims{nbatch, rows, p.K}, Dims{nbatch > 1 ? A.batch_stride : 0, A.row_stride, A.col_stride});
+  KernelArg kb(*B.t, Dims{nbatch, p.K, p.N}, Dims{nbatch > 1 ? B.batch_stride : 0, B.row_stride, B.col_stride});
+  KernelArg kc(*out, Dims{nbatch, rows, p.N}, Dims{rows * p.N, p.N, 1});
+  KernelArg ins[2] = {ka, kb};
+  porta_matmul_params params{sizeof(params), alpha, beta};
+  launch(*out->device, PORTA_OP_MATMUL, p.dt, ins, 2, kc, &params);
+}
+
+}  // namespace
+
+TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) { return matmul(a_in, b_in, 1.0, TensorPtr(), 0.0); }
+
+TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in, double alpha, const TensorPtr& c, double beta) {
+  const Product p = plan(a_in, b_in);
   const bool adds = c && beta != 0.0;
   if (adds) {
     check_same_device("matmul", {a_in.get(), c.get()});
-    if (c->dtype != dt)
+    if (c->dtype != p.dt)
       fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: the added term is ", dtype_name(c->dtype), ", the product ",
-           dtype_name(dt), "; cast it first");
-    if (broadcast_shapes("matmul", c->shape, out_shape) != out_shape)
+           dtype_name(p.dt), "; cast it first");
+    if (broadcast_shapes("matmul", c->shape, p.out_shape) != p.out_shape)
       fail(PORTA_ERROR_SHAPE_MISMATCH, "matmul: the added term of shape ", c->shape.str(),
-           " does not broadcast to the product's shape ", out_shape.str());
+           " does not broadcast to the product's shape ", p.out_shape.str());
   }
-  TensorPtr out = empty(*a->device, dt, out_shape);
+  TensorPtr out = empty(*p.a->device, p.dt, p.out_shape);
   if (adds) copy_into(out, c);  // broadcasts c, or refuses a shape that does not
-  if (out->numel() == 0) return out;
-  if (K == 0) {  // an empty sum: beta c, or zeros
-    if (!adds) return full(*a->device, out_shape, 0.0, dt);
-    return beta == 1.0 ? out : binary_scalar(PORTA_OP_MUL, out, beta);
-  }
-
-  Operand A = prepare(a, batch_shape, batch), B = prepare(b, batch_shape, batch);
-  int64_t rows = M, nbatch = batch;
-  // A shared B with a row-major, densely batched A folds into one big GEMM.
-  if (batch > 1 && B.batch_stride == 0 && A.col_stride == 1 && A.batch_stride == M * A.row_stride) {
-    rows = batch * M;
-    nbatch = 1;
-  }
-  KernelArg ka(*A.t, Dims{nbatch, rows, K}, Dims{nbatch > 1 ? A.batch_stride : 0, A.row_stride, A.col_stride});
-  KernelArg kb(*B.t, Dims{nbatch, K, N}, Dims{nbatch > 1 ? B.batch_stride : 0, B.row_stride, B.col_stride});
-  KernelArg kc(*out, Dims{nbatch, rows, N}, Dims{rows * N, N, 1});
-  KernelArg ins[2] = {ka, kb};
-  porta_matmul_params p{sizeof(p), alpha, adds ? beta : 0.0};
-  launch(*out->device, PORTA_OP_MATMUL, dt, ins, 2, kc, &p);
+  gemm_into(p, out, alpha, adds ? beta : 0.0);
   return out;
+}
+
+void matmul_into(const TensorPtr& out, const TensorPtr& a_in, const TensorPtr& b_in, double alpha, double beta) {
+  const Product p = plan(a_in, b_in);
+  check_same_device("matmul", {a_in.get(), out.get()});
+  if (out->dtype != p.dt || out->shape != p.out_shape || !out->is_contiguous())
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "matmul: the output must be a contiguous ", dtype_name(p.dt),
+         " tensor of shape ", p.out_shape.str(), ", got a ", out->is_contiguous() ? "contiguous " : "non-contiguous ",
+         dtype_name(out->dtype), " one of shape ", out->shape.str());
+  if (out->storage == p.a->storage || out->storage == p.b->storage)
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "matmul: the output shares memory with an operand; write into a tensor of its "
+         "own");
+  begin_write(*out, "matmul");
+  gemm_into(p, out, alpha, beta);
 }
 
 }  // namespace porta::ops

@@ -128,5 +128,10 @@ TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);
 // product's shape and is copied into the output first. beta == 0 or no c:
 // c is not read (NaN in it does not propagate, as PyTorch).
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b, double alpha, const TensorPtr& c, double beta);
+// out = alpha * (a @ b) + beta * out, in place: `out` contiguous, of the
+// product's dtype and shape, sharing no memory with a or b (beta == 0: out
+// is not read). DistributedDataParallel's gradients go straight into their
+// bucket through it.
+void matmul_into(const TensorPtr& out, const TensorPtr& a, const TensorPtr& b, double alpha, double beta);
 
 }  // namespace porta::ops
