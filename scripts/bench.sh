@@ -3,6 +3,7 @@
 #   core:     dispatch overhead, sgemm vs OpenBLAS, add vs memcpy
 #   training: SimpleCNN and seed-case-1 steps vs PyTorch (CPU) in the same run
 #   allreduce: porta_all_reduce vs MPI_Allreduce, 2 ranks under porta-run
+#   ddp:      the demo's DDP scaling over 2 processes, and PyTorch DDP's (gloo)
 # PyTorch comes from PyPI, into a venv of its own (build/venv-bench: the
 # project's pinned packages plus torch==2.15.0, safetensors==0.8.0 and
 # jax==0.10.2, the peers the storage-dtype and DLPack tests compare with when
@@ -35,4 +36,5 @@ if [ -x build/bin/porta_bench_allreduce ]; then
   PORTA_NUM_THREADS=1 PORTA_MPIEXEC="$mpiexec" build/bin/porta-run -n 2 build/bin/porta_bench_allreduce \
     > "$out/allreduce.jsonl"
   echo; echo "## All-reduce"; "$py" tests/bench/report_allreduce.py "$out/allreduce.jsonl" | tee "$out/allreduce.md"
+  echo; echo "## DDP scaling"; "$py" tests/bench/ddp_scaling.py --rounds 3 | tee "$out/ddp_scaling.md"
 fi
