@@ -4,7 +4,9 @@
 For each library: one process trains the first N training images at batch B, and two processes train them with
 DistributedDataParallel, B / 2 images each a step (the same global batch); every process has one thread. A round
 runs the four, one after another, and the rounds repeat them, so the machine's drift touches them alike.
-Efficiency = T(1 process) / (2 x T(2 processes)), training time only (rank 0's clock).
+Efficiency = T(1 process) / (2 x T(2 processes)), training time only (rank 0's clock). For Porta's two processes
+the table also gives how long the end of each backward waited for the all-reduces, per step on each rank
+(PORTA_LOG=info): the communication backward did not hide.
 
 Porta: build/bin/porta-demo, and the same under build/bin/porta-run -n 2 with --distributed (MPI over shared
 memory, gradient_as_bucket_view). PyTorch: this file's own loop (--torch-worker), the same model, Adam at 1e-3,
@@ -120,7 +122,8 @@ def run_torch(args, world):
 
 
 def run_porta(args, world):
-    env = dict(os.environ, PORTA_NUM_THREADS="1", PORTA_MPIEXEC=MPIEXEC)
+    """Training seconds, and the ranks' waits per backward in ms (none for one process)."""
+    env = dict(os.environ, PORTA_NUM_THREADS="1", PORTA_MPIEXEC=MPIEXEC, PORTA_LOG="info")
     cmd = ["build/bin/porta-demo", "--device", "cpu", "--train-samples", str(args.samples), "--test-samples", "100",
            "--batch-size", str(args.batch), "--data", args.data]
     if world > 1:
@@ -128,7 +131,10 @@ def run_porta(args, world):
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=LIMIT_S)
     if p.returncode:
         raise SystemExit(f"Porta, {world} process(es), failed:\n{p.stdout}")
-    return training_seconds([p.stdout], f"Porta, {world} process(es)")
+    waits = [float(w) for w in re.findall(r"waited ([0-9.]+) ms per backward", p.stdout)]
+    if world > 1 and len(waits) != world:
+        raise SystemExit(f"Porta, {world} processes: {len(waits)} reducer reports, not {world}:\n{p.stdout}")
+    return training_seconds([p.stdout], f"Porta, {world} process(es)"), waits
 
 
 def main():
@@ -145,17 +151,18 @@ def main():
         raise SystemExit("--batch must be even (two processes share each step)")
     rows = []
     print(f"{args.samples} images, batch {args.batch} (2 processes: {args.batch // 2} each), 1 thread per process")
-    print("| round | Porta 1 proc | Porta 2 procs | Porta efficiency | PyTorch 1 proc | PyTorch 2 procs | "
-          "PyTorch efficiency |")
-    print("|---|---|---|---|---|---|---|")
+    print("| round | Porta 1 proc | Porta 2 procs | Porta efficiency | backward's end waited | PyTorch 1 proc | "
+          "PyTorch 2 procs | PyTorch efficiency |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in range(1, args.rounds + 1):
-        p1, p2 = run_porta(args, 1), run_porta(args, 2)
+        (p1, _), (p2, waits) = run_porta(args, 1), run_porta(args, 2)
         t1, t2 = run_torch(args, 1), run_torch(args, 2)
         rows.append((p1, p2, p1 / (2 * p2), t1, t2, t1 / (2 * t2)))
-        print(f"| {r} | {p1:.1f} s | {p2:.1f} s | {rows[-1][2]:.2f} | {t1:.1f} s | {t2:.1f} s | {rows[-1][5]:.2f} |",
-              flush=True)
+        waited = " / ".join(f"{w:.1f}" for w in waits) + " ms"
+        print(f"| {r} | {p1:.1f} s | {p2:.1f} s | {rows[-1][2]:.2f} | {waited} | {t1:.1f} s | {t2:.1f} s | "
+              f"{rows[-1][5]:.2f} |", flush=True)
     med = [statistics.median(col) for col in zip(*rows)]
-    print(f"| median | {med[0]:.1f} s | {med[1]:.1f} s | {med[2]:.2f} | {med[3]:.1f} s | {med[4]:.1f} s | "
+    print(f"| median | {med[0]:.1f} s | {med[1]:.1f} s | {med[2]:.2f} | | {med[3]:.1f} s | {med[4]:.1f} s | "
           f"{med[5]:.2f} |")
     effs = [row[2] for row in rows]
     print(f"\nPorta's efficiency: median {med[2]:.2f}, {min(effs):.2f}-{max(effs):.2f} over {len(rows)} rounds "
