@@ -180,7 +180,10 @@ const Plan& plan_for(const Dnnl& d, uint32_t op, const Geometry& g, dnnl_data_ty
                     g.g};
   std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<Plan>& p = (*plans)[key];
-  if (!p) p = std::make_unique<Plan>(make_plan(d, op, g, dt));
+  if (!p) {
+    const onednn::OneOmpThread one;  // the primitive's split of the work is fixed now: one thread
+    p = std::make_unique<Plan>(make_plan(d, op, g, dt));
+  }
   return *p;
 }
 
@@ -288,7 +291,7 @@ porta_status direct_conv_kernel(const porta_kernel_call* c) {
   if (!full.usable || !tail.usable) return report(PORTA_ERROR_NOT_IMPLEMENTED, "oneDNN has no fast kernel for it");
   std::atomic<bool> ok{true};
   parallel_for(parts, 1, [&](int64_t b, int64_t e) {
-    d->omp_set_num_threads(1);
+    const onednn::OneOmpThread one;
     for (int64_t i = b; i < e && ok; ++i) {
       void* ops[kRoles] = {base[kX] + i * per * x_image, base[kW], base[kY] + i * per * y_image};
       if (Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT && (kBf16 || i > 0))

@@ -86,7 +86,10 @@ const Plan& plan_for(const onednn::Functions& d, const BlockShape& s) {
   static auto* plans = new std::map<BlockShape, std::unique_ptr<Plan>>();  // leaked: see conv_direct_kernels.cpp
   std::lock_guard<std::mutex> lock(mu);
   std::unique_ptr<Plan>& p = (*plans)[s];
-  if (!p) p = std::make_unique<Plan>(make_plan(d, s));
+  if (!p) {
+    const onednn::OneOmpThread one;  // the primitive's thread count is fixed now: one thread
+    p = std::make_unique<Plan>(make_plan(d, s));
+  }
   return *p;
 }
 
@@ -126,7 +129,7 @@ porta_status matmul_bf16_kernel(const porta_kernel_call* c) {
   const bool ok = run_gemm_blocks(blocks, [&](int64_t i, int64_t m0, int64_t m1, int64_t n0, int64_t n1) {
     const bool last = blocks.rows ? m1 == M : n1 == N;
     const Plan& p = *plans[last && !blocks.whole ? 1 : 0];
-    d->omp_set_num_threads(1);
+    const onednn::OneOmpThread one;
     Memory a(*d, p.a, const_cast<uint16_t*>(a_base + i * A.strides[0] + m0 * A.strides[1]));
     Memory b(*d, p.b, const_cast<uint16_t*>(b_base + i * B.strides[0] + n0 * B.strides[2]));
     Memory out(*d, p.c, c_base + i * C.strides[0] + m0 * N + n0);

@@ -9,6 +9,7 @@
 #include "blas_loader.hpp"
 #include "dtype_dispatch.hpp"
 #include "gemm_blocks.hpp"
+#include "onednn.hpp"
 #include "strided_loop.hpp"
 #include "thread_pool.hpp"
 
@@ -65,7 +66,7 @@ void gemm(const Mat<T>& a, const Mat<T>& b, T* c, int64_t M, int64_t N, int64_t 
 // length), on the calling thread alone; false when oneDNN refused it.
 bool dnnl_block(const Mat<float>& a, const Mat<float>& b, float* c, int64_t ldc, int64_t m0, int64_t m1, int64_t n0,
                 int64_t n1, int64_t K, float alpha, float beta) {
-  g_blas.omp_set_num_threads(1);
+  const onednn::OneOmpThread one;
   return g_blas.dnnl_sgemm(a.row_major() ? 'N' : 'T', b.row_major() ? 'N' : 'T', m1 - m0, n1 - n0, K, alpha,
                            a.base + m0 * a.rs, a.ld(), b.base + n0 * b.cs, b.ld(), beta, c + m0 * ldc + n0, ldc) == 0;
 }

@@ -26,6 +26,42 @@ void* library() {
   return lib;
 }
 
+namespace {
+
+// libgomp's (oneDNN's OpenMP), through the library's handle: dlsym searches
+// what it loaded too. Null where oneDNN is not loaded.
+struct OmpThreads {
+  int (*get)() = nullptr;
+  void (*set)(int) = nullptr;
+};
+
+const OmpThreads& omp_threads() {
+  static const OmpThreads t = [] {
+    OmpThreads o;
+    if (void* lib = library()) {
+      o.get = reinterpret_cast<int (*)()>(dlsym(lib, "omp_get_max_threads"));
+      o.set = reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"));
+      if (!o.get || !o.set) o = OmpThreads();
+    }
+    return o;
+  }();
+  return t;
+}
+
+}  // namespace
+
+OneOmpThread::OneOmpThread() {
+  const OmpThreads& t = omp_threads();
+  if (!t.set) return;
+  previous_ = t.get();
+  if (previous_ != 1) t.set(1);
+}
+
+OneOmpThread::~OneOmpThread() {
+  const OmpThreads& t = omp_threads();
+  if (t.set && previous_ != 1 && previous_ > 0) t.set(previous_);
+}
+
 #ifdef PORTA_HAVE_DNNL
 const Functions* functions() {
   static Functions d;

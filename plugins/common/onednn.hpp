@@ -12,6 +12,26 @@ namespace porta::host::onednn {
 // cannot be loaded (a warning through the host table says so, once).
 void* library();
 
+// oneDNN's OpenMP thread count is the calling thread's OpenMP setting, read
+// when a primitive is made (a convolution fixes its split of the work then,
+// for every later run) and when one runs. Porta runs each oneDNN call on one
+// thread of its own pool, so its kernels make and run them inside this
+// scope: the setting is 1 there, and the thread's own setting comes back
+// after (a part may run on the caller's thread, whose setting is the
+// program's). Without it, a primitive first made on a thread at OpenMP's
+// default ran every time on a team of that many threads, whatever
+// PORTA_NUM_THREADS said. Does nothing where oneDNN is not loaded.
+class OneOmpThread {
+ public:
+  OneOmpThread();
+  ~OneOmpThread();
+  OneOmpThread(const OneOmpThread&) = delete;
+  OneOmpThread& operator=(const OneOmpThread&) = delete;
+
+ private:
+  int previous_ = 0;
+};
+
 }  // namespace porta::host::onednn
 
 #ifdef PORTA_HAVE_DNNL  // the primitives' C API, where its header was found at build time
@@ -19,15 +39,14 @@ void* library();
 
 #include <initializer_list>
 
-extern "C" void omp_set_num_threads(int);  // libgomp's, for the decltype below (dlsym'd, never linked)
-
 namespace porta::host::onednn {
 
 // The oneDNN C functions the kernels call, from library().
 struct Functions {
 #define PORTA_DNNL_FUNCTIONS(X)                                                                                     \
   X(dnnl_engine_create)                                                                                             \
-  X(dnnl_stream_create) X(dnnl_stream_destroy) X(dnnl_memory_desc_init_by_tag) X(dnnl_memory_desc_init_by_strides)  \
+  X(dnnl_stream_create)                                                                                             \
+  X(dnnl_stream_destroy) X(dnnl_memory_desc_init_by_tag) X(dnnl_memory_desc_init_by_strides)                        \
       X(dnnl_memory_desc_get_size) X(dnnl_memory_desc_equal) X(dnnl_memory_create) X(dnnl_memory_destroy)           \
           X(dnnl_dilated_convolution_forward_desc_init) X(dnnl_dilated_convolution_backward_data_desc_init)         \
               X(dnnl_dilated_convolution_backward_weights_desc_init) X(dnnl_matmul_desc_init)                       \
@@ -37,7 +56,7 @@ struct Functions {
                               X(dnnl_post_ops_destroy) X(dnnl_primitive_desc_create) X(dnnl_primitive_desc_destroy) \
                                   X(dnnl_primitive_desc_query) X(dnnl_primitive_desc_query_md)                      \
                                       X(dnnl_primitive_create) X(dnnl_primitive_destroy) X(dnnl_primitive_execute)  \
-                                          X(dnnl_reorder_primitive_desc_create) X(omp_set_num_threads)
+                                          X(dnnl_reorder_primitive_desc_create)
 #define PORTA_DNNL_MEMBER(f) decltype(&::f) f = nullptr;
   PORTA_DNNL_FUNCTIONS(PORTA_DNNL_MEMBER)
 #undef PORTA_DNNL_MEMBER
