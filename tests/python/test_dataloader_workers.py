@@ -138,6 +138,32 @@ def test_worker_init_fn_runs_in_the_worker_and_its_failure_is_raised():
         list(D.DataLoader(Numbers(), batch_size=2, num_workers=1, worker_init_fn=_bad_init))
 
 
+def test_asking_a_worker_that_already_died_raises_its_death():
+    # The order the test below may take: the worker dies right after an answer, before the loader's next request,
+    # whose send then finds the pipe closed. That is the worker's death too, not a BrokenPipeError.
+    from porta.utils import _workers
+
+    class DiesAtOne(D.Dataset):
+        def __len__(self):
+            return 4
+
+        def __getitem__(self, i):
+            if i == 1:
+                os._exit(3)
+            return i
+    loader = D.DataLoader(DiesAtOne(), batch_size=None, num_workers=1)
+    workers = _workers.pool(loader, loader._fetcher)
+    try:
+        workers.request(0, "batch", 0, [1])
+        workers.procs[0].join(timeout=30)
+        assert workers.procs[0].exitcode == 3
+        died = r"DataLoader worker \(pid\(s\) \d+\) exited unexpectedly with exit code 3"
+        with pytest.raises(RuntimeError, match=died):
+            workers.request(0, "batch", 1, [2])
+    finally:
+        workers.close()
+
+
 def test_a_dying_worker_and_a_timeout_raise_instead_of_hanging():
     class Dies(D.Dataset):
         def __len__(self):

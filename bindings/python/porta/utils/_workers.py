@@ -171,7 +171,10 @@ class WorkerPool:
         return len(self.conns)
 
     def request(self, w, kind, task=None, indices=None):
-        self.conns[w].send((kind, task, indices))
+        try:
+            self.conns[w].send((kind, task, indices))
+        except OSError:  # its end of the pipe is closed: the worker died (after answering what it was asked)
+            self._died(w)
         if kind != "reset":
             self.pending[w] += 1
 
@@ -205,12 +208,17 @@ class WorkerPool:
                 raise EOFError
             status, _, payload = _transport.receive(conn)
         except (EOFError, OSError):
-            proc.join(timeout=5)
-            self.close()
-            raise RuntimeError(f"DataLoader worker (pid(s) {proc.pid}) exited unexpectedly with exit code "
-                               f"{proc.exitcode}") from None
+            self._died(w)
         self.pending[w] -= 1
         return status, payload
+
+    def _died(self, w):
+        """Raises worker w's death, as PyTorch words it, after stopping the pool."""
+        proc = self.procs[w]
+        proc.join(timeout=5)
+        self.close()
+        raise RuntimeError(f"DataLoader worker (pid(s) {proc.pid}) exited unexpectedly with exit code "
+                           f"{proc.exitcode}") from None
 
     def drain(self):
         """Receives and drops every answer still owed (an epoch left early), so the next epoch starts clean."""
