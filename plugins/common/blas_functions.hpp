@@ -17,11 +17,10 @@ struct BlasFunctions {
   void (*set_num_threads)(int) = nullptr;  // openblas_set_num_threads
   // oneDNN's row-major sgemm (dnnl_sgemm: transa, transb, M, N, K, alpha, A,
   // lda, B, ldb, beta, C, ldc; 0 is success), float32 GEMM's first choice,
-  // and its OpenMP's thread count, a setting of each calling thread (1: the
-  // GEMM runs on the calling thread, OpenMP starts no team).
+  // called inside onednn::OneOmpThread (the calling thread alone: OpenMP
+  // starts no team).
   int (*dnnl_sgemm)(char, char, int64_t, int64_t, int64_t, float, const float*, int64_t, const float*, int64_t, float,
                     float*, int64_t) = nullptr;
-  void (*omp_set_num_threads)(int) = nullptr;
 };
 
 extern BlasFunctions g_blas;

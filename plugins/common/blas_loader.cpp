@@ -52,9 +52,8 @@ bool dnnl_loaded() {
   std::call_once(once, [] {
     void* lib = onednn::library();
     if (!lib) return;
-    // dlsym on the handle searches what it loaded too: libgomp, oneDNN's OpenMP.
-    g_blas.omp_set_num_threads = reinterpret_cast<void (*)(int)>(dlsym(lib, "omp_set_num_threads"));
-    if (g_blas.omp_set_num_threads)
+    // Only where its OpenMP's thread count can be held at 1 (OneOmpThread).
+    if (onednn::OneOmpThread::available())
       g_blas.dnnl_sgemm = reinterpret_cast<decltype(g_blas.dnnl_sgemm)>(dlsym(lib, "dnnl_sgemm"));
   });
   return g_blas.dnnl_sgemm != nullptr;

@@ -50,6 +50,8 @@ const OmpThreads& omp_threads() {
 
 }  // namespace
 
+bool OneOmpThread::available() { return omp_threads().set != nullptr; }
+
 OneOmpThread::OneOmpThread() {
   const OmpThreads& t = omp_threads();
   if (!t.set) return;

@@ -25,6 +25,9 @@ class OneOmpThread {
  public:
   OneOmpThread();
   ~OneOmpThread();
+  // Whether the setting can be made: oneDNN is loaded and its OpenMP's
+  // functions were found (dlsym on its handle searches what it loaded).
+  static bool available();
   OneOmpThread(const OneOmpThread&) = delete;
   OneOmpThread& operator=(const OneOmpThread&) = delete;
 

@@ -332,7 +332,7 @@ void run_callbacks(std::vector<std::function<void()>>& callbacks) {
 // (gradient_destination): its edge counts (those still to come into each
 // node) and the gradients already summed for nodes.
 struct DestinationScope {
-  const std::unordered_map<Node*, int>* deps = nullptr;
+  const Dependencies* deps = nullptr;
   const std::unordered_map<Node*, TensorPtr>* pending = nullptr;
 };
 thread_local const DestinationScope* t_destinations = nullptr;
