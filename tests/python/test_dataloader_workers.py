@@ -138,43 +138,44 @@ def test_worker_init_fn_runs_in_the_worker_and_its_failure_is_raised():
         list(D.DataLoader(Numbers(), batch_size=2, num_workers=1, worker_init_fn=_bad_init))
 
 
+DIED_WITH_3 = r"DataLoader worker \(pid\(s\) \d+\) exited unexpectedly with exit code 3"
+
+
+class ExitsAt(D.Dataset):
+    """Four items; the worker asked for item `fatal` exits with code 3."""
+
+    def __init__(self, fatal):
+        self.fatal = fatal
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        if i == self.fatal:
+            os._exit(3)
+        return i
+
+
 def test_asking_a_worker_that_already_died_raises_its_death():
     # The order the test below may take: the worker dies right after an answer, before the loader's next request,
     # whose send then finds the pipe closed. That is the worker's death too, not a BrokenPipeError.
     from porta.utils import _workers
 
-    class DiesAtOne(D.Dataset):
-        def __len__(self):
-            return 4
-
-        def __getitem__(self, i):
-            if i == 1:
-                os._exit(3)
-            return i
-    loader = D.DataLoader(DiesAtOne(), batch_size=None, num_workers=1)
+    loader = D.DataLoader(ExitsAt(1), batch_size=None, num_workers=1)
     workers = _workers.pool(loader, loader._fetcher)
     try:
         workers.request(0, "batch", 0, [1])
         workers.procs[0].join(timeout=30)
         assert workers.procs[0].exitcode == 3
-        died = r"DataLoader worker \(pid\(s\) \d+\) exited unexpectedly with exit code 3"
-        with pytest.raises(RuntimeError, match=died):
+        with pytest.raises(RuntimeError, match=DIED_WITH_3):
             workers.request(0, "batch", 1, [2])
     finally:
         workers.close()
 
 
 def test_a_dying_worker_and_a_timeout_raise_instead_of_hanging():
-    class Dies(D.Dataset):
-        def __len__(self):
-            return 4
-
-        def __getitem__(self, i):
-            if i == 2:
-                os._exit(3)
-            return i
-    with pytest.raises(RuntimeError, match=r"DataLoader worker \(pid\(s\) \d+\) exited unexpectedly with exit code 3"):
-        list(D.DataLoader(Dies(), batch_size=None, num_workers=1))
+    with pytest.raises(RuntimeError, match=DIED_WITH_3):
+        list(D.DataLoader(ExitsAt(2), batch_size=None, num_workers=1))
 
     class Slow(D.Dataset):
         def __len__(self):
