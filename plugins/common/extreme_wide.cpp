@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cpu_isa.hpp"
+
 #if defined(__x86_64__)
 // GCC 12's AVX-512 intrinsics pass _mm512_undefined_epi32() as the masked-off
 // source of their unmasked forms, which -Wmaybe-uninitialized reports once
@@ -54,8 +56,8 @@ __attribute__((target("avx2"))) int64_t avx2(const int64_t* x, int64_t n, bool w
 
 bool int64_extreme_wide_at(int width, const int64_t* x, int64_t n, bool want_max, int64_t* out) {
 #if defined(__x86_64__)
-  if (width == 512 && n >= 16 && __builtin_cpu_supports("avx512f")) return *out = avx512(x, n, want_max), true;
-  if (width == 256 && n >= 8 && __builtin_cpu_supports("avx2")) return *out = avx2(x, n, want_max), true;
+  if (width == 512 && n >= 16 && cpu_runs(Isa::Avx512)) return *out = avx512(x, n, want_max), true;
+  if (width == 256 && n >= 8 && cpu_runs(Isa::Avx2)) return *out = avx2(x, n, want_max), true;
 #endif
   (void)width, (void)x, (void)n, (void)want_max, (void)out;
   return false;
@@ -63,7 +65,7 @@ bool int64_extreme_wide_at(int width, const int64_t* x, int64_t n, bool want_max
 
 bool int64_extreme_wide(const int64_t* x, int64_t n, bool want_max, int64_t* out) {
 #if defined(__x86_64__)
-  static const int width = __builtin_cpu_supports("avx512f") ? 512 : __builtin_cpu_supports("avx2") ? 256 : 0;
+  static const int width = cpu_runs(Isa::Avx512) ? 512 : cpu_runs(Isa::Avx2) ? 256 : 0;
 #else
   const int width = 0;
 #endif

@@ -10,6 +10,7 @@
 
 #include <climits>
 
+#include "cpu_isa.hpp"
 #include "philox.h"
 
 namespace porta::host {
@@ -104,7 +105,7 @@ __attribute__((target("avx2"))) void avx2(uint64_t seed, uint64_t offset, float*
 // The widest width this CPU runs.
 int best_lanes() {
 #if defined(__x86_64__)
-  static const int lanes = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 1;
+  static const int lanes = cpu_runs(Isa::Avx512) ? 16 : cpu_runs(Isa::Avx2) ? 8 : 1;
   return lanes;
 #else
   return 1;
@@ -115,8 +116,8 @@ int best_lanes() {
 
 bool philox_uniform_f32_at(int lanes, uint64_t seed, uint64_t offset, float* out, int64_t n, float a, float scale) {
 #if defined(__x86_64__)
-  if (lanes == 16 && __builtin_cpu_supports("avx512f")) return avx512(seed, offset, out, n, a, scale), true;
-  if (lanes == 8 && __builtin_cpu_supports("avx2")) return avx2(seed, offset, out, n, a, scale), true;
+  if (lanes == 16 && cpu_runs(Isa::Avx512)) return avx512(seed, offset, out, n, a, scale), true;
+  if (lanes == 8 && cpu_runs(Isa::Avx2)) return avx2(seed, offset, out, n, a, scale), true;
 #endif
   if (lanes == 1) return scalar(seed, offset, out, n, a, scale), true;
   return false;

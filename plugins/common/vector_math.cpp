@@ -9,6 +9,7 @@
 #include <string>
 #include <type_traits>
 
+#include "cpu_isa.hpp"
 #include "host_kernels.hpp"
 
 namespace porta::host::vecmath {
@@ -46,8 +47,10 @@ bool cpu_runs(Level level) {
 #if defined(__x86_64__)
   switch (level) {
     case Level::Sse2: return true;
-    case Level::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case Level::Avx512: return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("fma");
+    case Level::Avx2:
+      return host::cpu_runs(Isa::Avx2) && __builtin_cpu_supports("fma");
+    case Level::Avx512:
+      return host::cpu_runs(Isa::Avx512) && __builtin_cpu_supports("fma");
     case Level::None: break;
   }
 #endif

@@ -2,8 +2,11 @@
 // reference written from the PyTorch formulas in porta_sgd_params and
 // porta_adam_params.
 #include <cmath>
+#include <cstring>
+#include <limits>
 
 #include "kernel_test_util.hpp"
+#include "optimizer_loops.hpp"
 
 namespace porta_test {
 namespace {
@@ -97,6 +100,64 @@ TYPED_TEST(OptimizerKernels, AdamAndAdamWMatchThePyTorchFormula) {
     expect_near_all(param, p, tolerance<T>(), "param");
     expect_near_all(m, rm, tolerance<T>(), "exp_avg");
     expect_near_all(v, rv, tolerance<T>(), "exp_avg_sq");
+  }
+}
+
+// Every vector width the CPU runs gives the baseline's bits
+// (optimizer_loops.hpp): each of the step's branches, arrays ending inside a
+// vector, and gradients that are zero, tiny, subnormal, huge, infinite or NaN.
+TYPED_TEST(OptimizerKernels, AdamGivesTheBaselinesBitsAtEveryVectorWidth) {
+  using T = TypeParam;
+  using porta::host::Isa;
+  const std::vector<Isa> isas = porta::host::runnable_isas();
+  if (isas.size() == 1) GTEST_SKIP() << "this CPU runs neither AVX2 nor AVX-512F: the baseline is its only width";
+  const T lim_max = std::numeric_limits<T>::max(), inf = std::numeric_limits<T>::infinity();
+  const T special[] = {T(0),    -T(0), T(1e-30), std::numeric_limits<T>::denorm_min(),
+                       lim_max, -inf,  inf,      std::numeric_limits<T>::quiet_NaN()};
+  struct Config {
+    double beta1, weight_decay;
+    int32_t decoupled;
+  };
+  // beta1 0.9 and 0.3: lerp's two formulas; no decay, L2 decay, decoupled decay.
+  const Config configs[] = {{0.9, 0, 0}, {0.9, 0.01, 0}, {0.9, 0.01, 1}, {0.3, 0, 0}, {0.3, 0.05, 0}, {0.3, 0.05, 1}};
+  uint32_t seed = 500;
+  for (const Config& cfg : configs) {
+    for (int64_t n : {1, 7, 15, 16, 17, 33, 1003}) {
+      const std::vector<int64_t> shape = {n};
+      const Tensor<T> p0 = random_tensor<T>(shape, seed++, -2, 2);
+      std::vector<Tensor<T>> grads;
+      for (int step = 0; step < 3; ++step) {
+        grads.push_back(random_tensor<T>(shape, seed++, -3, 3));
+        for (int64_t i = step; i < n; i += 5) grads.back()[i] = special[(i + step) % std::size(special)];
+      }
+      std::vector<T> want[3];  // the baseline's param, m and v after three steps
+      for (Isa isa : isas) {
+        SCOPED_TRACE(testing::Message() << porta::host::isa_name(isa) << ", n " << n << ", beta1 " << cfg.beta1
+                                        << ", weight_decay " << cfg.weight_decay << ", decoupled " << cfg.decoupled);
+        std::vector<T> p(p0.data(), p0.data() + n), m(static_cast<size_t>(n)), v(static_cast<size_t>(n));
+        for (int64_t step = 1; step <= 3; ++step) {
+          const porta_adam_params params{sizeof(porta_adam_params), 1e-2, cfg.beta1,    0.999, 1e-8,
+                                         cfg.weight_decay,          step, cfg.decoupled};
+          porta::host::adam_loop(isa, porta::math::AdamStep<T>(params), p.data(), grads[step - 1].data(), m.data(),
+                                 v.data(), n);
+        }
+        const std::vector<T>* got[3] = {&p, &m, &v};
+        for (int k = 0; k < 3; ++k) {
+          if (isa == Isa::Baseline) {
+            want[k] = *got[k];
+            continue;
+          }
+          for (int64_t i = 0; i < n; ++i) {
+            const T w = want[k][static_cast<size_t>(i)], g = (*got[k])[static_cast<size_t>(i)];
+            if (std::isnan(w))
+              EXPECT_TRUE(std::isnan(g)) << "array " << k << " element " << i << ": " << g << ", baseline NaN";
+            else
+              EXPECT_EQ(std::memcmp(&w, &g, sizeof(T)), 0)
+                  << "array " << k << " element " << i << ": " << g << ", baseline " << w;
+          }
+        }
+      }
+    }
   }
 }
 
