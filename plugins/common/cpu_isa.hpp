@@ -1,5 +1,7 @@
 // The x86-64 vector extensions the host kernels' hand-dispatched loops use,
-// and which of them this CPU runs: the one place that asks the CPU. A kernel
+// and which of them this CPU runs: the one place that asks the CPU for them
+// (the extra CPUID bits some kernels need beside them, FMA, F16C,
+// AVX512_BF16, are asked where they are needed). A kernel
 // compiles its loop once per extension (GCC's target attribute) and picks one
 // at run time, so the package built on one machine runs at each machine's
 // width (the baseline is x86-64's SSE2; other architectures have only it).

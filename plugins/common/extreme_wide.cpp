@@ -65,7 +65,7 @@ bool int64_extreme_wide_at(int width, const int64_t* x, int64_t n, bool want_max
 
 bool int64_extreme_wide(const int64_t* x, int64_t n, bool want_max, int64_t* out) {
 #if defined(__x86_64__)
-  static const int width = cpu_runs(Isa::Avx512) ? 512 : cpu_runs(Isa::Avx2) ? 256 : 0;
+  static const int width = widest_isa() == Isa::Avx512 ? 512 : widest_isa() == Isa::Avx2 ? 256 : 0;
 #else
   const int width = 0;
 #endif

@@ -2,9 +2,11 @@
 
 #include <cpuid.h>
 #include <immintrin.h>
+#include <porta/float16.h>
 
 #include <cstring>
-#include <porta/float16.h>
+
+#include "cpu_isa.hpp"
 
 namespace porta::host {
 namespace {
@@ -14,7 +16,7 @@ namespace {
 bool has_f16c_and_avx2() {
   unsigned a = 0, b = 0, c = 0, d = 0;
   if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_F16C)) return false;
-  return __builtin_cpu_supports("avx2");
+  return cpu_runs(Isa::Avx2);
 }
 
 const bool kF16c = has_f16c_and_avx2();

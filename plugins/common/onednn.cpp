@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "cpu_isa.hpp"
 #include "host_kernels.hpp"
 
 namespace porta::host::onednn {
@@ -82,12 +83,12 @@ const Functions* functions() {
 }
 
 // AVX512_BF16: CPUID leaf 7, subleaf 1, EAX bit 5; the OS must save the zmm
-// registers too (which avx512f through __builtin_cpu_supports says).
+// registers too (which cpu_runs(Isa::Avx512) says).
 bool native_bf16() {
   static const bool has = [] {
     unsigned a = 0, b = 0, c = 0, d = 0;
     if (!__get_cpuid_count(7, 1, &a, &b, &c, &d) || !(a & (1u << 5))) return false;
-    return __builtin_cpu_supports("avx512f") != 0;
+    return host::cpu_runs(Isa::Avx512);
   }();
   return has;
 }

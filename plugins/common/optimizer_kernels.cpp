@@ -26,11 +26,6 @@ __attribute__((always_inline)) inline void adam_run(const AdamStep<T>& step, T* 
     param[i] = step.template apply<Decay, Decoupled, SmallW1>(param[i], grad[i], m + i, v + i);
 }
 
-template <class T, bool Decay, bool Decoupled, bool SmallW1>
-void adam_baseline(const AdamStep<T>& step, T* param, const T* grad, T* m, T* v, int64_t n) {
-  adam_run<T, Decay, Decoupled, SmallW1>(step, param, grad, m, v, n);
-}
-
 #if defined(__x86_64__)
 template <class T, bool Decay, bool Decoupled, bool SmallW1>
 __attribute__((target("avx2"))) void adam_avx2(const AdamStep<T>& step, T* param, const T* grad, T* m, T* v,
@@ -55,7 +50,7 @@ void adam_loop(Isa isa, const AdamStep<T>& step, T* param, const T* grad, T* m, 
     if (isa == Isa::Avx2) return adam_avx2<T, Decay, Decoupled, SmallW1>(step, param, grad, m, v, n);
 #endif
     (void)isa;
-    adam_baseline<T, Decay, Decoupled, SmallW1>(step, param, grad, m, v, n);
+    adam_run<T, Decay, Decoupled, SmallW1>(step, param, grad, m, v, n);
   });
 }
 template void adam_loop<float>(Isa, const AdamStep<float>&, float*, const float*, float*, float*, int64_t);

@@ -105,7 +105,7 @@ __attribute__((target("avx2"))) void avx2(uint64_t seed, uint64_t offset, float*
 // The widest width this CPU runs.
 int best_lanes() {
 #if defined(__x86_64__)
-  static const int lanes = cpu_runs(Isa::Avx512) ? 16 : cpu_runs(Isa::Avx2) ? 8 : 1;
+  static const int lanes = widest_isa() == Isa::Avx512 ? 16 : widest_isa() == Isa::Avx2 ? 8 : 1;
   return lanes;
 #else
   return 1;

@@ -9,16 +9,16 @@
 // size, into its place in the bucket's flat buffer (or offers that place as
 // the gradient's destination, where the node computing it writes it already
 // divided: a Linear weight's GEMM; autograd::gradient_destination); when
-// every gradient of a bucket is in, its all_reduce (SUM) starts, buckets in index order on every
-// rank. The hook hands backward the bucket's view as the gradient; a
-// callback queued in the engine waits for every bucket before any .grad is
-// written, and clears the .grad each bucket already holds, so every
-// parameter's .grad becomes the average over the ranks: a copy of its place
-// in the bucket, or with gradient_as_bucket_view that place itself (torch's
-// option of that name: no copy, and .grad keeps its memory from one
-// backward to the next; backward writes no .grad of its own). At PORTA_LOG=info a
-// dropped reducer reports how long backward's end waited for the all-reduces
-// (the communication backward did not hide).
+// every gradient of a bucket is in, its all_reduce (SUM) starts, buckets in
+// index order on every rank. The hook hands backward the bucket's view as
+// the gradient; a callback queued in the engine waits for every bucket
+// before any .grad is written, and clears the .grad each bucket already
+// holds, so every parameter's .grad becomes the average over the ranks: a
+// copy of its place in the bucket, or with gradient_as_bucket_view that
+// place itself (torch's option of that name: no copy, and .grad keeps its
+// memory from one backward to the next; backward writes no .grad of its
+// own). At PORTA_LOG=info a dropped reducer reports how long backward's end
+// waited for the all-reduces (the communication backward did not hide).
 #pragma once
 
 #include <memory>
