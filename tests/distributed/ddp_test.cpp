@@ -3,14 +3,18 @@
 // a batch, end with one process's parameters on the whole batch, exactly
 // (integer-valued weights and data, power-of-two batch and learning rate),
 // with buckets small enough that there are several, .grad copied or a view
-// of its bucket (gradient_as_bucket_view); and no_sync.
+// of its bucket (gradient_as_bucket_view); a wide layer's gradient gathered
+// as factors, on uneven shards; and no_sync.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
 #include <porta/distributed.hpp>
 #include <porta/nn.hpp>
 #include <porta/nn_parallel.hpp>
 #include <porta/optim.hpp>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "test_world.hpp"
@@ -57,6 +61,49 @@ Tensor rows(int step, int64_t width, int64_t begin, int64_t end, const porta::De
 
 Tensor loss(const Tensor& out, const Tensor& y) { return (out * y).sum() / double(kBatch); }
 
+// A 64 x 64 layer, which a batch of 8 rows or fewer over the ranks makes
+// worth gathering as factors, and a 64 -> 2 one, which no batch does.
+struct WideNet : nn::Module {
+  std::shared_ptr<nn::Linear> fc1 = register_module("fc1", std::make_shared<nn::Linear>(64, 64));
+  std::shared_ptr<nn::Linear> fc2 = register_module("fc2", std::make_shared<nn::Linear>(64, 2));
+  Tensor forward(const Tensor& x) { return fc2->forward(fc1->forward(x).relu()); }
+  std::string describe() const override { return "WideNet"; }
+};
+
+std::shared_ptr<WideNet> integer_wide_net(const porta::Device& dev, unsigned seed) {
+  auto net = std::make_shared<WideNet>();
+  porta::NoGradGuard no_grad;
+  unsigned k = 0;
+  for (const Tensor& p : net->parameters())
+    p.copy_(Tensor::from_vector(integers(p.numel(), seed * 89 + k++, -1, 1), p.shape()));
+  net->to(dev);
+  return net;
+}
+
+// The log lines of the core while it lives (at INFO), for the reducer's report.
+struct LogLines {
+  std::mutex mu;
+  std::vector<std::string> lines;
+  porta_log_level was = porta::get_log_level();
+  LogLines() {
+    porta::set_log_handler([this](porta_log_level, const std::string& line) {
+      std::lock_guard<std::mutex> lock(mu);
+      lines.push_back(line);
+    });
+    porta::set_log_level(PORTA_LOG_INFO);
+  }
+  ~LogLines() {
+    porta::set_log_level(was);
+    porta::set_log_handler(nullptr);
+  }
+  bool has(const std::string& text) {
+    std::lock_guard<std::mutex> lock(mu);
+    for (const std::string& l : lines)
+      if (l.find(text) != std::string::npos) return true;
+    return false;
+  }
+};
+
 }  // namespace
 
 TEST(DistributedDataParallel, RanksOnShardsEqualOneProcessOnTheWholeBatch) {
@@ -88,6 +135,91 @@ TEST(DistributedDataParallel, RanksOnShardsEqualOneProcessOnTheWholeBatch) {
       for (size_t i = 0; i < got.size(); ++i)
         EXPECT_EQ(got[i].cpu().to_vector<float>(), want[i].cpu().to_vector<float>()) << i;
     }
+}
+
+// 6 rows a backward, split unevenly (2 / 4 on two ranks, 1 / 2 / 1 / 2 on
+// four), on integer weights and data: fc1's gradient is gathered as rows,
+// padded to the largest shard, in the first two backwards; in the third
+// rank 0 holds a .grad of its own (zeros), so every rank falls back to the
+// all-reduce, and stays with it in the fourth; fc2's never pays. Either way
+// every gradient is one process's on the whole batch, exactly.
+TEST(DistributedDataParallel, WideLayerGradientsGatheredAsFactorsEqualOneProcess) {
+  const int rank = dist::get_rank(), size = dist::get_world_size();
+  const std::vector<int64_t> shard = size == 1   ? std::vector<int64_t>{6}
+                                     : size == 2 ? std::vector<int64_t>{2, 4}
+                                                 : std::vector<int64_t>{1, 2, 1, 2};
+  ASSERT_EQ(int(shard.size()), size);
+  int64_t begin = 0;
+  for (int r = 0; r < rank; ++r) begin += shard[size_t(r)];
+  const int64_t end = begin + shard[size_t(rank)];
+  const auto batch_rows = [](int step, int64_t width, int64_t b, int64_t e, const porta::Device& dev, unsigned salt) {
+    std::vector<float> all = integers(6 * width, 3000u + unsigned(step) * 5u + salt, -2, 2);
+    return Tensor::from_vector(std::vector<float>(all.begin() + b * width, all.begin() + e * width), {e - b, width},
+                               dev);
+  };
+  const auto wide_loss = [](const Tensor& out, const Tensor& y) { return (out * y).sum() / 8.0; };
+  for (const porta::Device& dev : test_world::devices())
+    for (bool as_view : {false, true}) {
+      SCOPED_TRACE(dev.str() + (as_view ? " gradient_as_bucket_view" : ""));
+      LogLines log;
+      {
+        nn::DistributedDataParallelOptions o;
+        o.bucket_cap_mb = 100.0 / (1 << 20);  // each weight alone in its bucket
+        o.gradient_as_bucket_view = as_view;
+        nn::DistributedDataParallel<WideNet> model(integer_wide_net(dev, unsigned(rank) + 1), o);
+        auto reference = integer_wide_net(dev, 1);  // rank 0's weights
+        for (int step = 0; step < 4; ++step) {
+          SCOPED_TRACE("backward " + std::to_string(step));
+          for (const Tensor& p : model.module->parameters()) p.set_grad(Tensor());
+          if (step == 2 && rank == 0) model.module->fc1->weight.set_grad(Tensor::zeros({64, 64}, dev));
+          (wide_loss(model(batch_rows(step, 64, begin, end, dev, 0)), batch_rows(step, 2, begin, end, dev, 1)) *
+           double(size))
+              .backward();
+          for (const Tensor& p : reference->parameters()) p.set_grad(Tensor());
+          wide_loss(reference->forward(batch_rows(step, 64, 0, 6, dev, 0)), batch_rows(step, 2, 0, 6, dev, 1))
+              .backward();
+          const std::vector<Tensor> got = model.module->parameters(), want = reference->parameters();
+          for (size_t i = 0; i < got.size(); ++i)
+            EXPECT_EQ(got[i].grad().cpu().to_vector<float>(), want[i].grad().cpu().to_vector<float>()) << i;
+        }
+      }  // the reducer reports as it goes
+      EXPECT_TRUE(log.has("4 synchronized backwards")) << "no report of 4 synchronized backwards";
+      EXPECT_TRUE(log.has("2 bucket reductions gathered as factors")) << "fc1 was not gathered as factors twice";
+    }
+}
+
+// Every rank multiplies the gathered rows itself, so the ranks must end
+// with the same bits: three Adam steps on random (not integer) data, each
+// rank its own rows, then every parameter compared across the ranks.
+TEST(DistributedDataParallel, FactoredGradientsLeaveEveryRankTheSameBits) {
+  const int rank = dist::get_rank(), size = dist::get_world_size();
+  const porta::Device dev = test_world::home();
+  LogLines log;
+  {
+    porta::manual_seed(uint64_t(rank) + 11);  // different weights: the broadcast makes them rank 0's
+    auto net = std::make_shared<WideNet>();
+    net->to(dev);
+    nn::DistributedDataParallelOptions o;
+    o.bucket_cap_mb = 100.0 / (1 << 20);
+    nn::DistributedDataParallel<WideNet> model(net, o);
+    porta::optim::Adam opt(model.module->parameters(), {.lr = 0.01});
+    for (int step = 0; step < 3; ++step) {
+      opt.zero_grad();
+      const Tensor x = Tensor::randn({8 / size, 64}, dev), y = Tensor::randn({8 / size, 2}, dev);
+      (model(x) * y).sum().backward();
+      opt.step();
+    }
+    for (const Tensor& p : model.module->parameters()) {
+      const Tensor mine = p.detach().reshape({-1}).contiguous();
+      const Tensor all = Tensor::zeros({int64_t(size) * mine.numel()}, dev);
+      dist::all_gather_into_tensor(all, mine);
+      const std::vector<float> v = all.cpu().to_vector<float>();
+      for (int r = 1; r < size; ++r)
+        EXPECT_TRUE(std::equal(v.begin(), v.begin() + mine.numel(), v.begin() + r * mine.numel()))
+            << "rank " << r << " differs from rank 0";
+    }
+  }
+  EXPECT_TRUE(log.has("3 bucket reductions gathered as factors")) << "fc1 was not gathered as factors";
 }
 
 TEST(DistributedDataParallel, NoSyncAccumulatesThenSynchronizesTheSum) {

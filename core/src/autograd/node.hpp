@@ -63,9 +63,18 @@ class SavedTensor {
 // of into a tensor of its own that a hook then copies (DistributedDataParallel:
 // a parameter's place in its bucket, divided by the world size on the way):
 // `out` becomes scale * gradient + keep * out. Empty `out`: none offered.
+//
+// `factored`, where offered, is for a gradient that is a product of row
+// factors, g_rows^T x_rows (a linear layer's weight: g_rows [M, out],
+// x_rows [M, in]). Given the factors, the offerer may take them and return
+// true: it then writes `out` itself before backward ends (DistributedDataParallel
+// gathers every rank's rows, which for a wide layer and a small batch moves
+// far less than all-reducing the product), and the node returns `out` as
+// computed; false: the node computes the product into `out` as usual.
 struct GradDestination {
   TensorPtr out;
   double scale = 1.0, keep = 0.0;
+  std::function<bool(const TensorPtr& g_rows, const TensorPtr& x_rows)> factored;
 };
 
 // A gradient hook (Tensor.register_hook): sees the gradient flowing into a

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "autograd/node.hpp"
+#include "dist/factored_gradient.hpp"
 #include "ops/ops.hpp"
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"
@@ -22,12 +23,17 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     bool ready = false;
     bool used = false;  // its hook ran in this backward
     bool written_in_place = false;  // its gradient's node was handed the view (destination())
+    Factors factors;  // handed over instead of the gradient (destination().factored): written at the launch
   };
   struct Bucket {
     TensorPtr flat;
     std::vector<size_t> params;
     size_t pending = 0;
-    std::shared_ptr<Work> work;
+    std::shared_ptr<Work> work;  // none where its gradient was gathered as factors
+    // One 2-D parameter alone: its gradient may be reduced as factors
+    // (factored_gradient.hpp). The same on every rank: the parameters'
+    // shapes and order, the bucket sizes and the world size decide it.
+    bool factorable = false;
   };
 
   std::vector<TensorPtr> params;
@@ -46,12 +52,13 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   bool alive = true;
   std::mutex mu;
   // For the report at the end (PORTA_LOG=info): synchronized backwards, and
-  // the time backward's end waited for their all-reduces.
-  int64_t synced = 0;
+  // the time backward's end waited for their all-reduces, the buckets
+  // reduced as factors.
+  int64_t synced = 0, factored = 0;
   double waited_s = 0;
 
   void reset_for_backward() {
-    for (Slot& s : slots) s.ready = s.used = s.written_in_place = false;
+    for (Slot& s : slots) s.ready = s.used = s.written_in_place = false, s.factors = {};
     for (Bucket& b : buckets) b.pending = b.params.size(), b.work.reset();
     next_launch = 0;
     finalize_queued = false;
@@ -64,10 +71,28 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
            "backward (a reentrant backward, or the module's parameters used in two graphs backward runs together)");
     s.ready = true;
     --buckets[s.bucket].pending;
-    while (next_launch < buckets.size() && buckets[next_launch].pending == 0) {
-      Bucket& b = buckets[next_launch++];
-      b.work = group->all_reduce(b.flat, PORTA_REDUCE_SUM);
+    while (next_launch < buckets.size() && buckets[next_launch].pending == 0) launch(buckets[next_launch++]);
+  }
+
+  // Starts bucket b's reduction: its all-reduce, or for a factorable one,
+  // first the ranks' choice between gathering factors (done here, so no
+  // work is left) and the all-reduce (every rank makes the same calls).
+  // A bucket the ranks once chose the all-reduce for stays with it (every
+  // rank saw the same choice), so a weight whose gradient never comes as
+  // factors (an embedding's) pays the choosing synchronization only once.
+  void launch(Bucket& b) {
+    if (b.factorable) {
+      Slot& s = slots[b.params.front()];
+      const Factors mine = std::move(s.factors);
+      s.factors = {};
+      if (reduce_factored(*group, s.view, mine, exact_reciprocal)) {
+        b.work.reset();
+        ++factored;
+        return;
+      }
+      b.factorable = false;
     }
+    b.work = group->all_reduce(b.flat, PORTA_REDUCE_SUM);
   }
 
   // Parameter i's gradient `sum` into its place in the bucket, divided by
@@ -89,7 +114,22 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     const porta_tensor& p = *params[i];
     if (p.grad && p.grad != s.view.get()) return {};  // a .grad of its own: fill() adds it
     s.written_in_place = true;
-    return {s.view, exact_reciprocal, p.grad ? exact_reciprocal : 0.0};
+    autograd::GradDestination dst;
+    dst.out = s.view, dst.scale = exact_reciprocal, dst.keep = p.grad ? exact_reciprocal : 0.0;
+    // Factors only for a gradient that starts from zero: a .grad it adds
+    // to differs by rank and cannot be gathered as rows.
+    if (buckets[s.bucket].factorable && !p.grad) {
+      std::weak_ptr<State> self = weak_from_this();
+      dst.factored = [self, i](const TensorPtr& g_rows, const TensorPtr& x_rows) {
+        auto st = self.lock();
+        if (!st) return false;
+        std::lock_guard<std::mutex> lock(st->mu);
+        if (!st->alive || !st->armed || st->slots[i].ready) return false;
+        st->slots[i].factors = {g_rows, x_rows};
+        return true;
+      };
+    }
+    return dst;
   }
 
   TensorPtr on_grad(size_t i, const TensorPtr& g) {
@@ -129,7 +169,8 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
            "got no gradient in this backward, so their buckets were never reduced; pass find_unused_parameters=True ",
            "if the forward does not use every parameter");
     const auto wait_start = std::chrono::steady_clock::now();
-    for (Bucket& b : buckets) b.work->wait();
+    for (Bucket& b : buckets)
+      if (b.work) b.work->wait();
     waited_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
     ++synced;
     // Which parameters some rank used (find_unused_parameters): one a rank
@@ -224,6 +265,8 @@ Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> gr
       offset += p.numel();
     }
   }
+  for (State::Bucket& b : st.buckets)
+    b.factorable = st.exact_reciprocal != 0 && b.params.size() == 1 && st.params[b.params.front()]->ndim() == 2;
   st.reset_for_backward();
   std::weak_ptr<State> weak = state_;
   for (size_t i = 0; i < st.params.size(); ++i)
@@ -248,12 +291,14 @@ Reducer::~Reducer() {
     if (st.synced > 0 && log_enabled(PORTA_LOG_INFO)) {
       int64_t bytes = 0;
       for (const State::Bucket& b : st.buckets) bytes += b.flat->numel() * static_cast<int64_t>(b.flat->itemsize());
-      char line[256];
+      char line[320];
       std::snprintf(line, sizeof line,
                     "DistributedDataParallel on rank %d of %d: %lld synchronized backwards, %.1f MB of gradients in "
-                    "%zu buckets each; backward's end waited %.2f ms per backward for their all-reduces",
+                    "%zu buckets each, %lld bucket reductions gathered as factors; backward's end waited %.2f ms per "
+                    "backward for their all-reduces",
                     st.group->rank(), st.group->size(), static_cast<long long>(st.synced), bytes / 1e6,
-                    st.buckets.size(), st.waited_s * 1e3 / static_cast<double>(st.synced));
+                    st.buckets.size(), static_cast<long long>(st.factored),
+                    st.waited_s * 1e3 / static_cast<double>(st.synced));
       log_line(PORTA_LOG_INFO, line);
     }
   }

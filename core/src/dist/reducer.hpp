@@ -17,8 +17,12 @@
 // copy of its place in the bucket, or with gradient_as_bucket_view that
 // place itself (torch's option of that name: no copy, and .grad keeps its
 // memory from one backward to the next; backward writes no .grad of its
-// own). At PORTA_LOG=info a dropped reducer reports how long backward's end
-// waited for the all-reduces (the communication backward did not hide).
+// own). A bucket holding one 2-D parameter may be reduced as factors
+// instead (a linear layer's G and X gathered from every rank and multiplied
+// once, factored_gradient.hpp), where every rank holds them and that moves
+// less. At PORTA_LOG=info a dropped reducer reports how long backward's end
+// waited for the all-reduces (the communication backward did not hide), and
+// how many bucket reductions it gathered as factors.
 #pragma once
 
 #include <memory>

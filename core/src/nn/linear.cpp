@@ -36,11 +36,12 @@ struct LinearNode final : autograd::Node {
     if (next[1]) {
       TensorPtr gt = ag::transpose(g2, 0, 1), xs = ag::reshape(x, Dims{-1, in});
       // Where the weight's hook offers it (DistributedDataParallel's
-      // bucket), dW goes there in the same GEMM, scaled on the way.
+      // bucket), dW goes there in the same GEMM, scaled on the way, or the
+      // hook takes its two factors and computes it there itself.
       const autograd::GradDestination dst =
           autograd::gradient_destination(next[1], Dims{out, in}, g->dtype, *g->device);
       if (dst.out) {
-        ops::matmul_into(dst.out, gt, xs, dst.scale, dst.keep);
+        if (!(dst.factored && dst.factored(g2, xs))) ops::matmul_into(dst.out, gt, xs, dst.scale, dst.keep);
         gw = dst.out;
       } else {
         gw = ag::matmul(gt, xs);
