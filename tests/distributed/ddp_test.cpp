@@ -42,19 +42,22 @@ std::vector<float> integers(int64_t n, unsigned seed, int lo, int hi) {
   return v;
 }
 
-std::shared_ptr<Net> integer_net(const porta::Device& dev, unsigned seed) {
-  auto net = std::make_shared<Net>();
+// A net of small integer weights in [-hi, hi] from `seed`.
+template <typename N = Net>
+std::shared_ptr<N> integer_net(const porta::Device& dev, unsigned seed, int hi = 2) {
+  auto net = std::make_shared<N>();
   porta::NoGradGuard no_grad;
   unsigned k = 0;
   for (const Tensor& p : net->parameters())
-    p.copy_(Tensor::from_vector(integers(p.numel(), seed * 97 + k++, -2, 2), p.shape()));
+    p.copy_(Tensor::from_vector(integers(p.numel(), seed * 97 + k++, -hi, hi), p.shape()));
   net->to(dev);
   return net;
 }
 
-// Rows [begin, end) of step's batch.
-Tensor rows(int step, int64_t width, int64_t begin, int64_t end, const porta::Device& dev, unsigned salt) {
-  std::vector<float> all = integers(kBatch * width, 1000u + unsigned(step) * 7u + salt, -3, 3);
+// Rows [begin, end) of step's batch of `total` rows.
+Tensor rows(int step, int64_t width, int64_t begin, int64_t end, const porta::Device& dev, unsigned salt,
+            int64_t total = kBatch) {
+  std::vector<float> all = integers(total * width, 1000u + unsigned(step) * 7u + salt, -3, 3);
   return Tensor::from_vector(std::vector<float>(all.begin() + begin * width, all.begin() + end * width),
                              {end - begin, width}, dev);
 }
@@ -69,16 +72,6 @@ struct WideNet : nn::Module {
   Tensor forward(const Tensor& x) { return fc2->forward(fc1->forward(x).relu()); }
   std::string describe() const override { return "WideNet"; }
 };
-
-std::shared_ptr<WideNet> integer_wide_net(const porta::Device& dev, unsigned seed) {
-  auto net = std::make_shared<WideNet>();
-  porta::NoGradGuard no_grad;
-  unsigned k = 0;
-  for (const Tensor& p : net->parameters())
-    p.copy_(Tensor::from_vector(integers(p.numel(), seed * 89 + k++, -1, 1), p.shape()));
-  net->to(dev);
-  return net;
-}
 
 // The log lines of the core while it lives (at INFO), for the reducer's report.
 struct LogLines {
@@ -152,11 +145,6 @@ TEST(DistributedDataParallel, WideLayerGradientsGatheredAsFactorsEqualOneProcess
   int64_t begin = 0;
   for (int r = 0; r < rank; ++r) begin += shard[size_t(r)];
   const int64_t end = begin + shard[size_t(rank)];
-  const auto batch_rows = [](int step, int64_t width, int64_t b, int64_t e, const porta::Device& dev, unsigned salt) {
-    std::vector<float> all = integers(6 * width, 3000u + unsigned(step) * 5u + salt, -2, 2);
-    return Tensor::from_vector(std::vector<float>(all.begin() + b * width, all.begin() + e * width), {e - b, width},
-                               dev);
-  };
   const auto wide_loss = [](const Tensor& out, const Tensor& y) { return (out * y).sum() / 8.0; };
   for (const porta::Device& dev : test_world::devices())
     for (bool as_view : {false, true}) {
@@ -166,18 +154,16 @@ TEST(DistributedDataParallel, WideLayerGradientsGatheredAsFactorsEqualOneProcess
         nn::DistributedDataParallelOptions o;
         o.bucket_cap_mb = 100.0 / (1 << 20);  // each weight alone in its bucket
         o.gradient_as_bucket_view = as_view;
-        nn::DistributedDataParallel<WideNet> model(integer_wide_net(dev, unsigned(rank) + 1), o);
-        auto reference = integer_wide_net(dev, 1);  // rank 0's weights
+        nn::DistributedDataParallel<WideNet> model(integer_net<WideNet>(dev, unsigned(rank) + 1, 1), o);
+        auto reference = integer_net<WideNet>(dev, 1, 1);  // rank 0's weights
         for (int step = 0; step < 4; ++step) {
           SCOPED_TRACE("backward " + std::to_string(step));
           for (const Tensor& p : model.module->parameters()) p.set_grad(Tensor());
           if (step == 2 && rank == 0) model.module->fc1->weight.set_grad(Tensor::zeros({64, 64}, dev));
-          (wide_loss(model(batch_rows(step, 64, begin, end, dev, 0)), batch_rows(step, 2, begin, end, dev, 1)) *
-           double(size))
+          (wide_loss(model(rows(step, 64, begin, end, dev, 0, 6)), rows(step, 2, begin, end, dev, 1, 6)) * double(size))
               .backward();
           for (const Tensor& p : reference->parameters()) p.set_grad(Tensor());
-          wide_loss(reference->forward(batch_rows(step, 64, 0, 6, dev, 0)), batch_rows(step, 2, 0, 6, dev, 1))
-              .backward();
+          wide_loss(reference->forward(rows(step, 64, 0, 6, dev, 0, 6)), rows(step, 2, 0, 6, dev, 1, 6)).backward();
           const std::vector<Tensor> got = model.module->parameters(), want = reference->parameters();
           for (size_t i = 0; i < got.size(); ++i)
             EXPECT_EQ(got[i].grad().cpu().to_vector<float>(), want[i].grad().cpu().to_vector<float>()) << i;
