@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <mutex>
 #include <porta/distributed.hpp>
 #include <porta/nn.hpp>
@@ -172,6 +173,41 @@ TEST(DistributedDataParallel, WideLayerGradientsGatheredAsFactorsEqualOneProcess
       EXPECT_TRUE(log.has("4 synchronized backwards")) << "no report of 4 synchronized backwards";
       EXPECT_TRUE(log.has("2 bucket reductions gathered as factors")) << "fc1 was not gathered as factors twice";
     }
+}
+
+// PORTA_DDP_FACTORED_GRADIENTS=0 on one rank (rank 0) turns the factors
+// off for every rank, through the header; a value that is neither 0 nor 1
+// is refused by name.
+TEST(DistributedDataParallel, FactoredGradientsOffOnOneRankAreOffForAll) {
+  const int rank = dist::get_rank(), size = dist::get_world_size();
+  const porta::Device dev = test_world::home();
+  nn::DistributedDataParallelOptions o;
+  o.bucket_cap_mb = 100.0 / (1 << 20);
+  ::setenv("PORTA_DDP_FACTORED_GRADIENTS", "yes", 1);
+  try {
+    nn::DistributedDataParallel<WideNet> refused(integer_net<WideNet>(dev, 1, 1), o);
+    ADD_FAILURE() << "PORTA_DDP_FACTORED_GRADIENTS=yes was accepted";
+  } catch (const porta::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("PORTA_DDP_FACTORED_GRADIENTS='yes'"), std::string::npos) << e.what();
+  }
+  if (rank == 0)
+    ::setenv("PORTA_DDP_FACTORED_GRADIENTS", "0", 1);
+  else
+    ::unsetenv("PORTA_DDP_FACTORED_GRADIENTS");
+  LogLines log;
+  {
+    nn::DistributedDataParallel<WideNet> model(integer_net<WideNet>(dev, 1, 1), o);
+    auto reference = integer_net<WideNet>(dev, 1, 1);
+    const int64_t per = 8 / size;
+    (model(rows(0, 64, rank * per, (rank + 1) * per, dev, 0, 8)).sum() * (double(size) / 8.0)).backward();
+    (reference->forward(rows(0, 64, 0, 8, dev, 0, 8)).sum() / 8.0).backward();
+    const std::vector<Tensor> got = model.module->parameters(), want = reference->parameters();
+    for (size_t i = 0; i < got.size(); ++i)
+      EXPECT_EQ(got[i].grad().cpu().to_vector<float>(), want[i].grad().cpu().to_vector<float>()) << i;
+  }
+  ::unsetenv("PORTA_DDP_FACTORED_GRADIENTS");
+  EXPECT_TRUE(log.has("1 synchronized backwards")) << "no report of the synchronized backward";
+  EXPECT_TRUE(log.has("0 bucket reductions gathered as factors")) << "a rank gathered factors";
 }
 
 // Every rank multiplies the gathered rows itself, so the ranks must end

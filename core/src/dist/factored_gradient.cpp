@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string>
@@ -15,10 +17,33 @@
 namespace porta::dist {
 namespace {
 
+uint64_t fnv1a(const void* data, size_t bytes) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < bytes; ++i) h = (h ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
+  return h;
+}
+
+// A small float32 product's bits on `dev`, hashed: devices that sum in
+// another order or round otherwise (with FMA or without) differ here,
+// whatever their names say.
+std::string canary_bits(DeviceState& dev) {
+  constexpr int64_t m = 16, k = 96, n = 32;
+  std::vector<float> a(m * k), b(k * n);
+  uint32_t x = 12345;
+  for (float& v : a) x = x * 1664525u + 1013904223u, v = static_cast<float>(x >> 8) / 16777216.0f - 0.5f;
+  for (float& v : b) x = x * 1664525u + 1013904223u, v = static_cast<float>(x >> 8) / 7340033.0f - 1.1f;
+  TensorPtr c = ops::matmul(ops::from_host(a.data(), Dtype::Float32, Dims{m, k}, dev),
+                            ops::from_host(b.data(), Dtype::Float32, Dims{k, n}, dev));
+  std::vector<float> out(m * n);
+  ops::to_host(*c, out.data(), out.size() * sizeof(float));
+  return std::to_string(fnv1a(out.data(), out.size() * sizeof(float)));
+}
+
 // What decides a product's bits on `dev`: its plugin and version, the
-// device's model and capability (asked once per device), and the thread
-// count (a GEMM splits its sums by threads). FNV-1a of their text.
-int64_t multiply_fingerprint(const DeviceState& dev) {
+// device's model and capability, a small product's bits (asked once per
+// device), and the thread count (a GEMM splits its sums by threads).
+// FNV-1a of their text.
+int64_t multiply_fingerprint(DeviceState& dev) {
   static std::mutex mu;
   static std::map<const DeviceState*, std::string> models;
   std::string model;
@@ -32,15 +57,13 @@ int64_t multiply_fingerprint(const DeviceState& dev) {
       props.name[sizeof(props.name) - 1] = '\0';
       it = models
                .emplace(&dev, cat(dev.backend->name, '|', dev.backend->version, '|', props.name, '|',
-                                  props.capability_major, '.', props.capability_minor))
+                                  props.capability_major, '.', props.capability_minor, '|', canary_bits(dev)))
                .first;
     }
     model = it->second;
   }
   const std::string text = cat(model, '|', num_threads());
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return static_cast<int64_t>(h);
+  return static_cast<int64_t>(fnv1a(text.data(), text.size()));
 }
 
 // Every rank's rows of one factor, [world * rows, k]: this rank's `f`
@@ -60,6 +83,14 @@ std::shared_ptr<Work> gather_rows(ProcessGroup& group, const TensorPtr& f, int64
 }
 
 }  // namespace
+
+bool factored_gradients_enabled() {
+  const char* v = std::getenv("PORTA_DDP_FACTORED_GRADIENTS");
+  if (!v || !*v || std::strcmp(v, "1") == 0) return true;
+  if (std::strcmp(v, "0") == 0) return false;
+  fail(PORTA_ERROR_INVALID_ARGUMENT, "PORTA_DDP_FACTORED_GRADIENTS='", v,
+       "' is neither 0 (gradients all-reduced) nor 1 (a wide linear layer's gathered as factors, the default)");
+}
 
 bool factors_pay(int64_t world, int64_t rows, int64_t in, int64_t out) {
   return world * rows * (in + out) <= in * out / 4;

@@ -11,7 +11,8 @@
 // alike (the same plugin, version, device model and thread count). The
 // rows are gathered only where they are at most a quarter of the gradient's
 // elements, which bounds the one product every rank repeats to a few rows
-// against a wide layer.
+// against a wide layer. PORTA_DDP_FACTORED_GRADIENTS=0 on any rank turns
+// it off for all.
 #pragma once
 
 #include "dist/process_group.hpp"
@@ -39,5 +40,10 @@ bool reduce_factored(ProcessGroup& group, const TensorPtr& out, const Factors& m
 // Whether gathering `world` ranks of `rows` rows each is worth it for an
 // [out, in] gradient: the rows at most a quarter of its elements.
 bool factors_pay(int64_t world, int64_t rows, int64_t in, int64_t out);
+
+// PORTA_DDP_FACTORED_GRADIENTS: unset or 1, this rank hands factors over;
+// 0, it does not (and through the header no rank gathers them). Another
+// value is an INVALID_ARGUMENT naming the variable.
+bool factored_gradients_enabled();
 
 }  // namespace porta::dist

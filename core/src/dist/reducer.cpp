@@ -43,6 +43,9 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   std::shared_ptr<ProcessGroup> group;
   bool find_unused = false;
   bool as_bucket_view = false;  // .grad is the slot's view itself
+  // Whether this rank hands factors over (PORTA_DDP_FACTORED_GRADIENTS):
+  // a rank that does not makes every rank fall back, through the header.
+  bool offer_factors = true;
   // 1 / world size, exact (a power of two): a gradient scaled by it on its
   // way into the bucket equals one divided by the world size.
   double exact_reciprocal = 0;
@@ -118,7 +121,7 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     dst.out = s.view, dst.scale = exact_reciprocal, dst.keep = p.grad ? exact_reciprocal : 0.0;
     // Factors only for a gradient that starts from zero: a .grad it adds
     // to differs by rank and cannot be gathered as rows.
-    if (buckets[s.bucket].factorable && !p.grad) {
+    if (offer_factors && buckets[s.bucket].factorable && !p.grad) {
       std::weak_ptr<State> self = weak_from_this();
       dst.factored = [self, i](const TensorPtr& g_rows, const TensorPtr& x_rows) {
         auto st = self.lock();
@@ -267,6 +270,7 @@ Reducer::Reducer(std::vector<TensorPtr> params, std::shared_ptr<ProcessGroup> gr
   }
   for (State::Bucket& b : st.buckets)
     b.factorable = st.exact_reciprocal != 0 && b.params.size() == 1 && st.params[b.params.front()]->ndim() == 2;
+  st.offer_factors = factored_gradients_enabled();
   st.reset_for_backward();
   std::weak_ptr<State> weak = state_;
   for (size_t i = 0; i < st.params.size(); ++i)
