@@ -6,7 +6,9 @@ DistributedDataParallel, B / 2 images each a step (the same global batch); every
 runs the four, one after another, and the rounds repeat them, so the machine's drift touches them alike.
 Efficiency = T(1 process) / (2 x T(2 processes)), training time only (rank 0's clock). For Porta's two processes
 the table also gives how long the end of each backward waited for the all-reduces, per step on each rank
-(PORTA_LOG=info): the communication backward did not hide.
+(PORTA_LOG=info): the communication backward did not hide. Porta's two processes run twice: as they train
+(fc1's gradient gathered as factors, docs/distributed.md) and with PORTA_DDP_FACTORED_GRADIENTS=0 (every
+gradient all-reduced).
 
 Porta: build/bin/porta-demo, and the same under build/bin/porta-run -n 2 with --distributed (MPI over shared
 memory, gradient_as_bucket_view). PyTorch: this file's own loop (--torch-worker), the same model, Adam at 1e-3,
@@ -121,9 +123,10 @@ def run_torch(args, world):
     return training_seconds(outs, f"PyTorch, {world} process(es)")
 
 
-def run_porta(args, world):
+def run_porta(args, world, factored=True):
     """Training seconds, and the ranks' waits per backward in ms (none for one process)."""
-    env = dict(os.environ, PORTA_NUM_THREADS="1", PORTA_MPIEXEC=MPIEXEC, PORTA_LOG="info")
+    env = dict(os.environ, PORTA_NUM_THREADS="1", PORTA_MPIEXEC=MPIEXEC, PORTA_LOG="info",
+               PORTA_DDP_FACTORED_GRADIENTS="1" if factored else "0")
     cmd = ["build/bin/porta-demo", "--device", "cpu", "--train-samples", str(args.samples), "--test-samples", "100",
            "--batch-size", str(args.batch), "--data", args.data]
     if world > 1:
@@ -151,23 +154,24 @@ def main():
         raise SystemExit("--batch must be even (two processes share each step)")
     rows = []
     print(f"{args.samples} images, batch {args.batch} (2 processes: {args.batch // 2} each), 1 thread per process")
-    print("| round | Porta 1 proc | Porta 2 procs | Porta efficiency | backward's end waited | PyTorch 1 proc | "
-          "PyTorch 2 procs | PyTorch efficiency |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| round | Porta 1 proc | Porta 2 procs | Porta efficiency | backward's end waited | "
+          "Porta 2 procs, all-reduced | its efficiency | PyTorch 1 proc | PyTorch 2 procs | PyTorch efficiency |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in range(1, args.rounds + 1):
         (p1, _), (p2, waits) = run_porta(args, 1), run_porta(args, 2)
+        a2, _ = run_porta(args, 2, factored=False)
         t1, t2 = run_torch(args, 1), run_torch(args, 2)
-        rows.append((p1, p2, p1 / (2 * p2), t1, t2, t1 / (2 * t2)))
+        rows.append((p1, p2, p1 / (2 * p2), a2, p1 / (2 * a2), t1, t2, t1 / (2 * t2)))
         waited = " / ".join(f"{w:.1f}" for w in waits) + " ms"
-        print(f"| {r} | {p1:.1f} s | {p2:.1f} s | {rows[-1][2]:.2f} | {waited} | {t1:.1f} s | {t2:.1f} s | "
-              f"{rows[-1][5]:.2f} |", flush=True)
+        print(f"| {r} | {p1:.1f} s | {p2:.1f} s | {rows[-1][2]:.2f} | {waited} | {a2:.1f} s | {rows[-1][4]:.2f} | "
+              f"{t1:.1f} s | {t2:.1f} s | {rows[-1][7]:.2f} |", flush=True)
     med = [statistics.median(col) for col in zip(*rows)]
-    print(f"| median | {med[0]:.1f} s | {med[1]:.1f} s | {med[2]:.2f} | | {med[3]:.1f} s | {med[4]:.1f} s | "
-          f"{med[5]:.2f} |")
+    print(f"| median | {med[0]:.1f} s | {med[1]:.1f} s | {med[2]:.2f} | | {med[3]:.1f} s | {med[4]:.2f} | "
+          f"{med[5]:.1f} s | {med[6]:.1f} s | {med[7]:.2f} |")
     effs = [row[2] for row in rows]
     print(f"\nPorta's efficiency: median {med[2]:.2f}, {min(effs):.2f}-{max(effs):.2f} over {len(rows)} rounds "
-          f"(goal >= 0.8); PyTorch's median {med[5]:.2f}. Training time, PyTorch / Porta: "
-          f"{med[3] / med[0]:.2f}x with 1 process, {med[4] / med[1]:.2f}x with 2.")
+          f"(goal >= 0.8; all-reduced: {med[4]:.2f}); PyTorch's median {med[7]:.2f}. Training time, PyTorch / "
+          f"Porta: {med[5] / med[0]:.2f}x with 1 process, {med[6] / med[1]:.2f}x with 2.")
 
 
 if __name__ == "__main__":
