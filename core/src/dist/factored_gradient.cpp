@@ -77,8 +77,7 @@ std::shared_ptr<Work> gather_rows(ProcessGroup& group, const TensorPtr& f, int64
   TensorPtr mine = ops::contiguous(f);
   if (m < rows) {
     TensorPtr padded = ops::full(*f->device, Dims{rows, k}, 0.0, f->dtype);
-    if (m > 0)
-      ops::copy_into(make_view(*padded, Dims{m, k}, contiguous_strides(Dims{m, k}), padded->byte_offset), mine);
+    if (m > 0) ops::copy_into(ops::slice(padded, 0, 0, m, 1), mine);
     mine = padded;
   }
   *all = empty(*f->device, f->dtype, Dims{group.size() * rows, k});

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <mutex>
 #include <unordered_set>
+#include <utility>
 
 #include "autograd/node.hpp"
 #include "dist/factored_gradient.hpp"
@@ -86,9 +87,7 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   void launch(Bucket& b) {
     if (b.factorable) {
       Slot& s = slots[b.params.front()];
-      const Factors mine = std::move(s.factors);
-      s.factors = {};
-      if (reduce_factored(*group, s.view, mine, exact_reciprocal)) {
+      if (reduce_factored(*group, s.view, std::exchange(s.factors, {}), exact_reciprocal)) {
         b.work.reset();
         ++factored;
         return;
