@@ -1,0 +1,117 @@
+"""Whether Porta's record of a case is PyTorch's: the same outcome (an answer, or an error),
+and for an answer the same structure, dtypes, shapes, devices, requires_grad and values:
+equal for integers, bool and value-moving ops; within torch.testing's per-dtype tolerances
+(times the case's factor) for floats, NaN where NaN, inf where inf.
+"""
+import numpy as np
+
+from encoding import decode_values
+
+# (rtol, atol): torch.testing.assert_close's defaults
+TOLERANCE = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5), "float32": (1.3e-6, 1e-5),
+             "float64": (1e-7, 1e-7)}
+
+
+def _values(expected, actual, where, case):
+    e, a = decode_values(expected), decode_values(actual)
+    if expected["dt"] not in TOLERANCE or case.exact:
+        same = (e == a) | (np.isnan(e) & np.isnan(a)) if e.dtype.kind == "f" else e == a
+    else:
+        rtol, atol = TOLERANCE[expected["dt"]]
+        rtol, atol = rtol * case.tol, atol * case.tol
+        with np.errstate(invalid="ignore", over="ignore"):
+            e64, a64 = e.astype(np.float64), a.astype(np.float64)
+            same = (e64 == a64) | (np.isnan(e64) & np.isnan(a64)) | (np.abs(e64 - a64) <= atol + rtol * np.abs(e64))
+    if same.all():
+        return []
+    bad = np.argwhere(~same)
+    first = tuple(int(i) for i in bad[0])
+    return [f"{where}: {len(bad)} of {e.size} values differ, first at {list(first)}: PyTorch {e[first]!r}, "
+            f"Porta {a[first]!r}"]
+
+
+def _tensor(expected, actual, where, case):
+    for key, what in (("dt", "dtype"), ("shape", "shape"), ("rg", "requires_grad")):
+        if expected[key] != actual[key]:
+            return [f"{where}: {what} {actual[key]} where PyTorch gives {expected[key]}"]
+    want_dev = "cpu" if case.host else expected["dev"]
+    got_dev = actual["dev"] if not (case.host and actual["dev"] == "@") else "cpu"
+    if want_dev != got_dev:
+        return [f"{where}: device {got_dev} where PyTorch gives {want_dev}"]
+    if "v" in expected and not case.random:
+        return _values(expected, actual, where, case)
+    return []
+
+
+def _kind(x):
+    if x is None:
+        return "None"
+    if "dt" in x:
+        return "tensor"
+    if "py" in x:
+        return x["py"]
+    return next(iter(x))
+
+
+def diff(expected, actual, case, where="result"):
+    """The differences between two encoded values, as sentences (none: the same)."""
+    ke, ka = _kind(expected), _kind(actual)
+    if ke != ka:
+        return [f"{where}: {ka} where PyTorch gives {ke} ({_short(expected)})"]
+    if ke == "None":
+        return []
+    if ke == "tensor":
+        return _tensor(expected, actual, where, case)
+    if ke == "seq":
+        if len(expected["seq"]) != len(actual["seq"]):
+            return [f"{where}: {len(actual['seq'])} items where PyTorch gives {len(expected['seq'])}"]
+        out = []
+        for i, (e, a) in enumerate(zip(expected["seq"], actual["seq"])):
+            out += diff(e, a, case, f"{where}[{i}]")
+        return out
+    if ke == "dict":
+        if expected["dict"].keys() != actual["dict"].keys():
+            return [f"{where}: keys {sorted(actual['dict'])} where PyTorch gives {sorted(expected['dict'])}"]
+        out = []
+        for k in expected["dict"]:
+            out += diff(expected["dict"][k], actual["dict"][k], case, f"{where}[{k!r}]")
+        return out
+    if ke == "float":
+        e, a = expected["v"], actual["v"]
+        rtol, atol = TOLERANCE["float32"]
+        if e == a or (e != e and a != a) or abs(e - a) <= (atol + rtol * abs(e)) * case.tol:
+            return []
+        return [f"{where}: {a!r} where PyTorch gives {e!r}"]
+    if ke == "object":
+        return []  # an object of the library's own type (a module, a grad_fn): compared by the program
+    if expected != actual:
+        return [f"{where}: {_short(actual)} where PyTorch gives {_short(expected)}"]
+    return []
+
+
+def _short(x):
+    text = repr(x.get("v", x) if isinstance(x, dict) and "dt" not in x else x)
+    return text if len(text) < 120 else text[:117] + "..."
+
+
+def outcome(expected, actual, case):
+    """("same" | "missing" | "different", [sentences]) for a case's two records."""
+    if "error" in expected:
+        if "error" in actual:
+            return "same", []
+        return "different", [f"Porta answers where PyTorch raises {expected['error']}: {expected['msg']}"]
+    if "error" in actual:
+        return "missing", [f"{actual['error']}: {actual['msg']}"]
+    problems = diff(expected["r"], actual["r"], case)
+    if "after" in expected:
+        problems += diff({"seq": expected["after"]}, {"seq": actual.get("after", [])}, case, "arguments after")
+    if "g" in expected:
+        e, a = expected["g"], actual.get("g")
+        if isinstance(e, dict) and "error" in e:
+            if not (isinstance(a, dict) and "error" in a):
+                problems.append(f"backward: Porta answers where PyTorch raises {e['error']}: {e['msg']}")
+        elif isinstance(a, dict) and "error" in a:
+            return "missing", [f"backward: {a['error']}: {a['msg']}"]
+        else:
+            problems += diff({"seq": e}, {"seq": a}, case, "gradients")
+    return ("different" if problems else "same"), problems
