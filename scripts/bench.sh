@@ -4,10 +4,8 @@
 #   training: SimpleCNN and seed-case-1 steps vs PyTorch (CPU) in the same run
 #   allreduce: porta_all_reduce vs MPI_Allreduce, 2 ranks under porta-run
 #   ddp:      the demo's DDP scaling over 2 processes, and PyTorch DDP's (gloo)
-# PyTorch comes from PyPI, into a venv of its own (build/venv-bench: the
-# project's pinned packages plus torch==2.15.0, safetensors==0.8.0 and
-# jax==0.10.2, the peers the storage-dtype and DLPack tests compare with when
-# run from it), never into the tests' venv.
+# PyTorch comes from PyPI, into a venv of its own (build/venv-bench, made by
+# scripts/bench-venv.sh), never into the tests' venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -15,14 +13,7 @@ source scripts/env.sh
 scripts/build.sh
 out=${1:-build/bench}
 mkdir -p "$out"
-bench_venv=build/venv-bench
-if ! "$bench_venv/bin/python" -c "import torch, numpy, ml_dtypes, safetensors, jax" 2>/dev/null; then
-  rm -rf "$bench_venv"
-  "$PORTA_VENV_PYTHON" -m venv "$bench_venv"
-  "$bench_venv/bin/python" -m pip install -q --disable-pip-version-check -r "$PORTA_PYTHON_REQUIREMENTS" torch==2.15.0 \
-    safetensors==0.8.0 jax==0.10.2 jaxlib==0.10.2
-fi
-py=$bench_venv/bin/python
+py=$(scripts/bench-venv.sh)
 
 build/bin/porta_bench_core --benchmark_out="$out/core.json" --benchmark_out_format=json >/dev/null
 build/bin/porta_bench_training --benchmark_out="$out/training.json" --benchmark_out_format=json >/dev/null

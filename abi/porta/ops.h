@@ -68,7 +68,7 @@ extern "C" {
   R(X, SUB,                    sub,                    15, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - b")                                        \
   R(X, MUL,                    mul,                    16, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a * b")                                        \
   R(X, DIV,                    div,                    17, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a / b, true division")                         \
-  R(X, POW,                    pow,                    18, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a ^ b")                                        \
+  R(X, POW,                    pow,                    18, PORTA_OP_KIND_BINARY,    2, FLOAT,   SAME,  1, "a ^ b (integers: by the core)")                \
   R(X, MAXIMUM,                maximum,                19, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise max(a, b)")                        \
   R(X, MINIMUM,                minimum,                20, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise min(a, b)")                        \
   R(X, EQ,                     eq,                     21, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a == b")                                       \

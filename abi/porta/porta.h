@@ -68,7 +68,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 11 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 12 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -105,6 +105,8 @@
  *   porta_meshgrid_indexing (since 1.7): PORTA_MESHGRID_IJ = 0, PORTA_MESHGRID_XY = 1
  *   porta_reduce_op (since 1.9): PORTA_REDUCE_SUM = 0, PORTA_REDUCE_AVG = 1,
  *     PORTA_REDUCE_MAX = 2, PORTA_REDUCE_MIN = 3, PORTA_REDUCE_PROD = 4
+ *   porta_scalar_kind (since 1.12): PORTA_SCALAR_BOOL = 0, PORTA_SCALAR_INT = 1,
+ *     PORTA_SCALAR_FLOAT = 2
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
@@ -180,7 +182,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 11
+#define PORTA_ABI_MINOR 12
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -241,6 +243,12 @@ PORTA_EXPORT porta_status porta_dtype_by_name(const char* name, DLDataType* out)
  *  (uint8 with int8: int16); within floats the wider (float16 with
  *  bfloat16: float32). A dtype Porta lacks is UNSUPPORTED_DTYPE. Since 1.10. */
 PORTA_EXPORT porta_status porta_promote_types(DLDataType a, DLDataType b, DLDataType* out);
+
+/** The dtype an elementwise op of the `n` tensors `operands` computes in
+ *  and returns, PyTorch's torch.result_type: dimensioned tensors decide, a
+ *  0-d tensor or a wrapped number (porta_scalar_tensor) only where its
+ *  category is higher (a wrapped float counting as float32). Since 1.12. */
+PORTA_EXPORT porta_status porta_result_type(porta_tensor* const* operands, int32_t n, DLDataType* out);
 
 /** One row of the op table (porta/ops.h, PORTA_OP_DESCRIPTORS), for a
  *  binding that builds its op set from the library it loaded. Strings are
@@ -716,7 +724,30 @@ PORTA_EXPORT porta_status porta_fmod(porta_tensor* a, porta_tensor* b, porta_ten
  *  zero divisor is refused; zero gradient. Since 1.3. */
 PORTA_EXPORT porta_status porta_floor_divide(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
-/* Scalar forms: the scalar takes a's dtype, except that a non-integral
+/** How a scalar operand was typed by the caller's language: PyTorch's
+ *  promotion tells a Python bool, int and float apart (int_tensor * 2 stays
+ *  an integer, int_tensor * 2.0 is float32). Since 1.12. */
+typedef enum porta_scalar_kind {
+  PORTA_SCALAR_BOOL = 0,  /**< `i` is 0 or 1 */
+  PORTA_SCALAR_INT = 1,   /**< `i`, every bit of an int64 */
+  PORTA_SCALAR_FLOAT = 2  /**< `f` */
+} porta_scalar_kind;
+
+/** A scalar operand as a 0-d tensor on `device` (bool, int64 or float64
+ *  holding it exactly) marked as PyTorch's "wrapped number": passed to any
+ *  op that takes tensors (porta_add, porta_where, porta_binary_inplace, ...)
+ *  it promotes below every tensor of its category (bool < integer <
+ *  floating), a float counting as float32: int32_tensor + 2.5 is float32,
+ *  uint8_tensor + 300 stays uint8 (300 converts to 44, as PyTorch's cast),
+ *  bool_tensor + 3 is int64, float16_tensor * 0.1 stays float16 (computed
+ *  as float(x) * float(0.1), rounded once). This is how the Python and C++
+ *  APIs pass every scalar operand. `kind` is a porta_scalar_kind; the value
+ *  is `i` for BOOL and INT, `f` for FLOAT. Since 1.12. */
+PORTA_EXPORT porta_status porta_scalar_tensor(int32_t kind, int64_t i, double f, DLDevice device,
+                                              porta_tensor** out);
+
+/* Scalar forms: porta_X(a, porta_scalar_tensor(s)), s being an integer
+ * when it is integral (within int64) and a float otherwise: a non-integral
  * scalar with an integer or bool `a` makes the result float32, and an
  * integral scalar with a bool `a` is int64 (as in PyTorch). */
 /** a + s. Since 1.0. */

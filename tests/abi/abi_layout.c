@@ -374,6 +374,9 @@ _Static_assert(PORTA_INTERPOLATE_NEAREST == 0 && PORTA_INTERPOLATE_NEAREST_EXACT
                "porta_interpolate_mode values moved");
 _Static_assert(PORTA_MESHGRID_IJ == 0 && PORTA_MESHGRID_XY == 1 && sizeof(porta_meshgrid_indexing) == 4,
                "porta_meshgrid_indexing values moved");
+_Static_assert(PORTA_SCALAR_BOOL == 0 && PORTA_SCALAR_INT == 1 && PORTA_SCALAR_FLOAT == 2 &&
+                   sizeof(porta_scalar_kind) == 4,
+               "porta_scalar_kind values moved");
 _Static_assert(PORTA_OP_NEG == 6 && PORTA_OP_ABS == 13 && PORTA_OP_ADD == 14 && PORTA_OP_MINIMUM == 20 &&
                    PORTA_OP_EQ == 21 && PORTA_OP_GE == 26,
                "the in-place calls' op ids moved");

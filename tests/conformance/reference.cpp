@@ -187,7 +187,21 @@ bool unary_supported(porta_op op, DLDataType a) { return produces_float(op) || !
 
 bool binary_supported(porta_op op, DLDataType a, DLDataType b) {
   if (op == PORTA_OP_SUB && (is_bool(a) || is_bool(b))) return false;  // PyTorch refuses subtraction with bool
-  return is_compare(op) || produces_float(op) || !is_bool(promote(a, b));
+  // PyTorch's ops on bool: add and maximum are logical or, mul and minimum logical and
+  const bool defined_on_bool =
+      op == PORTA_OP_ADD || op == PORTA_OP_MUL || op == PORTA_OP_MAXIMUM || op == PORTA_OP_MINIMUM;
+  return is_compare(op) || produces_float(op) || defined_on_bool || !is_bool(promote(a, b));
+}
+
+// PyTorch's integer pow in dtype dt: exact, wrapping as its products wrap (square and multiply in 64
+// bits, truncated to dt's width before it becomes a double); a negative exponent truncates 1 / a^|b|.
+static double integer_pow_ref(double a, double b, DLDataType dt) {
+  if (b < 0) return a == 1 ? 1 : a == -1 ? (std::fmod(b, 2) != 0 ? -1 : 1) : 0;
+  uint64_t base = static_cast<uint64_t>(static_cast<int64_t>(a)), result = 1;
+  for (auto e = static_cast<uint64_t>(b); e; e >>= 1, base *= base)
+    if (e & 1) result *= base;
+  if (dt.bits < 64) result &= (uint64_t{1} << dt.bits) - 1;
+  return store_as(dt, dt.bits == 64 ? static_cast<double>(static_cast<int64_t>(result)) : static_cast<double>(result));
 }
 
 DLDataType scalar_dtype(DLDataType a, double s) {
@@ -216,7 +230,7 @@ HostTensor ref_binary(porta_op op, const HostTensor& a, const HostTensor& b) {
   for (int64_t i = 0; i < r.numel(); ++i) {
     const double x = store_as(kt, a.v[ia[i]]);
     const double y = store_as(kt, b.v[ib[i]]);
-    r.v[i] = store_as(rt, binary_ref(op, x, y));
+    r.v[i] = store_as(rt, op == PORTA_OP_POW && !is_float(kt) ? integer_pow_ref(x, y, kt) : binary_ref(op, x, y));
   }
   return r;
 }

@@ -163,7 +163,9 @@ TEST(InPlaceAutograd, ResultTypeAndShapeMustFit) {
   EXPECT_THAT(error_of([&] { Tensor::ones({1}).expand({3}).add_(1.0); }),
               HasSubstr("refers to a single memory location"));
   EXPECT_EQ(ints.to_vector<int64_t>(), (std::vector<int64_t>{1, 2}));
-  ints.mul_(3.0);  // an integral scalar keeps the integer type
+  // As libtorch's: a double is a floating scalar, even when integral; an integer keeps the integer type
+  EXPECT_THAT(error_of([&] { ints.mul_(3.0); }), HasSubstr("result type float32 can't be cast"));
+  ints.mul_(3);
   EXPECT_EQ(ints.to_vector<int64_t>(), (std::vector<int64_t>{3, 6}));
 }
 

@@ -193,12 +193,20 @@ std::vector<Case> loss_cases() {
              return call(porta_cross_entropy_loss, x[0], x[1], static_cast<porta_tensor*>(nullptr), int64_t{-100},
                          PORTA_REDUCTION_SUM, 0.1);
            }},
-      Case{"binary_cross_entropy_weight", {{{2, 3}, 0.1, 0.9}, {{2, 3}, 0.0, 1.0}, {{2, 3}, 0.5, 1.5}},
-           [](const Tensors& x) { return call(porta_binary_cross_entropy, x[0], x[1], x[2], PORTA_REDUCTION_MEAN); }},
-      Case{"bce_with_logits_pos_weight", {{{2, 3}, -3.0, 3.0}, {{2, 3}, 0.0, 1.0}, {{3}, 0.5, 2.0}},
+      // The weights are constants: PyTorch has no gradient for them (and Porta refuses one that requires grad).
+      Case{"binary_cross_entropy_weight", {{{2, 3}, 0.1, 0.9}, {{2, 3}, 0.0, 1.0}},
            [](const Tensors& x) {
-             return call(porta_binary_cross_entropy_with_logits, x[0], x[1], static_cast<porta_tensor*>(nullptr), x[2],
-                         PORTA_REDUCTION_SUM);
+             Temps temp;
+             porta_tensor* w = values_of({0.5, 1.0, 1.5, 0.7, 1.2, 0.9}, {2, 3}, x[0], temp);
+             return w ? call(porta_binary_cross_entropy, x[0], x[1], w, PORTA_REDUCTION_MEAN) : nullptr;
+           }},
+      Case{"bce_with_logits_pos_weight", {{{2, 3}, -3.0, 3.0}, {{2, 3}, 0.0, 1.0}},
+           [](const Tensors& x) {
+             Temps temp;
+             porta_tensor* pw = values_of({0.5, 1.0, 2.0}, {3}, x[0], temp);
+             return pw ? call(porta_binary_cross_entropy_with_logits, x[0], x[1], static_cast<porta_tensor*>(nullptr),
+                              pw, PORTA_REDUCTION_SUM)
+                       : nullptr;
            }},
       Case{"l1_loss_away_from_0", {{{2, 3}, 0.5, 1.0}, {{2, 3}, -1.0, -0.5}},
            [](const Tensors& x) { return call(porta_l1_loss, x[0], x[1], PORTA_REDUCTION_MEAN); }},

@@ -30,12 +30,13 @@ def _values(expected, actual, where, case):
             f"Porta {a[first]!r}"]
 
 
-def _tensor(expected, actual, where, case):
+def _tensor(expected, actual, where, case, device):
     for key, what in (("dt", "dtype"), ("shape", "shape"), ("rg", "requires_grad")):
         if expected[key] != actual[key]:
             return [f"{where}: {what} {actual[key]} where PyTorch gives {expected[key]}"]
-    want_dev = "cpu" if case.host else expected["dev"]
-    got_dev = actual["dev"] if not (case.host and actual["dev"] == "@") else "cpu"
+    # "@" is the device the case ran on
+    want_dev = "cpu" if case.host else device if expected["dev"] == "@" else expected["dev"]
+    got_dev = device if actual["dev"] == "@" else actual["dev"]
     if want_dev != got_dev:
         return [f"{where}: device {got_dev} where PyTorch gives {want_dev}"]
     if "v" in expected and not case.random:
@@ -53,7 +54,7 @@ def _kind(x):
     return next(iter(x))
 
 
-def diff(expected, actual, case, where="result"):
+def diff(expected, actual, case, device, where="result"):
     """The differences between two encoded values, as sentences (none: the same)."""
     ke, ka = _kind(expected), _kind(actual)
     if ke != ka:
@@ -61,20 +62,20 @@ def diff(expected, actual, case, where="result"):
     if ke == "None":
         return []
     if ke == "tensor":
-        return _tensor(expected, actual, where, case)
+        return _tensor(expected, actual, where, case, device)
     if ke == "seq":
         if len(expected["seq"]) != len(actual["seq"]):
             return [f"{where}: {len(actual['seq'])} items where PyTorch gives {len(expected['seq'])}"]
         out = []
         for i, (e, a) in enumerate(zip(expected["seq"], actual["seq"])):
-            out += diff(e, a, case, f"{where}[{i}]")
+            out += diff(e, a, case, device, f"{where}[{i}]")
         return out
     if ke == "dict":
         if expected["dict"].keys() != actual["dict"].keys():
             return [f"{where}: keys {sorted(actual['dict'])} where PyTorch gives {sorted(expected['dict'])}"]
         out = []
         for k in expected["dict"]:
-            out += diff(expected["dict"][k], actual["dict"][k], case, f"{where}[{k!r}]")
+            out += diff(expected["dict"][k], actual["dict"][k], case, device, f"{where}[{k!r}]")
         return out
     if ke == "float":
         e, a = expected["v"], actual["v"]
@@ -82,6 +83,10 @@ def diff(expected, actual, case, where="result"):
         if e == a or (e != e and a != a) or abs(e - a) <= (atol + rtol * abs(e)) * case.tol:
             return []
         return [f"{where}: {a!r} where PyTorch gives {e!r}"]
+    if ke == "device":
+        want = device if expected["device"] == "@" else expected["device"]
+        got = device if actual["device"] == "@" else actual["device"]
+        return [] if want == got else [f"{where}: device {got} where PyTorch gives {want}"]
     if ke == "object":
         return []  # an object of the library's own type (a module, a grad_fn): compared by the program
     if expected != actual:
@@ -94,7 +99,7 @@ def _short(x):
     return text if len(text) < 120 else text[:117] + "..."
 
 
-def outcome(expected, actual, case):
+def outcome(expected, actual, case, device):
     """("same" | "missing" | "different", [sentences]) for a case's two records."""
     if "error" in expected:
         if "error" in actual:
@@ -102,9 +107,9 @@ def outcome(expected, actual, case):
         return "different", [f"Porta answers where PyTorch raises {expected['error']}: {expected['msg']}"]
     if "error" in actual:
         return "missing", [f"{actual['error']}: {actual['msg']}"]
-    problems = diff(expected["r"], actual["r"], case)
+    problems = diff(expected["r"], actual["r"], case, device)
     if "after" in expected:
-        problems += diff({"seq": expected["after"]}, {"seq": actual.get("after", [])}, case, "arguments after")
+        problems += diff({"seq": expected["after"]}, {"seq": actual.get("after", [])}, case, device, "arguments after")
     if "g" in expected:
         e, a = expected["g"], actual.get("g")
         if isinstance(e, dict) and "error" in e:
@@ -113,5 +118,5 @@ def outcome(expected, actual, case):
         elif isinstance(a, dict) and "error" in a:
             return "missing", [f"backward: {a['error']}: {a['msg']}"]
         else:
-            problems += diff({"seq": e}, {"seq": a}, case, "gradients")
+            problems += diff({"seq": e}, {"seq": a}, case, device, "gradients")
     return ("different" if problems else "same"), problems

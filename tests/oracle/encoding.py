@@ -52,8 +52,13 @@ def encode(x, L, device, random=False):
         return {"seq": [encode(i, L, device, random) for i in x]}
     if isinstance(x, dict):
         return {"dict": {str(k): encode(v, L, device, random) for k, v in x.items()}}
-    if isinstance(x, np.ndarray):
-        return {"ndarray": str(x.dtype), "shape": list(x.shape), "v": x.tolist() if x.dtype != object else None}
+    if isinstance(x, np.ndarray):  # numpy(): compared as a tensor of its values (NaN equal to NaN)
+        if x.dtype == object:
+            return {"object": "ndarray"}
+        name = "bfloat16" if x.dtype.name == "bfloat16" else x.dtype.name
+        values = x.astype(np.float32) if name in _STORE else x
+        return {"ndarray": name, "dt": name, "shape": list(x.shape), "rg": False, "dev": "cpu",
+                "v": base64.b64encode(np.ascontiguousarray(values).tobytes()).decode()}
     if isinstance(x, np.generic):
         return encode(x.item(), L, device, random)
     return {"object": type(x).__name__}

@@ -3,6 +3,7 @@ both, as Porta's Python API is PyTorch's) on a device, and writes down what came
 the result, the tensor arguments after the call when the case mutates them, and the
 gradients of its grad leaves after a backward with seeded cotangents; or the error.
 """
+import copy
 import operator
 import warnings
 import zlib
@@ -85,7 +86,9 @@ class Run:
 
     def tensor(self, arr, dtype):
         L = self.L
-        t = L.from_numpy(np.ascontiguousarray(arr.astype(_numpy_dtype(dtype))))
+        # np.array keeps a 0-d array 0-d (np.ascontiguousarray makes it 1-d); clone(): a tensor of its own
+        # storage, resizable as an out= argument, not one borrowing NumPy's memory
+        t = L.from_numpy(np.array(arr.astype(_numpy_dtype(dtype)), order="C")).clone()
         if dtype in ("float16", "bfloat16"):
             t = t.to(getattr(L, dtype))
         return t if self.device == "cpu" else t.to(self.device)
@@ -133,7 +136,7 @@ class Run:
             return items if a.kind == "list" else tuple(items)
         if isinstance(a, dict):
             return {k: self.arg(v) for k, v in a.items()}
-        return a
+        return copy.deepcopy(a)  # a call that changes a list argument must not change the case
 
     def cotangent(self, t):
         name = str(t.dtype).replace("torch.", "").replace("porta.", "")
@@ -206,26 +209,45 @@ def _error(e):
     return {"error": type(e).__name__, "msg": str(e).split("\n")[0][:300]}
 
 
-def run(case, L, device):
-    """The record of running `case` with library L on `device` (see the module's doc)."""
+def run(case, L, device, read_values=True):
+    """The record of running `case` with library L on `device` (see the module's doc); read_values=False
+    leaves the values out (PyTorch's meta device, which has none)."""
     r = Run(L, device, case.id)
+    meta_only = case.random or not read_values
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             args = [r.arg(a) for a in case.args]
             kwargs = {k: r.arg(v) for k, v in case.kwargs.items()}
             result = invoke(case, L, device, args, kwargs)
-            record = {"r": encode(result, L, device, case.random)}
+            record = {"r": encode(result, L, device, meta_only)}
         except Exception as e:  # noqa: BLE001 - any error is an answer to compare
             return _error(e)
         if case.mutates:
-            record["after"] = [encode(t, L, device, case.random) for t in r.tensors]
+            record["after"] = [encode(t, L, device, meta_only) for t in r.tensors]
         if case.grad:
             outs = [t for t in _flat_tensors(result, L, []) if t.requires_grad]
             try:
                 if outs:
                     L.autograd.backward(outs, [r.cotangent(t) for t in outs])
-                record["g"] = [encode(leaf.grad, L, device, False) for leaf in r.leaves]
+                record["g"] = [encode(leaf.grad, L, device, not read_values) for leaf in r.leaves]
             except Exception as e:  # noqa: BLE001
                 record["g"] = _error(e)
     return record
+
+
+def mark_host_results(record, elsewhere):
+    """Answers are recorded on the CPU, where "the case's device" and "the CPU" look alike: where the same case
+    run on another device (`elsewhere`, PyTorch's meta device) left a result on the CPU (an optimizer's step
+    count, a module made inside a program, tolist()), that result's device becomes "cpu" in `record`."""
+    if isinstance(record, dict) and isinstance(elsewhere, dict):
+        if record.get("dev") == "@" and elsewhere.get("dev") == "cpu":
+            record["dev"] = "cpu"
+        if record.get("device") == "@" and elsewhere.get("device") == "cpu":
+            record["device"] = "cpu"
+        for key, value in record.items():
+            if key in elsewhere:
+                mark_host_results(value, elsewhere[key])
+    elif isinstance(record, list) and isinstance(elsewhere, list) and len(record) == len(elsewhere):
+        for a, b in zip(record, elsewhere):
+            mark_host_results(a, b)

@@ -9,8 +9,10 @@
   oracle.py list [--filter GLOB]    the case ids
 
 replay exits 1 when a case differs from PyTorch's answer (or answers where PyTorch raises) and
-docs/differences-from-pytorch.md does not list it; a case where Porta raises and PyTorch answers
-is counted as missing, by call form. --filter GLOB keeps the cases whose ids match; --show N prints
+neither docs/differences-from-pytorch.md (the deliberate differences) nor expected_failures/<device
+type>.txt (the known bugs not fixed yet) lists it, and when a case listed as a known bug gives
+PyTorch's answer now; --update-expected rewrites that file from this run. A case where Porta raises
+and PyTorch answers is counted as missing, by call form. --filter GLOB keeps the cases whose ids match; --show N prints
 N problems (default 40); --missing FILE writes the missing call forms, most cases first.
 """
 import argparse
@@ -29,6 +31,7 @@ import answers  # noqa: E402
 import compare  # noqa: E402
 import differences  # noqa: E402
 import engine  # noqa: E402
+import expected  # noqa: E402
 import names  # noqa: E402
 import samples  # noqa: E402
 
@@ -45,11 +48,25 @@ def import_porta():
     return porta
 
 
+def on_device(device):
+    """The cases that run on `device`: all on cpu, all but the cpu_only ones elsewhere."""
+    cpu = device.split(":")[0] == "cpu"
+    return [c for c in samples.all_cases() if cpu or not c.cpu_only]
+
+
 def selected(args):
-    cases = samples.all_cases()
+    cases = on_device(args.device)
     if args.filter:
         cases = [c for c in cases if fnmatch.fnmatchcase(c.id, args.filter)]
     return cases
+
+
+def torch_answer(case, torch):
+    """PyTorch's record of a case on the CPU, with the results that stay on the CPU whatever the device marked."""
+    record = engine.run(case, torch, "cpu")
+    if "error" not in record:
+        engine.mark_host_results(record, engine.run(case, torch, "meta", read_values=False))
+    return record
 
 
 def cmd_record(args):
@@ -60,7 +77,7 @@ def cmd_record(args):
     data = {"torch": torch.__version__.split("+")[0], "digest": answers.digest(cases),
             "names": names.public_names(torch), "answers": {}}
     for c in cases:
-        data["answers"][c.id] = engine.run(c, torch, "cpu")
+        data["answers"][c.id] = torch_answer(c, torch)
     answers.save(data)
     print(f"recorded PyTorch {data['torch']}'s answers to {len(cases)} cases in {time.time() - start:.0f} s: "
           f"{os.path.relpath(answers.PATH)} ({os.path.getsize(answers.PATH) / 1e6:.1f} MB)")
@@ -72,24 +89,27 @@ def cmd_replay(args):
     if args.live:
         import torch
         torch.set_num_threads(1)
-        expected = None
+        recorded = None
     else:
         data = answers.load()
         answers.check_fresh(data, samples.all_cases())
-        expected = data["answers"]
+        recorded = data["answers"]
     table = differences.load()
+    known = expected.load(args.device)
     tally = collections.Counter()
     missing_forms = collections.Counter()
-    unlisted, listed_used = [], set()
+    unlisted, listed_used, now_failing = [], set(), {}
     start = time.time()
     for c in cases:
         if args.verbose:
             print(c.id, flush=True)
-        want = engine.run(c, torch, "cpu") if expected is None else expected[c.id]
+        want = torch_answer(c, torch) if recorded is None else recorded[c.id]
         got = engine.run(c, porta, args.device)
-        kind, problems = compare.outcome(want, got, c)
+        kind, problems = compare.outcome(want, got, c, args.device)
         if kind == "same":
             tally["same"] += 1
+            if c.id in known:
+                tally["fixed"] += 1
             continue
         pattern = differences.listed(table, c.id)
         if pattern is not None:
@@ -99,13 +119,22 @@ def cmd_replay(args):
             tally["missing"] += 1
             missing_forms[c.form] += 1
         else:
-            tally["different"] += 1
-            unlisted.append((c.id, problems))
+            now_failing[c.id] = problems[0]
+            if c.id in known:
+                tally["known"] += 1
+            else:
+                tally["different"] += 1
+                unlisted.append((c.id, problems))
     seconds = time.time() - start
-    source = "an installed PyTorch" if expected is None else f"PyTorch {data['torch']}'s recorded answers"
+    source = "an installed PyTorch" if recorded is None else f"PyTorch {data['torch']}'s recorded answers"
     print(f"oracle on {args.device}, against {source}: {len(cases)} cases in {seconds:.0f} s: {tally['same']} same, "
           f"{tally['missing']} missing ({len(missing_forms)} call forms), {tally['listed']} different and listed "
-          f"in docs/differences-from-pytorch.md, {tally['different']} different and not listed")
+          f"in docs/differences-from-pytorch.md, {tally['known']} different and known (expected_failures/), "
+          f"{tally['different']} different and not listed")
+    if args.update_expected:
+        expected.save(args.device, now_failing, [c.id for c in cases], [c.id for c in on_device(args.device)])
+        print(f"wrote {expected.path(args.device)}: {len(now_failing)} known differences")
+        return 0
     for case_id, problems in unlisted[:args.show]:
         print(f"DIFFERENT {case_id}\n    " + "\n    ".join(problems[:3]))
     if len(unlisted) > args.show:
@@ -120,7 +149,10 @@ def cmd_replay(args):
             print(f"docs/differences-from-pytorch.md lists `{p}`, which matches no case: fix or remove the row")
         if unmatched:
             return 1
-    return 1 if unlisted else 0
+    if tally["fixed"]:
+        print(f"{tally['fixed']} cases listed in {expected.path(args.device)} now give PyTorch's answer: take them out "
+              f"(oracle.py replay --device {args.device} --update-expected)")
+    return 1 if unlisted or tally["fixed"] else 0
 
 
 def cmd_coverage(args):
@@ -162,6 +194,7 @@ def main():
     parser.add_argument("--show", type=int, default=40)
     parser.add_argument("--missing")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--update-expected", action="store_true")
     args = parser.parse_args()
     return {"record": cmd_record, "replay": cmd_replay, "coverage": cmd_coverage, "list": cmd_list}[args.command](args)
 

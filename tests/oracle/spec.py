@@ -94,6 +94,8 @@ class Case:
     random:   the values are a random draw: compare dtype, shape, device, requires_grad only.
     exact:    values must be equal, not close (ops that move values).
     host:     the result lives on the CPU whatever the device (Tensor.cpu, tolist).
+    cpu_only: PyTorch's answer holds for the CPU only (autocast, whose op lists differ by device type): the
+              replay on another device leaves the case out.
     tag:      distinguishes cases whose arguments print alike.
     """
     name: str
@@ -105,6 +107,7 @@ class Case:
     random: bool = False
     exact: bool = False
     host: bool = False
+    cpu_only: bool = False
     attr: bool = False
     tol: float = 1.0
     tag: str = ""

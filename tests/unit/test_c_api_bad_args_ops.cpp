@@ -34,11 +34,9 @@ void check_binary(Fixture& x, Binary op, bool refuses_bool, const char* shape_hi
   if (refuses_bool) REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", op(x.mask.get(), x.mask.get(), out.p()));
 }
 
-// Handles, out, and scalars an integer tensor cannot hold.
+// Handles and out (a double that no int64 holds is a float scalar, as PyTorch's Python float: no refusal).
 void check_scalar(Fixture& x, Scalar op) {
   expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) { return op(t, 2.0, o); });
-  Untouched<porta_tensor*> out;
-  REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be stored in int64", op(x.labels.get(), 1e300, out.p()));
 }
 
 void check_reduce(Fixture& x, Reduce op) {
@@ -67,13 +65,29 @@ void check_argreduce(Fixture& x, ArgReduce op) {
 }
 
 // Whether an op refuses bool operands: all but those that compute in float
-// (exp, div, ...) and the comparisons, from its row of porta/ops.h.
+// (exp, div, ...) and the comparisons, from its row of porta/ops.h, and
+// those PyTorch defines on bool (add and maximum: or; mul and minimum: and).
 bool refuses_bool(porta_op op) {
   porta_op_info info{};
   info.struct_size = sizeof(info);
   EXPECT_EQ(porta_op_get_info(op, &info), PORTA_OK);
-  return info.result != PORTA_RESULT_FLOAT && info.result != PORTA_RESULT_BOOL;
+  const bool defined_on_bool =
+      op == PORTA_OP_ADD || op == PORTA_OP_MUL || op == PORTA_OP_MAXIMUM || op == PORTA_OP_MINIMUM;
+  return info.result != PORTA_RESULT_FLOAT && info.result != PORTA_RESULT_BOOL && !defined_on_bool;
 }
+
+const Case kScalarTensor = {
+    "porta_scalar_tensor", [](Fixture& x) {
+      Untouched<porta_tensor*> out;
+      REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
+              porta_scalar_tensor(PORTA_SCALAR_INT, 1, 0.0, x.cpu, nullptr));
+      REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "kind 7 is not a porta_scalar_kind",
+              porta_scalar_tensor(7, 1, 0.0, x.cpu, out.p()));
+      REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "a bool is 0 or 1, got 2",
+              porta_scalar_tensor(PORTA_SCALAR_BOOL, 2, 0.0, x.cpu, out.p()));
+      REFUSED(PORTA_ERROR_NO_SUCH_DEVICE, "mock:7",
+              porta_scalar_tensor(PORTA_SCALAR_FLOAT, 0, 1.5, DLDevice{x.mock.device_type, 7}, out.p()));
+    }};
 
 // One case per UNARY row, per BINARY and COMPARE row, then per scalar form,
 // from the op table (porta.h declares each group in id order).
@@ -83,9 +97,10 @@ std::vector<Case> elementwise_cases() {
     cases.push_back({u.name, [u](Fixture& x) { check_unary(x, u.fn, refuses_bool(u.op)); }});
   for (const conformance::BinaryOp& b : conformance::kBinaryOps)
     cases.push_back({b.name, [b](Fixture& x) { check_binary(x, b.fn, refuses_bool(b.op)); }});
-  for (const conformance::BinaryOp& b : conformance::kBinaryOps)
-    cases.push_back({std::string(b.name) + "_scalar", [b](Fixture& x) { check_scalar(x, b.scalar); }});
   for (Case& c : cases) c.entry = "porta_" + c.entry;
+  cases.push_back(kScalarTensor);
+  for (const conformance::BinaryOp& b : conformance::kBinaryOps)
+    cases.push_back({"porta_" + std::string(b.name) + "_scalar", [b](Fixture& x) { check_scalar(x, b.scalar); }});
   return cases;
 }
 
@@ -144,7 +159,7 @@ const Case kCases[] = {
                porta_binary_inplace(PORTA_OP_MUL, f, big));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "can't be cast to the desired output type int64",
                porta_binary_inplace(PORTA_OP_DIV, x.labels.get(), x.labels.get()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_binary_inplace(PORTA_OP_ADD, x.mask.get(), x.mask.get()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_binary_inplace(PORTA_OP_SUB, x.mask.get(), x.mask.get()));
        // An expanded view: one memory location behind several elements.
        const int64_t row[1] = {3}, grid[2] = {2, 3};
        porta_tensor *vec = nullptr, *expanded = nullptr;
@@ -168,7 +183,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "exp has no in-place form", porta_binary_scalar_inplace(PORTA_OP_EXP, f, 1.0));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "result type float32 can't be cast to the desired output type int64",
                porta_binary_scalar_inplace(PORTA_OP_ADD, x.labels.get(), 1.5));
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be stored in int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "result type float32 can't be cast to the desired output type int64",
                porta_binary_scalar_inplace(PORTA_OP_ADD, x.labels.get(), 1e300));
        Tensor leaf = x.leaf();
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "leaf tensor that requires grad",
@@ -222,7 +237,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least one of min and max",
                porta_clamp(x.f.get(), nullptr, nullptr, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_clamp(x.mask.get(), &lo, &hi, out.p()));
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be stored in int64",
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value 1e+300 cannot be converted to type float32 without overflow",
                porta_clamp(x.labels.get(), &huge, nullptr, out.p()));
      }},
     {"porta_clamp_tensor",

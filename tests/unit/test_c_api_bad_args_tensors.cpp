@@ -134,6 +134,16 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "unsupported dtype (code 0, bits 32, lanes 4)",
                porta_promote_types(porta_float32, DLDataType{kDLInt, 32, 4}, out.p()));
      }},
+    {"porta_result_type",
+     [](Fixture& x) {
+       Untouched<DLDataType> out;
+       porta_tensor* operands[2] = {x.f.get(), x.labels.get()};
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_result_type(operands, 2, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least one operand", porta_result_type(operands, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "at least one operand", porta_result_type(nullptr, 2, out.p()));
+       porta_tensor* dead[2] = {x.f.get(), Fixture::released()};
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "already released", porta_result_type(dead, 2, out.p()));
+     }},
     {"porta_op_count",
      [](Fixture&) { REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_op_count(nullptr)); }},
     {"porta_op_get_info",

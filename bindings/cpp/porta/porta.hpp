@@ -227,15 +227,6 @@ int64_t int64_scalar(I s) {
   return static_cast<int64_t>(s);
 }
 
-/// `v` stored into integer dtype `dt` as PyTorch stores a scalar operand:
-/// two's complement (a uint8 tensor plus 300 adds 44).
-inline int64_t wrapped_into(int64_t v, DLDataType dt) {
-  if (dt.bits >= 64) return v;
-  const uint64_t mask = (uint64_t{1} << dt.bits) - 1, u = static_cast<uint64_t>(v) & mask;
-  const bool negative = dt.code == kDLInt && (u >> (dt.bits - 1)) != 0;
-  return negative ? static_cast<int64_t>(u | ~mask) : static_cast<int64_t>(u);
-}
-
 }  // namespace detail
 
 class Tensor;
@@ -250,10 +241,11 @@ inline int32_t scatter_reduce_of(std::string_view reduce) {
   throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[scatter_reduce] reduce must be \"sum\", \"prod\", \"mean\", \"amax\" or "
                                             "\"amin\", got \"" + std::string(reduce) + "\"");
 }
+// A scalar operand as the core's wrapped-number tensor beside `like` (defined after Tensor).
+Tensor wrapped_number(double s, const Tensor& like);
+Tensor wrapped_number(bool s, const Tensor& like);
 template <IntegerScalar I>
-std::optional<Tensor> exact_integer_operand(I s, const Tensor& t);
-template <IntegerScalar I>
-Tensor scalar_like(I s, const Tensor& t);
+Tensor wrapped_number(I s, const Tensor& like);
 }  // namespace detail
 
 // ================================ devices ================================
@@ -545,6 +537,23 @@ class Tensor {
   template <class T>
   static Tensor from_vector(const std::vector<T>& data, Device device = {}) {
     return from_vector(data, Shape{static_cast<int64_t>(data.size())}, device);
+  }
+  /// `value` as the core's wrapped number on `device` (porta_scalar_tensor):
+  /// a 0-d tensor that promotes as PyTorch's scalar operands do, so that
+  /// int_tensor + 2 stays an integer, int_tensor + 2.0 is float32 and
+  /// bool_tensor + true stays bool. The methods and operators taking a
+  /// scalar pass it so.
+  static Tensor wrapped_number(double value, Device device = {}) {
+    return make(porta_scalar_tensor, int32_t{PORTA_SCALAR_FLOAT}, int64_t{0}, value, device.dl());
+  }
+  /// A bool scalar operand (see above).
+  static Tensor wrapped_number(bool value, Device device = {}) {
+    return make(porta_scalar_tensor, int32_t{PORTA_SCALAR_BOOL}, int64_t{value}, 0.0, device.dl());
+  }
+  /// An integer scalar operand, every bit kept (see above).
+  template <detail::IntegerScalar I>
+  static Tensor wrapped_number(I value, Device device = {}) {
+    return make(porta_scalar_tensor, int32_t{PORTA_SCALAR_INT}, detail::int64_scalar(value), 0.0, device.dl());
   }
   /// A tensor with every element `value` (converted to dtype).
   static Tensor full(const Shape& shape, double value, Device device = {}, DLDataType dtype = kFloat32) {
@@ -1102,28 +1111,25 @@ class Tensor {
     detail::check(porta_unary_inplace(PORTA_OP_##NAME, live())); \
     return *this;                                                \
   }
-#define PORTA_CPP_METHOD_BINARY(NAME, name)                                                   \
-  Tensor name(const Tensor& other) const { return make(porta_##name, live(), other.live()); } \
-  Tensor name(double scalar) const { return make(porta_##name##_scalar, live(), scalar); }    \
-  /** In place (porta_binary_inplace): recorded by autograd. */                               \
-  const Tensor& name##_(const Tensor& other) const {                                          \
-    detail::check(porta_binary_inplace(PORTA_OP_##NAME, live(), other.live()));               \
-    return *this;                                                                             \
-  }                                                                                           \
-  const Tensor& name##_(double scalar) const {                                                \
-    detail::check(porta_binary_scalar_inplace(PORTA_OP_##NAME, live(), scalar));              \
-    return *this;                                                                             \
-  }                                                                                           \
-  /** An integer scalar: exact beyond 2^53 (a 0-d operand, as Python's ints). */              \
-  template <detail::IntegerScalar I>                                                          \
-  Tensor name(I scalar) const {                                                               \
-    if (auto t = detail::exact_integer_operand(scalar, *this)) return name(*t);               \
-    return name(static_cast<double>(scalar));                                                 \
-  }                                                                                           \
-  template <detail::IntegerScalar I>                                                          \
-  const Tensor& name##_(I scalar) const {                                                     \
-    if (auto t = detail::exact_integer_operand(scalar, *this)) return name##_(*t);            \
-    return name##_(static_cast<double>(scalar));                                              \
+#define PORTA_CPP_METHOD_BINARY(NAME, name)                                                                     \
+  Tensor name(const Tensor& other) const { return make(porta_##name, live(), other.live()); }                   \
+  /** A scalar operand (a wrapped number: bool, integer or floating, promoted as PyTorch's). */                   \
+  Tensor name(double scalar) const { return name(detail::wrapped_number(scalar, *this)); }                      \
+  Tensor name(bool scalar) const { return name(detail::wrapped_number(scalar, *this)); }                        \
+  template <detail::IntegerScalar I>                                                                            \
+  Tensor name(I scalar) const {                                                                                 \
+    return name(detail::wrapped_number(scalar, *this));                                                         \
+  }                                                                                                             \
+  /** In place (porta_binary_inplace): recorded by autograd. */                                                 \
+  const Tensor& name##_(const Tensor& other) const {                                                            \
+    detail::check(porta_binary_inplace(PORTA_OP_##NAME, live(), other.live()));                                 \
+    return *this;                                                                                               \
+  }                                                                                                             \
+  const Tensor& name##_(double scalar) const { return name##_(detail::wrapped_number(scalar, *this)); }         \
+  const Tensor& name##_(bool scalar) const { return name##_(detail::wrapped_number(scalar, *this)); }           \
+  template <detail::IntegerScalar I>                                                                            \
+  const Tensor& name##_(I scalar) const {                                                                       \
+    return name##_(detail::wrapped_number(scalar, *this));                                                      \
   }
 #define PORTA_CPP_METHOD_WHERE(NAME, name) \
   Tensor name(const Tensor& cond, const Tensor& other) const { return make(porta_##name, cond.live(), live(), other.live()); }
@@ -1242,6 +1248,7 @@ Tensor call(F f, Args... args) {
 #define PORTA_CPP_FREE_BINARY(name)                                             \
   inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); }    \
   inline Tensor name(const Tensor& a, double scalar) { return a.name(scalar); } \
+  inline Tensor name(const Tensor& a, bool scalar) { return a.name(scalar); }   \
   template <detail::IntegerScalar I>                                            \
   Tensor name(const Tensor& a, I scalar) {                                      \
     return a.name(scalar);                                                      \
@@ -1510,35 +1517,11 @@ inline Tensor logical_xor(const Tensor& a, const Tensor& b) { return a.logical_x
 
 namespace detail {
 
-/// `scalar` as a 0-d tensor beside `t`, typed as the C scalar ops type it
-/// (t's dtype, or float32 for a non-integral scalar and a non-float t).
-inline Tensor scalar_like(double scalar, const Tensor& t) {
-  const DLDataType dt = t.dtype();
-  const bool keeps_dtype = dt.code == kDLFloat || scalar == std::trunc(scalar);
-  return Tensor::full({}, scalar, t.device(), keeps_dtype ? dt : kFloat32);
-}
-
-/// An integer scalar as a 0-d tensor beside `t`, as PyTorch types a Python
-/// int: t's dtype when t is an integer (wrapped into it), else int64, which
-/// gives int64 beside bool and t's dtype beside a float (converted once, from
-/// the exact integer).
+inline Tensor wrapped_number(double s, const Tensor& like) { return Tensor::wrapped_number(s, like.device()); }
+inline Tensor wrapped_number(bool s, const Tensor& like) { return Tensor::wrapped_number(s, like.device()); }
 template <IntegerScalar I>
-Tensor scalar_like(I s, const Tensor& t) {
-  const DLDataType dt = t.dtype();
-  const int64_t v = int64_scalar(s);
-  if (dt.code == kDLInt || dt.code == kDLUInt) return Tensor::full({}, wrapped_into(v, dt), t.device(), dt);
-  return Tensor::full({}, v, t.device(), kInt64);
-}
-
-/// nullopt when `s` is exact as a double (|s| <= 2^53: the C scalar ops
-/// take it); else `s` as a 0-d operand (scalar_like), whose dtype does not
-/// change the result's (a 0-d tensor of t's category), so every bit counts.
-template <IntegerScalar I>
-std::optional<Tensor> exact_integer_operand(I s, const Tensor& t) {
-  constexpr int64_t kExact = int64_t{1} << 53;
-  const int64_t v = int64_scalar(s);
-  if (v >= -kExact && v <= kExact) return std::nullopt;
-  return scalar_like(v, t);
+Tensor wrapped_number(I s, const Tensor& like) {
+  return Tensor::wrapped_number(s, like.device());
 }
 
 }  // namespace detail
@@ -1551,6 +1534,8 @@ inline Tensor operator-(const Tensor& t) { return t.neg(); }
   inline Tensor operator op(const Tensor& a, const Tensor& b) { return a.method(b); } \
   inline Tensor operator op(const Tensor& a, double s) { return a.method(s); }        \
   inline Tensor operator op(double s, const Tensor& a) { return scalar_first; }       \
+  inline Tensor operator op(const Tensor& a, bool s) { return a.method(s); }          \
+  inline Tensor operator op(bool s, const Tensor& a) { return scalar_first; }         \
   template <detail::IntegerScalar I>                                                  \
   Tensor operator op(const Tensor& a, I s) {                                          \
     return a.method(s);                                                               \
@@ -1562,13 +1547,13 @@ inline Tensor operator-(const Tensor& t) { return t.neg(); }
 /// a + b (broadcast, promoted)
 PORTA_CPP_OPERATOR(+, add, a.add(s))
 /// a - b
-PORTA_CPP_OPERATOR(-, sub, detail::scalar_like(s, a).sub(a))
+PORTA_CPP_OPERATOR(-, sub, detail::wrapped_number(s, a).sub(a))
 /// a * b
 PORTA_CPP_OPERATOR(*, mul, a.mul(s))
 /// a / b (true division)
-PORTA_CPP_OPERATOR(/, div, detail::scalar_like(s, a).div(a))
+PORTA_CPP_OPERATOR(/, div, detail::wrapped_number(s, a).div(a))
 /// a % b: Python's remainder (torch.remainder: the result takes b's sign)
-PORTA_CPP_OPERATOR(%, remainder, detail::scalar_like(s, a).remainder(a))
+PORTA_CPP_OPERATOR(%, remainder, detail::wrapped_number(s, a).remainder(a))
 /// a == b (bool tensor)
 PORTA_CPP_OPERATOR(==, eq, a.eq(s))
 /// a != b (bool tensor)
@@ -1587,6 +1572,7 @@ PORTA_CPP_OPERATOR(>=, ge, a.le(s))
 #define PORTA_CPP_COMPOUND(op, method)                                                       \
   inline const Tensor& operator op(const Tensor& a, const Tensor& b) { return a.method(b); } \
   inline const Tensor& operator op(const Tensor& a, double s) { return a.method(s); }        \
+  inline const Tensor& operator op(const Tensor& a, bool s) { return a.method(s); }          \
   template <detail::IntegerScalar I>                                                         \
   const Tensor& operator op(const Tensor& a, I s) {                                          \
     return a.method(s);                                                                      \

@@ -12,14 +12,15 @@ def _torch_name(dt):
     return _dtype.TENSOR_TYPE_NAMES[dt][:-len("Tensor")]
 
 
-def write_out(out, result, name):
-    """Writes result (a tensor or a tuple of them) into out; returns out."""
+def write_out(out, result, name, casts=True):
+    """Writes result (a tensor or a tuple of them) into out; returns out. casts: out may have another dtype the
+    result casts to (PyTorch's elementwise ops and sums); else it must have the result's dtype."""
     from ._tensor import Tensor
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{name}(): out= must be a tuple of {len(result)} tensors for this call")
         for o, r in zip(out, result):
-            write_out(o, r, name)
+            write_out(o, r, name, casts)
         return type(result)(*out) if hasattr(result, "_fields") else tuple(out)
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be a Tensor, not {type(out).__name__}")
@@ -29,6 +30,9 @@ def write_out(out, result, name):
     if out.device != result.device:
         raise RuntimeError(f"{name}(): expected out tensor to have device {result.device}, but got {out.device} "
                            "instead")
+    if not casts and isinstance(out, Tensor) and out.dtype is not result.dtype:
+        raise RuntimeError(f"{name}(): Expected out tensor to have dtype {_torch_name(result.dtype).lower()}, but "
+                           f"got {_torch_name(out.dtype).lower()} instead")
     if not _type_rules.can_cast(result.dtype, out.dtype):
         raise RuntimeError(f"{name}(): result type {_torch_name(result.dtype)} can't be cast to the desired "
                            f"output type {_torch_name(out.dtype)}")
@@ -43,10 +47,13 @@ def write_out(out, result, name):
     return out
 
 
-def with_out(f):
-    """f with PyTorch's out= keyword."""
+def with_out(f, casts):
+    """f with PyTorch's out= keyword; casts: whether out may have another dtype (write_out). A reduction given
+    dtype= wants out of that dtype."""
     @functools.wraps(f)
     def g(*args, out=None, **kwargs):
         result = f(*args, **kwargs)
-        return result if out is None else write_out(out, result, f.__name__)
+        if out is None:
+            return result
+        return write_out(out, result, f.__name__, casts and kwargs.get("dtype") is None)
     return g

@@ -6,7 +6,7 @@ from ctypes import c_int64
 from . import _dtype, _tensor_ops
 from ._lib import fn, int_array
 from ._tensor import Tensor, call
-from ._tensor_ops import _dims_array, _numpy_names, in_place
+from ._tensor_ops import _dims_array, _numpy_names, in_place, with_dtype
 
 _ALL_DIMS = -2**31
 
@@ -39,19 +39,22 @@ def _make_spread(name, c):
 var, std = _make_spread("var", fn.porta_var), _make_spread("std", fn.porta_std)
 
 
-def prod(self, dim=None, keepdim=False, *, dtype=None):
-    """torch.prod over every element, or along dim (integers and bool give int64)."""
-    t = self if dtype is None else self.to(_dtype.resolve(dtype))
-    return call(fn.porta_prod, t._h, _ALL_DIMS if dim is None else dim, 1 if keepdim else 0)
+def prod(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+    """torch.prod over every element, or along dim (integers and bool give int64, or dtype=)."""
+    dim, keepdim = _numpy_names("prod", dim, keepdim, axis, keepdims)
+    dt = None if dtype is None else _dtype.resolve(dtype)
+    t = self if dt is None else self.to(dt)
+    return with_dtype(call(fn.porta_prod, t._h, _ALL_DIMS if dim is None else dim, 1 if keepdim else 0), dt)
 
 
 def _make_truth(name, c):
     def op(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
         dims, n = _dims(dim)
-        return call(c, self._h, dims, n, 1 if keepdim else 0)
+        out = call(c, self._h, dims, n, 1 if keepdim else 0)
+        return out.to(_dtype.uint8) if self.dtype is _dtype.uint8 else out  # PyTorch's uint8 all/any are uint8
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"torch.{name} over dim (None: all): a bool tensor."
+    op.__doc__ = f"torch.{name} over dim (None: all): a bool tensor (uint8 for a uint8 tensor, as PyTorch's)."
     return op
 
 

@@ -20,6 +20,7 @@ from ctypes import byref, c_double, c_int32, c_void_p
 from . import _dtype, _ops
 from ._errors import error
 from ._lib import fn, int_array, raw
+from ._scalars import number, operand, scalar_tensor
 from ._tensor import Tensor, call
 from ._type_rules import category, result_type
 
@@ -29,62 +30,27 @@ _ALL_DIMS = -2**31  # PORTA_ALL_DIMS
 namespace = {}  # free functions, exported by porta/__init__.py
 
 
-def _other_tensor(value, like):
-    """A non-tensor operand (NumPy array, list) as a tensor on `like`'s device."""
-    from ._factories import tensor
-    return tensor(value, device=like.device)
+# PyTorch's signatures of these take a tensor `other`, never a number (torch.maximum(t, 3) is a TypeError).
+_TENSOR_OTHER = frozenset(("maximum", "minimum", "atan2"))
 
 
-def _scalar(value):
-    """A Python number for a scalar operand (bool, int, float, NumPy scalar, 0-d array), else None."""
-    if isinstance(value, (int, float)):
-        return value
-    if hasattr(value, "item") and getattr(value, "ndim", None) == 0 and not isinstance(value, Tensor):
-        return value.item()
-    return None
-
-
-_EXACT = 2**53  # integers a double holds exactly
-
-
-def _scalar_operand(self, s):
-    """A 0-d tensor for scalar `s` when the C scalar form (a double) would change its meaning: a Python
-    float beside an integer tensor (a float, even when integral: int_tensor * 2.0 is float32) or an
-    integer beyond 2**53 (every bit kept). None when the double form is exact."""
-    cls = s.__class__
-    if cls is int and not -2**63 <= s < 2**63:
-        raise OverflowError(f"the scalar {s} is out of range for int64 (Porta's and PyTorch's widest integer)")
-    if cls is float:
-        return None if self.dtype.is_floating_point else _scalar_like(s, self)
-    if cls is int and not -_EXACT <= s <= _EXACT and not self.dtype.is_floating_point:
-        return _scalar_like(s, self)
-    return None
+def _tensor_only(name, other, position=2):
+    raise TypeError(f"{name}(): argument 'other' (position {position}) must be Tensor, not {type(other).__name__}")
 
 
 def _make_binary(name):
     tensor_fn = raw("porta_" + name)
-    scalar_fn = raw("porta_" + name + "_scalar")
+    tensor_only = name in _TENSOR_OTHER
 
     def op(self, other):
         out = c_void_p()
-        if other.__class__ is Tensor or isinstance(other, Tensor):
-            status = tensor_fn(self._h, other._h, byref(out))
-        elif other.__class__ is float or other.__class__ is int or other.__class__ is bool:
-            t = _scalar_operand(self, other)
-            status = scalar_fn(self._h, c_double(other), byref(out)) if t is None else \
-                tensor_fn(self._h, t._h, byref(out))
-        else:
-            s = _scalar(other)
-            t = None if s is None else _scalar_operand(self, s)
-            if t is not None:
-                status = tensor_fn(self._h, t._h, byref(out))
-            elif s is not None:
-                status = scalar_fn(self._h, c_double(s), byref(out))
-            elif hasattr(other, "__array__") or isinstance(other, (list, tuple)):
-                other = _other_tensor(other, self)
-                status = tensor_fn(self._h, other._h, byref(out))
-            else:
+        if other.__class__ is not Tensor and not isinstance(other, Tensor):
+            if tensor_only:
+                _tensor_only(name, other)
+            other = operand(other, self)
+            if other is None:
                 return NotImplemented
+        status = tensor_fn(self._h, other._h, byref(out))
         if status:
             raise error(status)
         t = _new(Tensor)
@@ -128,23 +94,17 @@ def _make_unary_inplace(op_id, name):
 
 
 def _make_binary_inplace(op_id, name):
-    tensor_fn, scalar_fn = fn.porta_binary_inplace, fn.porta_binary_scalar_inplace
+    c = fn.porta_binary_inplace
+    tensor_only = name in _TENSOR_OTHER
 
     def op(self, other):
-        if isinstance(other, Tensor):
-            status = tensor_fn(op_id, self._h, other._h)
-        else:
-            s = _scalar(other)
-            t = None if s is None else _scalar_operand(self, s)
-            if t is not None:
-                status = tensor_fn(op_id, self._h, t._h)
-            elif s is not None:
-                status = scalar_fn(op_id, self._h, c_double(s))
-            elif hasattr(other, "__array__") or isinstance(other, (list, tuple)):
-                other = _other_tensor(other, self)
-                status = tensor_fn(op_id, self._h, other._h)
-            else:
+        if not isinstance(other, Tensor):
+            if tensor_only:
+                _tensor_only(name + "_", other, 1)
+            other = operand(other, self)
+            if other is None:
                 return NotImplemented
+        status = c(op_id, self._h, other._h)
         if status:
             raise error(status)
         return self
@@ -173,14 +133,28 @@ def _numpy_names(name, dim, keepdim, axis, keepdims):
     return dim, keepdim
 
 
+def with_dtype(result, dtype):
+    """A reduction's or scan's result in the dtype= the caller gave (PyTorch's: sum(dtype=int32) is int32, its
+    integer sum wrapping as int32's does)."""
+    return result if dtype is None or result.dtype is dtype else result.to(dtype)
+
+
 def _make_reduce(name):
     c = getattr(fn, "porta_" + name)
+    takes_dtype = name in ("sum", "mean")  # PyTorch's max and min take no dtype=
 
-    def op(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+    def reduce(self, dim, keepdim, axis, keepdims, dtype=None):
         dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
-        t = self if dtype is None else self.to(_dtype.resolve(dtype))
+        t = self if dtype is None else self.to(dtype)
         dims, n = _dims_array(dim)
-        return call(c, t._h, dims, n, 1 if keepdim else 0)
+        return with_dtype(call(c, t._h, dims, n, 1 if keepdim else 0), dtype)
+
+    if takes_dtype:
+        def op(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+            return reduce(self, dim, keepdim, axis, keepdims, None if dtype is None else _dtype.resolve(dtype))
+    else:
+        def op(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+            return reduce(self, dim, keepdim, axis, keepdims)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"porta_{name} over `dim` (an int, a sequence or None for all), keeping reduced dims if keepdim."
@@ -206,7 +180,7 @@ def _make_matmul(name):
         if not isinstance(other, Tensor):
             if not hasattr(other, "__array__") and not isinstance(other, (list, tuple)):
                 return NotImplemented
-            other = _other_tensor(other, self)
+            other = operand(other, self)
         return call(c, self._h, other._h)
 
     op.__name__ = op.__qualname__ = name
@@ -217,9 +191,13 @@ def _make_matmul(name):
 def _make_scan(name):
     c = getattr(fn, "porta_" + name)
 
-    def op(self, dim, *, dtype=None):
-        t = self if dtype is None else self.to(_dtype.resolve(dtype))
-        return call(c, t._h, dim)
+    def op(self, dim=None, *, dtype=None, axis=None):
+        dim, _ = _numpy_names(name, dim, False, axis, None)
+        if dim is None:
+            raise TypeError(f"{name}(): missing the required argument 'dim'")
+        dt = None if dtype is None else _dtype.resolve(dtype)
+        t = self if dt is None else self.to(dt)
+        return with_dtype(call(c, t._h, dim), dt)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"porta_{name} along dim (integers and bool accumulate in int64; dtype= converts first)."
@@ -227,33 +205,11 @@ def _make_scan(name):
 
 
 def _where(condition, input, other):  # noqa: A002 - torch's names
-    """porta.where(condition, input, other): input where condition else other (scalars allowed)."""
-    from ._factories import full
+    """porta.where(condition, input, other): input where condition else other (numbers allowed, promoted as
+    PyTorch's: beside a tensor a number only lifts the category; two numbers give int64 or float32)."""
     like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else condition
-
-    def as_tensor(v, dtype):
-        if isinstance(v, Tensor):
-            return v
-        return full((), v, dtype=dtype, device=like.device)
-
-    tensor_dt = input.dtype if isinstance(input, Tensor) else other.dtype if isinstance(other, Tensor) else None
-    a = input if isinstance(input, Tensor) else as_tensor(input, _where_scalar_dtype(input, tensor_dt, other))
-    b = other if isinstance(other, Tensor) else as_tensor(other, _where_scalar_dtype(other, tensor_dt, input))
-    # names keep temporaries alive during the call
+    a, b = operand(input, like), operand(other, like)  # names keep temporaries alive during the call
     return call(fn.porta_where, condition._h, a._h, b._h)
-
-
-def _where_scalar_dtype(s, tensor_dt, peer):
-    """where()'s dtype for a scalar branch: as beside the tensor branch; two scalars promote as
-    PyTorch's Python numbers do (bool < int64 < float32)."""
-    if tensor_dt is not None:
-        return _scalar_dtype(s, tensor_dt)
-    kinds = (s, peer)
-    if any(isinstance(v, float) for v in kinds):
-        return _dtype.float32
-    if all(isinstance(v, bool) for v in kinds):
-        return _dtype.bool_
-    return _dtype.int64
 
 
 _MAKERS = {"UNARY": _make_unary, "BINARY": _make_binary, "COMPARE": _make_binary,
@@ -307,47 +263,12 @@ namespace["amax"], namespace["amin"] = _reduce_max, _reduce_min
 # ------------------------------------------------------------ operators
 
 
-def _scalar_dtype(s, dt):
-    """The dtype a Python scalar takes beside a tensor of dtype dt (PyTorch's rule): the tensor's when it
-    is floating or the scalar a bool; float32 for a float (even an integral one: 2.0 * int tensor is
-    float); int64 for an int beside bool."""
-    if dt.is_floating_point or isinstance(s, bool):
-        return dt
-    if isinstance(s, float):
-        return _dtype.float32
-    return _dtype.int64 if dt is _dtype.bool_ else dt
-
-
-_INT_BITS = {"uint8": (8, False), "int32": (32, True), "int64": (64, True)}
-
-
-def _wrapped(s, dt):
-    """Integer s stored into integer dtype dt as PyTorch's scalar operands are: two's complement
-    (uint8_tensor + 300 adds 44)."""
-    bits, signed = _INT_BITS[dt.name]
-    s &= (1 << bits) - 1
-    return s - (1 << bits) if signed and s >= 1 << (bits - 1) else s
-
-
-def _scalar_like(s, t):
-    """Scalar s as a 0-d tensor beside t, typed by _scalar_dtype (integers exactly, wrapped into the dtype)."""
-    from ._factories import full
-    dt = _scalar_dtype(s, t.dtype)
-    if s.__class__ is int and dt.name in _INT_BITS:
-        s = _wrapped(s, dt)
-    return full((), s, dtype=dt, device=t.device)
-
-
 def _reflected(name):
     forward = getattr(Tensor, name)
 
     def op(self, other):
-        s = _scalar(other)
-        if s is not None:
-            return forward(_scalar_like(s, self), self)
-        if hasattr(other, "__array__") or isinstance(other, (list, tuple)):
-            return forward(_other_tensor(other, self), self)
-        return NotImplemented
+        o = operand(other, self)
+        return NotImplemented if o is None else forward(o, self)
     return op
 
 
@@ -439,26 +360,17 @@ def in_place(self, compute, name):
 # ------------------------------------------------------------ logical ops (porta_logical_*)
 
 
-def _logical_operand(other, like):
-    """other as a tensor beside `like` (a tensor, a number, an array or a list), else None."""
-    if isinstance(other, Tensor):
-        return other
-    if other.__class__ in (bool, int, float) or _scalar(other) is not None or hasattr(other, "__array__") or \
-            isinstance(other, (list, tuple)):
-        return _other_tensor(other, like)
-    return None
-
-
 def _make_logical(name):
     c = getattr(fn, "porta_logical_" + name)
 
     def op(self, other):
-        o = _logical_operand(other, self)
-        if o is None:
-            raise TypeError(f"logical_{name}(): other must be a tensor, got {type(other).__name__}")
-        return call(c, self._h, o._h)
+        if not isinstance(other, Tensor):
+            _tensor_only(f"logical_{name}", other)
+        return call(c, self._h, other._h)
 
     def op_(self, other):
+        if not isinstance(other, Tensor):
+            _tensor_only(f"logical_{name}_", other, 1)
         return in_place(self, lambda x: op(x, other), f"logical_{name}_")
 
     op.__name__ = op.__qualname__ = "logical_" + name
@@ -473,7 +385,7 @@ def _make_bool_operator(symbol, logical):
     """&, | and ^: on bool tensors the logical op, as PyTorch's bitwise ops are there; Porta has no bitwise ops
     on integers, so other dtypes are refused."""
     def op(self, other):
-        o = _logical_operand(other, self)
+        o = operand(other, self)
         if o is None:
             return NotImplemented
         if self.dtype is not _dtype.bool_ or o.dtype is not _dtype.bool_:
@@ -482,7 +394,7 @@ def _make_bool_operator(symbol, logical):
         return logical(self, o)
 
     def iop(self, other):
-        o = _logical_operand(other, self)
+        o = operand(other, self)
         if o is None:
             return NotImplemented
         return self.copy_(op(self, o))
@@ -526,30 +438,21 @@ namespace.update(logical_not=_logical_not, bitwise_not=_invert)
 
 
 def _clamp_bound(self, bound, name):
-    """A clamp bound: None, a tensor, a Python number (a double when that is exact, else a 0-d tensor as
-    _scalar_operand makes it), or an array/list as a tensor."""
-    if bound is None or isinstance(bound, Tensor):
-        return bound
-    s = _scalar(bound)
-    if s is not None:
-        t = _scalar_operand(self, s)
-        return s if t is None else t
-    if hasattr(bound, "__array__") or isinstance(bound, (list, tuple)):
-        return _other_tensor(bound, self)
-    raise TypeError(f"clamp(): {name} must be a number, a tensor or None, got {type(bound).__name__}")
+    """A clamp bound as a tensor operand: None, a tensor, a number (a wrapped number) or an array/list."""
+    if bound is None:
+        return None
+    t = operand(bound, self)
+    if t is None:
+        raise TypeError(f"clamp(): {name} must be a number, a tensor or None, got {type(bound).__name__}")
+    return t
 
 
 def _clamp(self, min=None, max=None):  # noqa: A002 - torch's names
-    """porta_clamp / porta_clamp_tensor: elements limited to [min, max], number or tensor bounds (either may
-    be None, not both; min > max gives max everywhere; a NaN bound gives NaN). The gradient is 1 where
-    min <= x <= max and 0 elsewhere, as PyTorch's. An integer tensor with a float bound gives float32."""
+    """porta_clamp_tensor: elements limited to [min, max], number or tensor bounds (either may be None, not
+    both; min > max gives max everywhere; a NaN bound gives NaN). The gradient is 1 where min <= x <= max
+    and 0 elsewhere, as PyTorch's. An integer tensor with a float bound gives float32."""
     lo, hi = _clamp_bound(self, min, "min"), _clamp_bound(self, max, "max")
-    if isinstance(lo, Tensor) or isinstance(hi, Tensor):  # a number beside a tensor bound: a 0-d tensor
-        lo = lo if lo is None or isinstance(lo, Tensor) else _scalar_like(lo, self)
-        hi = hi if hi is None or isinstance(hi, Tensor) else _scalar_like(hi, self)
-        return call(fn.porta_clamp_tensor, self._h, None if lo is None else lo._h, None if hi is None else hi._h)
-    return call(fn.porta_clamp, self._h, None if lo is None else byref(c_double(lo)),
-                None if hi is None else byref(c_double(hi)))
+    return call(fn.porta_clamp_tensor, self._h, None if lo is None else lo._h, None if hi is None else hi._h)
 
 
 def _clamp_(self, min=None, max=None):  # noqa: A002
@@ -601,7 +504,7 @@ def _isfinite(self):
 def _optional_double(value, name, op):
     if value is None:
         return None
-    s = _scalar(value)
+    s = number(value)
     if s is None:
         raise TypeError(f"{op}(): {name} must be a number or None, got {type(value).__name__}")
     return byref(c_double(s))
@@ -627,7 +530,7 @@ def _lerp(self, end, weight):
     if not isinstance(end, Tensor):
         raise TypeError(f"lerp(): end must be a Tensor, got {type(end).__name__}")
     if not isinstance(weight, Tensor):
-        s = _scalar(weight)
+        s = number(weight)
         if s is None:
             raise TypeError(f"lerp(): weight must be a number or a Tensor, got {type(weight).__name__}")
         from ._factories import full
@@ -662,7 +565,7 @@ namespace.update(isnan=_isnan, isinf=_isinf, isfinite=_isfinite, nan_to_num=_nan
 
 T.square = lambda self: self.mul(self)
 T.rsqrt = lambda self: self.sqrt().reciprocal()
-T.reciprocal = lambda self: _scalar_like(1.0, self).div(self)
+T.reciprocal = lambda self: scalar_tensor(1.0, self).div(self)
 T.softmax = lambda self, dim: call(fn.porta_softmax, self._h, dim)
 T.log_softmax = lambda self, dim: call(fn.porta_log_softmax, self._h, dim)
 namespace.update(softmax=T.softmax, log_softmax=T.log_softmax, square=T.square, rsqrt=T.rsqrt,
@@ -684,11 +587,14 @@ def _div(self, other, *, rounding_mode=None):
     if rounding_mode != "trunc":
         raise ValueError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                          f"{rounding_mode!r}")
-    if result_type(self, other).is_floating_point:
+    other = operand(other, self)
+    dt = result_type(self, other)
+    if dt.is_floating_point:
         return _true_div(self, other).trunc()
-    quotient = self.floor_divide(other)  # trunc differs from floor where the remainder is not 0 and signs differ
-    inexact = (quotient * other).ne(self)
-    return quotient + (inexact & (self < 0).logical_xor(other < 0))
+    a, b = self.to(dt), other.to(dt)  # in the common dtype, as PyTorch divides (a number wraps into it)
+    quotient = a.floor_divide(b)  # trunc differs from floor where the remainder is not 0 and signs differ
+    inexact = (quotient * b).ne(a)
+    return quotient + (inexact & (a < 0).logical_xor(b < 0))
 
 
 def _div_(self, other, *, rounding_mode=None):
@@ -699,3 +605,24 @@ T.div = T.divide = _div  # (true_divide stays true division: PyTorch's takes no 
 T.div_ = T.divide_ = _div_
 T.__truediv__ = _true_div
 namespace.update(div=_div, divide=_div)
+
+
+# ------------------------------------------------------------ out=, as PyTorch's signatures take it
+
+
+def _functions(*names):
+    return {namespace[n] for n in names if n in namespace}
+
+
+# The functions PyTorch takes out= of another dtype for (its elementwise ops, whose result casts into out, and
+# the sums); the others want out of the result's dtype. Unary ops that keep their operand's dtype (abs, floor,
+# ...: porta_op_result PORTA_RESULT_SAME, 0 in porta.h's FFI section) want it too.
+CASTS_INTO_OUT = _functions(*(op.name for op in _ops.OPS if op.kind in ("BINARY", "COMPARE", "SCAN") or
+                              (op.kind == "UNARY" and op.result != 0)),
+                            "clamp", "clip", "clamp_min", "clamp_max", "lerp", "where", "logical_and", "logical_or",
+                            "logical_xor", "logical_not", "sum", "mean", "prod", "nansum", "nanmean", "logsumexp",
+                            "std", "var", "cat", "concat", "concatenate", "stack", "square", "rsqrt", "reciprocal",
+                            "true_divide", "divide", "multiply", "subtract", "arctan2", "arcsin", "arccos", "arctan",
+                            "arcsinh", "div", "floor_divide", "remainder", "fmod", "float_power")
+# PyTorch's isnan, isinf, isfinite and relu take no out= at all.
+WITHOUT_OUT = _functions("isnan", "isinf", "isfinite", "relu")

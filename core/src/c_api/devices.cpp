@@ -1,6 +1,9 @@
 // C API: versions, values for FFIs, plugins, logging, threads, devices,
 // memory statistics.
+#include <vector>
+
 #include "c_api/c_api.hpp"
+#include "ops/ops.hpp"
 #include "runtime/dtype.hpp"
 #include "runtime/log.hpp"
 #include "runtime/op_descriptors.hpp"
@@ -86,6 +89,16 @@ PORTA_API porta_status porta_promote_types(DLDataType a, DLDataType b, DLDataTyp
   return guard([&] {
     require(out, "out");
     *out = to_dl(promote(checked_dtype(a), checked_dtype(b)));
+  });
+}
+
+PORTA_API porta_status porta_result_type(porta_tensor* const* operands, int32_t n, DLDataType* out) {
+  return guard([&] {
+    require(out, "out");
+    if (n < 1 || !operands) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_result_type: give at least one operand");
+    std::vector<const porta_tensor*> all;
+    for (int32_t i = 0; i < n; ++i) all.push_back(&check_handle(operands[i], "operands[i]"));
+    *out = to_dl(ops::result_type(all));
   });
 }
 

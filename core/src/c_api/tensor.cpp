@@ -158,6 +158,22 @@ PORTA_API porta_status porta_full_int64(const int64_t* shape, int32_t ndim, int6
     return ops::full_int(device_of(device), Dims::from(shape, ndim, "shape"), value, checked_dtype(dtype));
   });
 }
+PORTA_API porta_status porta_scalar_tensor(int32_t kind, int64_t i, double f, DLDevice device, porta_tensor** out) {
+  return produce(out, [&] {
+    switch (kind) {
+      case PORTA_SCALAR_BOOL:
+        if (i != 0 && i != 1) fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_scalar_tensor: a bool is 0 or 1, got ", i);
+        return ops::wrapped_number(device_of(device), Scalar::of_bool(i != 0));
+      case PORTA_SCALAR_INT:
+        return ops::wrapped_number(device_of(device), Scalar::of_int(i));
+      case PORTA_SCALAR_FLOAT:
+        return ops::wrapped_number(device_of(device), Scalar::of_float(f));
+      default:
+        fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_scalar_tensor: kind ", kind,
+             " is not a porta_scalar_kind (PORTA_SCALAR_BOOL 0, PORTA_SCALAR_INT 1, PORTA_SCALAR_FLOAT 2)");
+    }
+  });
+}
 PORTA_API porta_status porta_zeros(const int64_t* shape, int32_t ndim, DLDataType dtype, DLDevice device,
                                    porta_tensor** out) {
   return porta_full(shape, ndim, 0.0, dtype, device, out);

@@ -2,11 +2,14 @@
 // parts): nll_loss and cross_entropy with class weights, ignore_index,
 // label smoothing, [N, C, d...] inputs and probability targets; binary
 // cross entropy (on probabilities, log clamped at -100 as PyTorch's, and on
-// logits, stable for any magnitude); l1, smooth_l1, huber; kl_div.
+// logits, stable for any magnitude; both with PyTorch's backward formulas,
+// finite where the composition's are not); l1, smooth_l1, huber; kl_div.
 #include <cmath>
 
 #include "runtime/error.hpp"
 #include "nn/nn.hpp"
+#include "autograd/function.hpp"
+#include "autograd/node.hpp"
 #include "ops/composite/composite.hpp"
 
 namespace porta::nn {
@@ -48,6 +51,13 @@ void flatten_classes(const char* op, TensorPtr* x, TensorPtr* target) {
   }
   *x = ag::reshape(*x, Dims{in.numel() / std::max<int64_t>(classes, 1), classes});
   *target = ops::reshape(*target, Dims{(*target)->numel()});
+}
+
+// PyTorch has no gradient for a loss's weight (nor pos_weight): one that requires grad is refused.
+void refuse_weight_grad(const char* op, const TensorPtr& weight) {
+  if (weight && weight->requires_grad && autograd::grad_enabled())
+    fail(PORTA_ERROR_NOT_IMPLEMENTED, op, ": the derivative for 'weight' is not implemented (as in PyTorch); "
+         "detach() the weight");
 }
 
 void check_class_weight(const char* op, const TensorPtr& weight, const porta_tensor& x, int64_t classes) {
@@ -167,13 +177,32 @@ TensorPtr binary_cross_entropy(const TensorPtr& input, const TensorPtr& target, 
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": all elements of input should be between 0 and 1 (got values in [", lo,
            ", ", hi, "]); apply sigmoid first, or use binary_cross_entropy_with_logits");
   }
-  // -(y max(log p, -100) + (1 - y) max(log(1 - p), -100))
-  TensorPtr log_p = composite::clamp(ag::unary(PORTA_OP_LOG, input), -100.0, std::nullopt);
-  TensorPtr one_minus = ag::binary(PORTA_OP_SUB, scalar(*input, 1.0), input);
-  TensorPtr log_q = composite::clamp(ag::unary(PORTA_OP_LOG, one_minus), -100.0, std::nullopt);
-  TensorPtr loss = ag::unary(PORTA_OP_NEG, ag::binary(PORTA_OP_ADD, ag::binary(PORTA_OP_MUL, target, log_p),
-                                                      ag::binary(PORTA_OP_MUL, ag::binary(PORTA_OP_SUB, scalar(*input, 1.0), target), log_q)));
-  if (weight) loss = ag::binary(PORTA_OP_MUL, loss, weight);
+  refuse_weight_grad(op, weight);
+  // -(y max(log p, -100) + (1 - y) max(log(1 - p), -100)); PyTorch's gradients, finite where p is 0 or 1:
+  // dL/dp = (p - y) / max(p (1 - p), 1e-12) and dL/dy = log(1 - p) - log(p)
+  TensorPtr loss;
+  {
+    autograd::NoGradGuard no_grad;
+    TensorPtr log_p = composite::clamp(ops::unary(PORTA_OP_LOG, input), -100.0, std::nullopt);
+    TensorPtr log_q = composite::clamp(ops::unary(PORTA_OP_LOG1P, ops::unary(PORTA_OP_NEG, input)), -100.0, std::nullopt);
+    loss = ops::unary(PORTA_OP_NEG, ops::binary(PORTA_OP_ADD, ops::binary(PORTA_OP_MUL, target, log_p),
+                                                ops::binary(PORTA_OP_MUL, ops::binary(PORTA_OP_SUB, scalar(*input, 1.0), target),
+                                                            log_q)));
+    if (weight) loss = ops::binary(PORTA_OP_MUL, loss, weight);
+  }
+  loss = autograd::attach_function(
+      loss, {input, target},
+      [input, target, weight](const TensorPtr& g) -> std::vector<TensorPtr> {
+        TensorPtr gw = weight ? ag::binary(PORTA_OP_MUL, g, weight) : g;
+        TensorPtr q = ag::binary(PORTA_OP_SUB, scalar(*input, 1.0), input);
+        TensorPtr denominator = composite::clamp(ag::binary(PORTA_OP_MUL, q, input), 1e-12, std::nullopt);
+        TensorPtr d_input = ag::binary(PORTA_OP_MUL, gw, ag::binary(PORTA_OP_DIV, ag::binary(PORTA_OP_SUB, input, target),
+                                                                    denominator));
+        TensorPtr d_target = ag::binary(PORTA_OP_MUL, gw, ag::binary(PORTA_OP_SUB, ag::unary(PORTA_OP_LOG, q),
+                                                                     ag::unary(PORTA_OP_LOG, input)));
+        return {d_input, d_target};
+      },
+      "BinaryCrossEntropyBackward");
   return apply_reduction(loss, reduction, op);
 }
 
@@ -182,16 +211,40 @@ TensorPtr binary_cross_entropy_with_logits(const TensorPtr& input, const TensorP
   const char* op = "binary_cross_entropy_with_logits";
   check_reduction(reduction, op);
   check_pair(op, input, target);
-  // (1 - y) x + (1 + (pw - 1) y) (log(1 + e^-|x|) + max(-x, 0)), stable for any |x|.
-  TensorPtr softplus_neg = ag::binary(PORTA_OP_ADD,
-                                      ag::unary(PORTA_OP_LOG1P, ag::unary(PORTA_OP_EXP, ag::unary(PORTA_OP_NEG, ag::unary(PORTA_OP_ABS, input)))),
-                                      ag::unary(PORTA_OP_RELU, ag::unary(PORTA_OP_NEG, input)));
-  TensorPtr scale = scalar(*input, 1.0);
-  if (pos_weight)
-    scale = ag::binary_scalar(PORTA_OP_ADD, ag::binary(PORTA_OP_MUL, ag::binary_scalar(PORTA_OP_SUB, pos_weight, 1.0), target), 1.0);
-  TensorPtr loss = ag::binary(PORTA_OP_ADD, ag::binary(PORTA_OP_MUL, ag::binary(PORTA_OP_SUB, scalar(*input, 1.0), target), input),
-                              ag::binary(PORTA_OP_MUL, scale, softplus_neg));
-  if (weight) loss = ag::binary(PORTA_OP_MUL, loss, weight);
+  refuse_weight_grad(op, weight);
+  refuse_weight_grad(op, pos_weight);
+  // (1 - y) x + (1 + (pw - 1) y) (log(1 + e^-|x|) + max(-x, 0)), stable for any |x|; PyTorch's gradients:
+  // dL/dx = (1 + (pw - 1) y) sigmoid(x) - pw y (sigmoid(x) - y without pw: 0.5 - y at x = 0),
+  // dL/dy = -x + (pw - 1) softplus(-x)
+  TensorPtr loss, softplus_neg;
+  {
+    autograd::NoGradGuard no_grad;
+    softplus_neg = ops::binary(PORTA_OP_ADD,
+                               ops::unary(PORTA_OP_LOG1P, ops::unary(PORTA_OP_EXP, ops::unary(PORTA_OP_NEG, ops::unary(PORTA_OP_ABS, input)))),
+                               ops::unary(PORTA_OP_RELU, ops::unary(PORTA_OP_NEG, input)));
+    TensorPtr scale = pos_weight ? ops::binary_scalar(PORTA_OP_ADD, ops::binary(PORTA_OP_MUL, ops::binary_scalar(PORTA_OP_SUB, pos_weight, 1.0), target), 1.0)
+                                 : scalar(*input, 1.0);
+    loss = ops::binary(PORTA_OP_ADD, ops::binary(PORTA_OP_MUL, ops::binary(PORTA_OP_SUB, scalar(*input, 1.0), target), input),
+                       ops::binary(PORTA_OP_MUL, scale, softplus_neg));
+    if (weight) loss = ops::binary(PORTA_OP_MUL, loss, weight);
+  }
+  loss = autograd::attach_function(
+      loss, {input, target},
+      [input, target, weight, pos_weight, softplus_neg](const TensorPtr& g) -> std::vector<TensorPtr> {
+        TensorPtr gw = weight ? ag::binary(PORTA_OP_MUL, g, weight) : g;
+        TensorPtr sig = ag::unary(PORTA_OP_SIGMOID, input);
+        TensorPtr d_input, d_target;
+        if (pos_weight) {
+          TensorPtr t = ag::binary(PORTA_OP_MUL, pos_weight, target);
+          d_input = ag::binary(PORTA_OP_SUB, ag::binary(PORTA_OP_MUL, ag::binary(PORTA_OP_SUB, ag::binary_scalar(PORTA_OP_ADD, t, 1.0), target), sig), t);
+          d_target = ag::binary(PORTA_OP_SUB, ag::binary(PORTA_OP_MUL, ag::binary_scalar(PORTA_OP_SUB, pos_weight, 1.0), softplus_neg), input);
+        } else {
+          d_input = ag::binary(PORTA_OP_SUB, sig, target);
+          d_target = ag::unary(PORTA_OP_NEG, input);
+        }
+        return {ag::binary(PORTA_OP_MUL, gw, d_input), ag::binary(PORTA_OP_MUL, gw, d_target)};
+      },
+      "BinaryCrossEntropyWithLogitsBackward");
   return apply_reduction(loss, reduction, op);
 }
 

@@ -73,6 +73,32 @@ TensorPtr unary(porta_op op, const TensorPtr& a) {
   return out;
 }
 
+// Whether `op` on a float16/bfloat16 operand meets `other`, a 0-d operand
+// of another floating dtype, in float32: PyTorch computes x * 0.1 (and
+// x * a 0-d float32 tensor) as float(x) * float(0.1), rounded once, never
+// with 0.1 rounded to x's dtype first (its opmath for a CPU scalar).
+static bool meets_in_float32(porta_op op, Dtype dt, const porta_tensor& other) {
+  if (dt != Dtype::Float16 && dt != Dtype::BFloat16) return false;
+  if (other.ndim() != 0 || other.dtype == dt || !is_floating(other.dtype)) return false;
+  return op == PORTA_OP_ADD || op == PORTA_OP_SUB || op == PORTA_OP_MUL || op == PORTA_OP_DIV;
+}
+
+// Bool operands of the ops PyTorch defines on bool: add and maximum are
+// logical or, mul and minimum logical and.
+static TensorPtr bool_binary(porta_op op, const TensorPtr& x, const TensorPtr& y, const Dims& shape) {
+  const bool is_or = op == PORTA_OP_ADD || op == PORTA_OP_MAXIMUM;
+  TensorPtr out = empty(*x->device, Dtype::Bool, shape);
+  if (out->numel() == 0) return out;
+  TensorPtr constant = full(*x->device, Dims{}, is_or ? 1.0 : 0.0, Dtype::Bool);
+  if (is_or) launch_elementwise(PORTA_OP_WHERE, Dtype::Bool, {x.get(), constant.get(), y.get()}, *out);
+  else launch_elementwise(PORTA_OP_WHERE, Dtype::Bool, {x.get(), y.get(), constant.get()}, *out);
+  return out;
+}
+
+static bool defined_on_bool(porta_op op) {
+  return op == PORTA_OP_ADD || op == PORTA_OP_MUL || op == PORTA_OP_MAXIMUM || op == PORTA_OP_MINIMUM;
+}
+
 TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   const char* name = op_name(op);
   check_same_device(name, {a.get(), b.get()});
@@ -80,9 +106,17 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   if (op == PORTA_OP_SUB && (a->dtype == Dtype::Bool || b->dtype == Dtype::Bool))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "sub: subtraction with a bool tensor is not supported (as in PyTorch); to invert a "
          "mask compare it with 0 (porta_eq_scalar; ~mask in Python), else cast to a numeric dtype first");
-  const Dtype dt = compute_dtype(op, result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0));
-  const bool is_compare = op_descriptor(op).result == PORTA_RESULT_BOOL;
+  const Dtype common = result_type({a.get(), b.get()});
   const Dims shape = broadcast_shapes(name, a->shape, b->shape);
+  if (common == Dtype::Bool && defined_on_bool(op)) return bool_binary(op, a, b, shape);
+  const Dtype dt = compute_dtype(op, common);
+  if (op == PORTA_OP_POW) {
+    check_pow_exponent(dt, *b);
+    if (is_integral(dt)) return integer_pow(cast(a, dt), cast(b, dt), shape);
+  }
+  if (meets_in_float32(op, dt, *a) || meets_in_float32(op, dt, *b))
+    return cast(binary(op, cast(a, Dtype::Float32), cast(b, Dtype::Float32)), dt);
+  const bool is_compare = op_descriptor(op).result == PORTA_RESULT_BOOL;
   TensorPtr x = cast(a, dt), y = cast(b, dt);
   TensorPtr out = empty(*a->device, is_compare ? Dtype::Bool : dt, shape);
   if (out->numel() > 0) {
@@ -92,37 +126,26 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
   return out;
 }
 
-TensorPtr scalar_like(const TensorPtr& a, double s) {
-  Dtype st = a->dtype;
-  if (!is_floating(st)) {
-    if (std::floor(s) != s || !std::isfinite(s)) st = Dtype::Float32;
-    else if (st == Dtype::Bool) st = Dtype::Int64;
-  }
-  return full(*a->device, Dims{}, s, st);
-}
-
 TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) {
-  if (meets_scalars_in_float32(a->dtype)) {
-    TensorPtr out = binary(op, cast(a, Dtype::Float32), full(*a->device, Dims{}, s, Dtype::Float32));
-    return out->dtype == Dtype::Float32 ? cast(out, a->dtype) : out;
-  }
-  return binary(op, a, scalar_like(a, s));
+  return binary(op, a, wrapped_number(*a->device, Scalar::from_double(s)));
 }
 
 void binary_scalar_into(porta_op op, const TensorPtr& a, double s, const TensorPtr& out) {
-  if (!meets_scalars_in_float32(a->dtype) && out->device == a->device && out->shape == a->shape &&
-      out->storage != a->storage && op_descriptor(op).result != PORTA_RESULT_BOOL) {
-    TensorPtr y = scalar_like(a, s);
-    const Dtype dt = compute_dtype(op, result_type(a->dtype, a->ndim() == 0, y->dtype, true));
-    if (dt == a->dtype && dt == y->dtype && dt == out->dtype) {
+  TensorPtr y = wrapped_number(*a->device, Scalar::from_double(s));
+  const Dtype common = result_type({a.get(), y.get()});
+  if (out->device == a->device && out->shape == a->shape && out->storage != a->storage &&
+      op_descriptor(op).result != PORTA_RESULT_BOOL && !(common == Dtype::Bool && defined_on_bool(op))) {
+    const Dtype dt = compute_dtype(op, common);
+    if (dt == a->dtype && dt == out->dtype && !meets_in_float32(op, dt, *y)) {
       begin_write(*out, op_name(op));
       if (out->numel() == 0) return;
+      y = cast(y, dt);
       if (divides_integers(op, dt)) check_nonzero_divisor(op_name(op), y);
       launch_elementwise(op, dt, {a.get(), y.get()}, *out);
       return;
     }
   }
-  copy_into(out, binary_scalar(op, a, s));
+  copy_into(out, binary(op, a, y));
 }
 
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
@@ -130,7 +153,7 @@ TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
   if (cond->dtype != Dtype::Bool)
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "where: the condition must be bool, got ", dtype_name(cond->dtype),
          "; build it with a comparison such as porta_gt");
-  const Dtype dt = result_type(a->dtype, a->ndim() == 0, b->dtype, b->ndim() == 0);
+  const Dtype dt = result_type({a.get(), b.get()});
   const Dims shape = broadcast_shapes("where", broadcast_shapes("where", cond->shape, a->shape), b->shape);
   TensorPtr x = cast(a, dt), y = cast(b, dt);
   TensorPtr out = empty(*a->device, dt, shape);

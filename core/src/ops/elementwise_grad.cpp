@@ -26,8 +26,6 @@ TensorPtr operator-(const TensorPtr& a) { return unary(PORTA_OP_NEG, a); }
 TensorPtr operator-(double s, const TensorPtr& a) { return -a + s; }
 TensorPtr apply(porta_op op, const TensorPtr& a) { return unary(op, a); }
 TensorPtr apply(porta_op op, const TensorPtr& a, const TensorPtr& b) { return binary(op, a, b); }
-// mask (bool) as 0/1 of dtype `like`'s.
-TensorPtr as_float(const TensorPtr& mask, const TensorPtr& like) { return ops::cast(mask, like->dtype); }
 TensorPtr zeros_like(const TensorPtr& t) { return ops::full(*t->device, t->shape, 0.0, t->dtype); }
 // A 0-d zero of t's dtype on its device (broadcast by the op that takes it).
 TensorPtr zero_of(const TensorPtr& t) { return ops::full(*t->device, Dims{}, 0.0, t->dtype); }
@@ -164,14 +162,18 @@ PORTA_BINARY_GRAD(ADD, false, false, IF_A(g) IF_B(g))
 PORTA_BINARY_GRAD(SUB, false, false, IF_A(g) IF_B(-g))
 PORTA_BINARY_GRAD(MUL, true, false, IF_A(g * b) IF_B(g * a))
 PORTA_BINARY_GRAD(DIV, true, true, IF_A(g / b) IF_B(-(g * out / b)))  // d(a/b)/db = -out / b
-PORTA_BINARY_GRAD(POW, true, true,  // b a^(b-1) and out ln(a)
-                  IF_A(g * (b * apply(PORTA_OP_POW, a, b + -1.0))) IF_B(g * (out * apply(PORTA_OP_LOG, a))))
-// The winner takes the gradient; ties split it.
-#define PORTA_EXTREMUM_GRAD(WINS)                                                                 \
-  TensorPtr half_tie = as_float(apply(PORTA_OP_EQ, a, b), g) * 0.5;                               \
-  IF_A(g * (as_float(apply(WINS, a, b), g) + half_tie)) IF_B(g * (as_float(apply(WINS, b, a), g) + half_tie))
-PORTA_BINARY_GRAD(MAXIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_GT))
-PORTA_BINARY_GRAD(MINIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_LT))
+// b a^(b-1), 0 where b == 0 (not 0 * inf at a == 0); out ln(a), 0 where a == 0 and b >= 0 (PyTorch's
+// subgradients: d(0^b)/db is 0 there, not out * -inf).
+PORTA_BINARY_GRAD(POW, true, true,
+                  IF_A(where(apply(PORTA_OP_EQ, b, zero_of(b)), zero_of(g), g * (b * apply(PORTA_OP_POW, a, b + -1.0))))
+                  IF_B(where(apply(PORTA_OP_MUL, apply(PORTA_OP_EQ, a, zero_of(a)), apply(PORTA_OP_GE, b, zero_of(b))),
+                             zero_of(g), g * (out * apply(PORTA_OP_LOG, a)))))
+// PyTorch's rule: a tie splits the gradient, the loser gets 0, and where neither loses (NaN) both get it.
+#define PORTA_EXTREMUM_GRAD(LOSES)                                                          \
+  TensorPtr shared = where(apply(PORTA_OP_EQ, a, b), g * 0.5, g);                           \
+  IF_A(where(apply(LOSES, a, b), zero_of(g), shared)) IF_B(where(apply(LOSES, b, a), zero_of(g), shared))
+PORTA_BINARY_GRAD(MAXIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_LT))
+PORTA_BINARY_GRAD(MINIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_GT))
 #undef PORTA_EXTREMUM_GRAD
 PORTA_BINARY_GRAD(ATAN2, true, false,  // (b, -a) / (a^2 + b^2)
                   TensorPtr r2 = a * a + b * b; IF_A(g * b / r2) IF_B(-(g * a / r2)))
@@ -249,11 +251,7 @@ TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b) {
 }
 
 TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s) {
-  if (ops::meets_scalars_in_float32(a->dtype)) {  // as ops::binary_scalar, recording the casts
-    TensorPtr out = binary(op, cast(a, Dtype::Float32), ops::full(*a->device, Dims{}, s, Dtype::Float32));
-    return out->dtype == Dtype::Float32 ? cast(out, a->dtype) : out;
-  }
-  return binary(op, a, ops::scalar_like(a, s));
+  return binary(op, a, ops::wrapped_number(*a->device, Scalar::from_double(s)));
 }
 
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {

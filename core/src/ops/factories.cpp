@@ -79,8 +79,6 @@ TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype 
   return t;
 }
 
-namespace {
-// The range of an integer dtype.
 void int_range(Dtype dtype, int64_t* lo, int64_t* hi) {
   switch (dtype) {
     case Dtype::UInt8: *lo = 0, *hi = 255; return;
@@ -94,6 +92,8 @@ void int_range(Dtype dtype, int64_t* lo, int64_t* hi) {
     default: *lo = INT64_MIN, *hi = INT64_MAX; return;  // int64, and bool (any number is true or false)
   }
 }
+
+namespace {
 
 [[noreturn]] void overflow(const char* op, const std::string& value, Dtype dtype) {
   fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": value ", value, " cannot be converted to type ", dtype_name(dtype),

@@ -32,7 +32,9 @@ void require_index(const char* op, const porta_tensor& src, const porta_tensor& 
 // value when the kernel refuses one (any other failure passes through).
 template <class Launch>
 void launch_in_range(const char* op, const TensorPtr& index, int64_t size, int32_t dim, Launch&& run) {
-  if (!(index->device->backend->api.capabilities & PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE)) {
+  // size 0: no kernel runs (the output is empty), and every index is out of range
+  if (!(index->device->backend->api.capabilities & PORTA_PLUGIN_CAP_CHECKS_INDEX_RANGE) ||
+      (size == 0 && index->numel() > 0)) {
     check_index_range(op, index, size, dim);
     run();
     return;

@@ -3,6 +3,8 @@
 // throws porta::Error with an op-tagged message.
 #pragma once
 
+#include <span>
+
 #include "runtime/dispatch.hpp"
 #include "runtime/tensor.hpp"
 
@@ -38,6 +40,8 @@ TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype 
 // Throws (PyTorch's "cannot be converted ... without overflow") when `value`
 // lies outside the range of `dtype` (after truncation, for integers).
 void check_fill_value(const char* op, double value, Dtype dtype);
+// The range of an integer dtype (int64's for bool: any number is true or false).
+void int_range(Dtype dtype, int64_t* lo, int64_t* hi);
 // Factories with exact int64 values (every bit kept beyond 2^53).
 TensorPtr full_int(DeviceState& dev, const Dims& shape, int64_t value, Dtype dtype);
 TensorPtr arange_int(DeviceState& dev, int64_t start, int64_t end, int64_t step, Dtype dtype);
@@ -68,19 +72,33 @@ TensorPtr clone(const TensorPtr& t);
 TensorPtr cast(const TensorPtr& t, Dtype dtype);
 TensorPtr unary(porta_op op, const TensorPtr& a);
 TensorPtr binary(porta_op op, const TensorPtr& a, const TensorPtr& b);  // arithmetic and comparisons
+// a op s with s a C API double (Scalar::from_double): binary(op, a, wrapped_number(s)).
 TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s);
 // out = a op s, the values binary_scalar gives, written into `out` (a's
 // shape): one pass over the elements where out has the dtype the op computes
 // in, else binary_scalar and a copy.
 void binary_scalar_into(porta_op op, const TensorPtr& a, double s, const TensorPtr& out);
-// Whether a tensor of dtype `d` meets a Python scalar in float32 (float16,
-// bfloat16): PyTorch computes x * 0.1 as float(x) * float(0.1), rounded
-// once, never with 0.1 rounded to x's dtype first.
-inline bool meets_scalars_in_float32(Dtype d) { return d == Dtype::Float16 || d == Dtype::BFloat16; }
-// The 0-d operand for `a op s`: a's dtype, or float32 when s is not integral
-// and a is not floating (int64 for bool a).
-TensorPtr scalar_like(const TensorPtr& a, double s);
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b);
+// base ** exponent of one integer dtype, broadcast to `shape` (integer_pow.cpp).
+TensorPtr integer_pow(const TensorPtr& base, const TensorPtr& exponent, const Dims& shape);
+// PyTorch's checks of a scalar exponent (a wrapped number) for a base computing in dt: no negative integer
+// power of an integer, and a value dt holds.
+void check_pow_exponent(Dtype dt, const porta_tensor& exponent);
+
+// ---- scalar operands and promotion (scalar.cpp)
+// `s` as PyTorch's "wrapped number" on dev: a 0-d bool, int64 or float64
+// tensor holding it exactly, marked so that it promotes below every tensor
+// of its category (result_type), and converts to the dtype an op computes in
+// as PyTorch's cast does (uint8_tensor + 300 adds 44).
+TensorPtr wrapped_number(DeviceState& dev, const Scalar& s);
+// PyTorch's result type of an elementwise op's operands, in three tiers:
+// dimensioned tensors, then 0-d tensors, then wrapped numbers (a float one
+// counting as float32, the default dtype); a lower tier counts only where
+// its category (bool < integer < floating) is higher.
+Dtype result_type(std::span<const porta_tensor* const> operands);
+inline Dtype result_type(std::initializer_list<const porta_tensor*> operands) {
+  return result_type(std::span<const porta_tensor* const>(operands.begin(), operands.size()));
+}
 Dims broadcast_shapes(const char* op, const Dims& a, const Dims& b);
 
 // ---- reductions (reduce.cpp); num_dims == 0 reduces over all dims

@@ -246,8 +246,19 @@ porta_status call_in_compute_dtype(DeviceState& dev, porta_op op, Dtype storage,
   return PORTA_OK;
 }
 
+bool has_elements(const DLTensor& t) {
+  for (int32_t i = 0; i < t.ndim; ++i)
+    if (t.shape[i] == 0) return false;
+  return true;
+}
+
 porta_status call_any(DeviceState& dev, porta_op op, Dtype kernel_dtype, const KernelArg* inputs, int32_t num_inputs,
                       const KernelArg* outputs, int32_t num_outputs, const void* params) {
+  // A kernel is never called with nothing to write (porta/ops.h): an empty
+  // batch or an empty sequence step is done before it starts.
+  bool writes = num_outputs == 0;
+  for (int32_t i = 0; i < num_outputs && !writes; ++i) writes = has_elements(outputs[i].dl);
+  if (!writes) return PORTA_OK;
   if (runs_in_compute_dtype(dev, op, kernel_dtype))
     return call_in_compute_dtype(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);
   const porta_status st = call_kernel(dev, op, kernel_dtype, inputs, num_inputs, outputs, num_outputs, params);

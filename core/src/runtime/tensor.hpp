@@ -9,11 +9,13 @@
 #include <atomic>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/dtype.hpp"
 #include "runtime/registry.hpp"
+#include "runtime/scalar.hpp"
 
 namespace porta {
 
@@ -99,6 +101,13 @@ struct porta_tensor {
   porta_tensor* view_base = nullptr;
   std::atomic<uint64_t> history{0};
   uint64_t base_history_seen = 0;
+
+  // A number the caller typed as bool, int or float, as a 0-d tensor
+  // (ops::wrapped_number, porta_scalar_tensor): PyTorch's "wrapped number",
+  // which promotes below every tensor of its category (ops::result_type);
+  // its value, on the host, for the checks PyTorch makes of a scalar
+  // operand (pow's exponent, clamp's bounds) without reading the device.
+  std::optional<porta::Scalar> wrapped;
 
   porta_tensor() = default;
   porta_tensor(const porta_tensor&) = delete;

@@ -2,7 +2,7 @@
 import warnings
 from ctypes import c_int32, c_int64
 
-from .. import _tensor_ops
+from .. import _scalars, _tensor_ops
 from .._lib import Conv2dOptions, Pool2dOptions, fn, int_array, int_out_of_range, sized
 from .._tensor import call
 
@@ -158,7 +158,7 @@ def tanh(input):  # noqa: A002
 
 def _number(value, name, op):
     """A float for a numeric argument, else a TypeError naming it."""
-    s = _tensor_ops._scalar(value)
+    s = _scalars.number(value)
     if s is None:
         raise TypeError(f"{op}(): {name} must be a number, got {type(value).__name__}")
     return float(s)
