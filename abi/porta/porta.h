@@ -959,10 +959,20 @@ PORTA_EXPORT porta_status porta_index_copy(porta_tensor* self, int32_t dim, port
  *  to value. Since 1.4. */
 PORTA_EXPORT porta_status porta_index_fill(porta_tensor* self, int32_t dim, porta_tensor* index, double value,
                                            porta_tensor** out);
+/** porta_index_fill with a 0-d tensor value: a wrapped number
+ *  (porta_scalar_tensor; an int64 keeps every bit) or a tensor whose
+ *  gradient autograd records; the index is int64, negative indices count
+ *  from the end. Since 1.12. */
+PORTA_EXPORT porta_status porta_index_fill_tensor(porta_tensor* self, int32_t dim, porta_tensor* index,
+                                                  porta_tensor* value, porta_tensor** out);
 /** torch.masked_fill (out of place): value where the bool mask (broadcast
  *  to self's shape) is true. Since 1.4. */
 PORTA_EXPORT porta_status porta_masked_fill(porta_tensor* self, porta_tensor* mask, double value,
                                             porta_tensor** out);
+/** porta_masked_fill with a 0-d tensor value, as porta_index_fill_tensor's.
+ *  Since 1.12. */
+PORTA_EXPORT porta_status porta_masked_fill_tensor(porta_tensor* self, porta_tensor* mask, porta_tensor* value,
+                                                   porta_tensor** out);
 /** torch.masked_select: the 1-D elements of self where the bool mask
  *  (self and mask broadcast together) is true, in row-major order. Reads
  *  the count back from the device (a synchronization, as in PyTorch). Since 1.4. */
@@ -1024,6 +1034,14 @@ PORTA_EXPORT porta_status porta_topk(porta_tensor* t, int64_t k, int32_t dim, in
  *  keepdim. Since 1.5. */
 PORTA_EXPORT porta_status porta_kthvalue(porta_tensor* t, int64_t k, int32_t dim, int32_t keepdim,
                                          porta_tensor** values, porta_tensor** indices);
+/** torch.max(t, dim): the largest value along dim (NaN wins) and the
+ *  first index holding it; the values' gradient goes to that index, as
+ *  PyTorch's (porta_max over dims shares it among ties, as amax). Since 1.12. */
+PORTA_EXPORT porta_status porta_max_dim(porta_tensor* t, int32_t dim, int32_t keepdim, porta_tensor** values,
+                                        porta_tensor** indices);
+/** torch.min(t, dim), as porta_max_dim. Since 1.12. */
+PORTA_EXPORT porta_status porta_min_dim(porta_tensor* t, int32_t dim, int32_t keepdim, porta_tensor** values,
+                                        porta_tensor** indices);
 /** torch.unique of the flattened t (sorted=True): *values (1-D, sorted),
  *  *inverse (int64, t's shape: each element's position in values) and
  *  *counts (int64, like values); NaNs are distinct, as in PyTorch. Reads

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <limits>
@@ -181,8 +182,26 @@ Level level() {
   return g_level;
 }
 
-bool apply(Fn fn, const float* x, float* y, int64_t n) { return run_at(level(), fn, x, y, n); }
-bool apply(Fn fn, const double* x, double* y, int64_t n) { return run_at(level(), fn, x, y, n); }
+namespace {
+
+// SLEEF's log1p and asinh overflow to inf for the largest finite inputs (log1p(FLT_MAX), asinh(1e20f)), whose
+// results are finite: those elements are computed again one at a time.
+template <class T>
+bool finite_where_sleef_overflows(Fn fn, const T* x, T* y, int64_t n, bool done) {
+  if (!done || (fn != Fn::Log1p && fn != Fn::Asinh)) return done;
+  for (int64_t i = 0; i < n; ++i)
+    if (std::isinf(y[i]) && std::isfinite(x[i])) y[i] = fn == Fn::Log1p ? std::log1p(x[i]) : std::asinh(x[i]);
+  return true;
+}
+
+}  // namespace
+
+bool apply(Fn fn, const float* x, float* y, int64_t n) {
+  return finite_where_sleef_overflows(fn, x, y, n, run_at(level(), fn, x, y, n));
+}
+bool apply(Fn fn, const double* x, double* y, int64_t n) {
+  return finite_where_sleef_overflows(fn, x, y, n, run_at(level(), fn, x, y, n));
+}
 
 std::vector<Level> available_levels() {
   level();  // loads SLEEF

@@ -160,9 +160,11 @@ TEST(ElementwiseOps, BinaryTensorScalarAndFreeForms) {
   expect_near(ta.floor_divide(tb), floordiv_ref);
   expect_near(porta::floor_divide(ta, tb), floordiv_ref);
 
-  // Scalar forms: double and integer scalars, methods and free functions.
-  expect_near(ta.atan2(-2.0), map(a, [](double v) { return std::atan2(v, -2.0); }));
-  expect_near(porta::atan2(ta, 1), map(a, [](double v) { return std::atan2(v, 1.0); }));
+  // Scalar forms: double and integer scalars, methods and free functions (atan2 takes a tensor only, as
+  // PyTorch's: a 0-d one here).
+  expect_near(ta.atan2(Tensor::full({}, -2.0, ta.device(), ta.dtype())), map(a, [](double v) { return std::atan2(v, -2.0); }));
+  expect_near(porta::atan2(ta, Tensor::full({}, 1.0, ta.device(), ta.dtype())),
+              map(a, [](double v) { return std::atan2(v, 1.0); }));
   expect_near(ta.remainder(2.0), {0.5, 0, 0.5, 1, 1.25});
   expect_near(porta::remainder(ta, -2), {-1.5, 0, -1.5, -1, -0.75});
   expect_near(ta.fmod(2), {-1.5, 0, 0.5, 1, 1.25});

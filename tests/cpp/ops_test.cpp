@@ -53,9 +53,9 @@ TEST(Ops, Binary) {
   expect_near(a.pow(b), {1, 4, 3});
   expect_near(porta::pow(a, 2.0), {1, 4, 9});
   expect_near(a.maximum(b), {3, 2, 3});
-  expect_near(porta::maximum(a, 2.0), {2, 2, 3});
+  expect_near(porta::maximum(a, Tensor::full({}, 2.0)), {2, 2, 3});  // a tensor only, as PyTorch's
   expect_near(a.minimum(b), {1, 2, 1});
-  expect_near(porta::minimum(a, 2.0), {1, 2, 2});
+  expect_near(porta::minimum(a, Tensor::full({}, 2.0)), {1, 2, 2});
   EXPECT_EQ(a.eq(b).to_vector<bool>(), (std::vector<bool>{false, true, false}));
   EXPECT_EQ(porta::ne(a, 2.0).to_vector<bool>(), (std::vector<bool>{true, false, true}));
   EXPECT_EQ(a.lt(b).to_vector<bool>(), (std::vector<bool>{true, false, false}));
@@ -83,7 +83,7 @@ TEST(Ops, Reductions) {
   expect_near(porta::mean(m, {1}), {3, 4});
   expect_near(m.max(), {6});
   expect_near(porta::max(m, {0}), {4, 5, 6});
-  expect_near(m.min({1}), {1, 2});
+  expect_near(m.min(porta::Dims{1}), {1, 2});
   expect_near(porta::min(m), {1});
   EXPECT_EQ(m.argmax().to_vector<int64_t>(), I{5});
   EXPECT_EQ(porta::argmax(m, 1).to_vector<int64_t>(), (I{1, 2}));

@@ -32,6 +32,7 @@ import compare  # noqa: E402
 import differences  # noqa: E402
 import engine  # noqa: E402
 import expected  # noqa: E402
+import export_cpp  # noqa: E402
 import names  # noqa: E402
 import samples  # noqa: E402
 
@@ -79,6 +80,7 @@ def cmd_record(args):
     for c in cases:
         data["answers"][c.id] = torch_answer(c, torch)
     answers.save(data)
+    export_cpp.export(cases, data)
     print(f"recorded PyTorch {data['torch']}'s answers to {len(cases)} cases in {time.time() - start:.0f} s: "
           f"{os.path.relpath(answers.PATH)} ({os.path.getsize(answers.PATH) / 1e6:.1f} MB)")
 

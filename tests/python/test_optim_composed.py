@@ -100,7 +100,8 @@ def test_state_dict_names_and_exact_resume():
         o.step()
     assert q.tolist() == p.tolist()
     assert sorted(porta.optim.Adam([p], amsgrad=True).state_dict()["param_groups"][0]) == \
-        ["amsgrad", "betas", "eps", "lr", "params", "weight_decay"]
+        ["amsgrad", "betas", "capturable", "decoupled_weight_decay", "differentiable", "eps", "foreach", "fused", "lr",
+         "maximize", "params", "weight_decay"]  # PyTorch's keys
 
 
 def test_bad_options_are_refused():

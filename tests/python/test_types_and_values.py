@@ -43,9 +43,11 @@ def test_integer_scalars_keep_every_bit(device):
 
 
 def test_values_outside_a_dtype_are_refused(device):
-    for value, dtype in ((300, porta.uint8), (-1, porta.uint8), (2**31, porta.int32), (1e39, porta.float32)):
+    # as PyTorch's checked conversion: uint8 takes -255..-1 (they wrap: full(-1) is 255), not -256
+    for value, dtype in ((300, porta.uint8), (-256, porta.uint8), (2**31, porta.int32), (1e39, porta.float32)):
         with pytest.raises(RuntimeError, match="cannot be converted to type .* without overflow"):
             porta.full((1,), value, dtype=dtype, device=device)
+    assert porta.full((1,), -1, dtype=porta.uint8, device=device).tolist() == [255]
     with pytest.raises(OverflowError, match="out of range for int64"):
         porta.tensor([2**63])
     with pytest.raises(OverflowError, match="out of range for int64"):

@@ -407,7 +407,7 @@ const Case kCases[] = {
            },
            "var", "mean");
        Untouched<porta_tensor*> v, m;
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "var: expected a floating tensor, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "var_mean: expected a floating tensor, got int64",
                porta_var_mean(x.labels.get(), nullptr, 0, 1.0, 0, v.p(), m.p()));
        const int32_t far[1] = {2};
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range",
@@ -424,7 +424,7 @@ const Case kCases[] = {
            },
            "std", "mean");
        Untouched<porta_tensor*> s, m;
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "std: expected a floating tensor, got int64",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "std_mean: expected a floating tensor, got int64",
                porta_std_mean(x.labels.get(), nullptr, 0, 1.0, 0, s.p(), m.p()));
      }},
     {"porta_median", [](Fixture& x) { check_median(x, "median", porta_median); }},

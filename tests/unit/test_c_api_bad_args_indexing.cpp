@@ -137,6 +137,19 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "index 3 is out of bounds",
                porta_index_fill(x.f.get(), 1, far.get(), 0, out.p()));
      }},
+    {"porta_index_fill_tensor",
+     [](Fixture& x) {
+       porta_tensor* value = nullptr;
+       ASSERT_EQ(porta_scalar_tensor(PORTA_SCALAR_FLOAT, 0, 0.5, x.cpu, &value), PORTA_OK);
+       Tensor owned(value);
+       expect_each_handle_checked<3>({x.f.get(), x.labels.get(), value}, {"self", "index", "value"},
+                                     [](auto a, porta_tensor** o) { return porta_index_fill_tensor(a[0], 1, a[1], a[2], o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "only supports a 0-dimensional value tensor",
+               porta_index_fill_tensor(x.f.get(), 1, x.labels.get(), x.f.get(), out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1",
+               porta_index_fill_tensor(x.other.get(), 1, x.labels.get(), value, out.p()));
+     }},
     {"porta_masked_fill",
      [](Fixture& x) {
        expect_each_handle_checked<2>({x.f.get(), x.mask.get()}, {"self", "mask"},
@@ -149,6 +162,19 @@ const Case kCases[] = {
        Tensor ints = index({0, 1, 1, 0, 2, 2}, {2, 3}, x.cpu);
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be converted to type int64",
                porta_masked_fill(ints.get(), x.mask.get(), 1e300, out.p()));
+     }},
+    {"porta_masked_fill_tensor",
+     [](Fixture& x) {
+       porta_tensor* value = nullptr;
+       ASSERT_EQ(porta_scalar_tensor(PORTA_SCALAR_INT, INT64_C(1) << 60, 0.0, x.cpu, &value), PORTA_OK);
+       Tensor owned(value);
+       expect_each_handle_checked<3>({x.f.get(), x.mask.get(), value}, {"self", "mask", "value"},
+                                     [](auto a, porta_tensor** o) { return porta_masked_fill_tensor(a[0], a[1], a[2], o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "only supports a 0-dimensional value tensor",
+               porta_masked_fill_tensor(x.f.get(), x.mask.get(), x.f.get(), out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "expected a bool mask",
+               porta_masked_fill_tensor(x.f.get(), x.f.get(), value, out.p()));
      }},
     {"porta_masked_select",
      [](Fixture& x) {

@@ -78,6 +78,22 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "k = 4 out of range", porta_kthvalue(x.f.get(), 4, 1, 1, v.p(), i.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_kthvalue(x.f.get(), 1, -4, 0, v.p(), i.p()));
      }},
+    {"porta_max_dim",
+     [](Fixture& x) {
+       check_pair(x, [](porta_tensor* t, porta_tensor** v, porta_tensor** i) { return porta_max_dim(t, 1, 0, v, i); });
+       Untouched<porta_tensor*> v, i;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out of range", porta_max_dim(x.f.get(), 2, 0, v.p(), i.p()));
+     }},
+    {"porta_min_dim",
+     [](Fixture& x) {
+       check_pair(x, [](porta_tensor* t, porta_tensor** v, porta_tensor** i) { return porta_min_dim(t, 1, 0, v, i); });
+       Untouched<porta_tensor*> v, i;
+       const int64_t none[2] = {2, 0};
+       porta_tensor* empty = nullptr;
+       ASSERT_EQ(porta_zeros(none, 2, porta_float32, x.cpu, &empty), PORTA_OK);
+       Tensor owned(empty);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "to have non-zero size", porta_min_dim(empty, 1, 0, v.p(), i.p()));
+     }},
     {"porta_unique", [](Fixture& x) { check_unique(x, porta_unique); }},
     {"porta_unique_consecutive", [](Fixture& x) { check_unique(x, porta_unique_consecutive); }},
     {"porta_bincount",

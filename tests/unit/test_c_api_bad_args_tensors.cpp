@@ -553,8 +553,9 @@ const Case kCases[] = {
                  porta_full(shape, 1, v, porta_int32, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value 300 cannot be converted to type uint8",
                porta_full(shape, 1, 300, porta_uint8, x.cpu, out.p()));
-       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value -1 cannot be converted to type uint8",
-               porta_full(shape, 1, -1, porta_uint8, x.cpu, out.p()));
+       // -255..-1 wrap into uint8, as PyTorch's (torch.full((2,), -1, dtype=torch.uint8) is 255); -256 does not
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "value -256 cannot be converted to type uint8",
+               porta_full(shape, 1, -256, porta_uint8, x.cpu, out.p()));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "cannot be converted to type float32",
                porta_full(shape, 1, 1e39, porta_float32, x.cpu, out.p()));
      }},

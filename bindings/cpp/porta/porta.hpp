@@ -241,6 +241,14 @@ inline int32_t scatter_reduce_of(std::string_view reduce) {
   throw Error(PORTA_ERROR_INVALID_ARGUMENT, "[scatter_reduce] reduce must be \"sum\", \"prod\", \"mean\", \"amax\" or "
                                             "\"amin\", got \"" + std::string(reduce) + "\"");
 }
+// A C++ number: bool, an integer or a floating type (a scalar operand).
+template <class S>
+concept Number = std::is_arithmetic_v<S>;
+// Whether PyTorch's signature of a binary op takes a number as its second operand (torch.maximum(t, 3) is a
+// TypeError; the Python binding refuses the same three).
+constexpr bool takes_scalar_other(porta_op op) {
+  return op != PORTA_OP_MAXIMUM && op != PORTA_OP_MINIMUM && op != PORTA_OP_ATAN2;
+}
 // A scalar operand as the core's wrapped-number tensor beside `like` (defined after Tensor).
 Tensor wrapped_number(double s, const Tensor& like);
 Tensor wrapped_number(bool s, const Tensor& like);
@@ -905,16 +913,31 @@ class Tensor {
   const Tensor& index_copy_(int32_t dim, const Tensor& index, const Tensor& source) const {
     return copy_(index_copy(dim, index, source));
   }
-  /// torch.index_fill (out of place).
-  Tensor index_fill(int32_t dim, const Tensor& index, double value) const {
-    return make(porta_index_fill, live(), dim, index.live(), value);
+  /// torch.index_fill (out of place): value is a number (as a wrapped number: an integer keeps every bit) or a
+  /// 0-d tensor (autograd records its gradient).
+  Tensor index_fill(int32_t dim, const Tensor& index, const Tensor& value) const {
+    return make(porta_index_fill_tensor, live(), dim, index.live(), value.live());
   }
-  const Tensor& index_fill_(int32_t dim, const Tensor& index, double value) const {
+  template <class V>
+  Tensor index_fill(int32_t dim, const Tensor& index, V value) const {
+    return index_fill(dim, index, wrapped_number(value, device()));
+  }
+  template <class V>
+  const Tensor& index_fill_(int32_t dim, const Tensor& index, const V& value) const {
     return copy_(index_fill(dim, index, value));
   }
-  /// torch.masked_fill: value where the bool mask is true.
-  Tensor masked_fill(const Tensor& mask, double value) const { return make(porta_masked_fill, live(), mask.live(), value); }
-  const Tensor& masked_fill_(const Tensor& mask, double value) const { return copy_(masked_fill(mask, value)); }
+  /// torch.masked_fill: value where the bool mask is true (a number or a 0-d tensor, as index_fill's).
+  Tensor masked_fill(const Tensor& mask, const Tensor& value) const {
+    return make(porta_masked_fill_tensor, live(), mask.live(), value.live());
+  }
+  template <class V>
+  Tensor masked_fill(const Tensor& mask, V value) const {
+    return masked_fill(mask, wrapped_number(value, device()));
+  }
+  template <class V>
+  const Tensor& masked_fill_(const Tensor& mask, const V& value) const {
+    return copy_(masked_fill(mask, value));
+  }
   /// torch.masked_select: the 1-D elements where the bool mask is true.
   Tensor masked_select(const Tensor& mask) const { return make(porta_masked_select, live(), mask.live()); }
   /// torch.nonzero: int64 [count, ndim] coordinates.
@@ -936,6 +959,19 @@ class Tensor {
   std::tuple<Tensor, Tensor> topk(int64_t k, int32_t dim = -1, bool largest = true) const {
     porta_tensor *v = nullptr, *i = nullptr;
     detail::check(porta_topk(live(), k, dim, largest ? 1 : 0, &v, &i));
+    return {adopt(v), adopt(i)};
+  }
+  /// torch.max(dim): {values, indices} of the largest along dim (NaN wins; the first index); the values'
+  /// gradient goes to those indices, as PyTorch's. (max(Dims) reduces as amax.)
+  std::tuple<Tensor, Tensor> max(int32_t dim, bool keepdim = false) const {
+    porta_tensor *v = nullptr, *i = nullptr;
+    detail::check(porta_max_dim(live(), dim, keepdim ? 1 : 0, &v, &i));
+    return {adopt(v), adopt(i)};
+  }
+  /// torch.min(dim), as max(dim).
+  std::tuple<Tensor, Tensor> min(int32_t dim, bool keepdim = false) const {
+    porta_tensor *v = nullptr, *i = nullptr;
+    detail::check(porta_min_dim(live(), dim, keepdim ? 1 : 0, &v, &i));
     return {adopt(v), adopt(i)};
   }
   /// torch.kthvalue: {values, indices} of the k-th smallest along dim (k from 1).
@@ -1113,11 +1149,11 @@ class Tensor {
   }
 #define PORTA_CPP_METHOD_BINARY(NAME, name)                                                                     \
   Tensor name(const Tensor& other) const { return make(porta_##name, live(), other.live()); }                   \
-  /** A scalar operand (a wrapped number: bool, integer or floating, promoted as PyTorch's). */                   \
-  Tensor name(double scalar) const { return name(detail::wrapped_number(scalar, *this)); }                      \
-  Tensor name(bool scalar) const { return name(detail::wrapped_number(scalar, *this)); }                        \
-  template <detail::IntegerScalar I>                                                                            \
-  Tensor name(I scalar) const {                                                                                 \
+  /** A scalar operand (a wrapped number: bool, integer or floating, promoted as PyTorch's); not for the ops    \
+   *  whose PyTorch signature takes a tensor only (maximum, minimum, atan2). */                                 \
+  template <detail::Number S>                                                                                   \
+    requires(detail::takes_scalar_other(PORTA_OP_##NAME))                                                      \
+  Tensor name(S scalar) const {                                                                                 \
     return name(detail::wrapped_number(scalar, *this));                                                         \
   }                                                                                                             \
   /** In place (porta_binary_inplace): recorded by autograd. */                                                 \
@@ -1125,10 +1161,9 @@ class Tensor {
     detail::check(porta_binary_inplace(PORTA_OP_##NAME, live(), other.live()));                                 \
     return *this;                                                                                               \
   }                                                                                                             \
-  const Tensor& name##_(double scalar) const { return name##_(detail::wrapped_number(scalar, *this)); }         \
-  const Tensor& name##_(bool scalar) const { return name##_(detail::wrapped_number(scalar, *this)); }           \
-  template <detail::IntegerScalar I>                                                                            \
-  const Tensor& name##_(I scalar) const {                                                                       \
+  template <detail::Number S>                                                                                   \
+    requires(detail::takes_scalar_other(PORTA_OP_##NAME))                                                      \
+  const Tensor& name##_(S scalar) const {                                                                       \
     return name##_(detail::wrapped_number(scalar, *this));                                                      \
   }
 #define PORTA_CPP_METHOD_WHERE(NAME, name) \
@@ -1245,13 +1280,12 @@ Tensor call(F f, Args... args) {
 #define PORTA_CPP_FREE_NONE(name)
 #define PORTA_CPP_FREE_UNARY(name) \
   inline Tensor name(const Tensor& a) { return a.name(); }
-#define PORTA_CPP_FREE_BINARY(name)                                             \
-  inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); }    \
-  inline Tensor name(const Tensor& a, double scalar) { return a.name(scalar); } \
-  inline Tensor name(const Tensor& a, bool scalar) { return a.name(scalar); }   \
-  template <detail::IntegerScalar I>                                            \
-  Tensor name(const Tensor& a, I scalar) {                                      \
-    return a.name(scalar);                                                      \
+#define PORTA_CPP_FREE_BINARY(name)                                          \
+  inline Tensor name(const Tensor& a, const Tensor& b) { return a.name(b); } \
+  template <detail::Number S>                                                \
+    requires requires(const Tensor& t, S s) { t.name(s); }                   \
+  Tensor name(const Tensor& a, S scalar) {                                   \
+    return a.name(scalar);                                                   \
   }
 #define PORTA_CPP_FREE_WHERE(name) \
   inline Tensor name(const Tensor& cond, const Tensor& a, const Tensor& b) { return a.name(cond, b); }
@@ -1350,10 +1384,14 @@ inline Tensor index_add(const Tensor& t, int32_t dim, const Tensor& index, const
 inline Tensor index_copy(const Tensor& t, int32_t dim, const Tensor& index, const Tensor& source) {
   return t.index_copy(dim, index, source);
 }
-inline Tensor index_fill(const Tensor& t, int32_t dim, const Tensor& index, double value) {
+template <class V>
+Tensor index_fill(const Tensor& t, int32_t dim, const Tensor& index, const V& value) {
   return t.index_fill(dim, index, value);
 }
-inline Tensor masked_fill(const Tensor& t, const Tensor& mask, double value) { return t.masked_fill(mask, value); }
+template <class V>
+Tensor masked_fill(const Tensor& t, const Tensor& mask, const V& value) {
+  return t.masked_fill(mask, value);
+}
 inline Tensor masked_select(const Tensor& t, const Tensor& mask) { return t.masked_select(mask); }
 inline Tensor nonzero(const Tensor& t) { return t.nonzero(); }
 inline Tensor take(const Tensor& t, const Tensor& index) { return t.take(index); }

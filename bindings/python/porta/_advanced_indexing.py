@@ -10,6 +10,7 @@ reads the count back from the device, as in PyTorch."""
 import math
 
 from . import _dtype
+from ._scalars import number
 from ._tensor import Tensor
 
 
@@ -155,10 +156,17 @@ def put(self, items, value, accumulate=False):
         return
     view, dims, indices, shape = _plan(self, items)
     permuted, p, flat, linear = _flattened(view, dims, indices)
-    from ._factories import tensor
-    if not isinstance(value, Tensor):
+    from ._factories import full, tensor
+    if isinstance(value, Tensor):
+        if value.dtype is not self.dtype:  # PyTorch's index_put casts nothing
+            raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                               f"{_dtype.TENSOR_TYPE_NAMES[self.dtype][:-6]} for the destination and "
+                               f"{_dtype.TENSOR_TYPE_NAMES[value.dtype][:-6]} for the source.")
+    elif number(value) is not None:  # converted as PyTorch converts a number: checked, never wrapped
+        value = full((), number(value), dtype=self.dtype, device=self.device)
+    else:
         value = tensor(value, dtype=self.dtype, device=self.device)
-    value = value.to(self.device, self.dtype)
+    value = value.to(self.device)
     target = tuple(permuted.shape[:p]) + shape + tuple(permuted.shape[p + len(dims):])
     source = value.expand(*target).reshape(*permuted.shape[:p], linear.shape[0], *permuted.shape[p + len(dims):])
     written = flat.index_add(p, linear, source) if accumulate else flat.index_copy(p, linear, source)

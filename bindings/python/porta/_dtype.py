@@ -80,8 +80,8 @@ def resolve(value):
         d = _BY_NAME.get(value) or _ALIASES.get(value)
         if d is not None:
             return d
-    elif value is float:
-        return float32
+    elif value is float:  # Python's float is a double: PyTorch's dtype=float is float64
+        return float64
     elif value is int:
         return int64
     elif value is bool:

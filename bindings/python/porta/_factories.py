@@ -1,5 +1,6 @@
 """Tensor factories as in PyTorch: tensor, zeros, ones, full, empty, arange,
 rand, randn (+ the *_like forms) and the random seed (cat and stack: _index_ops.py)."""
+import math
 from ctypes import byref, c_uint64
 
 from . import _device, _dtype
@@ -7,6 +8,7 @@ from ._convert import from_data
 from ._errors import InvalidArgumentError, check
 from ._lib import fn
 from ._generator import sample
+from ._scalars import number
 from ._tensor import Size, Tensor, call, normalize_shape, shape_array
 
 
@@ -79,6 +81,8 @@ def ones(*size, dtype=None, device=None, requires_grad=False):
 def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     """A new tensor filled with `fill_value` (dtype inferred from it as in PyTorch). A value outside the
     dtype's range raises (as PyTorch's); an integer keeps every bit, beyond 2**53 too."""
+    if isinstance(fill_value, Tensor):
+        raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
     if hasattr(fill_value, "item") and not isinstance(fill_value, (int, float)):
         fill_value = fill_value.item()
     if dtype is None:
@@ -91,17 +95,35 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     return _finish(call(fn.porta_full, shape, n, float(fill_value), dt.dl, _device.resolve(device)), requires_grad)
 
 
+def _arange_number(v, name):
+    """An arange bound as a Python number (a 0-d tensor or NumPy scalar gives its value, keeping its kind)."""
+    n = number(v.item() if isinstance(v, Tensor) and v.ndim == 0 else v)
+    if n is None or isinstance(n, bool):
+        raise TypeError(f"arange(): argument '{name}' must be Number, not {type(v).__name__}")
+    return n
+
+
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=False):
     """1-D: start, start + step, ... up to but excluding end (int64 for ints, float32 otherwise)."""
     if end is None:
         start, end = 0, start
+    start, end, step = _arange_number(start, "start"), _arange_number(end, "end"), _arange_number(step, "step")
     if dtype is None:
         ints = all(isinstance(v, int) for v in (start, end, step))
         dtype = _dtype.int64 if ints else _dtype.float32
     if step == 0:
         raise InvalidArgumentError("arange(): step must be nonzero")
     dt = _dt(dtype)
-    if all(isinstance(v, int) for v in (start, end, step)) and not dt.is_floating_point:
+    if dt is _dtype.bool_:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
+    if not dt.is_floating_point:
+        if not all(isinstance(v, int) for v in (start, end, step)):
+            # PyTorch's: the length from the exact bounds, the values from start and step made integers first
+            length = max(0, math.ceil((end - start) / step))
+            start, step = int(start), int(step)
+            end = start + length * step if step else start
+            if step == 0:
+                return _finish(full((length,), start, dtype=dt, device=device), requires_grad)
         # Exact integers: every bit of an int64 kept (a double holds only 53).
         return _finish(call(fn.porta_arange_int64, start, end, step, dt.dl, _device.resolve(device)), requires_grad)
     return _finish(call(fn.porta_arange, float(start), float(end), float(step), dt.dl,
@@ -112,6 +134,8 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     """`steps` values evenly spaced from start to end inclusive."""
     if not isinstance(steps, int) or steps < 0:
         raise RuntimeError(f"linspace(): number of steps must be a non-negative int, got {steps!r}")
+    if dtype is not None and _dtype.resolve(dtype) is _dtype.bool_:
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     if steps == 0:
         return _finish(empty(0, dtype=_dt(dtype), device=device), requires_grad)
     if steps == 1:

@@ -10,6 +10,7 @@ from . import _tensor_ops
 from ._errors import error
 from ._lib import fn, int_array
 from ._tensor import Tensor, call, wrap
+from ._scalars import operand
 from ._tensor_ops import in_place
 
 _REDUCE = {"sum": 1, "prod": 2, "amax": 3, "amin": 4, "mean": 5}  # porta_scatter's reduce values
@@ -108,9 +109,19 @@ def index_copy_(self, dim, index, source):
     return in_place(self, lambda s: index_copy(s, dim, index, source), "index_copy_")
 
 
+def _fill_value(self, value, name):
+    """A fill value as a tensor operand: a 0-d tensor (autograd records its gradient) or a number (a wrapped
+    number: an int64 keeps every bit)."""
+    v = operand(value, self) if not isinstance(value, (list, tuple)) else None
+    if v is None:
+        raise TypeError(f"{name}(): value must be a number or a 0-dimensional tensor, got {type(value).__name__}")
+    return v
+
+
 def index_fill(self, dim, index, value):
     """torch.index_fill (out of place): the slices index along dim set to value."""
-    return call(fn.porta_index_fill, self._h, dim, index._h, float(_value_tensor(self, value, "index_fill")))
+    v = _fill_value(self, value, "index_fill")  # held: the call only gets its handle
+    return call(fn.porta_index_fill_tensor, self._h, dim, index._h, v._h)
 
 
 def index_fill_(self, dim, index, value):
@@ -119,7 +130,8 @@ def index_fill_(self, dim, index, value):
 
 def masked_fill(self, mask, value):
     """torch.masked_fill (out of place): value where the bool mask (broadcast to self) is true."""
-    return call(fn.porta_masked_fill, self._h, mask._h, float(_value_tensor(self, value, "masked_fill")))
+    v = _fill_value(self, value, "masked_fill")  # held: the call only gets its handle
+    return call(fn.porta_masked_fill_tensor, self._h, mask._h, v._h)
 
 
 def masked_fill_(self, mask, value):
@@ -137,7 +149,8 @@ def nonzero(self, *, as_tuple=False):
     if not as_tuple:
         return coords
     if self.ndim == 0:  # PyTorch treats a 0-d tensor as 1-D here
-        coords = call(fn.porta_nonzero, self.reshape(1)._h)
+        flat = self.reshape(1)  # held: the call only gets its handle
+        coords = call(fn.porta_nonzero, flat._h)
     return coords.unbind(1)
 
 

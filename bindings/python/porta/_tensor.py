@@ -494,7 +494,13 @@ class Tensor:
         return self
 
     def fill_(self, value):
-        """Sets every element to `value`; returns self."""
+        """Sets every element to `value` (a number, or a 0-d tensor whose gradient autograd records, as
+        PyTorch's); returns self."""
+        if isinstance(value, Tensor):
+            if value.ndim != 0:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
+                                   "dimensions.")
+            return self.copy_(value)
         from ._factories import full
         return self.copy_(full((), value, dtype=self.dtype, device=self.device))
 

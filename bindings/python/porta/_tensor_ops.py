@@ -21,7 +21,7 @@ from . import _dtype, _ops
 from ._errors import error
 from ._lib import fn, int_array, raw
 from ._scalars import number, operand, scalar_tensor
-from ._tensor import Tensor, call
+from ._tensor import Tensor, call, call_outs
 from ._type_rules import category, result_type
 
 _new = object.__new__
@@ -237,7 +237,7 @@ values_indices = namedtuple("values_indices", "values indices")
 _reduce_max, _reduce_min = Tensor.max, Tensor.min
 
 
-def _make_extreme(reduce, arg, pairwise):
+def _make_extreme(reduce, with_indices, pairwise):
     def op(self, dim=None, keepdim=False):
         if isinstance(dim, Tensor):
             return pairwise(self, dim)
@@ -247,15 +247,17 @@ def _make_extreme(reduce, arg, pairwise):
                                 f"takes keepdim only with dim); use a{reduce.__name__}(keepdim=True) or "
                                 f"{reduce.__name__}(dim, keepdim=True)")
             return reduce(self)
-        return values_indices(reduce(self, dim, keepdim), arg(self, dim, keepdim))
+        if dim.__class__ is not int:
+            raise TypeError(f"{reduce.__name__}(): argument 'dim' must be int, not {type(dim).__name__}")
+        return values_indices(*call_outs(with_indices, self._h, dim, 1 if keepdim else 0, n=2))
     op.__name__ = op.__qualname__ = reduce.__name__
     op.__doc__ = (f"{reduce.__name__}() over all elements; {reduce.__name__}(dim) -> (values, indices); "
                   f"{reduce.__name__}(other) elementwise.")
     return op
 
 
-Tensor.max = _make_extreme(_reduce_max, Tensor.argmax, Tensor.maximum)
-Tensor.min = _make_extreme(_reduce_min, Tensor.argmin, Tensor.minimum)
+Tensor.max = _make_extreme(_reduce_max, fn.porta_max_dim, Tensor.maximum)
+Tensor.min = _make_extreme(_reduce_min, fn.porta_min_dim, Tensor.minimum)
 namespace["max"], namespace["min"] = Tensor.max, Tensor.min
 Tensor.amax, Tensor.amin = _reduce_max, _reduce_min
 namespace["amax"], namespace["amin"] = _reduce_max, _reduce_min

@@ -91,8 +91,11 @@ class set_grad_enabled(_GradMode):
     """Sets grad mode now (a function call) or for a ``with`` block."""
 
     def __init__(self, mode):
+        if mode.__class__ is not bool:
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                            f"{type(mode).__name__}")
         self._prev = is_grad_enabled()
-        self.enabled = bool(mode)
+        self.enabled = mode
         check(_set(1 if self.enabled else 0))
 
     def __enter__(self):

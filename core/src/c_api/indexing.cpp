@@ -36,13 +36,34 @@ PORTA_API porta_status porta_index_copy(porta_tensor* self, int32_t dim, porta_t
   });
 }
 
+// A C API double fill value as the wrapped number Scalar::from_double makes.
+static TensorPtr number_beside(const TensorPtr& self, double value) {
+  return ops::wrapped_number(*self->device, Scalar::from_double(value));
+}
+
 PORTA_API porta_status porta_index_fill(porta_tensor* self, int32_t dim, porta_tensor* index, double value,
                                         porta_tensor** out) {
-  return produce(out, [&] { return composite::index_fill(arg(self, "self"), dim, arg(index, "index"), value); });
+  return produce(out, [&] {
+    TensorPtr s = arg(self, "self");
+    return composite::index_fill(s, dim, arg(index, "index"), number_beside(s, value));
+  });
+}
+
+PORTA_API porta_status porta_index_fill_tensor(porta_tensor* self, int32_t dim, porta_tensor* index,
+                                               porta_tensor* value, porta_tensor** out) {
+  return produce(out, [&] { return composite::index_fill(arg(self, "self"), dim, arg(index, "index"), arg(value, "value")); });
 }
 
 PORTA_API porta_status porta_masked_fill(porta_tensor* self, porta_tensor* mask, double value, porta_tensor** out) {
-  return produce(out, [&] { return composite::masked_fill(arg(self, "self"), arg(mask, "mask"), value); });
+  return produce(out, [&] {
+    TensorPtr s = arg(self, "self");
+    return composite::masked_fill(s, arg(mask, "mask"), number_beside(s, value));
+  });
+}
+
+PORTA_API porta_status porta_masked_fill_tensor(porta_tensor* self, porta_tensor* mask, porta_tensor* value,
+                                                porta_tensor** out) {
+  return produce(out, [&] { return composite::masked_fill(arg(self, "self"), arg(mask, "mask"), arg(value, "value")); });
 }
 
 PORTA_API porta_status porta_masked_select(porta_tensor* self, porta_tensor* mask, porta_tensor** out) {

@@ -64,9 +64,15 @@ using namespace porta;
     });                                                                                                             \
   }
 
-#define PORTA_GEN_PORTA_OP_KIND_ARGREDUCE(NAME, name)                                                       \
-  PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** out) {      \
-    return produce(out, [&] { return ops::argreduce(PORTA_OP_##NAME, arg(t, "t"), dim, keepdim != 0); });  \
+#define PORTA_GEN_PORTA_OP_KIND_ARGREDUCE(NAME, name)                                                    \
+  PORTA_API porta_status porta_##name(porta_tensor* t, int32_t dim, int keepdim, porta_tensor** out) {   \
+    return produce(out, [&] {                                                                            \
+      TensorPtr x = arg(t, "t");                                                                         \
+      if (x->dtype == Dtype::Bool)                                                                       \
+        fail(PORTA_ERROR_UNSUPPORTED_DTYPE, #name "(): does not support bool input (as PyTorch); convert " \
+             "it first (.int())");                                                                       \
+      return ops::argreduce(PORTA_OP_##NAME, x, dim, keepdim != 0);                                      \
+    });                                                                                                  \
   }
 
 #define PORTA_GEN_PORTA_OP_KIND_MATMUL(NAME, name)                                                     \

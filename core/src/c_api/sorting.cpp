@@ -43,6 +43,18 @@ PORTA_API porta_status porta_kthvalue(porta_tensor* t, int64_t k, int32_t dim, i
                       [&] { return composite::kthvalue(arg(t, "t"), k, dim, keepdim != 0); });
 }
 
+PORTA_API porta_status porta_max_dim(porta_tensor* t, int32_t dim, int32_t keepdim, porta_tensor** values,
+                                     porta_tensor** indices) {
+  return produce_pair(values, "values", indices, "indices",
+                      [&] { return composite::extreme(arg(t, "t"), dim, keepdim != 0, true); });
+}
+
+PORTA_API porta_status porta_min_dim(porta_tensor* t, int32_t dim, int32_t keepdim, porta_tensor** values,
+                                     porta_tensor** indices) {
+  return produce_pair(values, "values", indices, "indices",
+                      [&] { return composite::extreme(arg(t, "t"), dim, keepdim != 0, false); });
+}
+
 PORTA_API porta_status porta_unique(porta_tensor* t, porta_tensor** values, porta_tensor** inverse,
                                     porta_tensor** counts) {
   return produce_unique(values, inverse, counts, [&] { return composite::unique(arg(t, "t")); });

@@ -48,7 +48,7 @@ TensorPtr causal_blocks(const TensorPtr& q, const TensorPtr& kt, const TensorPtr
     const TensorPtr kb = keys == s ? kt : ag::slice(kt, -1, 0, keys, 1);
     const TensorPtr vb = keys == s ? v : ag::slice(v, -2, 0, keys, 1);
     const TensorPtr scores = ag::matmul(qb, kb, factor, causal_bias(dev, q->dtype, r0, r1 - r0, keys), 1.0);
-    outs.push_back(ag::matmul(softmax(scores, -1, false), vb));
+    outs.push_back(ag::matmul(softmax(scores, -1, false, true), vb));
   }
   return ag::cat(outs, -2);
 }
@@ -98,7 +98,7 @@ TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, c
   } else {
     scores = ag::matmul(q, kt, factor, TensorPtr(), 0.0);
   }
-  TensorPtr weights = softmax(scores, -1, false);
+  TensorPtr weights = softmax(scores, -1, false, true);  // a fully masked row attends to nothing: 0
   if (dropout_p > 0.0) weights = dropout(weights, dropout_p, training);
   return ag::matmul(weights, v);
 }

@@ -24,7 +24,8 @@ TensorPtr conv_transpose1d(const TensorPtr& x, const TensorPtr& weight, const Te
 // ceil_mode pads the end so the plugins' floor-mode kernels see the extra windows.
 TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr avg_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
-TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log);
+// masked_rows_zero: a row of -inf gives zeros (attention's fully masked rows, PyTorch's _safe_softmax).
+TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log, bool masked_rows_zero = false);
 // Samples whose target is ignore_index are left out (PyTorch's default: -100).
 TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target, porta_reduction reduction,
                         int64_t ignore_index = -100);

@@ -1,5 +1,7 @@
 // softmax, log_softmax, cross_entropy (plugin kernels forward and backward)
 // and mse_loss (composed of differentiable ops).
+#include <cmath>
+
 #include "autograd/node.hpp"
 #include "runtime/error.hpp"
 #include "nn/nn.hpp"
@@ -51,7 +53,7 @@ struct CrossEntropyNode final : autograd::Node {
 
 }  // namespace
 
-TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log) {
+TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log, bool masked_rows_zero) {
   const char* op = log ? "log_softmax" : "softmax";
   check_float(op, "input", *x);
   dim = ops::wrap_dim(op, dim, x->ndim());
@@ -59,6 +61,14 @@ TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log) {
   TensorPtr y = empty(*x->device, x->dtype, x->shape);
   const Dims d3 = as_3d(*x, dim);
   run_softmax(log ? PORTA_OP_LOG_SOFTMAX : PORTA_OP_SOFTMAX, xc, TensorPtr(), y, d3);
+  if (masked_rows_zero && y->numel() > 0) {
+    // PyTorch's _safe_softmax: a row that is -inf everywhere (every key masked) gives 0, not 0/0; the
+    // backward, which reads y, then gives it a zero gradient too
+    TensorPtr minus_inf = ops::full(*x->device, Dims{}, -INFINITY, x->dtype);
+    const int32_t d = dim;
+    TensorPtr masked = ops::reduce(PORTA_OP_MIN, ops::binary(PORTA_OP_EQ, xc, minus_inf), &d, 1, true);
+    y = ops::contiguous(ops::where(masked, ops::full(*x->device, Dims{}, 0.0, x->dtype), y));
+  }
   if (autograd::needs_grad({&x})) {
     auto node = std::make_shared<SoftmaxNode>();
     node->y = y;

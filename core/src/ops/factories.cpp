@@ -1,6 +1,7 @@
 // Factories and the global counter-based random generator.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <string>
@@ -101,8 +102,7 @@ namespace {
 }
 }  // namespace
 
-// The largest finite value of a floating dtype.
-static double float_max(Dtype dtype) {
+double float_max(Dtype dtype) {
   switch (dtype) {
     case Dtype::Float16:
       return 65504.0;
@@ -111,26 +111,34 @@ static double float_max(Dtype dtype) {
     case Dtype::Float32:
       return 3.4028234663852886e38;
     default:
-      return INFINITY;
+      return std::numeric_limits<double>::max();
   }
 }
 
-void check_fill_value(const char* op, double value, Dtype dtype) {
-  if (is_floating(dtype) && std::isfinite(value) && std::fabs(value) > float_max(dtype))
-    overflow(op, cat(value), dtype);
-  if (!is_integral(dtype)) return;
+void check_fill_value(const char* op, const Scalar& s, Dtype dtype, bool strict_unsigned) {
+  if (s.kind == Scalar::Kind::Bool || dtype == Dtype::Bool) return;
+  if (is_floating(dtype)) {
+    const double v = s.as_double();
+    if (std::isfinite(v) && std::fabs(v) > float_max(dtype)) overflow(op, cat(v), dtype);
+    return;
+  }
   int64_t lo, hi;
   int_range(dtype, &lo, &hi);
-  const double t = std::trunc(value);
-  if (!(t >= static_cast<double>(lo) && t <= static_cast<double>(hi)) || !std::isfinite(value))
-    overflow(op, cat(value), dtype);
+  if (s.kind == Scalar::Kind::Int) {
+    if (dtype == Dtype::UInt8 && !strict_unsigned) lo = -hi;  // -255..-1 wrap into uint8, as PyTorch's conversion
+    if (s.i < lo || s.i > hi) overflow(op, cat(s.i), dtype);
+    return;
+  }
+  if (!(s.f >= static_cast<double>(lo) && s.f <= static_cast<double>(hi))) overflow(op, cat(s.f), dtype);  // NaN too
+}
+
+void check_fill_value(const char* op, double value, Dtype dtype) {
+  check_fill_value(op, Scalar::from_double(value), dtype);
 }
 
 TensorPtr full_int(DeviceState& dev, const Dims& shape, int64_t value, Dtype dtype) {
   if (is_floating(dtype)) return full(dev, shape, static_cast<double>(value), dtype);
-  int64_t lo, hi;
-  int_range(dtype, &lo, &hi);
-  if (value < lo || value > hi) overflow("full", cat(value), dtype);
+  check_fill_value("full", Scalar::of_int(value), dtype);
   TensorPtr t = empty(dev, dtype, shape);
   if (t->numel() == 0) return t;
   launch_fill(*t, porta_fill_params{sizeof(porta_fill_params), static_cast<double>(value),

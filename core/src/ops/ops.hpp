@@ -37,9 +37,15 @@ int32_t wrap_dim(const char* op, int32_t dim, int32_t ndim);
 // ---- factories (factories.cpp)
 TensorPtr full(DeviceState& dev, const Dims& shape, double value, Dtype dtype);
 TensorPtr arange(DeviceState& dev, double start, double end, double step, Dtype dtype);
-// Throws (PyTorch's "cannot be converted ... without overflow") when `value`
-// lies outside the range of `dtype` (after truncation, for integers).
+// Throws (PyTorch's "cannot be converted ... without overflow") where
+// PyTorch's checked conversion of a scalar into `dtype` does: a float past a
+// floating dtype's largest finite value; an integer outside an integer
+// dtype's range (uint8 also takes -255..-1, which wrap); a float outside it,
+// or NaN. A double is Scalar::from_double's.
+void check_fill_value(const char* op, const Scalar& value, Dtype dtype, bool strict_unsigned = false);
 void check_fill_value(const char* op, double value, Dtype dtype);
+// The largest finite value of a floating dtype.
+double float_max(Dtype dtype);
 // The range of an integer dtype (int64's for bool: any number is true or false).
 void int_range(Dtype dtype, int64_t* lo, int64_t* hi);
 // Factories with exact int64 values (every bit kept beyond 2^53).
@@ -91,6 +97,9 @@ void check_pow_exponent(Dtype dt, const porta_tensor& exponent);
 // of its category (result_type), and converts to the dtype an op computes in
 // as PyTorch's cast does (uint8_tensor + 300 adds 44).
 TensorPtr wrapped_number(DeviceState& dev, const Scalar& s);
+// The value of a 0-d tensor as a Scalar, exactly (a wrapped number's own;
+// else read from its device: a synchronization, as PyTorch's item()).
+Scalar value_of(const TensorPtr& t);
 // PyTorch's result type of an elementwise op's operands, in three tiers:
 // dimensioned tensors, then 0-d tensors, then wrapped numbers (a float one
 // counting as float32, the default dtype); a lower tier counts only where

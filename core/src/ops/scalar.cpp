@@ -25,6 +25,18 @@ TensorPtr wrapped_number(DeviceState& dev, const Scalar& s) {
   return t;
 }
 
+Scalar value_of(const TensorPtr& t) {
+  if (t->wrapped) return *t->wrapped;
+  if (is_floating(t->dtype)) {
+    double v = 0;
+    to_host(*cast(t, Dtype::Float64), &v, sizeof v);
+    return Scalar::of_float(v);
+  }
+  int64_t v = 0;
+  to_host(*cast(t, Dtype::Int64), &v, sizeof v);
+  return t->dtype == Dtype::Bool ? Scalar::of_bool(v != 0) : Scalar::of_int(v);
+}
+
 namespace {
 
 std::optional<Dtype> combine(std::optional<Dtype> higher, std::optional<Dtype> lower) {

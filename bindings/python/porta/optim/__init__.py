@@ -119,6 +119,14 @@ class Optimizer:
     # Options PyTorch reads from each parameter group that Porta supports at one value only.
     _FIXED = {"maximize": False, "differentiable": False}
 
+    @staticmethod
+    def _choices(foreach, **flags):
+        """The options PyTorch keeps in every group that choose an implementation (foreach, fused, ...: Porta
+        gives the same numbers whichever is chosen) or a behaviour Porta has at one value (maximize, ...)."""
+        if foreach and flags.get("fused"):
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+        return dict(foreach=foreach, **flags)
+
     # Names of the state tensors per parameter, in the C API's slot order, and whether
     # PyTorch's state_dict carries a "step" (Adam's bias correction needs it; SGD's does not).
     _STATE_NAMES = ()
@@ -230,7 +238,8 @@ class SGD(Optimizer):
             raise NotImplementedError("SGD: differentiable=True is not supported by Porta (its steps are not "
                                       "recorded by autograd)")
         super().__init__(params, dict(lr=lr, momentum=momentum, dampening=dampening, weight_decay=weight_decay,
-                                      nesterov=nesterov))
+                                      nesterov=nesterov, **self._choices(foreach, fused=fused, maximize=maximize,
+                                                                         differentiable=differentiable)))
 
     def _create(self, handles, n, g, out):
         o = sized(SgdOptions, lr=g["lr"], momentum=g["momentum"], dampening=g["dampening"],
@@ -260,7 +269,10 @@ class Adam(Optimizer):
             raise NotImplementedError(f"{type(self).__name__}: differentiable=True is not supported by Porta (its "
                                       "steps are not recorded by autograd)")
         super().__init__(params, dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay,
-                                      amsgrad=bool(amsgrad)))
+                                      amsgrad=bool(amsgrad),
+                                      **self._choices(foreach, fused=fused, maximize=maximize, capturable=capturable,
+                                                      differentiable=differentiable,
+                                                      decoupled_weight_decay=self._decoupled)))
 
     def _create(self, handles, n, g, out):
         o = sized(AdamOptions, lr=g["lr"], beta1=g["betas"][0], beta2=g["betas"][1], eps=g["eps"],
@@ -296,7 +308,9 @@ class RMSprop(Optimizer):
             if value:
                 raise NotImplementedError(f"RMSprop: {name}=True is not supported by Porta")
         super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
-                                      centered=bool(centered)))
+                                      centered=bool(centered),
+                                      **self._choices(foreach, maximize=maximize, capturable=capturable,
+                                                      differentiable=differentiable)))
 
     def _state_names(self, group, handle):
         return ("square_avg",) + (("momentum_buffer",) if group["momentum"] > 0 else ()) + \
@@ -329,7 +343,9 @@ class Adagrad(Optimizer):
             if value:
                 raise NotImplementedError(f"Adagrad: {name}=True is not supported by Porta")
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
-                                      initial_accumulator_value=initial_accumulator_value, eps=eps))
+                                      initial_accumulator_value=initial_accumulator_value, eps=eps,
+                                      **self._choices(foreach, fused=fused, maximize=maximize,
+                                                      differentiable=differentiable)))
 
     def _create(self, handles, n, g, out):
         o = sized(AdagradOptions, lr=g["lr"], lr_decay=g["lr_decay"], weight_decay=g["weight_decay"],

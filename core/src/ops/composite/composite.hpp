@@ -54,11 +54,11 @@ TensorPtr logsumexp(const TensorPtr& a, const int32_t* dims, int32_t num_dims, b
 TensorPtr index_select(const TensorPtr& src, int32_t dim, const TensorPtr& index);
 TensorPtr index_add(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& source, double alpha);
 TensorPtr index_copy(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& source);
-TensorPtr index_fill(const TensorPtr& self, int32_t dim, const TensorPtr& index, double value);
+TensorPtr index_fill(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& value);  // value 0-d
 // porta_scatter: reduce is a porta_scatter_reduce or PORTA_SCATTER_MEAN.
 TensorPtr scatter_reduce(const TensorPtr& self, int32_t dim, const TensorPtr& index, const TensorPtr& src,
                          int32_t reduce, bool include_self);
-TensorPtr masked_fill(const TensorPtr& self, const TensorPtr& mask, double value);
+TensorPtr masked_fill(const TensorPtr& self, const TensorPtr& mask, const TensorPtr& value);  // value 0-d
 TensorPtr masked_select(const TensorPtr& self, const TensorPtr& mask);
 TensorPtr nonzero(const TensorPtr& t);
 // The row-major positions of t's nonzero elements (int64 [count]); reads only the count back.
@@ -122,6 +122,9 @@ TensorPtr values_at(const TensorPtr& t, int32_t dim, const TensorPtr& indices, c
 ops::Sorted sort(const TensorPtr& t, int32_t dim, bool descending);
 ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest);  // always sorted
 ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim);  // k from 1
+// torch.max / min along dim: the extreme values (NaN wins) and the first index of each, the values' gradient
+// going to that index, as PyTorch's.
+ops::Sorted extreme(const TensorPtr& t, int32_t dim, bool keepdim, bool is_max);
 // torch.median / nanmedian along dim: the lower middle value (median: NaN where a row has one).
 ops::Sorted median(const TensorPtr& t, int32_t dim, bool keepdim, bool ignore_nan);
 

@@ -27,8 +27,9 @@ TensorPtr isfinite(const TensorPtr& a) {
 TensorPtr nan_to_num(const TensorPtr& a, std::optional<double> nan, std::optional<double> posinf,
                      std::optional<double> neginf) {
   if (!is_floating(a->dtype)) return ag::clone(a);
-  const double largest = a->dtype == Dtype::Float32 ? std::numeric_limits<float>::max() : std::numeric_limits<double>::max();
-  const auto value = [&](double v) { return ops::full(*a->device, Dims{}, v, a->dtype); };
+  const double largest = ops::float_max(a->dtype);  // float16's 65504 for a float16 tensor, ...
+  // as wrapped numbers: converted to a's dtype as PyTorch converts them (1e30 into float16 is inf)
+  const auto value = [&](double v) { return ops::wrapped_number(*a->device, Scalar::of_float(v)); };
   TensorPtr x = ag::where(ops::binary_scalar(PORTA_OP_EQ, a, -INFINITY), value(neginf.value_or(-largest)), a);
   x = ag::where(ops::binary_scalar(PORTA_OP_EQ, a, INFINITY), value(posinf.value_or(largest)), x);
   return ag::where(isnan(a), value(nan.value_or(0.0)), x);

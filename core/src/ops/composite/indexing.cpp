@@ -123,16 +123,29 @@ TensorPtr index_copy(const TensorPtr& self, int32_t dim, const TensorPtr& index_
   return self->ndim() == 0 ? ag::reshape(out, Dims{}) : out;
 }
 
-TensorPtr index_fill(const TensorPtr& self, int32_t dim, const TensorPtr& index_in, double value) {
-  TensorPtr index = vector_index("index_fill", index_in);
-  ops::check_fill_value("index_fill", value, self->dtype);
+// A fill value: a 0-d tensor (a wrapped number, or one that may require grad), checked as PyTorch converts a
+// number into self's dtype, as self's dtype.
+TensorPtr fill_value(const char* op, const TensorPtr& value, const porta_tensor& self) {
+  check_same_device(op, {&self, value.get()});
+  if (value->ndim() != 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, " only supports a 0-dimensional value tensor, but got tensor with ",
+         value->ndim(), " dimension(s)");
+  ops::check_fill_value(op, ops::value_of(value), self.dtype);  // a tensor's value too, as PyTorch's item()
+  return ag::cast(value, self.dtype);
+}
+
+TensorPtr index_fill(const TensorPtr& self, int32_t dim, const TensorPtr& index_in, const TensorPtr& value) {
+  if (index_in->dtype != Dtype::Int64)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "index_fill: expected an int64 index (as PyTorch), got ",
+         dtype_name(index_in->dtype), "; convert it (.long())");
   TensorPtr s = at_least_1d(self);
   const int32_t d = ops::wrap_dim("index_fill", dim, s->ndim());
+  TensorPtr index = vector_index("index_fill", index_in);
+  // negative indices count from the end, as PyTorch's
+  const TensorPtr size = ops::full_int(*s->device, Dims{}, s->shape[d], Dtype::Int64);
+  index = ops::where(ops::binary_scalar(PORTA_OP_LT, index, 0.0), ops::binary(PORTA_OP_ADD, index, size), index);
   const Dims shape = resized(*s, d, index->shape[0]);
-  TensorPtr v = ops::full(*s->device, Dims{}, value, s->dtype);
-  Dims zeros = shape;
-  for (int32_t i = 0; i < zeros.n; ++i) zeros[i] = 0;
-  TensorPtr src = make_view(*v, shape, zeros, v->byte_offset);  // value, broadcast
+  TensorPtr src = ag::expand(fill_value("index_fill", value, *s), shape);
   TensorPtr out = ag::scatter(s, d, along(index, shape, d), src, PORTA_SCATTER_ASSIGN, "index_fill");
   return self->ndim() == 0 ? ag::reshape(out, Dims{}) : out;
 }
@@ -162,15 +175,15 @@ TensorPtr scatter_reduce(const TensorPtr& self, int32_t dim, const TensorPtr& in
                                   : ops::binary(PORTA_OP_FLOOR_DIVIDE, out, counts);
 }
 
-TensorPtr masked_fill(const TensorPtr& self, const TensorPtr& mask, double value) {
+TensorPtr masked_fill(const TensorPtr& self, const TensorPtr& mask, const TensorPtr& value) {
   if (mask->dtype != Dtype::Bool)
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "masked_fill: expected a bool mask, got ", dtype_name(mask->dtype),
          "; compare first (mask = t > 0) or convert (.bool())");
-  ops::check_fill_value("masked_fill", value, self->dtype);
+  TensorPtr v = fill_value("masked_fill", value, *self);
   if (ops::broadcast_shapes("masked_fill", self->shape, mask->shape) != self->shape)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "masked_fill: the mask ", mask->shape.str(),
          " must broadcast to self's shape ", self->shape.str());
-  return ag::where(mask, ops::full(*self->device, Dims{}, value, self->dtype), self);
+  return ag::where(mask, v, self);
 }
 
 TensorPtr nonzero(const TensorPtr& t) {

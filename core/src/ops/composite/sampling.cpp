@@ -37,8 +37,8 @@ TensorPtr randint(DeviceState& dev, int64_t low, int64_t high, const Dims& shape
   const double span = static_cast<double>(high) - static_cast<double>(low);
   if (span > 9007199254740992.0)
     fail(PORTA_ERROR_NOT_IMPLEMENTED, "randint: ranges wider than 2^53 are not supported (one double per draw)");
-  ops::check_fill_value("randint", static_cast<double>(low), dtype);
-  ops::check_fill_value("randint", static_cast<double>(high - 1), dtype);
+  ops::check_fill_value("randint", Scalar::of_int(low), dtype, /*strict_unsigned=*/true);
+  ops::check_fill_value("randint", Scalar::of_int(high - 1), dtype, /*strict_unsigned=*/true);
   TensorPtr u = ops::random(PORTA_OP_RAND_UNIFORM, dev, shape, Dtype::Float64, 0.0, 1.0, c);
   TensorPtr k = ops::binary_scalar(PORTA_OP_MINIMUM, ops::unary(PORTA_OP_FLOOR, ops::binary_scalar(PORTA_OP_MUL, u, span)),
                                    span - 1.0);

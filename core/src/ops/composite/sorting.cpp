@@ -123,7 +123,14 @@ ops::Sorted sort(const TensorPtr& t, int32_t dim, bool descending) {
   return {values_at(t, d, s.indices, s.values, "sort"), s.indices};
 }
 
+// PyTorch's selections (topk, kthvalue, median) are not defined for bool; sort is.
+static void refuse_bool(const char* op, const porta_tensor& t) {
+  if (t.dtype == Dtype::Bool)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, " does not support bool tensors (as PyTorch); convert first (.int())");
+}
+
 ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest) {
+  refuse_bool("topk", *t);
   const int32_t d = ops::wrap_dim("topk", dim, std::max(t->ndim(), 1));
   if (k < 0 || k > extent(t, d))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "topk: selected index k out of range: k = ", k, " for dimension ", d,
@@ -135,6 +142,7 @@ ops::Sorted topk(const TensorPtr& t, int64_t k, int32_t dim, bool largest) {
 }
 
 ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim) {
+  refuse_bool("kthvalue", *t);
   const int32_t d = ops::wrap_dim("kthvalue", dim, std::max(t->ndim(), 1));
   if (k < 1 || k > extent(t, d))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "kthvalue: selected number k = ", k, " out of range for dimension ", d,
@@ -147,9 +155,23 @@ ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim) {
   return {ag::squeeze(values, d), ops::squeeze(idx, d)};
 }
 
+ops::Sorted extreme(const TensorPtr& t, int32_t dim, bool keepdim, bool is_max) {
+  const char* op = is_max ? "max" : "min";
+  TensorPtr x = t->ndim() == 0 ? ag::reshape(t, Dims{1}) : t;
+  const int32_t d = ops::wrap_dim(op, dim, x->ndim());
+  if (x->shape[d] == 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, "(): Expected reduction dim ", d, " to have non-zero size.");
+  TensorPtr idx = ops::argreduce(is_max ? PORTA_OP_ARGMAX : PORTA_OP_ARGMIN, x, d, true);
+  TensorPtr values = values_at(x, d, idx, ops::gather(x, d, idx, op), op);
+  if (t->ndim() == 0) return {ag::reshape(values, Dims{}), ops::reshape(idx, Dims{})};
+  if (keepdim) return {values, idx};
+  return {ag::squeeze(values, d), ops::squeeze(idx, d)};
+}
+
 ops::Sorted median(const TensorPtr& t, int32_t dim, bool keepdim, bool ignore_nan) {
   const char* op = ignore_nan ? "nanmedian" : "median";
-  TensorPtr x = t->ndim() == 0 ? ops::reshape(t, Dims{1}) : t;
+  refuse_bool(op, *t);
+  TensorPtr x = t->ndim() == 0 ? ag::reshape(t, Dims{1}) : t;
   const int32_t d = ops::wrap_dim(op, dim, x->ndim());
   const int64_t n = x->shape[d];
   if (n == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, op, "(): Expected reduction dim ", d, " to have non-zero size.");

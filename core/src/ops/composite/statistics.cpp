@@ -1,11 +1,14 @@
 // Statistics over dims, composed from the kernel reductions and scans:
 // var / std with Bessel's correction, prod (the last prefix of cumprod),
-// any / all / count_nonzero, and vector norms whose gradient at a zero norm
-// is 0, as PyTorch's. num_dims 0 reduces over every dim, as porta_sum.
+// any / all / count_nonzero, and vector norms; var, std and norms with
+// PyTorch's gradients (0 at a zero std or norm) and float32 accumulation for
+// float16 and bfloat16. num_dims 0 reduces over every dim, as porta_sum.
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
+#include "autograd/function.hpp"
+#include "autograd/node.hpp"
 #include "ops/composite/composite.hpp"
 #include "runtime/error.hpp"
 
@@ -34,36 +37,90 @@ TensorPtr count(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool 
   return ops::reduce(PORTA_OP_SUM, ops::binary(PORTA_OP_NE, a, zero_like(a)), dims, num_dims, keepdim);
 }
 
-// sqrt(s) with no gradient where s is 0 (instead of 0 * inf = NaN).
-TensorPtr safe_root(const TensorPtr& s, double p) {
-  TensorPtr zero = ops::binary(PORTA_OP_EQ, s, zero_like(s));
-  TensorPtr safe = ag::where(zero, ops::full(*s->device, Dims{}, 1.0, s->dtype), s);
-  TensorPtr root = p == 2.0 ? ag::unary(PORTA_OP_SQRT, safe) : ag::binary_scalar(PORTA_OP_POW, safe, 1.0 / p);
-  return ag::where(zero, zero_like(s), root);
+// float16 and bfloat16 accumulate in float32, as PyTorch's (its acc type); the result is rounded once.
+Dtype accumulation_dtype(Dtype d) { return d == Dtype::Float16 || d == Dtype::BFloat16 ? Dtype::Float32 : d; }
+
+// The output's shape with every reduced dim kept as 1 (num_dims 0: all).
+Dims kept_shape(const porta_tensor& t, const int32_t* dims, int32_t num_dims) {
+  Dims kept = t.shape;
+  for (int32_t i = 0; i < kept.n; ++i)
+    if (num_dims == 0) kept[i] = 1;
+  for (int32_t i = 0; i < num_dims; ++i)
+    if (t.ndim() > 0) kept[ops::wrap_dim("reduce", dims[i], t.ndim())] = 1;
+  return kept;
+}
+
+// The output's shape without its reduced dims.
+Dims without_reduced(const porta_tensor& t, const int32_t* dims, int32_t num_dims) {
+  const Dims kept = kept_shape(t, dims, num_dims);
+  bool gone[PORTA_MAX_DIMS] = {};
+  for (int32_t i = 0; i < t.ndim(); ++i) gone[i] = num_dims == 0;
+  for (int32_t i = 0; i < num_dims; ++i)
+    if (t.ndim() > 0) gone[ops::wrap_dim("reduce", dims[i], t.ndim())] = true;
+  Dims out;
+  for (int32_t i = 0; i < t.ndim(); ++i)
+    if (!gone[i]) out.push_back(kept[i]);
+  return out;
+}
+
+// A reduction's dims, owned (for a backward that runs later).
+std::vector<int32_t> dims_of(const int32_t* dims, int32_t num_dims) {
+  return num_dims > 0 ? std::vector<int32_t>(dims, dims + num_dims) : std::vector<int32_t>();
+}
+
+TensorPtr where_zero(const TensorPtr& cond, const TensorPtr& g, const TensorPtr& v) {
+  return ag::where(cond, ops::full(*g->device, Dims{}, 0.0, g->dtype), v);
+}
+
+// var, and std (root) over dims, with PyTorch's gradients: (2 / (n - correction)) g (a - mean(a)), and for std
+// g / (std (n - correction)) (a - mean(a)) with 0 where std is 0 (a constant input).
+TensorPtr spread(const char* op, const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction,
+                 bool keepdim, bool root) {
+  require_floating(op, a);
+  const int64_t n = reduced_count(*a, dims, num_dims, op);
+  // n - correction <= 0 divides by 0 (inf or NaN), as PyTorch does.
+  const double divisor = std::max(0.0, static_cast<double>(n) - correction);
+  TensorPtr out;
+  {
+    autograd::NoGradGuard no_grad;
+    TensorPtr x = ops::cast(a, accumulation_dtype(a->dtype));
+    TensorPtr d = ops::binary(PORTA_OP_SUB, x, ops::reduce(PORTA_OP_MEAN, x, dims, num_dims, true));
+    out = ops::binary_scalar(PORTA_OP_DIV, ops::reduce(PORTA_OP_SUM, ops::binary(PORTA_OP_MUL, d, d), dims, num_dims,
+                                                       keepdim), divisor);
+    if (root) out = ops::unary(PORTA_OP_SQRT, out);
+    out = ops::cast(out, a->dtype);
+  }
+  const Dims kept = kept_shape(*a, dims, num_dims);
+  return autograd::attach_function(
+      out, {a},
+      [a, out, kept, dim_list = dims_of(dims, num_dims), divisor, root](const TensorPtr& g) -> std::vector<TensorPtr> {
+        const int32_t* ds = dim_list.empty() ? nullptr : dim_list.data();
+        const auto nd = static_cast<int32_t>(dim_list.size());
+        TensorPtr centered = ag::binary(PORTA_OP_SUB, a, ag::reduce(PORTA_OP_MEAN, a, ds, nd, true));
+        TensorPtr gk = ag::reshape(g, kept);
+        if (!root) return {ag::binary(PORTA_OP_MUL, ag::binary_scalar(PORTA_OP_MUL, gk, 2.0 / divisor), centered)};
+        TensorPtr s = ops::reshape(out, kept);
+        TensorPtr scale = where_zero(ops::binary_scalar(PORTA_OP_EQ, s, 0.0), gk,
+                                     ag::binary_scalar(PORTA_OP_DIV, ag::binary(PORTA_OP_DIV, gk, s), divisor));
+        return {ag::binary(PORTA_OP_MUL, scale, centered)};
+      },
+      root ? "StdBackward" : "VarBackward");
 }
 
 }  // namespace
 
 TensorPtr var(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction, bool keepdim) {
-  require_floating("var", a);
-  const int64_t n = reduced_count(*a, dims, num_dims, "var");
-  TensorPtr d = ag::binary(PORTA_OP_SUB, a, ag::reduce(PORTA_OP_MEAN, a, dims, num_dims, true));
-  TensorPtr s = ag::reduce(PORTA_OP_SUM, ag::binary(PORTA_OP_MUL, d, d), dims, num_dims, keepdim);
-  // n - correction <= 0 divides by 0 (inf or NaN), as PyTorch does.
-  return ag::binary_scalar(PORTA_OP_DIV, s, std::max(0.0, static_cast<double>(n) - correction));
+  return spread("var", a, dims, num_dims, correction, keepdim, false);
 }
 
 TensorPtr std_dev(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction, bool keepdim) {
-  require_floating("std", a);
-  reduced_count(*a, dims, num_dims, "std");  // its errors name std, not var
-  return ag::unary(PORTA_OP_SQRT, var(a, dims, num_dims, correction, keepdim));
+  return spread("std", a, dims, num_dims, correction, keepdim, true);
 }
 
 std::pair<TensorPtr, TensorPtr> var_mean(const TensorPtr& a, const int32_t* dims, int32_t num_dims, double correction,
                                          bool keepdim, bool root) {
-  TensorPtr spread =
-      root ? std_dev(a, dims, num_dims, correction, keepdim) : var(a, dims, num_dims, correction, keepdim);
-  return {spread, ag::reduce(PORTA_OP_MEAN, a, dims, num_dims, keepdim)};
+  return {spread(root ? "std_mean" : "var_mean", a, dims, num_dims, correction, keepdim, root),
+          ag::reduce(PORTA_OP_MEAN, a, dims, num_dims, keepdim)};
 }
 
 TensorPtr prod(const TensorPtr& a, int32_t dim, bool keepdim) {
@@ -105,20 +162,72 @@ TensorPtr count_nonzero(const TensorPtr& a, const int32_t* dims, int32_t num_dim
   return count(a, dims, num_dims, false);
 }
 
+namespace {
+
+// PyTorch's gradient of a vector norm (its norm_backward): g scaled per element, from the input a, the
+// norm (kept dims) and g (kept dims), with 0 where the norm is 0 (and, below ord 1, where a is 0).
+TensorPtr norm_gradient(const TensorPtr& a, const TensorPtr& norm, const TensorPtr& g, double ord,
+                        const int32_t* dims, int32_t num_dims) {
+  const auto zero_where = [&](const TensorPtr& cond, const TensorPtr& v) { return where_zero(cond, g, v); };
+  TensorPtr sign = ag::unary(PORTA_OP_SIGN, a);
+  if (ord == 0) return ops::full(*a->device, a->shape, 0.0, a->dtype);
+  if (ord == 1) return ag::binary(PORTA_OP_MUL, sign, g);
+  TensorPtr norm_is_zero = ops::binary_scalar(PORTA_OP_EQ, norm, 0.0);
+  if (ord == 2) return ag::binary(PORTA_OP_MUL, g, zero_where(norm_is_zero, ag::binary(PORTA_OP_DIV, a, norm)));
+  TensorPtr magnitude = ag::unary(PORTA_OP_ABS, a);
+  if (std::isinf(ord)) {  // shared among the elements at the norm, and NaNs
+    TensorPtr mask = ops::binary(PORTA_OP_ADD, ops::binary(PORTA_OP_EQ, magnitude, norm),
+                                 ops::binary(PORTA_OP_NE, magnitude, magnitude));
+    TensorPtr maskf = ops::cast(mask, a->dtype);
+    TensorPtr count = ops::reduce(PORTA_OP_SUM, maskf, dims, num_dims, true);
+    return ag::binary(PORTA_OP_MUL, sign, ag::binary(PORTA_OP_MUL, ag::binary(PORTA_OP_DIV, g, count), maskf));
+  }
+  if (ord < 1) {
+    TensorPtr scaled = zero_where(ops::binary_scalar(PORTA_OP_EQ, a, 0.0),
+                                  ag::binary(PORTA_OP_MUL, sign, ag::binary_scalar(PORTA_OP_POW, magnitude, ord - 1)));
+    return ag::binary(PORTA_OP_MUL, ag::binary(PORTA_OP_MUL, scaled, g), ag::binary_scalar(PORTA_OP_POW, norm, 1 - ord));
+  }
+  TensorPtr scaled = ord < 2 ? ag::binary(PORTA_OP_MUL, sign, ag::binary_scalar(PORTA_OP_POW, magnitude, ord - 1))
+                             : ag::binary(PORTA_OP_MUL, a, ag::binary_scalar(PORTA_OP_POW, magnitude, ord - 2));
+  TensorPtr scale = zero_where(norm_is_zero, ag::binary(PORTA_OP_DIV, g, ag::binary_scalar(PORTA_OP_POW, norm, ord - 1)));
+  return ag::binary(PORTA_OP_MUL, scaled, scale);
+}
+
+}  // namespace
+
 TensorPtr vector_norm(const TensorPtr& a, double ord, const int32_t* dims, int32_t num_dims, bool keepdim) {
   require_floating("vector_norm", a);
   reduced_count(*a, dims, num_dims, "vector_norm");
   if (std::isnan(ord)) fail(PORTA_ERROR_INVALID_ARGUMENT, "vector_norm: ord must not be NaN");
-  TensorPtr magnitude = ag::unary(PORTA_OP_ABS, a);
-  if (std::isinf(ord)) {
-    if (a->numel() == 0)
-      fail(PORTA_ERROR_INVALID_ARGUMENT, "vector_norm: an infinite ord needs a non-empty tensor (it has no identity)");
-    return ag::reduce(ord > 0 ? PORTA_OP_MAX : PORTA_OP_MIN, magnitude, dims, num_dims, keepdim);
+  if (std::isinf(ord) && a->numel() == 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "vector_norm: an infinite ord needs a non-empty tensor (it has no identity)");
+  TensorPtr kept_norm;  // computed in float32 for float16 and bfloat16, as PyTorch's
+  {
+    autograd::NoGradGuard no_grad;
+    TensorPtr x = ops::cast(a, accumulation_dtype(a->dtype));
+    TensorPtr magnitude = ops::unary(PORTA_OP_ABS, x);
+    if (std::isinf(ord))
+      kept_norm = ops::reduce(ord > 0 ? PORTA_OP_MAX : PORTA_OP_MIN, magnitude, dims, num_dims, true);
+    else if (ord == 0)
+      kept_norm = ops::cast(count(x, dims, num_dims, true), x->dtype);
+    else if (ord == 1)
+      kept_norm = ops::reduce(PORTA_OP_SUM, magnitude, dims, num_dims, true);
+    else {
+      TensorPtr powered = ord == 2 ? ops::binary(PORTA_OP_MUL, x, x) : ops::binary_scalar(PORTA_OP_POW, magnitude, ord);
+      TensorPtr sum = ops::reduce(PORTA_OP_SUM, powered, dims, num_dims, true);
+      kept_norm = ord == 2 ? ops::unary(PORTA_OP_SQRT, sum) : ops::binary_scalar(PORTA_OP_POW, sum, 1.0 / ord);
+    }
+    kept_norm = ops::cast(kept_norm, a->dtype);
   }
-  if (ord == 0) return ops::cast(count(a, dims, num_dims, keepdim), a->dtype);  // no gradient, as in PyTorch
-  if (ord == 1) return ag::reduce(PORTA_OP_SUM, magnitude, dims, num_dims, keepdim);
-  TensorPtr powered = ord == 2 ? ag::binary(PORTA_OP_MUL, a, a) : ag::binary_scalar(PORTA_OP_POW, magnitude, ord);
-  return safe_root(ag::reduce(PORTA_OP_SUM, powered, dims, num_dims, keepdim), ord);
+  TensorPtr out = keepdim ? kept_norm : ops::reshape(kept_norm, without_reduced(*a, dims, num_dims));
+  const Dims kept = kept_norm->shape;
+  return autograd::attach_function(
+      out, {a},
+      [a, kept_norm, kept, ord, dim_list = dims_of(dims, num_dims)](const TensorPtr& g) -> std::vector<TensorPtr> {
+        return {norm_gradient(a, kept_norm, ag::reshape(g, kept), ord, dim_list.empty() ? nullptr : dim_list.data(),
+                              static_cast<int32_t>(dim_list.size()))};
+      },
+      "NormBackward");
 }
 
 TensorPtr histc(const TensorPtr& a, int64_t bins, double min, double max) {
