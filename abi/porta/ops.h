@@ -139,7 +139,13 @@ extern "C" {
   R(X, LSTM_CELL,              lstm_cell,              86, PORTA_OP_KIND_RNN,       3, FLOAT,   SAME,  1, "an LSTM step's gates, cell and hidden state")  \
   R(X, LSTM_CELL_BACKWARD,     lstm_cell_backward,     87, PORTA_OP_KIND_RNN,       6, FLOAT,   SAME,  0, "gradient of an LSTM step's gates and cell") \
   R(X, CUMMAX,                 cummax,                 88, PORTA_OP_KIND_RUNNING_EXTREME, 1, ANY, SAME, 0, "running max along a dim, with where it came from") \
-  R(X, CUMMIN,                 cummin,                 89, PORTA_OP_KIND_RUNNING_EXTREME, 1, ANY, SAME, 0, "running min along a dim, with where it came from")
+  R(X, CUMMIN,                 cummin,                 89, PORTA_OP_KIND_RUNNING_EXTREME, 1, ANY, SAME, 0, "running min along a dim, with where it came from") \
+  R(X, BITWISE_AND,            bitwise_and,            90, PORTA_OP_KIND_BINARY,    2, INTEGRAL, SAME, 0, "a & b (bool: logical and)")                 \
+  R(X, BITWISE_OR,             bitwise_or,             91, PORTA_OP_KIND_BINARY,    2, INTEGRAL, SAME, 0, "a | b (bool: logical or)")                  \
+  R(X, BITWISE_XOR,            bitwise_xor,            92, PORTA_OP_KIND_BINARY,    2, INTEGRAL, SAME, 0, "a ^ b (bool: logical xor)")                 \
+  R(X, BITWISE_NOT,            bitwise_not,            93, PORTA_OP_KIND_UNARY,     1, INTEGER, SAME,  0, "~a (bool: the core's logical not)")         \
+  R(X, BITWISE_LEFT_SHIFT,     bitwise_left_shift,     94, PORTA_OP_KIND_BINARY,    2, INTEGER, SAME,  0, "a << b; 0 for b < 0 or b >= the width")     \
+  R(X, BITWISE_RIGHT_SHIFT,    bitwise_right_shift,    95, PORTA_OP_KIND_BINARY,    2, INTEGER, SAME,  0, "a >> b, arithmetic; the sign past the width")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
@@ -177,7 +183,9 @@ typedef enum porta_op_dtypes {
   PORTA_DTYPES_ANY = 0,     /**< bool, uint8, int32, int64, float32, float64 */
   PORTA_DTYPES_NUMERIC = 1, /**< all but bool */
   PORTA_DTYPES_FLOAT = 2,   /**< float32, float64 */
-  PORTA_DTYPES_WIDE = 3     /**< int64, float32, float64 (where integer sums accumulate) */
+  PORTA_DTYPES_WIDE = 3,    /**< int64, float32, float64 (where integer sums accumulate) */
+  PORTA_DTYPES_INTEGRAL = 4, /**< bool and the integers (int8, int16 as storage dtypes). Since plugin ABI 1.11. */
+  PORTA_DTYPES_INTEGER = 5   /**< the integers, not bool (bool's storage is uint8's). Since plugin ABI 1.11. */
 } porta_op_dtypes;
 
 /** How the core types an op's result from its promoted operand dtype.

@@ -38,7 +38,7 @@ extern "C" {
 /** Plugin ABI major version: a plugin with another major is refused. */
 #define PORTA_PLUGIN_ABI_MAJOR 1
 /** Plugin ABI minor version of this header (appends only). */
-#define PORTA_PLUGIN_ABI_MINOR 10
+#define PORTA_PLUGIN_ABI_MINOR 11
 
 /**
  * Services the core offers a plugin, passed to initialize(). The table is

@@ -110,7 +110,8 @@
  *
  * porta_op_dtypes and porta_op_result (porta_op_info's `dtypes`, `result`):
  *   PORTA_DTYPES_ANY = 0, PORTA_DTYPES_NUMERIC = 1, PORTA_DTYPES_FLOAT = 2,
- *   PORTA_DTYPES_WIDE = 3; PORTA_RESULT_SAME = 0, PORTA_RESULT_FLOAT = 1,
+ *   PORTA_DTYPES_WIDE = 3, PORTA_DTYPES_INTEGRAL = 4 (since 1.12), PORTA_DTYPES_INTEGER = 5 (since 1.12);
+ *   PORTA_RESULT_SAME = 0, PORTA_RESULT_FLOAT = 1,
  *   PORTA_RESULT_BOOL = 2, PORTA_RESULT_INDEX = 3, PORTA_RESULT_WIDE = 4
  *
  * porta_op ids the in-place calls take (porta/ops.h; never renumbered):
@@ -129,7 +130,9 @@
  *     PORTA_OP_MAXIMUM = 19, PORTA_OP_MINIMUM = 20, PORTA_OP_EQ = 21,
  *     PORTA_OP_NE = 22, PORTA_OP_LT = 23, PORTA_OP_LE = 24, PORTA_OP_GT = 25,
  *     PORTA_OP_GE = 26; since 1.3: PORTA_OP_ATAN2 = 69, PORTA_OP_REMAINDER = 70,
- *     PORTA_OP_FMOD = 71, PORTA_OP_FLOOR_DIVIDE = 72
+ *     PORTA_OP_FMOD = 71, PORTA_OP_FLOOR_DIVIDE = 72; since 1.12: PORTA_OP_BITWISE_AND = 90,
+ *     PORTA_OP_BITWISE_OR = 91, PORTA_OP_BITWISE_XOR = 92, PORTA_OP_BITWISE_LEFT_SHIFT = 94,
+ *     PORTA_OP_BITWISE_RIGHT_SHIFT = 95 (and porta_unary_inplace: PORTA_OP_BITWISE_NOT = 93)
  *
  * DLDevice (dlpack.h), passed by value; porta_device_parse("cuda:1") makes one:
  *   sizeof(DLDevice) = 8, alignof(DLDevice) = 4,
@@ -553,6 +556,11 @@ PORTA_EXPORT porta_status porta_ones(const int64_t* shape, int32_t ndim, DLDataT
 /** 1-D tensor start, start+step, ... up to but excluding end. Since 1.0. */
 PORTA_EXPORT porta_status porta_arange(double start, double end, double step, DLDataType dtype,
                                        DLDevice device, porta_tensor** out);
+/** torch.logspace: `steps` values base ** e for e evenly spaced from start to end inclusive (the second half
+ *  counted from end, as PyTorch's), computed in float64 and converted to dtype (an integer dtype truncates;
+ *  bool is refused). Since 1.12. */
+PORTA_EXPORT porta_status porta_logspace(double start, double end, int64_t steps, double base, DLDataType dtype,
+                                         DLDevice device, porta_tensor** out);
 /** As porta_arange with exact integers: start + i * step computed in int64
  *  (values beyond 2^53 keep every bit); values outside the dtype's range are
  *  refused. Since 1.2. */
@@ -684,6 +692,8 @@ PORTA_EXPORT porta_status porta_log10(porta_tensor* a, porta_tensor** out);
 PORTA_EXPORT porta_status porta_exp2(porta_tensor* a, porta_tensor** out);
 /** inverse hyperbolic sine (integer inputs give float32). Since 1.3. */
 PORTA_EXPORT porta_status porta_asinh(porta_tensor* a, porta_tensor** out);
+/** ~a of an integer tensor; of a bool tensor, its logical not. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_not(porta_tensor* a, porta_tensor** out);
 
 /** a + b. Since 1.0. */
 PORTA_EXPORT porta_status porta_add(porta_tensor* a, porta_tensor* b, porta_tensor** out);
@@ -723,6 +733,18 @@ PORTA_EXPORT porta_status porta_fmod(porta_tensor* a, porta_tensor* b, porta_ten
 /** floor(a / b): Python's // (torch.floor_divide); integer inputs stay integers, an integer
  *  zero divisor is refused; zero gradient. Since 1.3. */
 PORTA_EXPORT porta_status porta_floor_divide(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+
+/** a & b of integer or bool tensors (bool: logical and); floats are refused, as in PyTorch. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_and(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a | b, as porta_bitwise_and. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_or(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a ^ b, as porta_bitwise_and. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_xor(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a << b of integer tensors (PyTorch's: a negative shift, or one by the width or more, gives 0). Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_left_shift(porta_tensor* a, porta_tensor* b, porta_tensor** out);
+/** a >> b of integer tensors, arithmetic (a negative shift, or one by the width or more, gives the sign: 0 or
+ *  -1). Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_right_shift(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 
 /** How a scalar operand was typed by the caller's language: PyTorch's
  *  promotion tells a Python bool, int and float apart (int_tensor * 2 stays
@@ -784,6 +806,16 @@ PORTA_EXPORT porta_status porta_remainder_scalar(porta_tensor* a, double s, port
 PORTA_EXPORT porta_status porta_fmod_scalar(porta_tensor* a, double s, porta_tensor** out);
 /** a // s (Python's). Since 1.3. */
 PORTA_EXPORT porta_status porta_floor_divide_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a & s. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_and_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a | s. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_or_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a ^ s. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_xor_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a << s. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_left_shift_scalar(porta_tensor* a, double s, porta_tensor** out);
+/** a >> s. Since 1.12. */
+PORTA_EXPORT porta_status porta_bitwise_right_shift_scalar(porta_tensor* a, double s, porta_tensor** out);
 
 /** cond ? a : b, elementwise; cond is bool; all three broadcast. Since 1.0. */
 PORTA_EXPORT porta_status porta_where(porta_tensor* cond, porta_tensor* a, porta_tensor* b,
@@ -868,10 +900,28 @@ PORTA_EXPORT porta_status porta_clamp_tensor(porta_tensor* a, porta_tensor* min,
  *  all three; all broadcast. Since 1.3. */
 PORTA_EXPORT porta_status porta_lerp(porta_tensor* start, porta_tensor* end, porta_tensor* weight,
                                      porta_tensor** out);
+/** torch.add(a, b, alpha=) and torch.sub (`op` PORTA_OP_ADD or PORTA_OP_SUB): a + alpha * b, or a - alpha * b;
+ *  alpha a 0-d tensor (porta_scalar_tensor keeps an int64 exact), converted to the result dtype as PyTorch
+ *  converts it: b * alpha rounds in that dtype first; an integral result refuses a floating alpha, a bool alpha
+ *  needs a bool result. Since 1.12. */
+PORTA_EXPORT porta_status porta_add_alpha(int32_t op, porta_tensor* a, porta_tensor* b, porta_tensor* alpha,
+                                          porta_tensor** out);
+/** torch.addcmul (`op` PORTA_OP_MUL): input + value * t1 * t2; torch.addcdiv (PORTA_OP_DIV): input + value * t1
+ *  / t2, refused for integer t1 and t2 (as PyTorch). value is a 0-d tensor, truncated for an integral result;
+ *  all broadcast; float16 and bfloat16 compute in float32; bool is refused. Since 1.12. */
+PORTA_EXPORT porta_status porta_addcmul(int32_t op, porta_tensor* input, porta_tensor* t1, porta_tensor* t2,
+                                        porta_tensor* value, porta_tensor** out);
 /** torch.logsumexp over dims (as porta_sum), without overflow; integer
  *  inputs give float32. Since 1.3. */
 PORTA_EXPORT porta_status porta_logsumexp(porta_tensor* t, const int32_t* dims, int32_t num_dims,
                                           int keepdim, porta_tensor** out);
+/** torch.nansum over dims (as porta_sum): NaN counts as 0; integers and bool as porta_sum. Since 1.12. */
+PORTA_EXPORT porta_status porta_nansum(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                       porta_tensor** out);
+/** torch.nanmean over dims: the mean of the elements that are not NaN (NaN where there are none); floating
+ *  tensors only, as PyTorch. Since 1.12. */
+PORTA_EXPORT porta_status porta_nanmean(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                        porta_tensor** out);
 
 /** porta_gelu's `approximate`: PyTorch's "none" and "tanh". Since 1.3. */
 typedef enum porta_gelu_approximation {
@@ -1123,6 +1173,14 @@ PORTA_EXPORT porta_status porta_count_nonzero(porta_tensor* t, const int32_t* di
  *  Since 1.4. */
 PORTA_EXPORT porta_status porta_vector_norm(porta_tensor* t, double ord, const int32_t* dims, int32_t num_dims,
                                             int keepdim, porta_tensor** out);
+/** torch.nn.functional.normalize: t / max(||t||_p, eps) along dim (p as porta_vector_norm's ord); floating
+ *  tensors. Since 1.12. */
+PORTA_EXPORT porta_status porta_normalize(porta_tensor* t, double p, int32_t dim, double eps, porta_tensor** out);
+/** torch.nn.functional.cosine_similarity along dim: sum(x1 / ||x1|| * x2 / ||x2||), each norm clamped to eps
+ *  (its gradient the unclamped norm's, as PyTorch's); x1 and x2 broadcast and promote to a floating dtype.
+ *  Since 1.12. */
+PORTA_EXPORT porta_status porta_cosine_similarity(porta_tensor* x1, porta_tensor* x2, int32_t dim, double eps,
+                                                  porta_tensor** out);
 
 /** torch.flip: t reversed along each of dims (a copy). Since 1.4. */
 PORTA_EXPORT porta_status porta_flip(porta_tensor* t, const int32_t* dims, int32_t num_dims, porta_tensor** out);

@@ -164,6 +164,18 @@ PORTA_MATH_BINARY(FLOOR_DIVIDE, T,
                     }
                   })
 
+// Bitwise ops on integers (and on bool's 0 and 1: the logical ones). Shifts as PyTorch's: a negative shift, or
+// one by the width or more, gives 0 to the left and the sign to the right.
+PORTA_MATH_BINARY(BITWISE_AND, T, return static_cast<T>(a & b);)
+PORTA_MATH_BINARY(BITWISE_OR, T, return static_cast<T>(a | b);)
+PORTA_MATH_BINARY(BITWISE_XOR, T, return static_cast<T>(a ^ b);)
+PORTA_MATH_UNARY(BITWISE_NOT, return static_cast<T>(~x);)
+PORTA_MATH_BINARY(BITWISE_LEFT_SHIFT, T, constexpr T width = sizeof(T) * 8;
+                  if (static_cast<std::make_signed_t<T>>(b) < 0 || b >= width) return T(0);
+                  return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << b);)
+PORTA_MATH_BINARY(BITWISE_RIGHT_SHIFT, T, constexpr T widest = sizeof(T) * 8 - std::is_signed_v<T>;
+                  if (static_cast<std::make_signed_t<T>>(b) < 0 || b >= widest) return static_cast<T>(a >> widest);
+                  return static_cast<T>(a >> b);)
 PORTA_MATH_BINARY(EQ, uint8_t, return a == b;)
 PORTA_MATH_BINARY(NE, uint8_t, return a != b;)
 PORTA_MATH_BINARY(LT, uint8_t, return a < b;)

@@ -51,6 +51,10 @@ inline int dtype_index(DLDataType t) {
 
 // Whether dtype index `dt` is a floating compute dtype.
 inline constexpr bool is_float_dt(int dt) { return dt == kDtFloat32 || dt == kDtFloat64; }
+// Whether dtype index `dt` is an integer (the storage dtypes int8 and int16 too), not bool.
+inline constexpr bool is_integer_dt(int dt) {
+  return dt == kDtUInt8 || dt == kDtInt32 || dt == kDtInt64 || dt == kDtInt8 || dt == kDtInt16;
+}
 // Whether dtype index `dt` is a storage dtype (int8, int16, float16, bfloat16).
 inline constexpr bool is_storage_dt(int dt) { return dt >= kDtCount && dt < kDtAllCount; }
 // FULL, COPY and CAST: the kernels a plugin offers for the storage dtypes too.
@@ -67,6 +71,10 @@ inline constexpr bool dtype_in_class(int dtypes, int dt) {
       return is_float_dt(dt);
     case PORTA_DTYPES_WIDE:
       return dt == kDtInt64 || is_float_dt(dt);
+    case PORTA_DTYPES_INTEGRAL:
+      return dt == kDtBool || is_integer_dt(dt);
+    case PORTA_DTYPES_INTEGER:
+      return is_integer_dt(dt);
     default:
       return false;
   }

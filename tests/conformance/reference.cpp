@@ -155,6 +155,13 @@ double binary_ref(porta_op op, double a, double b) {
       return python_mod(a, b);
     case PORTA_OP_FLOOR_DIVIDE:
       return python_floor_div(a, b);
+    // Two's complement on the integer values (store_as then wraps to the dtype).
+    case PORTA_OP_BITWISE_AND:
+      return static_cast<double>(static_cast<int64_t>(a) & static_cast<int64_t>(b));
+    case PORTA_OP_BITWISE_OR:
+      return static_cast<double>(static_cast<int64_t>(a) | static_cast<int64_t>(b));
+    case PORTA_OP_BITWISE_XOR:
+      return static_cast<double>(static_cast<int64_t>(a) ^ static_cast<int64_t>(b));
     default:
       throw no_reference(op);
   }
@@ -183,14 +190,32 @@ bool zero_division(porta_op op, const HostTensor& a, const HostTensor& b) {
 
 DLDataType unary_result_dtype(porta_op op, DLDataType a) { return produces_float(op) ? floating_or_float32(a) : a; }
 
-bool unary_supported(porta_op op, DLDataType a) { return produces_float(op) || !is_bool(a); }
+static bool is_shift(porta_op op) { return op == PORTA_OP_BITWISE_LEFT_SHIFT || op == PORTA_OP_BITWISE_RIGHT_SHIFT; }
+static bool is_bitwise(porta_op op) {
+  return is_shift(op) || op == PORTA_OP_BITWISE_AND || op == PORTA_OP_BITWISE_OR || op == PORTA_OP_BITWISE_XOR;
+}
+
+bool unary_supported(porta_op op, DLDataType a) {
+  if (op == PORTA_OP_BITWISE_NOT) return !is_float(a);  // integers, and bool as logical not
+  return produces_float(op) || !is_bool(a);
+}
 
 bool binary_supported(porta_op op, DLDataType a, DLDataType b) {
   if (op == PORTA_OP_SUB && (is_bool(a) || is_bool(b))) return false;  // PyTorch refuses subtraction with bool
   // PyTorch's ops on bool: add and maximum are logical or, mul and minimum logical and
   const bool defined_on_bool =
       op == PORTA_OP_ADD || op == PORTA_OP_MUL || op == PORTA_OP_MAXIMUM || op == PORTA_OP_MINIMUM;
+  if (is_bitwise(op)) return !is_float(promote(a, b)) && !(is_shift(op) && is_bool(promote(a, b)));
   return is_compare(op) || produces_float(op) || defined_on_bool || !is_bool(promote(a, b));
+}
+
+// PyTorch's shifts in dt's width: an amount below 0 or from the width on gives 0 for <<, the sign for >>.
+static double shift_ref(porta_op op, double a, double b, DLDataType dt) {
+  const auto x = static_cast<int64_t>(a);
+  const bool beyond = b < 0 || b >= dt.bits;
+  if (op == PORTA_OP_BITWISE_LEFT_SHIFT)
+    return beyond ? 0.0 : store_as(dt, static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(x) << static_cast<int>(b))));
+  return beyond ? (x < 0 ? -1.0 : 0.0) : static_cast<double>(x >> static_cast<int>(b));
 }
 
 // PyTorch's integer pow in dtype dt: exact, wrapping as its products wrap (square and multiply in 64
@@ -214,7 +239,8 @@ HostTensor ref_unary(porta_op op, const HostTensor& a) {
   const DLDataType dt = unary_result_dtype(op, a.dtype);
   HostTensor r{dt, a.shape, {}};
   for (double x : a.v) {
-    r.v.push_back(store_as(dt, unary_ref(op, store_as(dt, x))));
+    const double v = store_as(dt, x);
+    r.v.push_back(store_as(dt, op != PORTA_OP_BITWISE_NOT ? unary_ref(op, v) : is_bool(dt) ? v == 0 : -v - 1));
   }
   return r;
 }
@@ -230,7 +256,9 @@ HostTensor ref_binary(porta_op op, const HostTensor& a, const HostTensor& b) {
   for (int64_t i = 0; i < r.numel(); ++i) {
     const double x = store_as(kt, a.v[ia[i]]);
     const double y = store_as(kt, b.v[ib[i]]);
-    r.v[i] = store_as(rt, op == PORTA_OP_POW && !is_float(kt) ? integer_pow_ref(x, y, kt) : binary_ref(op, x, y));
+    r.v[i] = store_as(rt, op == PORTA_OP_POW && !is_float(kt) ? integer_pow_ref(x, y, kt)
+                          : is_shift(op)                      ? shift_ref(op, x, y, kt)
+                                                              : binary_ref(op, x, y));
   }
   return r;
 }
@@ -381,7 +409,9 @@ std::vector<DLDataType> table_dtypes(porta_op op) {
   for (DLDataType d : kAllDtypes) {
     const bool take = cls == PORTA_DTYPES_ANY || (cls == PORTA_DTYPES_NUMERIC && !is_bool(d)) ||
                       (cls == PORTA_DTYPES_FLOAT && is_float(d)) ||
-                      (cls == PORTA_DTYPES_WIDE && (is_float(d) || same_dtype(d, porta_int64)));
+                      (cls == PORTA_DTYPES_WIDE && (is_float(d) || same_dtype(d, porta_int64))) ||
+                      (cls == PORTA_DTYPES_INTEGRAL && !is_float(d)) ||
+                      (cls == PORTA_DTYPES_INTEGER && !is_float(d) && !is_bool(d));
     if (take) out.push_back(d);
   }
   return out;

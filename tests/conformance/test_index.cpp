@@ -254,7 +254,12 @@ TEST_P(Index, GatherAndScatterRefusals) {
          ok = upload(index_host({2, 2}, {0, 1, 1, 0}), dev());
   Tensor ints = upload(sample_host(porta_int32, {3, 4}, 2), dev());
   op_case("gather", porta_float32, [&] {
-    for (DLDataType dt : {porta_int32, porta_uint8, porta_float32, porta_bool}) {
+    // int32 indices are taken (converted), as PyTorch's gather and scatter take them
+    Tensor narrow = upload(make_host(porta_int32, {2, 2}, {0, 1, 1, 0}), dev()), by_int32, by_int64;
+    CHECK_OK(porta_gather(src, 0, narrow, by_int32.out()));
+    CHECK_OK(porta_gather(src, 0, ok, by_int64.out()));
+    expect_close(download(by_int32), download(by_int64), kExact, "gather with an int32 index");
+    for (DLDataType dt : {porta_uint8, porta_float32, porta_bool}) {
       Tensor wrong = upload(make_host(dt, {2, 2}, {0, 1, 1, 0}), dev());
       expect_refused(PORTA_ERROR_UNSUPPORTED_DTYPE, "int64",
                      [&](porta_tensor** o) { return porta_gather(src, 0, wrong, o); });

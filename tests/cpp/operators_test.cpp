@@ -116,3 +116,40 @@ TEST(Operators, IntegerScalarsKeepEveryBit) {
   EXPECT_EQ((flag + big).to_vector<int64_t>(), (I{big + 1}));
   EXPECT_THROW(one + (uint64_t{1} << 63), porta::Error) << "beyond int64";
 }
+
+// Bitwise operators as PyTorch's: integers and bool, shifts that saturate past
+// the width, floating operands refused.
+TEST(Operators, BitwiseOnIntegersAndBool) {
+  using I = std::vector<int64_t>;
+  const Tensor a = Tensor::from_vector(I{12, -3, 5}), b = Tensor::from_vector(I{10, 2, 1});
+  EXPECT_EQ((a & b).to_vector<int64_t>(), (I{8, 0, 1}));
+  EXPECT_EQ((a | b).to_vector<int64_t>(), (I{14, -1, 5}));
+  EXPECT_EQ((a ^ b).to_vector<int64_t>(), (I{6, -1, 4}));
+  EXPECT_EQ((~a).to_vector<int64_t>(), (I{-13, 2, -6}));
+  EXPECT_EQ((a & 4).to_vector<int64_t>(), (I{4, 4, 4}));
+  EXPECT_EQ((4 & a).to_vector<int64_t>(), (I{4, 4, 4}));
+  EXPECT_EQ((a << 1).to_vector<int64_t>(), (I{24, -6, 10}));
+  EXPECT_EQ((1 << b).to_vector<int64_t>(), (I{1024, 4, 2}));
+  EXPECT_EQ((a >> 1).to_vector<int64_t>(), (I{6, -2, 2})) << "arithmetic shift";
+  EXPECT_EQ((a >> 70).to_vector<int64_t>(), (I{0, -1, 0})) << "past the width: the sign";
+  EXPECT_EQ((a << -1).to_vector<int64_t>(), (I{0, 0, 0})) << "a negative shift gives 0";
+  const Tensor u8 = Tensor::from_vector(std::vector<uint8_t>{255, 1});
+  EXPECT_EQ((u8 << 1).to_vector<uint8_t>(), (std::vector<uint8_t>{254, 2}));
+  EXPECT_EQ((~u8).to_vector<uint8_t>(), (std::vector<uint8_t>{0, 254}));
+  const Tensor p = Tensor::from_vector(B{true, false, true}), q = Tensor::from_vector(B{true, true, false});
+  EXPECT_EQ((p & q).to_vector<bool>(), (B{true, false, false}));
+  EXPECT_EQ((p | q).to_vector<bool>(), (B{true, true, true}));
+  EXPECT_EQ((p ^ q).to_vector<bool>(), (B{false, true, true}));
+  EXPECT_EQ((~p).to_vector<bool>(), (B{false, true, false}));
+  EXPECT_EQ((p & q).dtype(), porta::kBool);
+  Tensor acc = Tensor::from_vector(I{1, 2});
+  acc |= 4;
+  acc <<= 1;
+  acc ^= Tensor::from_vector(I{1, 1});
+  EXPECT_EQ(acc.to_vector<int64_t>(), (I{11, 13}));
+  const Tensor f = vec({1, 2});
+  EXPECT_THROW(f & f, porta::Error);
+  EXPECT_THROW(~f, porta::Error);
+  EXPECT_EQ((p << 1).to_vector<int64_t>(), (I{2, 0, 2})) << "bool and an integer scalar promote to int64";
+  EXPECT_THROW(p << p, porta::Error) << "shifts take integers, not bool";
+}

@@ -379,12 +379,15 @@ def test_bool_operators(device):
     assert m is same and m.tolist() == [True, False, False, False]
     m |= porta.tensor(True, device=device)
     assert m.tolist() == [True] * 4
-    i = porta.tensor([1, 2], device=device)
-    for c in (lambda: i & i, lambda: m | porta.tensor([1.0] * 4, device=device), lambda: i ^ True):
-        with pytest.raises(TypeError, match="on bool tensors only"):
+    # integers: bitwise, as PyTorch's (bool beside an integer promotes to it); floating operands are refused
+    i = porta.tensor([12, -3], device=device)
+    assert (i & 10).tolist() == [8, 8] and (i | 1).tolist() == [13, -3] and (i ^ True).tolist() == [13, -4]
+    assert (~i).tolist() == [-13, 2] and (i << 2).tolist() == [48, -12] and (i >> 1).tolist() == [6, -2]
+    assert (1 << porta.tensor([0, 3], device=device)).tolist() == [1, 8]
+    for c in (lambda: m | porta.tensor([1.0] * 4, device=device), lambda: ~porta.tensor([1.0], device=device),
+              lambda: m << 1.5):
+        with pytest.raises(porta.DtypeError, match="not defined for float32 tensors"):
             c()
-    with pytest.raises(TypeError, match="bitwise not on bool tensors only"):
-        ~i
     with pytest.raises(TypeError):
         m & "x"
 

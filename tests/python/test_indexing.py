@@ -49,8 +49,9 @@ def test_gather_refuses_bad_indices(device):
         x.gather(0, i64([0, 3], device))
     with pytest.raises(porta.InvalidArgumentError, match="index -1 is out of bounds"):
         x.gather(0, i64([-1], device))
-    with pytest.raises(porta.DtypeError, match="int64 index"):
-        x.gather(0, porta.tensor([0], dtype=porta.int32, device=device))
+    with pytest.raises(porta.DtypeError, match="int64 or int32 index"):
+        x.gather(0, porta.tensor([0], dtype=porta.uint8, device=device))
+    assert x.gather(0, porta.tensor([2, 0], dtype=porta.int32, device=device)).tolist() == [3, 1]  # as PyTorch
 
 
 def test_scatter_keeps_the_last_repeat_and_adds_for_scatter_add(device):

@@ -142,3 +142,28 @@ def test_autograd_features_not_there_yet_say_so():
         porta.autograd.grad((x * 2).sum(), x, is_grads_batched=True)
     with pytest.raises(NotImplementedError, match="check_nan=False"):
         porta.autograd.detect_anomaly(check_nan=False)
+
+
+def test_keyword_spellings_of_dims_and_shapes(device):
+    x = porta.arange(6.0, device=device).reshape(shape=(2, 3))
+    assert x.sum(axis=1).tolist() == [3, 12] and porta.max(x, axis=1, keepdims=True).values.tolist() == [[2], [5]]
+    assert porta.allclose(x.softmax(axis=1).sum(1), porta.ones(2, device=device))
+    assert x.permute(dims=(1, 0)).shape == (3, 2) and x.view(size=(3, 2)).shape == (3, 2)
+    assert x.flip(dims=(0,)).tolist() == [[3, 4, 5], [0, 1, 2]] and porta.zeros(size=(2,)).tolist() == [0, 0]
+    assert [t.tolist() for t in x.split(split_size=1, dim=0)] == [[[0, 1, 2]], [[3, 4, 5]]]
+    with pytest.raises(TypeError, match="got both dim and axis"):
+        x.max(dim=0, axis=1)
+    with pytest.raises(TypeError, match="multiple values for argument 'size'"):
+        porta.empty(2, size=(2,))
+
+
+def test_alpha_value_and_nan_reductions(device):
+    a, b = porta.tensor([1.0, 2.0], device=device), porta.tensor([3.0, 4.0], device=device)
+    assert porta.add(a, b, alpha=2).tolist() == [7, 10] and a.sub(b, alpha=0.5).tolist() == [-0.5, 0]
+    assert porta.add(2, porta.tensor([1, 2], device=device)).tolist() == [3, 4]
+    with pytest.raises(porta.DtypeError, match="alpha must not be a floating point number"):
+        porta.add(porta.tensor([1], device=device), 1, alpha=0.5)
+    assert porta.addcmul(a, a, b, value=2).tolist() == [7, 18] and a.addcdiv(b, a).tolist() == [4, 4]
+    x = porta.tensor([1.0, float("nan"), 3.0], device=device)
+    assert x.nansum().item() == 4 and porta.nanmean(x).item() == 2
+    assert porta.logspace(0, 3, 4, dtype=porta.int64, device=device).tolist() == [1, 10, 100, 1000]

@@ -113,6 +113,31 @@ const Case kCases[] = {
          REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "vector_norm: an infinite ord needs a non-empty tensor",
                  porta_vector_norm(empty.get(), ord, nullptr, 0, 0, out.p()));
      }},
+    {"porta_normalize",
+     [](Fixture& x) {
+       expect_handle_and_out_checked(
+           x, [](porta_tensor* t, porta_tensor** o) { return porta_normalize(t, 2.0, 1, 1e-12, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range",
+               porta_normalize(x.f.get(), 2.0, 2, 1e-12, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "normalize: expected a floating tensor, got int64",
+               porta_normalize(x.labels.get(), 2.0, 0, 1e-12, out.p()));
+     }},
+    {"porta_cosine_similarity",
+     [](Fixture& x) {
+       porta_tensor* f = x.f.get();
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_cosine_similarity(t, f, 1, 1e-8, o); });
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_cosine_similarity(f, t, 1, 1e-8, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "dimension 2 is out of range",
+               porta_cosine_similarity(f, f, 2, 1e-8, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "expected a floating common dtype",
+               porta_cosine_similarity(x.labels.get(), x.labels.get(), 0, 1e-8, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_cosine_similarity(f, x.f4.get(), 0, 1e-8, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_cosine_similarity(f, x.other.get(), 0, 1e-8, out.p()));
+     }},
     {"porta_flip",
      [](Fixture& x) {
        const int32_t dim = 0;

@@ -55,7 +55,7 @@ const Case kCases[] = {
        expect_each_handle_checked<2>({x.f.get(), i.get()}, {"src", "index"},
                                      [](auto a, porta_tensor** o) { return porta_gather(a[0], 1, a[1], o); });
        Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "expected an int64 index, got float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "expected an int64 or int32 index, got float32",
                porta_gather(x.f.get(), 1, x.f.get(), out.p()));
        Tensor there = index({0, 1, 1, 0, 2, 2}, {2, 3}, x.mock);
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_gather(x.f.get(), 1, there.get(), out.p()));

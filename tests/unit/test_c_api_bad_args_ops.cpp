@@ -71,8 +71,9 @@ bool refuses_bool(porta_op op) {
   porta_op_info info{};
   info.struct_size = sizeof(info);
   EXPECT_EQ(porta_op_get_info(op, &info), PORTA_OK);
-  const bool defined_on_bool =
-      op == PORTA_OP_ADD || op == PORTA_OP_MUL || op == PORTA_OP_MAXIMUM || op == PORTA_OP_MINIMUM;
+  const bool defined_on_bool = op == PORTA_OP_ADD || op == PORTA_OP_MUL || op == PORTA_OP_MAXIMUM ||
+                               op == PORTA_OP_MINIMUM || info.dtypes == PORTA_DTYPES_INTEGRAL ||
+                               op == PORTA_OP_BITWISE_NOT;  // the core's logical not on bool
   return info.result != PORTA_RESULT_FLOAT && info.result != PORTA_RESULT_BOOL && !defined_on_bool;
 }
 
@@ -277,7 +278,59 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_lerp(f, x.f4.get(), f, out.p()));
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast", porta_lerp(f, f, x.f4.get(), out.p()));
      }},
+    {"porta_add_alpha",
+     [](Fixture& x) {
+       porta_tensor *f = x.f.get(), *two = nullptr, *half = nullptr;
+       ASSERT_EQ(porta_scalar_tensor(PORTA_SCALAR_INT, 2, 0.0, x.cpu, &two), PORTA_OK);
+       ASSERT_EQ(porta_scalar_tensor(PORTA_SCALAR_FLOAT, 0, 0.5, x.cpu, &half), PORTA_OK);
+       Tensor two_owner(two), half_owner(half);
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_add_alpha(PORTA_OP_ADD, t, f, two, o); });
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_add_alpha(PORTA_OP_SUB, f, t, two, o); });
+       expect_handle_and_out_checked(
+           x, [&](porta_tensor* t, porta_tensor** o) { return porta_add_alpha(PORTA_OP_ADD, f, f, t, o); });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "op must be PORTA_OP_ADD or PORTA_OP_SUB, got 16",
+               porta_add_alpha(PORTA_OP_MUL, f, f, two, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "must be a 0-d tensor", porta_add_alpha(PORTA_OP_ADD, f, f, f, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "alpha must not be a floating point number",
+               porta_add_alpha(PORTA_OP_ADD, x.labels.get(), x.labels.get(), half, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_add_alpha(PORTA_OP_ADD, f, x.other.get(), two, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast",
+               porta_add_alpha(PORTA_OP_ADD, f, x.f4.get(), two, out.p()));
+     }},
+    {"porta_addcmul",
+     [](Fixture& x) {
+       porta_tensor *f = x.f.get(), *two = nullptr;
+       ASSERT_EQ(porta_scalar_tensor(PORTA_SCALAR_INT, 2, 0.0, x.cpu, &two), PORTA_OK);
+       Tensor two_owner(two);
+       for (int k = 0; k < 4; ++k)
+         expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+           porta_tensor* a[4] = {f, f, f, two};
+           a[k] = t;
+           return porta_addcmul(PORTA_OP_MUL, a[0], a[1], a[2], a[3], o);
+         });
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "op must be PORTA_OP_MUL or PORTA_OP_DIV, got 14",
+               porta_addcmul(PORTA_OP_ADD, f, f, f, two, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "addcdiv: integer division is not supported",
+               porta_addcmul(PORTA_OP_DIV, f, x.labels.get(), x.labels.get(), two, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "not defined for bool",
+               porta_addcmul(PORTA_OP_MUL, x.mask.get(), x.mask.get(), x.mask.get(), two, out.p()));
+       REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1", porta_addcmul(PORTA_OP_MUL, f, x.other.get(), f, two, out.p()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cannot be broadcast",
+               porta_addcmul(PORTA_OP_MUL, f, f, x.f4.get(), two, out.p()));
+     }},
     {"porta_logsumexp", [](Fixture& x) { check_reduce(x, porta_logsumexp); }},
+    {"porta_nansum", [](Fixture& x) { check_reduce(x, porta_nansum); }},
+    {"porta_nanmean",
+     [](Fixture& x) {
+       check_reduce(x, porta_nanmean);
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "nanmean: expected a floating tensor, got int64",
+               porta_nanmean(x.labels.get(), nullptr, 0, 0, out.p()));
+     }},
     {"porta_gelu",
      [](Fixture& x) {
        expect_handle_and_out_checked(

@@ -590,6 +590,19 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_OUT_OF_MEMORY, "out of memory on mock:1",
                porta_arange(0, 1e15, 1, porta_float32, x.mock, out.p()));
      }},
+    {"porta_logspace",
+     [](Fixture& x) {
+       Untouched<porta_tensor*> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL",
+               porta_logspace(0, 2, 3, 10, porta_float32, x.cpu, nullptr));
+       expect_bad_dtypes_refused([&](DLDataType dt) { return porta_logspace(0, 2, 3, 10, dt, x.cpu, out.p()); });
+       expect_bad_devices_refused([&](DLDevice d) { return porta_logspace(0, 2, 3, 10, porta_float32, d, out.p()); });
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "number of steps must be non-negative, got -1",
+               porta_logspace(0, 2, -1, 10, porta_float32, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool", porta_logspace(0, 2, 3, 10, porta_bool, x.cpu, out.p()));
+       REFUSED(PORTA_ERROR_OUT_OF_MEMORY, "out of memory on mock:1",
+               porta_logspace(0, 2, int64_t{1} << 50, 10, porta_float32, x.mock, out.p()));
+     }},
     {"porta_arange_int64",
      [](Fixture& x) {
        Untouched<porta_tensor*> out;

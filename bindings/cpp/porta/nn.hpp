@@ -245,6 +245,14 @@ inline Tensor elu(const Tensor& x, double alpha = 1.0) { return detail::call(por
 inline Tensor hardtanh(const Tensor& x, double min_val = -1.0, double max_val = 1.0) {
   return detail::call(porta_hardtanh, x.checked_handle(), min_val, max_val);
 }
+/// torch::nn::functional::normalize: x / max(||x||_p, eps) along dim.
+inline Tensor normalize(const Tensor& x, double p = 2.0, int32_t dim = 1, double eps = 1e-12) {
+  return detail::call(porta_normalize, x.checked_handle(), p, dim, eps);
+}
+/// torch::nn::functional::cosine_similarity along dim (x1 and x2 broadcast), each norm clamped to eps.
+inline Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int32_t dim = 1, double eps = 1e-8) {
+  return detail::call(porta_cosine_similarity, x1.checked_handle(), x2.checked_handle(), dim, eps);
+}
 }  // namespace functional
 
 class Module;

@@ -591,6 +591,11 @@ class Tensor {
   static Tensor arange(double start, double end, double step = 1, Device device = {}, DLDataType dtype = kFloat32) {
     return make(porta_arange, start, end, step, dtype, device.dl());
   }
+  /// torch.logspace: `steps` values base ** e, e evenly spaced from start to end inclusive (porta_logspace).
+  static Tensor logspace(double start, double end, int64_t steps, double base = 10, Device device = {},
+                         DLDataType dtype = kFloat32) {
+    return make(porta_logspace, start, end, steps, base, dtype, device.dl());
+  }
   /// arange with integers: exact in an integer dtype (porta_arange_int64).
   template <detail::IntegerScalar I>
   static Tensor arange(I start, I end, I step = 1, Device device = {}, DLDataType dtype = kFloat32) {
@@ -688,6 +693,16 @@ class Tensor {
   const Tensor& copy_(const Tensor& src) const {
     detail::check(porta_copy_into(live(), src.live()));
     return *this;
+  }
+  /// Writes `result` (computed from this tensor) into it, as PyTorch's in-place forms of composite ops: a result
+  /// of a higher category (float into an integer tensor, a number into bool) is refused.
+  const Tensor& assign_(const Tensor& result, const char* name) const {
+    const auto category = [](DLDataType d) { return d == kBool ? 0 : d.code == kDLFloat || d.code == kDLBfloat ? 2 : 1; };
+    if (category(result.dtype()) > category(dtype()))
+      throw Error(PORTA_ERROR_UNSUPPORTED_DTYPE, std::string(name) + ": result type " + dtype_name(result.dtype()) +
+                                                     " can't be cast to the desired output type " +
+                                                     dtype_name(dtype()) + " (an in-place op keeps the tensor's dtype)");
+    return copy_(result);
   }
   /// Sets every element to `value`; returns *this.
   const Tensor& fill_(double value) const { return copy_(full({}, value, device(), dtype())); }
@@ -834,6 +849,57 @@ class Tensor {
   /// lerp with a scalar weight (a 0-d tensor of this tensor's dtype and device).
   Tensor lerp(const Tensor& end, double weight) const {
     return lerp(end, full({}, weight, device(), dtype()));
+  }
+  /// torch.add(this, other, alpha): this + alpha * other (porta_add_alpha); alpha converts to the result dtype as
+  /// PyTorch's (an integral result refuses a floating alpha, a bool alpha needs a bool result).
+  template <detail::Number S>
+  Tensor add(const Tensor& other, S alpha) const {
+    return make(porta_add_alpha, int32_t{PORTA_OP_ADD}, live(), other.live(), wrapped_number(alpha, device()).live());
+  }
+  /// torch.sub(this, other, alpha): this - alpha * other.
+  template <detail::Number S>
+  Tensor sub(const Tensor& other, S alpha) const {
+    return make(porta_add_alpha, int32_t{PORTA_OP_SUB}, live(), other.live(), wrapped_number(alpha, device()).live());
+  }
+  /// In place add(other, alpha); returns *this.
+  template <detail::Number S>
+  const Tensor& add_(const Tensor& other, S alpha) const {
+    return assign_(add(other, alpha), "add_");
+  }
+  /// In place sub(other, alpha); returns *this.
+  template <detail::Number S>
+  const Tensor& sub_(const Tensor& other, S alpha) const {
+    return assign_(sub(other, alpha), "sub_");
+  }
+  /// torch.addcmul: this + value * t1 * t2 (porta_addcmul), broadcast; float16/bfloat16 computed in float32.
+  template <detail::Number S = int>
+  Tensor addcmul(const Tensor& t1, const Tensor& t2, S value = 1) const {
+    return make(porta_addcmul, int32_t{PORTA_OP_MUL}, live(), t1.live(), t2.live(),
+                wrapped_number(value, device()).live());
+  }
+  /// torch.addcdiv: this + value * t1 / t2; integer t1 and t2 are refused, as PyTorch.
+  template <detail::Number S = int>
+  Tensor addcdiv(const Tensor& t1, const Tensor& t2, S value = 1) const {
+    return make(porta_addcmul, int32_t{PORTA_OP_DIV}, live(), t1.live(), t2.live(),
+                wrapped_number(value, device()).live());
+  }
+  /// In place addcmul; returns *this.
+  template <detail::Number S = int>
+  const Tensor& addcmul_(const Tensor& t1, const Tensor& t2, S value = 1) const {
+    return assign_(addcmul(t1, t2, value), "addcmul_");
+  }
+  /// In place addcdiv; returns *this.
+  template <detail::Number S = int>
+  const Tensor& addcdiv_(const Tensor& t1, const Tensor& t2, S value = 1) const {
+    return assign_(addcdiv(t1, t2, value), "addcdiv_");
+  }
+  /// torch.nansum over `dims` (as sum()): NaN counts as 0.
+  Tensor nansum(const Dims& dims = {}, bool keepdim = false) const {
+    return make(porta_nansum, live(), dims.data(), detail::count(dims), int{keepdim});
+  }
+  /// torch.nanmean over `dims`: the mean of the elements that are not NaN; floating tensors only.
+  Tensor nanmean(const Dims& dims = {}, bool keepdim = false) const {
+    return make(porta_nanmean, live(), dims.data(), detail::count(dims), int{keepdim});
   }
   /// torch.logsumexp over `dims` (as sum(); {} reduces every dim), without
   /// overflow; integer tensors give float32.
@@ -1525,6 +1591,26 @@ inline Tensor clamp_min(const Tensor& t, const Tensor& min) { return t.clamp_min
 inline Tensor clamp_max(const Tensor& t, double max) { return t.clamp_max(max); }
 /// torch::clamp_max with a tensor bound.
 inline Tensor clamp_max(const Tensor& t, const Tensor& max) { return t.clamp_max(max); }
+/// torch::add(a, b, alpha): a + alpha * b.
+template <detail::Number S>
+Tensor add(const Tensor& a, const Tensor& b, S alpha) {
+  return a.add(b, alpha);
+}
+/// torch::sub(a, b, alpha): a - alpha * b.
+template <detail::Number S>
+Tensor sub(const Tensor& a, const Tensor& b, S alpha) {
+  return a.sub(b, alpha);
+}
+/// torch::addcmul(input, t1, t2, value).
+template <detail::Number S = int>
+Tensor addcmul(const Tensor& input, const Tensor& t1, const Tensor& t2, S value = 1) {
+  return input.addcmul(t1, t2, value);
+}
+/// torch::addcdiv(input, t1, t2, value).
+template <detail::Number S = int>
+Tensor addcdiv(const Tensor& input, const Tensor& t1, const Tensor& t2, S value = 1) {
+  return input.addcdiv(t1, t2, value);
+}
 /// torch::lerp(start, end, weight).
 inline Tensor lerp(const Tensor& start, const Tensor& end, const Tensor& weight) { return start.lerp(end, weight); }
 /// torch::lerp with a scalar weight.
@@ -1604,7 +1690,20 @@ PORTA_CPP_OPERATOR(<=, le, a.ge(s))
 PORTA_CPP_OPERATOR(>, gt, a.lt(s))
 /// a >= b (bool tensor)
 PORTA_CPP_OPERATOR(>=, ge, a.le(s))
+/// a & b: integers and bool (bool: logical and); floating operands are refused, as PyTorch
+PORTA_CPP_OPERATOR(&, bitwise_and, a.bitwise_and(s))
+/// a | b
+PORTA_CPP_OPERATOR(|, bitwise_or, a.bitwise_or(s))
+/// a ^ b
+PORTA_CPP_OPERATOR(^, bitwise_xor, a.bitwise_xor(s))
+/// a << b: integers; 0 for a shift below 0 or past the width, as PyTorch
+PORTA_CPP_OPERATOR(<<, bitwise_left_shift, detail::wrapped_number(s, a).bitwise_left_shift(a))
+/// a >> b: integers, arithmetic for signed ones
+PORTA_CPP_OPERATOR(>>, bitwise_right_shift, detail::wrapped_number(s, a).bitwise_right_shift(a))
 #undef PORTA_CPP_OPERATOR
+
+/// ~t: integers (bool: logical not)
+inline Tensor operator~(const Tensor& t) { return t.bitwise_not(); }
 
 // Compound assignment writes in place, as in libtorch (a.add_(b), recorded by autograd).
 #define PORTA_CPP_COMPOUND(op, method)                                                       \
@@ -1619,6 +1718,11 @@ PORTA_CPP_COMPOUND(+=, add_)
 PORTA_CPP_COMPOUND(-=, sub_)
 PORTA_CPP_COMPOUND(*=, mul_)
 PORTA_CPP_COMPOUND(/=, div_)
+PORTA_CPP_COMPOUND(&=, bitwise_and_)
+PORTA_CPP_COMPOUND(|=, bitwise_or_)
+PORTA_CPP_COMPOUND(^=, bitwise_xor_)
+PORTA_CPP_COMPOUND(<<=, bitwise_left_shift_)
+PORTA_CPP_COMPOUND(>>=, bitwise_right_shift_)
 #undef PORTA_CPP_COMPOUND
 
 // =============================== printing ===============================

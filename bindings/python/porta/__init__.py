@@ -25,8 +25,8 @@ from ._tensor import Tensor, Size
 from . import (_tensor_ops, _views, _index_ops, _reduction_shape_ops, _sorting_ops,  # noqa: F401 - they
                _rearrange_ops, _order_scan_ops, _indexing, _convert, _format, _dlpack)  # extend Tensor
 from ._tensor_ops import values_indices
-from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full, arange, linspace, rand, randn,
-                         randint, normal, bernoulli, multinomial, eye, empty_like, zeros_like, ones_like, full_like,
+from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full, arange, linspace, logspace, rand,
+                         randn, randint, normal, bernoulli, multinomial, eye, empty_like, zeros_like, ones_like, full_like,
                          rand_like, randn_like, randint_like, manual_seed, get_rng_state, set_rng_state,
                          initial_seed)
 from ._dlpack import from_dlpack
@@ -77,6 +77,9 @@ def _version():
 
 
 __version__, abi_version = _version()
+
+from ._keyword_aliases import install as _install_keyword_aliases
+_install_keyword_aliases(Tensor, globals())  # x.sum(axis=1), x.reshape(shape=...), porta.zeros(size=...)
 
 # PyTorch's dtype aliases, bound last because they shadow builtins in this module.
 float = float32  # noqa: A001

@@ -66,7 +66,7 @@ def _plan(self, items):
                              "dimension, or a bool tensor as a mask")
         if is_advanced(it):
             items[i] = it = _as_index_tensor(it, self)
-            consumed += max(it.ndim, 1) if it.dtype is _dtype.bool_ else 1
+            consumed += it.ndim if it.dtype is _dtype.bool_ else 1  # a 0-d mask consumes no dim
         else:
             consumed += 1
     if consumed > self.ndim:
@@ -83,9 +83,14 @@ def _plan(self, items):
             skip = self.ndim - consumed
             basic.append(Ellipsis)
             dim, src = dim + skip, src + skip
+        elif isinstance(it, Tensor) and it.dtype is _dtype.bool_ and it.ndim == 0:
+            # PyTorch's 0-d mask: a new dim of size 1, kept where the mask is True, emptied where False
+            basic.append(None)
+            adv.append((dim, it.reshape(1).nonzero().reshape(-1), 1))
+            dim += 1
         elif isinstance(it, Tensor) and it.dtype is _dtype.bool_:
-            k = max(it.ndim, 1)
-            mask = it if it.ndim else it.reshape(1)
+            k = it.ndim
+            mask = it
             for j in range(k):
                 if mask.shape[j] != self.shape[src + j]:
                     raise IndexError(f"The shape of the mask {list(mask.shape)} at index {j} does not match the "

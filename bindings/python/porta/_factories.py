@@ -146,6 +146,19 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     return _finish(t, requires_grad)
 
 
+def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
+    """porta_logspace: `steps` values base ** e, e evenly spaced from start to end inclusive, as torch.logspace
+    (computed in float64; an integer dtype truncates)."""
+    for name, v in (("start", start), ("end", end), ("base", base)):
+        if isinstance(v, Tensor) or number(v) is None:
+            raise TypeError(f"logspace(): argument '{name}' must be a number, not {type(v).__name__}")
+    if not isinstance(steps, int) or isinstance(steps, bool):
+        raise TypeError(f"logspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    return _finish(call(fn.porta_logspace, float(number(start)), float(number(end)), steps, float(number(base)),
+                        _dt(dtype).dl,
+                        _device.resolve(device)), requires_grad)
+
+
 def _size(size, keyword, name):
     if keyword is not None:
         if size:

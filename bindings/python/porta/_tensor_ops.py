@@ -141,16 +141,20 @@ def with_dtype(result, dtype):
 
 def _make_reduce(name):
     c = getattr(fn, "porta_" + name)
-    takes_dtype = name in ("sum", "mean")  # PyTorch's max and min take no dtype=
+    takes_dtype = name in ("sum", "mean", "nansum", "nanmean")  # PyTorch's max and min take no dtype=
 
     def reduce(self, dim, keepdim, axis, keepdims, dtype=None):
         dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
-        t = self if dtype is None else self.to(dtype)
+        # nanmean refuses integer input whatever dtype= says (the core's error), as PyTorch's
+        converts = dtype is not None and (name != "nanmean" or self.dtype.is_floating_point)
+        t = self.to(dtype) if converts else self
         dims, n = _dims_array(dim)
         return with_dtype(call(c, t._h, dims, n, 1 if keepdim else 0), dtype)
 
     if takes_dtype:
         def op(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+            if isinstance(dtype, str):
+                raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not str")
             return reduce(self, dim, keepdim, axis, keepdims, None if dtype is None else _dtype.resolve(dtype))
     else:
         def op(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
@@ -204,9 +208,17 @@ def _make_scan(name):
     return op
 
 
-def _where(condition, input, other):  # noqa: A002 - torch's names
+_NO_ARGUMENT = object()
+
+
+def _where(condition, input=_NO_ARGUMENT, other=_NO_ARGUMENT):  # noqa: A002 - torch's names
     """porta.where(condition, input, other): input where condition else other (numbers allowed, promoted as
-    PyTorch's: beside a tensor a number only lifts the category; two numbers give int64 or float32)."""
+    PyTorch's: beside a tensor a number only lifts the category; two numbers give int64 or float32).
+    porta.where(condition) alone is condition.nonzero(as_tuple=True), as PyTorch's."""
+    if input is _NO_ARGUMENT and other is _NO_ARGUMENT:
+        return condition.nonzero(as_tuple=True)
+    if input is _NO_ARGUMENT or other is _NO_ARGUMENT:
+        raise TypeError("where() takes a condition alone, or a condition, input and other")
     like = input if isinstance(input, Tensor) else other if isinstance(other, Tensor) else condition
     a, b = operand(input, like), operand(other, like)  # names keep temporaries alive during the call
     return call(fn.porta_where, condition._h, a._h, b._h)
@@ -230,6 +242,11 @@ for _op in _ops.of_kind(*_ops.USER_KINDS):
     elif _op.kind == "SCAN":
         setattr(Tensor, _op.name + "_", lambda self, dim, *, dtype=None, _m=_method, _n=_op.name:
                 in_place(self, lambda s: _m(s, dim, dtype=dtype), _n + "_"))
+
+# the composite reductions of porta.h with porta_sum's signature
+for _name in ("nansum", "nanmean"):
+    setattr(Tensor, _name, _make_reduce(_name))
+    namespace[_name] = getattr(Tensor, _name)
 
 # ------------------------------------------------------------ max/min like torch
 
@@ -383,36 +400,17 @@ def _make_logical(name):
     return op, op_
 
 
-def _make_bool_operator(symbol, logical):
-    """&, | and ^: on bool tensors the logical op, as PyTorch's bitwise ops are there; Porta has no bitwise ops
-    on integers, so other dtypes are refused."""
-    def op(self, other):
-        o = operand(other, self)
-        if o is None:
-            return NotImplemented
-        if self.dtype is not _dtype.bool_ or o.dtype is not _dtype.bool_:
-            raise TypeError(f"{symbol}: Porta supports {symbol} on bool tensors only (got {self.dtype} and "
-                            f"{o.dtype}); compare first, e.g. (x > 0)")
-        return logical(self, o)
-
-    def iop(self, other):
-        o = operand(other, self)
-        if o is None:
-            return NotImplemented
-        return self.copy_(op(self, o))
-
-    return op, iop
-
-
 for _name in ("and", "or", "xor"):
     _lop, _lop_ = _make_logical(_name)
     setattr(T, "logical_" + _name, _lop)
     setattr(T, f"logical_{_name}_", _lop_)
     namespace["logical_" + _name] = _lop
-    _bool_op, _bool_iop = _make_bool_operator({"and": "&", "or": "|", "xor": "^"}[_name], _lop)
-    setattr(T, f"__{_name}__", _bool_op)
-    setattr(T, f"__r{_name}__", _bool_op)  # commutative
-    setattr(T, f"__i{_name}__", _bool_iop)
+
+for _op, _bitwise in (("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor"),
+                      ("lshift", "bitwise_left_shift"), ("rshift", "bitwise_right_shift")):
+    setattr(T, f"__{_op}__", getattr(T, _bitwise))  # PyTorch's & | ^ << >> are its bitwise ops
+    setattr(T, f"__r{_op}__", _reflected(_bitwise))
+    setattr(T, f"__i{_op}__", getattr(T, _bitwise + "_"))
 
 
 def _logical_not(self):
@@ -425,16 +423,9 @@ def _logical_not_(self):
     return in_place(self, _logical_not, "logical_not_")
 
 
-def _invert(self):
-    """~t: logical not of a bool tensor (Porta has no bitwise not on integers)."""
-    if self.dtype is not _dtype.bool_:
-        raise TypeError(f"~: Porta supports bitwise not on bool tensors only, got {self.dtype}")
-    return call(fn.porta_logical_not, self._h)
-
-
-T.__invert__ = T.bitwise_not = _invert
+T.__invert__ = T.bitwise_not  # porta_bitwise_not: ~ of integers, logical not of bool
 T.logical_not, T.logical_not_ = _logical_not, _logical_not_
-namespace.update(logical_not=_logical_not, bitwise_not=_invert)
+namespace.update(logical_not=_logical_not)
 
 # ------------------------------------------------------------ composites of porta.h (defined in the core)
 
@@ -609,6 +600,58 @@ T.__truediv__ = _true_div
 namespace.update(div=_div, divide=_div)
 
 
+# ------------------------------------------------------------ alpha= and value= (porta_add_alpha, porta_addcmul)
+
+from . import _scaled_sums  # noqa: E402 - it needs in_place's module loaded first
+
+
+def _with_alpha_inplace(plain_, name):
+    scaled = getattr(_scaled_sums, "_" + name)
+
+    def op(self, other, *, alpha=1):
+        if _scaled_sums._is_one(alpha):
+            return plain_(self, other)
+        return in_place(self, lambda s: scaled(s, other, alpha=alpha), name + "_")
+    op.__name__ = op.__qualname__ = name + "_"
+    op.__doc__ = f"In place: self = {name}(self, other, alpha=alpha); returns self."
+    return op
+
+
+for _name in ("add", "sub"):
+    setattr(_scaled_sums, "_" + _name, _scaled_sums.with_alpha(getattr(T, _name), _name))
+    setattr(T, _name, getattr(_scaled_sums, "_" + _name))
+    setattr(T, _name + "_", _with_alpha_inplace(getattr(T, _name + "_"), _name))
+    namespace[_name] = getattr(T, _name)
+T.subtract = T.sub  # (the operators keep the plain methods: no alpha to look at)
+T.addcmul, T.addcdiv = _scaled_sums.addcmul, _scaled_sums.addcdiv
+T.addcmul_ = lambda self, tensor1, tensor2, *, value=1: in_place(
+    self, lambda s: _scaled_sums.addcmul(s, tensor1, tensor2, value=value), "addcmul_")
+T.addcdiv_ = lambda self, tensor1, tensor2, *, value=1: in_place(
+    self, lambda s: _scaled_sums.addcdiv(s, tensor1, tensor2, value=value), "addcdiv_")
+namespace.update(addcmul=_scaled_sums.addcmul, addcdiv=_scaled_sums.addcdiv, subtract=T.sub)
+
+
+def _number_first(method, name):
+    """torch.add(2, t): PyTorch's arithmetic functions take a number as input beside a tensor other."""
+    def f(input, other, *args, **kwargs):  # noqa: A002 - torch's names
+        if not isinstance(input, Tensor) and isinstance(other, Tensor):
+            wrapped = operand(input, other)
+            if wrapped is None:
+                raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+            return method(wrapped, other, *args, **kwargs)
+        return method(input, other, *args, **kwargs)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = method.__doc__
+    return f
+
+
+# PyTorch's comparisons, fmod and the tensor-only ops take no number as input.
+for _name in [op.name for op in _ops.of_kind("BINARY") if op.name not in _TENSOR_OTHER and op.name != "fmod"] + [
+        "div", "true_divide", "divide", "multiply", "subtract"]:
+    if _name in namespace:
+        namespace[_name] = _number_first(namespace[_name], _name)
+
+
 # ------------------------------------------------------------ out=, as PyTorch's signatures take it
 
 
@@ -625,6 +668,6 @@ CASTS_INTO_OUT = _functions(*(op.name for op in _ops.OPS if op.kind in ("BINARY"
                             "logical_xor", "logical_not", "sum", "mean", "prod", "nansum", "nanmean", "logsumexp",
                             "std", "var", "cat", "concat", "concatenate", "stack", "square", "rsqrt", "reciprocal",
                             "true_divide", "divide", "multiply", "subtract", "arctan2", "arcsin", "arccos", "arctan",
-                            "arcsinh", "div", "floor_divide", "remainder", "fmod", "float_power")
+                            "arcsinh", "div", "floor_divide", "remainder", "fmod", "float_power", "addcmul", "addcdiv")
 # PyTorch's isnan, isinf, isfinite and relu take no out= at all.
 WITHOUT_OUT = _functions("isnan", "isinf", "isfinite", "relu")

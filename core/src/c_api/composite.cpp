@@ -34,12 +34,42 @@ PORTA_API porta_status porta_lerp(porta_tensor* start, porta_tensor* end, porta_
   return produce(out, [&] { return composite::lerp(arg(start, "start"), arg(end, "end"), arg(weight, "weight")); });
 }
 
+PORTA_API porta_status porta_add_alpha(int32_t op, porta_tensor* a, porta_tensor* b, porta_tensor* alpha,
+                                       porta_tensor** out) {
+  return produce(out, [&] {
+    if (op != PORTA_OP_ADD && op != PORTA_OP_SUB)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_add_alpha: op must be PORTA_OP_ADD or PORTA_OP_SUB, got ", op);
+    return composite::add_alpha(static_cast<porta_op>(op), amp::operand(PORTA_OP_ADD, arg(a, "a")),
+                                amp::operand(PORTA_OP_ADD, arg(b, "b")), arg(alpha, "alpha"));
+  });
+}
+
+PORTA_API porta_status porta_addcmul(int32_t op, porta_tensor* input, porta_tensor* t1, porta_tensor* t2,
+                                     porta_tensor* value, porta_tensor** out) {
+  return produce(out, [&] {
+    if (op != PORTA_OP_MUL && op != PORTA_OP_DIV)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "porta_addcmul: op must be PORTA_OP_MUL or PORTA_OP_DIV, got ", op);
+    return composite::addcmul(static_cast<porta_op>(op), arg(input, "input"), arg(t1, "t1"), arg(t2, "t2"),
+                              arg(value, "value"));
+  });
+}
+
 PORTA_API porta_status porta_logsumexp(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
                                        porta_tensor** out) {
   return produce(out, [&] {
     return composite::logsumexp(amp::to_float32(arg(t, "t"), amp::Float32List::AcceleratorsOnly), dims, num_dims,
                                 keepdim != 0);
   });
+}
+
+PORTA_API porta_status porta_nansum(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                    porta_tensor** out) {
+  return produce(out, [&] { return composite::nansum(arg(t, "t"), dims, num_dims, keepdim != 0); });
+}
+
+PORTA_API porta_status porta_nanmean(porta_tensor* t, const int32_t* dims, int32_t num_dims, int keepdim,
+                                     porta_tensor** out) {
+  return produce(out, [&] { return composite::nanmean(arg(t, "t"), dims, num_dims, keepdim != 0); });
 }
 
 PORTA_API porta_status porta_gelu(porta_tensor* a, int32_t approximate, porta_tensor** out) {
@@ -143,6 +173,20 @@ PORTA_API porta_status porta_vector_norm(porta_tensor* t, double ord, const int3
   return produce(out, [&] {
     return composite::vector_norm(amp::to_float32(arg(t, "t"), amp::Float32List::AcceleratorsOnly), ord, dims, num_dims,
                                   keepdim != 0);
+  });
+}
+
+PORTA_API porta_status porta_normalize(porta_tensor* t, double p, int32_t dim, double eps, porta_tensor** out) {
+  return produce(out, [&] {
+    return composite::normalize(amp::to_float32(arg(t, "t"), amp::Float32List::AcceleratorsOnly), p, dim, eps);
+  });
+}
+
+PORTA_API porta_status porta_cosine_similarity(porta_tensor* x1, porta_tensor* x2, int32_t dim, double eps,
+                                               porta_tensor** out) {
+  return produce(out, [&] {
+    return composite::cosine_similarity(amp::to_float32(arg(x1, "x1"), amp::Float32List::AcceleratorsOnly),
+                                        amp::to_float32(arg(x2, "x2"), amp::Float32List::AcceleratorsOnly), dim, eps);
   });
 }
 

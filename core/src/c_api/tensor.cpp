@@ -2,6 +2,7 @@
 #include "ops/ag.hpp"
 #include "autograd/node.hpp"
 #include "c_api/c_api.hpp"
+#include "ops/composite/composite.hpp"
 #include "ops/format.hpp"
 #include "runtime/log.hpp"
 
@@ -185,6 +186,11 @@ PORTA_API porta_status porta_ones(const int64_t* shape, int32_t ndim, DLDataType
 PORTA_API porta_status porta_arange(double start, double end, double step, DLDataType dtype, DLDevice device,
                                     porta_tensor** out) {
   return produce(out, [&] { return ops::arange(device_of(device), start, end, step, checked_dtype(dtype)); });
+}
+PORTA_API porta_status porta_logspace(double start, double end, int64_t steps, double base, DLDataType dtype,
+                                      DLDevice device, porta_tensor** out) {
+  return produce(out,
+                 [&] { return composite::logspace(device_of(device), start, end, steps, base, checked_dtype(dtype)); });
 }
 PORTA_API porta_status porta_arange_int64(int64_t start, int64_t end, int64_t step, DLDataType dtype, DLDevice device,
                                           porta_tensor** out) {

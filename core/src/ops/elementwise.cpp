@@ -45,7 +45,11 @@ TensorPtr cast(const TensorPtr& t, Dtype dtype) {
 static Dtype compute_dtype(porta_op op, Dtype dt) {
   const OpDescriptor& d = op_descriptor(op);
   if (d.result == PORTA_RESULT_FLOAT) return to_floating(dt);
-  if (dt == Dtype::Bool && d.dtypes != PORTA_DTYPES_ANY)
+  const bool integers_only = d.dtypes == PORTA_DTYPES_INTEGRAL || d.dtypes == PORTA_DTYPES_INTEGER;
+  if (integers_only && is_floating(dt))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, d.name, " is not defined for ", dtype_name(dt),
+         " tensors (as PyTorch): it takes integers", d.dtypes == PORTA_DTYPES_INTEGRAL ? " and bool" : "");
+  if (dt == Dtype::Bool && d.dtypes != PORTA_DTYPES_ANY && d.dtypes != PORTA_DTYPES_INTEGRAL)
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, d.name, " is not defined for bool tensors; cast to a numeric dtype first");
   return dt;
 }
@@ -66,6 +70,8 @@ static void check_nonzero_divisor(const char* name, const TensorPtr& divisor) {
 }
 
 TensorPtr unary(porta_op op, const TensorPtr& a) {
+  // bool's storage is uint8's: its ~ is the logical not, as PyTorch's
+  if (op == PORTA_OP_BITWISE_NOT && a->dtype == Dtype::Bool) return binary_scalar(PORTA_OP_EQ, a, 0.0);
   const Dtype dt = compute_dtype(op, a->dtype);
   TensorPtr x = cast(a, dt);
   TensorPtr out = empty(*a->device, dt, a->shape);

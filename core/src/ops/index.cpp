@@ -19,11 +19,13 @@ int64_t read_int64(const TensorPtr& t) {
   return v;
 }
 
-void require_index(const char* op, const porta_tensor& src, const porta_tensor& index) {
-  if (index.dtype != Dtype::Int64)
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected an int64 index, got ", dtype_name(index.dtype),
+// The index as the kernels take it: int64, or int32 converted (PyTorch takes both).
+TensorPtr checked_index(const char* op, const porta_tensor& src, const TensorPtr& index) {
+  if (index->dtype != Dtype::Int64 && index->dtype != Dtype::Int32)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected an int64 or int32 index, got ", dtype_name(index->dtype),
          "; convert it first (.long())");
-  check_same_device(op, {&src, &index});
+  check_same_device(op, {&src, index.get()});
+  return index->dtype == Dtype::Int64 ? index : cast(index, Dtype::Int64);
 }
 
 // Launches a GATHER or SCATTER whose `index` indexes a dimension `dim` of
@@ -72,8 +74,8 @@ void check_index_range(const char* op, const TensorPtr& index, int64_t size, int
          " with size ", size);
 }
 
-TensorPtr gather(const TensorPtr& src_in, int32_t dim, const TensorPtr& index_in, const char* op) {
-  require_index(op, *src_in, *index_in);
+TensorPtr gather(const TensorPtr& src_in, int32_t dim, const TensorPtr& index_arg, const char* op) {
+  const TensorPtr index_in = checked_index(op, *src_in, index_arg);
   if (src_in->ndim() != index_in->ndim() && !(src_in->ndim() <= 1 && index_in->ndim() <= 1))
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": index ", index_in->shape.str(), " must have as many dimensions as src ",
          src_in->shape.str());
@@ -93,9 +95,9 @@ TensorPtr gather(const TensorPtr& src_in, int32_t dim, const TensorPtr& index_in
   return index_in->ndim() == 0 ? reshape(out, Dims{}) : out;
 }
 
-TensorPtr scatter(const TensorPtr& self_in, int32_t dim, const TensorPtr& index_in, const TensorPtr& src_in,
+TensorPtr scatter(const TensorPtr& self_in, int32_t dim, const TensorPtr& index_arg, const TensorPtr& src_in,
                   porta_scatter_reduce reduce, const char* op) {
-  require_index(op, *self_in, *index_in);
+  const TensorPtr index_in = checked_index(op, *self_in, index_arg);
   check_same_device(op, {self_in.get(), src_in.get()});
   if (reduce < PORTA_SCATTER_ASSIGN || reduce > PORTA_SCATTER_AMIN)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": reduce ", static_cast<int>(reduce),

@@ -76,8 +76,9 @@ int32_t ops_known_at_plugin_minor(uint32_t minor) {
   if (minor == 4) return PORTA_OP_SORT;
   if (minor <= 6) return PORTA_OP_LAYER_NORM;  // 1.6 appended no op (porta_sort_params.k)
   if (minor == 7) return PORTA_OP_CUMMAX;
-  static_assert(PORTA_PLUGIN_ABI_MINOR == 10, "ops appended in a new plugin ABI minor need their first id here");
   // 1.9 appended no op (porta_plugin_api.native_stream), nor 1.10 (the storage dtypes).
+  if (minor <= 10) return PORTA_OP_BITWISE_AND;
+  static_assert(PORTA_PLUGIN_ABI_MINOR == 11, "ops appended in a new plugin ABI minor need their first id here");
   return PORTA_OP_COUNT;
 }
 

@@ -141,6 +141,38 @@ BINARY(op_pow, T, pow(x, z))
 BINARY(op_atan2, T, atan2(x, z))
 #endif
 
+// Bitwise ops on the integers and bool (and, or, xor; bool's ~ is the core's), shifts as the host's.
+#if !IS_FLOAT && !IS_STORAGE
+BINARY(op_bitwise_and, T, x & z)
+BINARY(op_bitwise_or, T, x | z)
+BINARY(op_bitwise_xor, T, x ^ z)
+#if DT != 0
+#if DT == 1
+typedef uchar U;
+#define SIGNED 0
+#elif DT == 2
+typedef uint U;
+#define SIGNED 1
+#else
+typedef ulong U;
+#define SIGNED 1
+#endif
+inline T porta_lshift(T a, T b) {
+  const T width = (T)(sizeof(T) * 8);
+  if ((SIGNED && b < (T)0) || b >= width) return (T)0;
+  return (T)((U)a << (U)b);
+}
+inline T porta_rshift(T a, T b) {
+  const T widest = (T)(sizeof(T) * 8 - SIGNED);
+  if ((SIGNED && b < (T)0) || b >= widest) return (T)(a >> widest);
+  return (T)(a >> b);
+}
+UNARY(op_bitwise_not, (T)(~x))
+BINARY(op_bitwise_left_shift, T, porta_lshift(x, z))
+BINARY(op_bitwise_right_shift, T, porta_rshift(x, z))
+#endif
+#endif
+
 BINARY(op_eq, uchar, x == z)
 BINARY(op_ne, uchar, x != z)
 BINARY(op_lt, uchar, x < z)

@@ -193,6 +193,17 @@ def silu(input, inplace=False):  # noqa: A002
     return _maybe_in_place(input, inplace, lambda x: call(fn.porta_silu, x._h), "silu")
 
 
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):  # noqa: A002
+    """porta_normalize: input / max(||input||_p, eps) along dim."""
+    result = call(fn.porta_normalize, input._h, float(p), dim, float(eps))
+    return result if out is None else out.copy_(result)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """porta_cosine_similarity along dim: x1 and x2 broadcast, each divided by its 2-norm clamped to eps."""
+    return call(fn.porta_cosine_similarity, x1._h, x2._h, dim, float(eps))
+
+
 def softplus(input, beta=1.0, threshold=20.0):  # noqa: A002
     """log(1 + exp(beta x)) / beta, and x itself where beta x > threshold."""
     return call(fn.porta_softplus, input._h, _number(beta, "beta", "softplus"),

@@ -2,7 +2,7 @@
 // autograd through their parts (so their backward is derived, never
 // written), and reached from C, C++ and Python through porta.h like any op.
 // Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
-// logical.cpp, lerp.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, order_scans.cpp, statistics.cpp, shape.cpp,
+// logical.cpp, lerp.cpp, scaled_sums.cpp, nan_reductions.cpp, logspace.cpp, similarity.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, order_scans.cpp, statistics.cpp, shape.cpp,
 // rearrange.cpp, einsum.cpp, sampling.cpp.
 #pragma once
 
@@ -47,6 +47,22 @@ TensorPtr logical_xor(const TensorPtr& a, const TensorPtr& b);
 // ---- lerp.cpp: start + weight * (end - start), floating, as torch.lerp
 TensorPtr lerp(const TensorPtr& start, const TensorPtr& end, const TensorPtr& weight);
 
+// ---- scaled_sums.cpp: a scalar factor (a 0-d tensor, a wrapped number keeping an int64 exact) converted as
+// PyTorch converts it. add_alpha: a + alpha * b (op ADD) or a - alpha * b (SUB), b * alpha rounded in the result
+// dtype first; an integral result refuses a floating alpha, a bool alpha needs a bool result. addcmul:
+// input + value * t1 * t2 (op MUL) or * t1 / t2 (DIV: integer t1 and t2 refused), float16/bfloat16 computed in
+// float32, an integral result truncating value.
+TensorPtr add_alpha(porta_op op, const TensorPtr& a, const TensorPtr& b, const TensorPtr& alpha);
+TensorPtr addcmul(porta_op op, const TensorPtr& input, const TensorPtr& t1, const TensorPtr& t2, const TensorPtr& value);
+
+// ---- nan_reductions.cpp: over dims as porta_sum; NaN is 0 in nansum and left out of nanmean's count
+// (nanmean takes floating tensors only, as PyTorch)
+TensorPtr nansum(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
+TensorPtr nanmean(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
+
+// ---- logspace.cpp: torch.logspace's steps values from base ** start to base ** end
+TensorPtr logspace(DeviceState& dev, double start, double end, int64_t steps, double base, Dtype dtype);
+
 // ---- logsumexp.cpp: log(sum(exp(a))) over dims, without overflow
 TensorPtr logsumexp(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
 
@@ -81,6 +97,10 @@ TensorPtr any(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool ke
 TensorPtr all(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool keepdim);
 TensorPtr count_nonzero(const TensorPtr& a, const int32_t* dims, int32_t num_dims);
 TensorPtr vector_norm(const TensorPtr& a, double ord, const int32_t* dims, int32_t num_dims, bool keepdim);
+// ---- similarity.cpp: F.normalize (a / max(||a||_p, eps) along dim) and F.cosine_similarity (along dim, the
+// operands broadcast and promoted to a floating dtype)
+TensorPtr normalize(const TensorPtr& a, double p, int32_t dim, double eps);
+TensorPtr cosine_similarity(const TensorPtr& x1, const TensorPtr& x2, int32_t dim, double eps);
 
 // ---- shape.cpp: PyTorch's shape rules, gradients through the parts
 TensorPtr flip(const TensorPtr& a, const int32_t* dims, int32_t num_dims);
