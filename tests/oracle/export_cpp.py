@@ -38,15 +38,17 @@ PATH = os.path.join(HERE, "cpp_cases.json.gz")
 # porta.hpp's elementwise ops, by the shape of their C++ spellings (cpp/cpp_calls.cpp has an entry for each spelling)
 UNARY = ("abs", "acos", "asin", "atan", "asinh", "ceil", "cos", "cosh", "erf", "erfinv", "exp", "exp2", "expm1",
          "floor", "log", "log10", "log1p", "log2", "neg", "round", "sigmoid", "sign", "sin", "sinh", "sqrt", "tan",
-         "tanh", "trunc", "relu")  # the op table's UNARY kind: porta::exp(a), a.exp(), a.exp_()
+         "tanh", "trunc", "relu", "bitwise_not")  # the op table's UNARY kind: porta::exp(a), a.exp(), a.exp_()
 UNARY_COMPOSITE = ("isnan", "isinf", "isfinite", "logical_not")  # no in-place form
 BINARY = ("add", "sub", "mul", "div", "pow", "maximum", "minimum", "atan2", "remainder", "fmod", "floor_divide",
-          "eq", "ne", "lt", "le", "gt", "ge")  # b a Tensor, bool, int64_t or double; in place a.add_(b)
+          "eq", "ne", "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+          "bitwise_right_shift")  # b a Tensor, bool, int64_t or double; in place a.add_(b)
 BINARY_COMPOSITE = ("logical_and", "logical_or", "logical_xor")  # no scalar overload (PyTorch's TypeError), no in place
 # Python's operators that C++ has: a op b, b op a for the reflected one, and the compound assignments
 OPERATORS = {"add": "+", "sub": "-", "mul": "*", "truediv": "/", "mod": "%", "eq": "==", "ne": "!=", "lt": "<",
-             "le": "<=", "gt": ">", "ge": ">="}
-COMPOUND = {"iadd": "+=", "isub": "-=", "imul": "*=", "itruediv": "/="}
+             "le": "<=", "gt": ">", "ge": ">=", "and": "&", "or": "|", "xor": "^", "lshift": "<<", "rshift": ">>"}
+COMPOUND = {"iadd": "+=", "isub": "-=", "imul": "*=", "itruediv": "/=", "iand": "&=", "ior": "|=", "ixor": "^=",
+            "ilshift": "<<=", "irshift": ">>="}
 MIRROR = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}  # a < b is b > a
 # reductions: the Python name and the C++ spelling (PyTorch's amax is porta.hpp's max over dims; its max with a dim
 # returns (values, indices), which porta.hpp has not, so only the full max is exported)
@@ -103,8 +105,8 @@ def cpp_calls(case):
     rest = case.args[1:]
     if space == "Tensor" and name.startswith("__"):
         core = name[2:-2]
-        if core == "neg" and not rest:
-            return ["-a"], {}
+        if core in ("neg", "invert") and not rest:
+            return ["-a" if core == "neg" else "~a"], {}
         if len(rest) != 1 or case.kwargs:
             return None
         if core in OPERATORS:
