@@ -59,6 +59,15 @@ TEST_P(Matmul, ShapesAndDtypes) {
               Layout::Contiguous);
 }
 
+// Integer products are exact (PyTorch's integer matmul; the values here stay far from wrapping).
+TEST_P(Matmul, IntegerProducts) {
+  uint32_t seed = 200;
+  for (const auto& [sa, sb] : kShapeCases)
+    for (DLDataType dt : {porta_int32, porta_int64})
+      check(sample_host(dt, sa, next_seed(seed)), sample_host(dt, sb, next_seed(seed)), Layout::Contiguous,
+            Layout::Transposed);
+}
+
 TEST_P(Matmul, TransposedAndStridedOperands) {
   uint32_t seed = 100;
   for (const auto& [sa, sb] : kShapeCases)
@@ -112,7 +121,7 @@ TEST_P(Matmul, EmptyOperands) {
 TEST_P(Matmul, Errors) {
   auto make = [&](DLDataType dt, const Shape& s) { return upload(sample_host(dt, s, 1), dev()); };
   Tensor a = make(porta_float32, {3, 4}), b = make(porta_float32, {5, 2}), v = make(porta_float32, {3});
-  Tensor s = make(porta_float32, {}), i = make(porta_int32, {4, 2}), i2 = make(porta_int32, {3, 4});
+  Tensor s = make(porta_float32, {}), i = make(porta_bool, {4, 2}), i2 = make(porta_bool, {3, 4});
   Tensor b1 = make(porta_float32, {2, 3, 4}), b2 = make(porta_float32, {3, 4, 2});
   expect_failure(PORTA_ERROR_SHAPE_MISMATCH, [&](porta_tensor** o) { return porta_matmul(a, b, o); });
   expect_failure(PORTA_ERROR_SHAPE_MISMATCH, [&](porta_tensor** o) { return porta_matmul(a, v, o); });

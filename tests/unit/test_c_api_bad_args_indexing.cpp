@@ -83,7 +83,7 @@ const Case kCases[] = {
                porta_scatter(x.f.get(), 0, i.get(), f64.get(), PORTA_SCATTER_ASSIGN, 1, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "bool",
                porta_scatter(x.mask.get(), 0, i.get(), x.mask.get(), PORTA_SCATTER_SUM, 1, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "int64 index",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "int64 or int32 index",
                porta_scatter(x.f.get(), 0, x.f.get(), x.f.get(), PORTA_SCATTER_SUM, 1, out.p()));
        REFUSED(PORTA_ERROR_DEVICE_MISMATCH, "mock:1",
                porta_scatter(x.f.get(), 0, i.get(), x.other.get(), PORTA_SCATTER_SUM, 1, out.p()));

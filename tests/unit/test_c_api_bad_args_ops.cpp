@@ -221,8 +221,8 @@ const Case kCases[] = {
      [](Fixture& x) {
        check_binary(x, porta_matmul, false, "cannot be multiplied");
        Untouched<porta_tensor*> out;
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: supports float32 and float64",
-               porta_matmul(x.labels.get(), x.labels.get(), out.p()));
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul is not defined for bool tensors",
+               porta_matmul(x.mask.get(), x.mask.get(), out.p()));
        porta_tensor* scalar = nullptr;
        ASSERT_EQ(porta_ones(nullptr, 0, porta_float32, x.cpu, &scalar), PORTA_OK);
        Tensor owned(scalar);

@@ -1,6 +1,8 @@
 // Matrix products with NumPy matmul semantics, lowered to one batched GEMM
 // kernel call: C[batch, M, N] = alpha A[batch, M, K] @ B[batch, K, N] +
 // beta C (C filled from the added term first, or given: matmul_into).
+#include <cmath>
+
 #include "runtime/error.hpp"
 #include "ops/ops.hpp"
 
@@ -81,9 +83,8 @@ Product plan(const TensorPtr& a_in, const TensorPtr& b_in) {
          "first (porta_cast, .to(dtype))");
   Product p;
   p.dt = a_in->dtype;
-  if (!is_floating(p.dt))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: supports float32 and float64, got ", dtype_name(a_in->dtype), " and ",
-         dtype_name(b_in->dtype), "; cast first (porta_cast)");
+  if (p.dt == Dtype::Bool)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul is not defined for bool tensors (as PyTorch); cast first (porta_cast)");
   const bool a_vec = a_in->ndim() == 1, b_vec = b_in->ndim() == 1;
   p.a = cast(a_vec ? unsqueeze(a_in, 0) : a_in, p.dt);
   p.b = cast(b_vec ? unsqueeze(b_in, 1) : b_in, p.dt);
@@ -130,6 +131,23 @@ void gemm_into(const Product& p, const TensorPtr& out, double alpha, double beta
   launch(*out->device, PORTA_OP_MATMUL, p.dt, ins, 2, kc, &params);
 }
 
+// An integer product, exact and wrapping as PyTorch's (its integer GEMM accumulates in the dtype; modulo its
+// width that is the int64 sum here): a [.., M, K, 1] * b [.., 1, K, N] summed over K, so it takes M * K * N
+// elements of memory (BLAS has no integer GEMM; PyTorch's CPU loops too). alpha * product + beta * c.
+TensorPtr integer_product(const Product& p, double alpha, const TensorPtr& c, double beta) {
+  check_fill_value("matmul", alpha, p.dt);  // PyTorch's checked conversion: inf does not fit an integer
+  check_fill_value("matmul", beta, p.dt);
+  if (alpha != std::trunc(alpha) || beta != std::trunc(beta))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "matmul: an integer product takes integer alpha and beta (as PyTorch), got ",
+         alpha, " and ", beta);
+  const TensorPtr terms = binary(PORTA_OP_MUL, unsqueeze(p.a, p.a->ndim()), unsqueeze(p.b, p.b->ndim() - 2));
+  const int32_t k = terms->ndim() - 2;
+  TensorPtr product = cast(reduce(PORTA_OP_SUM, terms, &k, 1, false), p.dt);
+  if (alpha != 1.0) product = binary_scalar(PORTA_OP_MUL, product, alpha);
+  if (c && beta != 0.0) product = binary(PORTA_OP_ADD, product, beta == 1.0 ? c : binary_scalar(PORTA_OP_MUL, c, beta));
+  return contiguous(reshape(cast(product, p.dt), p.out_shape));
+}
+
 }  // namespace
 
 TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in) { return matmul(a_in, b_in, 1.0, TensorPtr(), 0.0); }
@@ -146,6 +164,7 @@ TensorPtr matmul(const TensorPtr& a_in, const TensorPtr& b_in, double alpha, con
       fail(PORTA_ERROR_SHAPE_MISMATCH, "matmul: the added term of shape ", c->shape.str(),
            " does not broadcast to the product's shape ", p.out_shape.str());
   }
+  if (!is_floating(p.dt)) return integer_product(p, alpha, adds ? c : TensorPtr(), adds ? beta : 0.0);
   TensorPtr out = empty(*p.a->device, p.dt, p.out_shape);
   if (adds) copy_into(out, c);  // broadcasts c, or refuses a shape that does not
   gemm_into(p, out, alpha, adds ? beta : 0.0);
@@ -164,6 +183,10 @@ void matmul_into(const TensorPtr& out, const TensorPtr& a_in, const TensorPtr& b
          "matmul: the output shares memory with an operand; write into a tensor of its "
          "own");
   begin_write(*out, "matmul");
+  if (!is_floating(p.dt)) {
+    copy_into(out, integer_product(p, alpha, beta != 0.0 ? clone(out) : TensorPtr(), beta));
+    return;
+  }
   gemm_into(p, out, alpha, beta);
 }
 
