@@ -113,9 +113,20 @@ double unary_ref(porta_op op, double x) {
       return std::exp2(x);
     case PORTA_OP_ASINH:
       return std::copysign(std::log(std::fabs(x) + std::sqrt(x * x + 1)), x);
+    case PORTA_OP_BITWISE_NOT:
+      return -std::trunc(x) - 1;  // two's complement ~ of an integer value (ref_unary: bool's is logical not)
     default:
       throw no_reference(op);
   }
+}
+
+// PyTorch's shifts in dt's width: an amount below 0 or from the width on gives 0 for <<, the sign for >>.
+static double shift_ref(porta_op op, double a, double b, DLDataType dt) {
+  const auto x = static_cast<int64_t>(a);
+  const bool beyond = b < 0 || b >= dt.bits;
+  if (op == PORTA_OP_BITWISE_LEFT_SHIFT)
+    return beyond ? 0.0 : store_as(dt, static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(x) << static_cast<int>(b))));
+  return beyond ? (x < 0 ? -1.0 : 0.0) : static_cast<double>(x >> static_cast<int>(b));
 }
 
 double binary_ref(porta_op op, double a, double b) {
@@ -162,6 +173,9 @@ double binary_ref(porta_op op, double a, double b) {
       return static_cast<double>(static_cast<int64_t>(a) | static_cast<int64_t>(b));
     case PORTA_OP_BITWISE_XOR:
       return static_cast<double>(static_cast<int64_t>(a) ^ static_cast<int64_t>(b));
+    case PORTA_OP_BITWISE_LEFT_SHIFT:
+    case PORTA_OP_BITWISE_RIGHT_SHIFT:
+      return shift_ref(op, a, b, porta_int64);  // ref_binary passes the operands' dtype
     default:
       throw no_reference(op);
   }
@@ -209,14 +223,6 @@ bool binary_supported(porta_op op, DLDataType a, DLDataType b) {
   return is_compare(op) || produces_float(op) || defined_on_bool || !is_bool(promote(a, b));
 }
 
-// PyTorch's shifts in dt's width: an amount below 0 or from the width on gives 0 for <<, the sign for >>.
-static double shift_ref(porta_op op, double a, double b, DLDataType dt) {
-  const auto x = static_cast<int64_t>(a);
-  const bool beyond = b < 0 || b >= dt.bits;
-  if (op == PORTA_OP_BITWISE_LEFT_SHIFT)
-    return beyond ? 0.0 : store_as(dt, static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(x) << static_cast<int>(b))));
-  return beyond ? (x < 0 ? -1.0 : 0.0) : static_cast<double>(x >> static_cast<int>(b));
-}
 
 // PyTorch's integer pow in dtype dt: exact, wrapping as its products wrap (square and multiply in 64
 // bits, truncated to dt's width before it becomes a double); a negative exponent truncates 1 / a^|b|.
@@ -240,7 +246,7 @@ HostTensor ref_unary(porta_op op, const HostTensor& a) {
   HostTensor r{dt, a.shape, {}};
   for (double x : a.v) {
     const double v = store_as(dt, x);
-    r.v.push_back(store_as(dt, op != PORTA_OP_BITWISE_NOT ? unary_ref(op, v) : is_bool(dt) ? v == 0 : -v - 1));
+    r.v.push_back(store_as(dt, op == PORTA_OP_BITWISE_NOT && is_bool(dt) ? v == 0 : unary_ref(op, v)));
   }
   return r;
 }
