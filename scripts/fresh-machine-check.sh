@@ -53,6 +53,8 @@ mkdir -p "$root"
 bind "$root" ""  # the root a mount point, as / is on a machine (unshare --mount needs that)
 debootstrap --variant=minbase --include=ca-certificates bookworm "$root" http://deb.debian.org/debian >/dev/null
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# what Debian's installer writes and debootstrap does not: localhost resolves (the tests' TCP store uses it)
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
 cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
 chroot "$root" update-ca-certificates >/dev/null
 

@@ -1813,6 +1813,9 @@ PORTA_EXPORT porta_status porta_optimizer_set_step(porta_optimizer* opt, int32_t
  *  the state converts back). Other parameters are unaffected. Off by
  *  default: the parameter's own dtype, as PyTorch's optimizers. Since 1.10. */
 PORTA_EXPORT porta_status porta_optimizer_set_master_weights(porta_optimizer* opt, int32_t enabled);
+/** PyTorch's maximize=: nonzero steps every parameter of the optimizer with its negated gradient (ascent),
+ *  before weight decay, as every PyTorch optimizer does; 0 (the default) descends. Since 1.12. */
+PORTA_EXPORT porta_status porta_optimizer_set_maximize(porta_optimizer* opt, int32_t enabled);
 /** Frees the optimizer and its state (the parameters live on). NULL: no-op. Since 1.0. */
 PORTA_EXPORT void porta_optimizer_release(porta_optimizer* opt);
 

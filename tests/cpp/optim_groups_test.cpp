@@ -112,3 +112,22 @@ TEST(Attention, ScaledDotProductAttentionIsItsFormula) {
 }
 
 }  // namespace
+
+// maximize: every step takes the negated gradient, so ascending f is descending -f (PyTorch's maximize=).
+TEST(OptimMaximize, AscendsAsDescendingTheNegation) {
+  using F = std::vector<float>;
+  const porta::Tensor up = porta::Tensor::from_vector(F{1, -2}).requires_grad_();
+  const porta::Tensor down = porta::Tensor::from_vector(F{1, -2}).requires_grad_();
+  porta::optim::Adam ascend({up}, {.lr = 0.1, .weight_decay = 0.1, .maximize = true});
+  porta::optim::Adam descend({down}, {.lr = 0.1, .weight_decay = 0.1});
+  for (int i = 0; i < 3; ++i) {
+    (up * porta::Tensor::from_vector(F{3, 0.5})).sum().backward();
+    (down * porta::Tensor::from_vector(F{-3, -0.5})).sum().backward();
+    ascend.step();
+    descend.step();
+    ascend.zero_grad();
+    descend.zero_grad();
+  }
+  EXPECT_EQ(up.to_vector<float>(), down.to_vector<float>());
+  EXPECT_NE(up.to_vector<float>(), (F{1, -2}));
+}

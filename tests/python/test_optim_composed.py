@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import porta
+from porta import nn
 
 GRADS = [np.array([0.5, -1.5, 2.0, 0.0]) * (k + 1) ** 0.5 for k in range(5)]
 P0 = np.array([1.0, -2.0, 0.5, 3.0])
@@ -112,5 +113,23 @@ def test_bad_options_are_refused():
         porta.optim.Adagrad([p], lr_decay=-0.1)
     with pytest.raises(NotImplementedError, match="RMSprop: capturable=True"):
         porta.optim.RMSprop([p], capturable=True)
-    with pytest.raises(NotImplementedError, match="Adagrad: maximize=True"):
-        porta.optim.Adagrad([p], maximize=True)
+    with pytest.raises(NotImplementedError, match="Adagrad: differentiable=True"):
+        porta.optim.Adagrad([p], differentiable=True)
+
+
+@pytest.mark.parametrize("make", [lambda ps, **k: porta.optim.SGD(ps, lr=0.1, momentum=0.9, weight_decay=0.1, **k),
+                                  lambda ps, **k: porta.optim.Adam(ps, lr=0.1, weight_decay=0.1, **k),
+                                  lambda ps, **k: porta.optim.AdamW(ps, lr=0.1, amsgrad=True, **k),
+                                  lambda ps, **k: porta.optim.RMSprop(ps, lr=0.1, weight_decay=0.1, **k),
+                                  lambda ps, **k: porta.optim.Adagrad(ps, lr=0.1, weight_decay=0.1, **k)])
+def test_maximize_steps_with_the_negated_gradient(make):
+    # PyTorch's maximize=: ascent, the gradient negated before weight decay; so maximizing f is minimizing -f
+    up, down = nn.Parameter(porta.tensor([1.0, -2.0])), nn.Parameter(porta.tensor([1.0, -2.0]))
+    ascend, descend = make([up], maximize=True), make([down])
+    for _ in range(3):
+        (up * porta.tensor([3.0, 0.5])).sum().backward()
+        (down * porta.tensor([-3.0, -0.5])).sum().backward()
+        ascend.step(), descend.step()
+        ascend.zero_grad(), descend.zero_grad()
+    assert up.tolist() == down.tolist() and up.tolist() != [1.0, -2.0]
+    assert ascend.param_groups[0]["maximize"] is True

@@ -166,10 +166,8 @@ def test_optimizers_refuse_differentiable_and_unsupported_group_options():
     with pytest.raises(NotImplementedError, match=r"^Adam: differentiable=True is not supported by Porta"):
         porta.optim.Adam([p], differentiable=True)
     # per-group options PyTorch honours used to be dropped
-    with pytest.raises(NotImplementedError, match=r"^SGD: maximize=True is not supported by Porta \(in a parameter"):
-        porta.optim.SGD([{"params": [p], "maximize": True}], lr=0.1)
-    with pytest.raises(NotImplementedError, match=r"^Adam: maximize=True is not supported by Porta \(in a parameter"):
-        porta.optim.Adam([{"params": [p], "maximize": True}])
+    with pytest.raises(NotImplementedError, match=r"^SGD: differentiable=True is not supported by Porta \(in a param"):
+        porta.optim.SGD([{"params": [p], "differentiable": True}], lr=0.1)
     with pytest.raises(NotImplementedError, match=r"^AdamW: decoupled_weight_decay=False is not supported"):
         porta.optim.AdamW([{"params": [p], "decoupled_weight_decay": False}])
     opt = porta.optim.Adam([{"params": [p], "amsgrad": False, "foreach": True}], fused=True)

@@ -732,6 +732,11 @@ const Case kCases[] = {
        // Every value of `enabled` is valid (nonzero: on); only the handle is checked.
        expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_master_weights(o, 1); });
      }},
+    {"porta_optimizer_set_maximize",
+     [](Fixture& x) {
+       // Every value of `enabled` is valid (nonzero: on); only the handle is checked.
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_maximize(o, 1); });
+     }},
     {"porta_optimizer_release",
      [](Fixture& x) {
        porta_optimizer_release(nullptr);  // documented no-op

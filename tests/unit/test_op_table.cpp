@@ -65,14 +65,15 @@ TEST(OpTable, TheCoreExportsOnlyPortaSymbols) {
 }
 
 TEST(OpTable, DtypeRulesAreCheckedBeforeDispatch) {
-  // matmul has no integer kernel anywhere: the core refuses it up front;
+  // matmul has no bool kernel anywhere (nor does PyTorch): the core refuses it up front;
   // exp of int promotes to float32 instead of failing.
   porta_test::Tensor a = porta_test::from({1, 2}, {2}, porta_test::device("cpu"));
-  porta_tensor* i32 = nullptr;
+  porta_tensor *i32 = nullptr, *flags = nullptr;
   PORTA_ASSERT_OK(porta_cast(a.get(), porta_int32, &i32));
-  porta_test::Tensor ai(i32);
+  PORTA_ASSERT_OK(porta_cast(a.get(), porta_bool, &flags));
+  porta_test::Tensor ai(i32), af(flags);
   porta_tensor* out = nullptr;
-  EXPECT_EQ(porta_matmul(i32, i32, &out), PORTA_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_EQ(porta_matmul(flags, flags, &out), PORTA_ERROR_UNSUPPORTED_DTYPE);
   EXPECT_NE(porta_test::error().find("matmul"), std::string::npos);
   PORTA_ASSERT_OK(porta_exp(i32, &out));
   DLDataType dt{};

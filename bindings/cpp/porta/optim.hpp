@@ -138,6 +138,7 @@ class Optimizer {
       porta_optimizer* raw = nullptr;
       detail::check(f(handles.data(), detail::count(handles), &c, &raw));
       groups_.push_back({std::unique_ptr<porta_optimizer, Release>(raw), int32_t(handles.size()), groups[gi].params});
+      if (groups[gi].options.value_or(defaults).maximize) detail::check(porta_optimizer_set_maximize(raw, 1));
     }
   }
 
@@ -175,6 +176,7 @@ struct SGDOptions {
   double dampening = 0;       ///< dampening for momentum
   double weight_decay = 0;    ///< L2 penalty
   bool nesterov = false;      ///< Nesterov momentum
+  bool maximize = false;      ///< ascend: step with the negated gradient (porta_optimizer_set_maximize)
 };
 
 /// Stochastic gradient descent (with momentum, dampening, Nesterov, weight decay).
@@ -198,6 +200,7 @@ struct AdamOptions {
   double eps = 1e-8;          ///< denominator term
   double weight_decay = 0;    ///< L2 (Adam) or decoupled (AdamW; PyTorch's AdamW default is 1e-2)
   bool amsgrad = false;       ///< the maximum of past second moments (composed from elementwise ops)
+  bool maximize = false;      ///< ascend: step with the negated gradient
 };
 
 /// Adam's and AdamW's C options.
@@ -237,6 +240,7 @@ struct RMSpropOptions {
   double weight_decay = 0;   ///< L2 penalty
   double momentum = 0;       ///< momentum factor
   bool centered = false;     ///< normalize by the estimated variance of the gradient
+  bool maximize = false;     ///< ascend: step with the negated gradient
 };
 
 /// RMSprop (state: square_avg, then momentum_buffer with momentum, then grad_avg when centered).
@@ -260,6 +264,7 @@ struct AdagradOptions {
   double weight_decay = 0;                ///< L2 penalty
   double initial_accumulator_value = 0;   ///< the sum's start
   double eps = 1e-10;                     ///< denominator term
+  bool maximize = false;                  ///< ascend: step with the negated gradient
 };
 
 /// Adagrad (state: sum).

@@ -166,6 +166,14 @@ PORTA_API porta_status porta_optimizer_set_master_weights(porta_optimizer* opt, 
   return guard([&] { optim::set_master_weights(optim::check_optimizer(opt), enabled != 0); });
 }
 
+PORTA_API porta_status porta_optimizer_set_maximize(porta_optimizer* opt, int32_t enabled) {
+  return guard([&] {
+    porta_optimizer& o = optim::check_optimizer(opt);
+    std::lock_guard<std::mutex> lock(o.mu);
+    o.maximize = enabled != 0;
+  });
+}
+
 namespace {
 constinit HandleQuarantine<porta_optimizer> g_released_optimizers;
 }  // namespace

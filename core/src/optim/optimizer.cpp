@@ -157,6 +157,7 @@ static void composed_step(porta_optimizer& opt, size_t i, const TensorPtr& p, co
 static void step_one_on(porta_optimizer& opt, size_t i, const TensorPtr& p, const TensorPtr& grad) {
   DeviceState& dev = *p->device;
   TensorPtr g = ops::contiguous(ops::cast(grad, p->dtype));
+  if (opt.maximize) g = ops::unary(PORTA_OP_NEG, g);  // PyTorch's maximize=: ascent, before weight decay
   if (g->device != &dev) g = ops::to(g, dev);
   follow(opt.state[i], dev);
   for (const TensorPtr& st : opt.state[i])

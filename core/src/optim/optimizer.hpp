@@ -28,6 +28,7 @@ struct porta_optimizer {
   // made again from the parameter when something else wrote the parameter
   // (its storage version moved on since the step wrote it).
   bool master_weights = false;
+  bool maximize = false;  // porta_optimizer_set_maximize: step with the negated gradient
   std::vector<porta::TensorPtr> master;  // per parameter (null until its first step)
   std::vector<uint64_t> master_version;  // the parameter's version right after that write
   std::mutex mu;

@@ -58,6 +58,8 @@ class Optimizer:
         handle = c_void_p()
         handles = (c_void_p * len(params))(*[p._h.value for p in params])
         check(self._create(handles, len(params), group, byref(handle)), type(self).__name__)
+        if group.get("maximize"):  # ascent: every step takes the negated gradient (porta_optimizer_set_maximize)
+            check(fn.porta_optimizer_set_maximize(handle, 1))
         self.param_groups.append(group)
         self._handles.append(handle)
         self._created.append({k: v for k, v in group.items() if k != "params"})
@@ -117,7 +119,7 @@ class Optimizer:
             "so move the model (model.to(device)) and drop the optimizer's .to(...)")
 
     # Options PyTorch reads from each parameter group that Porta supports at one value only.
-    _FIXED = {"maximize": False, "differentiable": False}
+    _FIXED = {"differentiable": False}
 
     @staticmethod
     def _choices(foreach, **flags):
@@ -217,8 +219,8 @@ class Optimizer:
 
 class SGD(Optimizer):
     """torch.optim.SGD: momentum, dampening, Nesterov and weight decay. foreach= and fused= are accepted
-    (implementation choices with the same numbers: Porta always runs its fused kernel); maximize=True and
-    differentiable=True are refused."""
+    (implementation choices with the same numbers: Porta always runs its fused kernel); differentiable=True is
+    refused."""
 
     _STATE_NAMES = ("momentum_buffer",)
 
@@ -232,8 +234,6 @@ class SGD(Optimizer):
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
-        if maximize:
-            raise NotImplementedError("SGD: maximize=True is not supported by Porta")
         if differentiable:
             raise NotImplementedError("SGD: differentiable=True is not supported by Porta (its steps are not "
                                       "recorded by autograd)")
@@ -250,7 +250,7 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     """torch.optim.Adam (L2 weight decay added to the gradient), with amsgrad. foreach=, capturable= and
     fused= are accepted (the same numbers: Porta always runs its fused kernel, or without one for amsgrad
-    its composed update); maximize=True and differentiable=True are refused."""
+    its composed update); differentiable=True is refused."""
 
     _decoupled = False
     _FIXED = dict(Optimizer._FIXED, decoupled_weight_decay=False)
@@ -263,8 +263,6 @@ class Adam(Optimizer):
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= betas[0] < 1.0 or not 0.0 <= betas[1] < 1.0:
             raise ValueError(f"Invalid beta parameters: {betas}")
-        if maximize:
-            raise NotImplementedError(f"{type(self).__name__}: maximize=True is not supported by Porta")
         if differentiable:
             raise NotImplementedError(f"{type(self).__name__}: differentiable=True is not supported by Porta (its "
                                       "steps are not recorded by autograd)")
@@ -293,8 +291,7 @@ class AdamW(Adam):
 
 class RMSprop(Optimizer):
     """torch.optim.RMSprop: alpha, eps, weight decay, momentum and centered, composed from elementwise ops
-    on each parameter's device. foreach= is accepted; maximize=True, capturable=True and differentiable=True
-    are refused."""
+    on each parameter's device. foreach= is accepted; capturable=True and differentiable=True are refused."""
 
     _HAS_STEP = True
 
@@ -304,7 +301,7 @@ class RMSprop(Optimizer):
                             ("weight_decay value", weight_decay), ("alpha value", alpha)):
             if not value >= 0.0:
                 raise ValueError(f"Invalid {name}: {value}")
-        for name, value in (("maximize", maximize), ("capturable", capturable), ("differentiable", differentiable)):
+        for name, value in (("capturable", capturable), ("differentiable", differentiable)):
             if value:
                 raise NotImplementedError(f"RMSprop: {name}=True is not supported by Porta")
         super().__init__(params, dict(lr=lr, alpha=alpha, eps=eps, weight_decay=weight_decay, momentum=momentum,
@@ -324,8 +321,8 @@ class RMSprop(Optimizer):
 
 class Adagrad(Optimizer):
     """torch.optim.Adagrad: lr_decay, weight decay, initial_accumulator_value and eps, composed from
-    elementwise ops on each parameter's device. foreach= and fused= are accepted; maximize=True and
-    differentiable=True are refused. As in Porta's other optimizers, the state ("sum") is made at a
+    elementwise ops on each parameter's device. foreach= and fused= are accepted; differentiable=True is
+    refused. As in Porta's other optimizers, the state ("sum") is made at a
     parameter's first step, so state_dict() before any step has no entry for it (PyTorch's has the
     initial sum)."""
 
@@ -339,9 +336,8 @@ class Adagrad(Optimizer):
                             ("epsilon value", eps)):
             if not value >= 0.0:
                 raise ValueError(f"Invalid {name}: {value}")
-        for name, value in (("maximize", maximize), ("differentiable", differentiable)):
-            if value:
-                raise NotImplementedError(f"Adagrad: {name}=True is not supported by Porta")
+        if differentiable:
+            raise NotImplementedError("Adagrad: differentiable=True is not supported by Porta")
         super().__init__(params, dict(lr=lr, lr_decay=lr_decay, weight_decay=weight_decay,
                                       initial_accumulator_value=initial_accumulator_value, eps=eps,
                                       **self._choices(foreach, fused=fused, maximize=maximize,
