@@ -605,9 +605,8 @@ namespace.update(div=_div, divide=_div)
 from . import _scaled_sums  # noqa: E402 - it needs in_place's module loaded first
 
 
-def _with_alpha_inplace(plain_, name):
-    scaled = getattr(_scaled_sums, "_" + name)
-
+def _with_alpha_inplace(plain_, scaled, name):
+    """plain_ (add_ or sub_) with alpha=: the out-of-place `scaled` written back into self."""
     def op(self, other, *, alpha=1):
         if _scaled_sums._is_one(alpha):
             return plain_(self, other)
@@ -618,10 +617,10 @@ def _with_alpha_inplace(plain_, name):
 
 
 for _name in ("add", "sub"):
-    setattr(_scaled_sums, "_" + _name, _scaled_sums.with_alpha(getattr(T, _name), _name))
-    setattr(T, _name, getattr(_scaled_sums, "_" + _name))
-    setattr(T, _name + "_", _with_alpha_inplace(getattr(T, _name + "_"), _name))
-    namespace[_name] = getattr(T, _name)
+    _scaled = _scaled_sums.with_alpha(getattr(T, _name), _name)
+    setattr(T, _name + "_", _with_alpha_inplace(getattr(T, _name + "_"), _scaled, _name))
+    setattr(T, _name, _scaled)
+    namespace[_name] = _scaled
 T.subtract = T.sub  # (the operators keep the plain methods: no alpha to look at)
 T.addcmul, T.addcdiv = _scaled_sums.addcmul, _scaled_sums.addcdiv
 T.addcmul_ = lambda self, tensor1, tensor2, *, value=1: in_place(

@@ -2,8 +2,8 @@
 // autograd through their parts (so their backward is derived, never
 // written), and reached from C, C++ and Python through porta.h like any op.
 // Each family has its file: clamp.cpp, activations.cpp, float_classes.cpp,
-// logical.cpp, lerp.cpp, scaled_sums.cpp, nan_reductions.cpp, logspace.cpp, similarity.cpp, logsumexp.cpp, indexing.cpp, sorting.cpp, order_scans.cpp, statistics.cpp, shape.cpp,
-// rearrange.cpp, einsum.cpp, sampling.cpp.
+// logical.cpp, lerp.cpp, scaled_sums.cpp, nan_reductions.cpp, logspace.cpp, similarity.cpp, logsumexp.cpp,
+// indexing.cpp, sorting.cpp, order_scans.cpp, statistics.cpp, shape.cpp, rearrange.cpp, einsum.cpp, sampling.cpp.
 #pragma once
 
 #include <optional>

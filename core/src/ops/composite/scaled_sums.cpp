@@ -31,9 +31,7 @@ Dtype opmath(Dtype dt) { return dt == Dtype::Float16 || dt == Dtype::BFloat16 ? 
 }  // namespace
 
 TensorPtr add_alpha(porta_op op, const TensorPtr& a, const TensorPtr& b, const TensorPtr& alpha) {
-  const char* name = op == PORTA_OP_SUB ? "sub" : "add";
-  if (op != PORTA_OP_ADD && op != PORTA_OP_SUB)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "add_alpha: op must be add or sub, got ", op_name(op));
+  const char* name = op == PORTA_OP_SUB ? "sub" : "add";  // op is ADD or SUB (porta_add_alpha checks it)
   const Scalar s = factor_value(name, alpha);
   const Dtype rt = ops::result_type({a.get(), b.get()});
   if (!is_floating(rt) && s.kind == Scalar::Kind::Float)
@@ -50,9 +48,7 @@ TensorPtr add_alpha(porta_op op, const TensorPtr& a, const TensorPtr& b, const T
 
 TensorPtr addcmul(porta_op op, const TensorPtr& input, const TensorPtr& t1, const TensorPtr& t2,
                   const TensorPtr& value) {
-  const char* name = op == PORTA_OP_DIV ? "addcdiv" : "addcmul";
-  if (op != PORTA_OP_MUL && op != PORTA_OP_DIV)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "addcmul: op must be mul or div, got ", op_name(op));
+  const char* name = op == PORTA_OP_DIV ? "addcdiv" : "addcmul";  // op is MUL or DIV (porta_addcmul checks it)
   const Scalar s = factor_value(name, value);
   if (op == PORTA_OP_DIV && !is_floating(t1->dtype) && !is_floating(t2->dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "addcdiv: integer division is not supported (as PyTorch); use "
