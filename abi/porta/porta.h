@@ -1503,6 +1503,11 @@ typedef struct porta_pool2d_options {
 /** Max pooling of x [N, C, H, W]. Since 1.0. */
 PORTA_EXPORT porta_status porta_max_pool2d(porta_tensor* x, const porta_pool2d_options* options,
                                            porta_tensor** out);
+/** porta_max_pool2d and, in `indices` (int64, out's shape), where each maximum is: its position h * W + w in
+ *  its [H, W] plane, as PyTorch's max_pool2d(return_indices=True): the first of equal maxima, the last NaN.
+ *  Both or neither are written. Since 1.12. */
+PORTA_EXPORT porta_status porta_max_pool2d_with_indices(porta_tensor* x, const porta_pool2d_options* options,
+                                                        porta_tensor** out, porta_tensor** indices);
 /** Average pooling of x [N, C, H, W]. Since 1.0. */
 PORTA_EXPORT porta_status porta_avg_pool2d(porta_tensor* x, const porta_pool2d_options* options,
                                            porta_tensor** out);

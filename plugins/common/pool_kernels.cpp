@@ -52,10 +52,11 @@ void for_each_plane(int64_t planes, int64_t work, Body&& body) {
                });
 }
 
-// "v is a new maximum": larger, or the first NaN (NaN propagates; ties keep the first).
+// "v is a new maximum": larger, or any NaN, as PyTorch's kernels (NaN propagates, the last NaN of a
+// window is its index; ties keep the first).
 template <class T>
 bool beats(T v, T best) {
-  return v > best || (std::isnan(v) && !std::isnan(best));
+  return v > best || std::isnan(v);
 }
 
 template <class T>

@@ -63,10 +63,11 @@ porta_status pool_shape(const char* op, const porta_kernel_call* c, const DLTens
   return PORTA_OK;
 }
 
-// "v is a new maximum": larger, or the first NaN (NaN propagates; ties keep the first).
+// "v is a new maximum": larger, or any NaN, as PyTorch's kernels (NaN propagates, the last NaN of a
+// window is its index; ties keep the first).
 template <class T>
 __device__ bool beats(T v, T best) {
-  return v > best || (v != v && best == best);
+  return v > best || v != v;
 }
 
 // The output (oh or ow) whose window puts tap k on input position `at`, or -1.

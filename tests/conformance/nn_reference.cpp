@@ -74,7 +74,7 @@ PoolResult ref_max_pool2d(const HostTensor& x, const Window2d& g, const HostTens
   for_each_tap(x.shape, C, g,
                [&](int64_t n, int64_t c, int64_t oh, int64_t ow, int64_t ih, int64_t iw, int64_t, int64_t) {
                  const int64_t o = ((n * C + c) * OH + oh) * OW + ow, xi = ((n * C + c) * H + ih) * W + iw;
-                 if (best[o] < 0 || x.v[xi] > x.v[best[o]]) best[o] = xi;
+                 if (best[o] < 0 || x.v[xi] > x.v[best[o]] || std::isnan(x.v[xi])) best[o] = xi;  // PyTorch's rule
                });
   for (int64_t o = 0; o < r.y.numel(); ++o) {
     r.y.v[o] = x.v[best[o]];

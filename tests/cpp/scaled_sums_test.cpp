@@ -1,7 +1,9 @@
 // add/sub with alpha and addcmul/addcdiv with value, in C++: PyTorch's values,
-// dtype rules and gradients (porta_add_alpha, porta_addcmul); nansum and nanmean.
+// dtype rules and gradients (porta_add_alpha, porta_addcmul); nansum and nanmean; logspace; max_pool2d's indices.
 #include <cmath>
 #include <limits>
+
+#include <porta/nn.hpp>
 
 #include "mock_device.hpp"
 
@@ -70,4 +72,13 @@ TEST(Logspace, PowersOfTheBase) {
   EXPECT_EQ(Tensor::logspace(2, 3, 1, 3).to_vector<float>(), (F{9}));
   EXPECT_EQ(Tensor::logspace(0, 1, 0).numel(), 0);
   EXPECT_THROW((void)Tensor::logspace(0, 1, 2, 10, {}, porta::kBool), porta::Error);
+}
+
+TEST(MaxPool2dWithIndices, WhereEachMaximumIs) {
+  // [1, 1, 3, 4]: ceil mode keeps a last column of windows that runs past the end
+  const Tensor x = Tensor::from_vector(F{1, 5, 2, 0, 7, 3, 9, 9, 4, 8, 6, 1}, {1, 1, 3, 4});
+  const auto [values, indices] = porta::nn::functional::max_pool2d_with_indices(x, 2, 2, 0, 1, true);
+  EXPECT_EQ(values.to_vector<float>(), (F{7, 9, 8, 6}));
+  EXPECT_EQ(indices.to_vector<int64_t>(), (I{4, 6, 9, 10})) << "h * W + w in the plane, the first of equal maxima";
+  EXPECT_EQ(values.to_vector<float>(), porta::nn::functional::max_pool2d(x, 2, 2, 0, 1, true).to_vector<float>());
 }

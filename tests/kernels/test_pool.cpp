@@ -72,7 +72,7 @@ TYPED_TEST(PoolKernels, MaxPoolMatchesNaiveLoops) {
   }
 }
 
-TYPED_TEST(PoolKernels, MaxPoolTakesTheFirstMaximumAndPropagatesNaN) {
+TYPED_TEST(PoolKernels, MaxPoolTakesTheFirstMaximumAndTheLastNaN) {
   using T = TypeParam;
   const PoolCase k{1, 1, 4, 4, 3, 3, 1, 1, 1, 1, 1, 1};
   Tensor<T> x(k.in_shape(), T(2));
@@ -84,11 +84,11 @@ TYPED_TEST(PoolKernels, MaxPoolTakesTheFirstMaximumAndPropagatesNaN) {
   EXPECT_EQ(idx[5], 0);       // window rows 0..2, cols 0..2
   EXPECT_EQ(idx[15], 2 * 4 + 2);
   x[5] = std::numeric_limits<T>::quiet_NaN();  // (1, 1)
-  x[6] = std::numeric_limits<T>::quiet_NaN();  // (1, 2): later, so it never wins
+  x[6] = std::numeric_limits<T>::quiet_NaN();  // (1, 2): later, so it wins where both are (PyTorch's rule)
   ASSERT_EQ(call<T>(PORTA_OP_MAX_POOL2D, {x.dl()}, {y.dl(), idx.dl()}, &p), PORTA_OK) << last_error();
   EXPECT_TRUE(std::isnan(y[0]));
-  EXPECT_EQ(idx[0], 5);
-  EXPECT_EQ(idx[1], 5);
+  EXPECT_EQ(idx[0], 5);  // window cols -1..1 holds only the first NaN
+  EXPECT_EQ(idx[1], 6);
   EXPECT_EQ(idx[3], 6);  // window cols 2..4 holds only the second NaN
   EXPECT_EQ(y[15], T(2));
 }

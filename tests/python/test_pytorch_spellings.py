@@ -167,3 +167,12 @@ def test_alpha_value_and_nan_reductions(device):
     x = porta.tensor([1.0, float("nan"), 3.0], device=device)
     assert x.nansum().item() == 4 and porta.nanmean(x).item() == 2
     assert porta.logspace(0, 3, 4, dtype=porta.int64, device=device).tolist() == [1, 10, 100, 1000]
+
+
+def test_max_pool2d_returns_pytorchs_indices(device):
+    x = porta.tensor([[[[1.0, 5, 2, 0], [7, 3, 9, 9], [4, 8, 6, 1]]]], device=device, requires_grad=True)
+    values, indices = porta.nn.functional.max_pool2d(x, 2, ceil_mode=True, return_indices=True)
+    assert values.tolist() == [[[[7, 9], [8, 6]]]] and indices.tolist() == [[[[4, 6], [9, 10]]]]
+    values.sum().backward()
+    assert x.grad.flatten().tolist() == [0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 0]
+    assert porta.nn.MaxPool2d(2, return_indices=True)(x)[1].tolist() == [[[[4, 6]]]]

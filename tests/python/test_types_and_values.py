@@ -5,6 +5,7 @@ Expected values are PyTorch 2.15's."""
 import copy
 import pickle
 
+import numpy as np
 import pytest
 
 import porta
@@ -48,10 +49,29 @@ def test_values_outside_a_dtype_are_refused(device):
         with pytest.raises(RuntimeError, match="cannot be converted to type .* without overflow"):
             porta.full((1,), value, dtype=dtype, device=device)
     assert porta.full((1,), -1, dtype=porta.uint8, device=device).tolist() == [255]
-    with pytest.raises(OverflowError, match="out of range for int64"):
-        porta.tensor([2**63])
-    with pytest.raises(OverflowError, match="out of range for int64"):
-        porta.tensor([2**64])
+    for data in ([2**63], [2**64], [1, -1, 2**63]):
+        with pytest.raises(ValueError, match="out of range for int64"):
+            porta.tensor(data)
+    for data, dtype in (([300], porta.int8), ([128.0], porta.int8), ([-0.5], porta.uint8), ([float("nan")], porta.int64),
+                        ([np.int64(300)], porta.int8)):
+        with pytest.raises(RuntimeError, match=f"cannot be converted to type {dtype.name} without overflow"):
+            porta.tensor(data, dtype=dtype, device=device)
+    assert porta.tensor([127.9, -128.0, -3.7], dtype=porta.int8).tolist() == [127, -128, -3]  # truncated
+    assert porta.tensor([-255, 255], dtype=porta.uint8).tolist() == [1, 255]
+    assert porta.tensor(np.array([300]), dtype=porta.int8).tolist() == [44]  # an array casts as NumPy does
+
+
+def test_tensor_types_its_data_as_pytorch(device):
+    # each leaf has a dtype (Python numbers: bool, int64, float32; NumPy and tensors: their own); they promote
+    for data, dtype in (([1, np.float64(2.5)], porta.float64), ([True, np.int16(3)], porta.int16),
+                        ([np.uint8(1), np.int8(2)], porta.int16), ([1.5, np.float16(2)], porta.float32),
+                        ([[1, 2], [np.int8(3), 4]], porta.int64), ([np.int32(1), np.int32(2)], porta.int32),
+                        ([porta.tensor(1, dtype=porta.float16)] * 2, porta.float16), ([], porta.float32)):
+        t = porta.tensor(data, device=device)
+        assert t.dtype == dtype, data
+    assert porta.tensor([porta.tensor([1.5]), 2]).tolist() == [1.5, 2.0]  # a one-element tensor is a number
+    with pytest.raises(ValueError, match="only one element tensors"):
+        porta.tensor([porta.zeros(2), porta.zeros(2)])
     with pytest.raises(RuntimeError, match="cannot be converted to type uint8"):
         porta.arange(250, 260, dtype=porta.uint8, device=device)
 

@@ -224,6 +224,20 @@ const Case kCases[] = {
            sizeof(porta_pool2d_options), {INT32_MAX, 2}, {1, 1}, {0, 0}, {3, 1}, 1, 0, 1};
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "smaller than the", porta_max_pool2d(img, &ceil_huge, out.p()));
      }},
+    {"porta_max_pool2d_with_indices",
+     [](Fixture& x) {
+       const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1, 0, 0};
+       Untouched<porta_tensor*> indices;
+       expect_handle_and_out_checked(x, [&](porta_tensor* t, porta_tensor** o) {
+         return porta_max_pool2d_with_indices(t, &two, o, indices.p());
+       });
+       Untouched<porta_tensor*> out;
+       porta_tensor* img = x.image.get();
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "indices must not be NULL",
+               porta_max_pool2d_with_indices(img, &two, out.p(), nullptr));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input must be 4-D",
+               porta_max_pool2d_with_indices(x.f.get(), &two, out.p(), indices.p()));
+     }},
     {"porta_avg_pool2d",
      [](Fixture& x) {
        const porta_pool2d_options two{sizeof(porta_pool2d_options), {2, 2}, {0, 0}, {0, 0}, {0, 0}, 1, 0, 0};

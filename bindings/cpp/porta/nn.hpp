@@ -81,6 +81,15 @@ inline Tensor max_pool2d(const Tensor& x, int kernel, int stride = 0, int paddin
       sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {dilation, dilation}, 1, 0, int{ceil_mode}};
   return detail::call(porta_max_pool2d, x.checked_handle(), &o);
 }
+/// max_pool2d and where each maximum is (h * W + w in its plane: PyTorch's return_indices=True).
+inline std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& x, int kernel, int stride = 0, int padding = 0,
+                                                          int dilation = 1, bool ceil_mode = false) {
+  const porta_pool2d_options o{
+      sizeof(o), {kernel, kernel}, {stride, stride}, {padding, padding}, {dilation, dilation}, 1, 0, int{ceil_mode}};
+  porta_tensor *out = nullptr, *indices = nullptr;
+  detail::check(porta_max_pool2d_with_indices(x.checked_handle(), &o, &out, &indices));
+  return {Tensor::adopt(out), Tensor::adopt(indices)};
+}
 /// Average pooling (stride 0 means "= kernel"); ceil_mode as max_pool2d's, its windows divided as PyTorch's.
 inline Tensor avg_pool2d(const Tensor& x, int kernel, int stride = 0, int padding = 0, bool count_include_pad = true,
                          bool ceil_mode = false) {

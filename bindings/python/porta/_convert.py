@@ -10,7 +10,7 @@ from ctypes import byref, c_void_p
 
 import numpy as np
 
-from . import _device, _dtype
+from . import _data_dtype, _device, _dtype
 from ._errors import error
 from ._lib import fn
 from ._tensor import Tensor, wrap
@@ -44,45 +44,31 @@ def _wire_dtype(dt):
 
 
 def _int_overflow(arr):
-    """OverflowError for Python integers no int64 holds (NumPy made them uint64 or objects)."""
-    if arr.dtype == np.uint64 and arr.size and int(arr.max()) >= 2**63:
-        return OverflowError(f"porta.tensor(): {int(arr.max())} is out of range for int64 (Porta's and PyTorch's "
-                             "widest integer)")
-    if arr.dtype == object and all(isinstance(v, int) for v in arr.flat):
-        return OverflowError("porta.tensor(): an integer is out of range for int64 (Porta's and PyTorch's widest "
-                             "integer)")
+    """ValueError for Python integers no int64 holds (NumPy made them uint64 or objects), as PyTorch."""
+    if arr.dtype.kind in "uf" or (arr.dtype == object and all(isinstance(v, int) for v in arr.flat)):
+        return ValueError("porta.tensor(): Overflow when unpacking long long (an integer is out of range for "
+                          "int64, Porta's and PyTorch's widest integer; pass dtype=porta.float32 for a float)")
     return None
 
 
 def _python_array(data, dtype=None):
-    """A NumPy array of Python data, typed as torch.tensor would type it; with `dtype` (a porta dtype),
-    converted straight to it (float64 data is not rounded through float32 first)."""
+    """(a NumPy array, its porta dtype) of Python data (numbers, nested lists, NumPy scalars, one-element
+    tensors), typed as torch.tensor types it (_data_dtype), or converted straight to `dtype` (a porta dtype:
+    float64 data is not rounded through float32 first) after checking that every number fits it."""
+    data, inferred = _data_dtype.normalize(data)
     arr = np.asarray(data)
-    overflow = _int_overflow(arr)
-    if overflow is not None:
-        raise overflow
-    if dtype is not None and arr.dtype != object:
-        return arr.astype(numpy_dtype(_wire_dtype(dtype)))
-    if arr.dtype == np.float64:
-        arr = arr.astype(np.float32)
-    elif arr.dtype.kind in "iu" and arr.dtype != np.uint8:
-        arr = arr.astype(np.int64)
-    elif arr.dtype == object:
+    if dtype is None:
+        overflow = _int_overflow(arr) if inferred is _dtype.int64 else None
+        if overflow is not None:
+            raise overflow
+        dtype = inferred
+    else:
+        _data_dtype.check_fits(arr, dtype)
+    if arr.dtype == object and not all(isinstance(v, (int, float)) for v in arr.flat):
         raise TypeError("porta.tensor(): could not infer a dtype from the data (ragged nested lists, or "
                         "objects that are not numbers?)")
-    return arr
-
-
-def as_array(data, dtype=None):
-    """`data` as a NumPy array with a Porta dtype (no copy when already one); Python data goes
-    straight to `dtype` when one is given."""
-    if isinstance(data, np.ndarray):
-        return data
-    if isinstance(data, np.generic):
-        return np.asarray(data)
-    if isinstance(data, (list, tuple)) and any(isinstance(x, Tensor) for x in data):
-        data = [x.tolist() if isinstance(x, Tensor) else x for x in data]
-    return _python_array(data, dtype)
+    with np.errstate(over="ignore", invalid="ignore"):  # floats beyond float32's range become inf, as PyTorch
+        return arr.astype(numpy_dtype(_wire_dtype(dtype))), dtype
 
 
 def upload(arr, dt, dev):
@@ -105,8 +91,9 @@ def from_data(data, dtype=None, device=None):
         t = data.detach().clone()
         return t.to(device=device, dtype=dtype) if (device is not None or dtype is not None) else t
     dt = _dtype.resolve(dtype) if dtype is not None else None
-    arr = as_array(data, dt)
-    dt = dt if dt is not None else _dtype.from_numpy(arr.dtype)
+    if isinstance(data, np.ndarray):  # NumPy's own cast, as PyTorch (no range check)
+        return upload(data, dt if dt is not None else _dtype.from_numpy(data.dtype), device)
+    arr, dt = _python_array(data, dt)
     return upload(arr, dt, device)
 
 

@@ -283,6 +283,7 @@ SIGNATURES = {
     "porta_conv_transpose2d": ("STATUS", ("T", "T", "T", "POINTER(Conv2dOptions)", "P_I32", "OUT")),
     "porta_conv_transpose1d": ("STATUS", ("T", "T", "T", "I32", "I32", "I32", "I32", "I32", "OUT")),
     "porta_max_pool2d": ("STATUS", ("T", "POINTER(Pool2dOptions)", "OUT")),
+    "porta_max_pool2d_with_indices": ("STATUS", ("T", "POINTER(Pool2dOptions)", "OUT", "OUT")),
     "porta_avg_pool2d": ("STATUS", ("T", "POINTER(Pool2dOptions)", "OUT")),
     "porta_softmax": ("STATUS", ("T", "I32", "OUT")),
     "porta_log_softmax": ("STATUS", ("T", "I32", "OUT")),

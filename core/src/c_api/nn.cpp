@@ -68,6 +68,13 @@ PORTA_API porta_status porta_max_pool2d(porta_tensor* x, const porta_pool2d_opti
   return produce(out, [&] { return nn::max_pool2d(arg(x, "x"), pool_options(options, "max_pool2d")); });
 }
 
+PORTA_API porta_status porta_max_pool2d_with_indices(porta_tensor* x, const porta_pool2d_options* options,
+                                                     porta_tensor** out, porta_tensor** indices) {
+  return produce_pair(out, "out", indices, "indices", [&] {
+    return nn::max_pool2d_with_indices(arg(x, "x"), pool_options(options, "max_pool2d"));
+  });
+}
+
 PORTA_API porta_status porta_avg_pool2d(porta_tensor* x, const porta_pool2d_options* options, porta_tensor** out) {
   return produce(out, [&] { return nn::avg_pool2d(arg(x, "x"), pool_options(options, "avg_pool2d")); });
 }

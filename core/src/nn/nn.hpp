@@ -23,6 +23,8 @@ TensorPtr conv_transpose1d(const TensorPtr& x, const TensorPtr& weight, const Te
                            int32_t padding, int32_t output_padding, int32_t dilation, int32_t groups);
 // ceil_mode pads the end so the plugins' floor-mode kernels see the extra windows.
 TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
+// max_pool2d and where each maximum is: its position h * W + w in its [H, W] plane (PyTorch's indices, int64).
+std::pair<TensorPtr, TensorPtr> max_pool2d_with_indices(const TensorPtr& x, const porta_pool2d_options& o);
 TensorPtr avg_pool2d(const TensorPtr& x, const porta_pool2d_options& o);
 // masked_rows_zero: a row of -inf gives zeros (attention's fully masked rows, PyTorch's _safe_softmax).
 TensorPtr softmax(const TensorPtr& x, int32_t dim, bool log, bool masked_rows_zero = false);

@@ -123,11 +123,19 @@ TensorPtr ceil_divisor_scale(const porta_tensor& x, const porta_pool2d_options& 
 
 }  // namespace
 
-TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o) {
+TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o) { return max_pool2d_with_indices(x, o).first; }
+
+std::pair<TensorPtr, TensorPtr> max_pool2d_with_indices(const TensorPtr& x, const porta_pool2d_options& o) {
   if (o.ceil_mode) {
     const CeilExtra e = ceil_extra("max_pool2d", *x, o, true);
-    if (e.h == 0 && e.w == 0) return max_pool2d(x, floor_options(o));
-    return max_pool2d(pad(x, {0, e.w, 0, e.h}, PORTA_PAD_CONSTANT, -INFINITY), floor_options(o));
+    if (e.h == 0 && e.w == 0) return max_pool2d_with_indices(x, floor_options(o));
+    auto [out, at] = max_pool2d_with_indices(pad(x, {0, e.w, 0, e.h}, PORTA_PAD_CONSTANT, -INFINITY), floor_options(o));
+    // positions in the padded plane (width W + e.w) as positions in x's: a window starts inside x, so its
+    // maximum is an element of x (the padding's -inf never beats one)
+    const int64_t W = x->shape[3], padded = W + e.w;
+    const TensorPtr row = ops::binary_scalar(PORTA_OP_FLOOR_DIVIDE, at, double(padded));
+    const TensorPtr col = ops::binary(PORTA_OP_SUB, at, ops::binary_scalar(PORTA_OP_MUL, row, double(padded)));
+    return {out, ops::binary(PORTA_OP_ADD, ops::binary_scalar(PORTA_OP_MUL, row, double(W)), col)};
   }
   const Pool p = plan("max_pool2d", *x, o, true);
   TensorPtr xc = ops::contiguous(x);
@@ -144,7 +152,7 @@ TensorPtr max_pool2d(const TensorPtr& x, const porta_pool2d_options& o) {
     node->indices = idx;
     autograd::record(out, node, {&x});
   }
-  return out;
+  return {out, idx};
 }
 
 TensorPtr avg_pool2d(const TensorPtr& x, const porta_pool2d_options& o) {

@@ -2,8 +2,8 @@
 // gradients, summing in the host kernels' order so results match them.
 // Geometry: porta_pool2d_params' first eight ints (window2d.cl).
 
-// "v is a new maximum": larger, or the first NaN.
-inline bool beats(T v, T best) { return v > best || (isnan(v) && !isnan(best)); }
+// "v is a new maximum": larger, or any NaN (the last NaN of a window wins, as PyTorch).
+inline bool beats(T v, T best) { return v > best || isnan(v); }
 
 // Range (OW, OH, planes): one work-item per output.
 #define OUTPUT_INDEX                                                   \

@@ -4,7 +4,7 @@ from ctypes import c_int32, c_int64
 
 from .. import _scalars, _tensor_ops
 from .._lib import Conv2dOptions, Pool2dOptions, fn, int_array, int_out_of_range, sized
-from .._tensor import call
+from .._tensor import call, call_outs
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
@@ -125,10 +125,11 @@ def _pool_options(kernel_size, stride, padding, dilation, count_include_pad, cei
 
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,  # noqa: A002
                return_indices=False):
-    """Max pooling of input [N, C, H, W] (stride defaults to kernel_size)."""
-    if return_indices:
-        raise NotImplementedError("max_pool2d: return_indices=True is not supported by Porta")
+    """Max pooling of input [N, C, H, W] (stride defaults to kernel_size); return_indices=True also gives where
+    each maximum is, h * W + w in its plane (porta_max_pool2d_with_indices)."""
     o = _pool_options(kernel_size, stride, padding, dilation, True, ceil_mode, "max_pool2d")
+    if return_indices:
+        return tuple(call_outs(fn.porta_max_pool2d_with_indices, input._h, o, n=2))
     return call(fn.porta_max_pool2d, input._h, o)
 
 

@@ -395,12 +395,12 @@ class MaxPool2d(_Pool):
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__(kernel_size, stride, padding, ceil_mode)
-        if return_indices:
-            raise NotImplementedError("MaxPool2d: return_indices=True is not supported by Porta")
         self.dilation = dilation
+        self.return_indices = return_indices
 
     def forward(self, input):  # noqa: A002
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode)
+        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
+                            self.return_indices)
 
 
 class AvgPool2d(_Pool):
