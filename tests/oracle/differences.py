@@ -1,24 +1,26 @@
 """The one table of deliberate differences from PyTorch (docs/differences-from-pytorch.md),
-as the suite reads it: each row's first cell is a case-id pattern in backticks (fnmatch:
-`*` any text, `?` one character, `[...]` a set, `[[]` a literal bracket), and the cases
-it matches may differ from PyTorch's answer, or answer where PyTorch raises.
+as the suite reads it: each row's first cell holds one or more case-id patterns in backticks
+(fnmatch: `*` any text, `?` one character, `[...]` a set, `[[]` a literal bracket), and the
+cases they match may differ from PyTorch's answer, or answer where PyTorch raises, for the
+row's one reason.
 """
 import fnmatch
 import os
 import re
 
 PATH = os.path.join(os.path.dirname(__file__), "..", "..", "docs", "differences-from-pytorch.md")
-_ROW = re.compile(r"^\|\s*`([^`]+)`\s*\|")
+_FIRST_CELL = re.compile(r"^\|\s*(`[^|]*`)\s*\|")
+_PATTERN = re.compile(r"`([^`]+)`")
 
 
 def load(path=PATH):
-    """[(pattern, compiled regex)] of the table's rows, in order."""
+    """[(pattern, compiled regex)] of the table's patterns, in order (a row may hold several)."""
     rows = []
     with open(path, encoding="utf-8") as f:
         for line in f:
-            m = _ROW.match(line)
+            m = _FIRST_CELL.match(line)
             if m:
-                rows.append((m.group(1), re.compile(fnmatch.translate(m.group(1)))))
+                rows.extend((p, re.compile(fnmatch.translate(p))) for p in _PATTERN.findall(m.group(1)))
     return rows
 
 

@@ -108,7 +108,8 @@ def test_transformer_encoder_layer_trains(device):
     losses = []
     for _ in range(30):
         opt.zero_grad()
-        loss = F.mse_loss(head(layer(x, is_causal=True)), y)
+        causal = porta.ones(5, 5, dtype=porta.bool, device=device).triu(1)  # True: not allowed, as PyTorch
+        loss = F.mse_loss(head(layer(x, src_mask=causal, is_causal=True)), y)
         loss.backward()
         opt.step()
         losses.append(loss.item())

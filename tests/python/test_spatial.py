@@ -84,8 +84,12 @@ def test_refused_arguments():
         F.pad(t, (1, 1), mode="symmetric")
     with pytest.raises(ValueError, match="doesn't take in value"):
         F.pad(t, (1, 1), mode="reflect", value=2.0)
-    with pytest.raises(RuntimeError, match="does not fit dimension 3 of size 3"):
-        F.pad(t, (3, 0), mode="reflect")
+    with pytest.raises(RuntimeError, match="does not fit dimension 2 of size 3"):
+        F.pad(porta.zeros(1, 2, 3), (3, 0), mode="reflect")
+    with pytest.raises(NotImplementedError, match="padding size 2 is not supported for 4D input"):
+        F.pad(t, (1, 1), mode="reflect")  # one padded dim takes [C, L] or [N, C, L], as PyTorch
+    with pytest.raises(RuntimeError, match="not implemented for bool"):
+        F.pad(porta.zeros(1, 2, 3, dtype=porta.bool), (1, 1), mode="replicate")
     with pytest.raises(RuntimeError, match="padding length must be even"):
         F.pad(t, (1, 1, 1))
     with pytest.raises(RuntimeError, match="Expected 4D or 5D input"):

@@ -57,8 +57,14 @@ def numel(input):  # noqa: A002 - torch's name
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
-    """Whether |input - other| <= atol + rtol * |other| everywhere (compared on the host)."""
+    """Whether |input - other| <= atol + rtol * |other| everywhere (compared on the host); one dtype and
+    tolerances >= 0, as PyTorch requires."""
     import numpy as np
+    if input.dtype is not other.dtype:
+        raise RuntimeError(f"allclose: {input.dtype} did not match {other.dtype} (compare tensors of one dtype)")
+    for name, tol in (("rtol", rtol), ("atol", atol)):
+        if tol < 0:
+            raise RuntimeError(f"allclose: {name} must be greater than or equal to zero, but got {tol}")
     return builtins.bool(np.allclose(input.numpy(force=True), other.numpy(force=True), rtol=rtol, atol=atol,
                             equal_nan=equal_nan))
 

@@ -121,7 +121,7 @@ def _plan(self, items):
             if bad is not None:
                 raise IndexError(f"index {bad} is out of bounds for dimension with size {size}")
             t = t.where(t >= 0, t + size)
-        indices.append(t.expand(*shape) if tuple(t.shape) != shape else t)
+        indices.append(t.expand(tuple(shape)) if tuple(t.shape) != shape else t)
     return view, dims, indices, shape
 
 
@@ -148,7 +148,7 @@ def get(self, items):
     view, dims, indices, shape = _plan(self, items)
     permuted, p, flat, linear = _flattened(view, dims, indices)
     out = flat.index_select(p, linear)
-    return out.reshape(*permuted.shape[:p], *shape, *permuted.shape[p + len(dims):])
+    return out.reshape((*permuted.shape[:p], *shape, *permuted.shape[p + len(dims):]))
 
 
 def put(self, items, value, accumulate=False):
@@ -173,9 +173,9 @@ def put(self, items, value, accumulate=False):
         value = tensor(value, dtype=self.dtype, device=self.device)
     value = value.to(self.device)
     target = tuple(permuted.shape[:p]) + shape + tuple(permuted.shape[p + len(dims):])
-    source = value.expand(*target).reshape(*permuted.shape[:p], linear.shape[0], *permuted.shape[p + len(dims):])
+    source = value.expand(tuple(target)).reshape(*permuted.shape[:p], linear.shape[0], *permuted.shape[p + len(dims):])
     written = flat.index_add(p, linear, source) if accumulate else flat.index_copy(p, linear, source)
-    permuted.copy_(written.reshape(*permuted.shape))
+    permuted.copy_(written.reshape(permuted.shape))
 
 
 def index_put_(self, indices, values, accumulate=False):

@@ -120,7 +120,9 @@ def _dlpack_device(self):
 def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     """A PyCapsule holding a DLPack tensor that views (or, when asked, copies) this tensor."""
     collect_exported()
-    src = self.detach() if self.requires_grad else self
+    if self.requires_grad:  # the consumer would not see the gradient: refused, as PyTorch refuses it
+        raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+    src = self
     here = self.dl_device
     flags = 0
     if stream is not None and stream != -1 and here.device_type == 1:
@@ -199,6 +201,8 @@ def from_dlpack(ext_tensor, *, device=None, copy=None):
     """
     want = None if device is None else _device.resolve(device)
     if isinstance(ext_tensor, Tensor):
+        if ext_tensor.requires_grad:
+            raise BufferError("from_dlpack: Can't export tensors that require gradient, use tensor.detach()")
         t = ext_tensor
         copied = False
     elif _is_capsule(ext_tensor):

@@ -73,19 +73,33 @@ def from_numpy(np_dtype):
 
 
 def resolve(value):
-    """A porta dtype from a dtype, its name ('float32', 'float', 'long') or a NumPy/Python type."""
+    """The porta dtype a dtype= argument names: a porta dtype, or Python's float (float64, as PyTorch), int
+    (int64) or bool. A name or a NumPy type is refused with TypeError, as PyTorch refuses it (by_name reads names)."""
+    if value.__class__ is dtype:
+        return value
+    if value is float:  # Python's float is a double: PyTorch's dtype=float is float64
+        return float64
+    if value is int:
+        return int64
+    if value is bool:
+        return bool_
+    hint = ""
+    try:
+        hint = f"; use porta.{by_name(value).name}"
+    except TypeError:
+        pass
+    raise TypeError(f"dtype must be a porta.dtype, not {type(value).__name__} {value!r}{hint} (Porta supports "
+                    f"{SUPPORTED})")
+
+
+def by_name(value):
+    """A porta dtype from its name ('float32', 'float', 'long') or a NumPy type, for Porta's own readers."""
     if value.__class__ is dtype:
         return value
     if isinstance(value, str):
         d = _BY_NAME.get(value) or _ALIASES.get(value)
         if d is not None:
             return d
-    elif value is float:  # Python's float is a double: PyTorch's dtype=float is float64
-        return float64
-    elif value is int:
-        return int64
-    elif value is bool:
-        return bool_
     else:
         name = getattr(value, "name", None) or getattr(getattr(value, "dtype", None), "name", None)
         if name is None and isinstance(value, type):

@@ -6,7 +6,7 @@ from ctypes import byref, c_uint64
 from . import _device, _dtype
 from ._convert import from_data
 from ._errors import InvalidArgumentError, check
-from ._lib import fn
+from ._lib import fn, int_arg
 from ._generator import sample
 from ._scalars import number
 from ._tensor import Size, Tensor, call, normalize_shape, shape_array
@@ -47,6 +47,9 @@ def as_tensor(data, dtype=None, device=None):
 def from_numpy(ndarray):
     """A tensor sharing the NumPy array's memory (zero-copy; read-only arrays give read-only tensors)."""
     from ._dlpack import from_dlpack
+    import numpy as np
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"from_numpy(): expected np.ndarray (got {type(ndarray).__name__})")
     if getattr(getattr(ndarray, "dtype", None), "name", None) == "bfloat16":
         raise TypeError("from_numpy(): NumPy cannot share a bfloat16 (ml_dtypes) array through DLPack; copy it with "
                         "porta.tensor(array), or share array.view(numpy.uint16)")
@@ -89,6 +92,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
         dtype = _dtype.bool_ if isinstance(fill_value, bool) else \
             _dtype.int64 if isinstance(fill_value, int) else _dtype.float32
     dt = _dt(dtype)
+    if isinstance(size, int):
+        raise TypeError("full(): argument 'size' (position 1) must be tuple of ints, not int (full((2,), value))")
     shape, n = shape_array(normalize_shape((size,)))
     if isinstance(fill_value, int) and not isinstance(fill_value, bool) and not dt.is_floating_point:
         return _finish(call(fn.porta_full_int64, shape, n, fill_value, dt.dl, _device.resolve(device)), requires_grad)
@@ -132,10 +137,15 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad=Fa
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False):
     """`steps` values evenly spaced from start to end inclusive."""
-    if not isinstance(steps, int) or steps < 0:
+    steps = int_arg(steps, "steps", "linspace")
+    if steps < 0:
         raise RuntimeError(f"linspace(): number of steps must be a non-negative int, got {steps!r}")
     if dtype is not None and _dtype.resolve(dtype) is _dtype.bool_:
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    if dtype is not None:  # the ends must fit an integer dtype, as PyTorch converts them
+        import numpy as np
+        from ._data_dtype import check_fits
+        check_fits(np.array([number(start), number(end)]), _dtype.resolve(dtype))
     if steps == 0:
         return _finish(empty(0, dtype=_dt(dtype), device=device), requires_grad)
     if steps == 1:
@@ -202,7 +212,8 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     if size is None:
         raise TypeError("randint(): the size argument is required (e.g. randint(10, (3,)))")
     shape, n = shape_array(normalize_shape((size,)))
-    t = sample(fn.porta_randint, generator, int(low), int(high), shape, n, _dt(dtype, _dtype.int64).dl,
+    low, high = int_arg(low, "low", "randint"), int_arg(high, "high", "randint")
+    t = sample(fn.porta_randint, generator, low, high, shape, n, _dt(dtype, _dtype.int64).dl,
                _device.resolve(device))
     return _finish(t, requires_grad)
 
@@ -239,12 +250,18 @@ def bernoulli(input, p=None, *, generator=None, out=None):  # noqa: A002 - torch
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None):  # noqa: A002
     """torch.multinomial: int64 class indices drawn with probabilities proportional to input ([C] or [N, C])."""
     _no_out(out, "multinomial")
-    return sample(fn.porta_multinomial, generator, input._h, int(num_samples), 1 if replacement else 0)
+    return sample(fn.porta_multinomial, generator, input._h, int_arg(num_samples, "num_samples", "multinomial"),
+                  1 if replacement else 0)
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad=False):
-    """A 2-D tensor with ones on the diagonal."""
+_SQUARE = object()
+
+
+def eye(n, m=_SQUARE, *, dtype=None, device=None, requires_grad=False):
+    """A 2-D tensor with ones on the diagonal (n x n, or n x m)."""
     import numpy as np
+    n = int_arg(n, "n", "eye")
+    m = n if m is _SQUARE else int_arg(m, "m", "eye")
     return tensor(np.eye(n, m), dtype=_dt(dtype), device=device, requires_grad=requires_grad)
 
 
@@ -304,7 +321,10 @@ Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=N
 
 def manual_seed(seed):
     """Reseeds Porta's generator: the same seed gives the same numbers on every device."""
-    check(fn.porta_manual_seed(int(seed) & 0xFFFFFFFFFFFFFFFF))
+    seed = int(seed)
+    if not -2**63 <= seed < 2**64:
+        raise ValueError(f"manual_seed(): Overflow when unpacking long long (a seed is in [-2**63, 2**64), got {seed})")
+    check(fn.porta_manual_seed(seed & 0xFFFFFFFFFFFFFFFF))
 
 
 def get_rng_state():
@@ -316,6 +336,8 @@ def get_rng_state():
 
 def set_rng_state(state):
     """Restores a state read with get_rng_state."""
+    if not isinstance(state, (tuple, list)) or len(state) != 2:
+        raise RuntimeError(f"set_rng_state(): expected the (seed, offset) pair get_rng_state() returns, got {state!r}")
     check(fn.porta_generator_set_state(int(state[0]), int(state[1])))
 
 

@@ -70,10 +70,20 @@ def sample(c, generator, *args):
     return out
 
 
+def _dtype_max(dt):
+    import numpy as np
+    return int(np.iinfo(np.dtype(dt.numpy_name)).max)
+
+
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     """A random permutation of 0..n-1 (int64), from `generator` or the global generator."""
     from ._factories import _finish
     _check(generator, "randperm()")
+    dt = None if dtype is None else _dtype.resolve(dtype)
+    if dt is _dtype.bool_:
+        raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
+    if dt is not None and not dt.is_floating_point and n > 0 and n - 1 > _dtype_max(dt):
+        raise RuntimeError(f"randperm(): value cannot be converted to type {dt.name} without overflow (n={n})")
     out = c_void_p()
     dev = _device.resolve(device)
     if generator is None:
@@ -82,6 +92,6 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
         seed, offset = generator._take(n)
         check(fn.porta_randperm_at(n, seed, offset, dev, out))
     t = wrap(out)
-    if dtype is not None and _dtype.resolve(dtype) is not _dtype.int64:
-        t = t.to(_dtype.resolve(dtype))
+    if dt is not None and dt is not _dtype.int64:
+        t = t.to(dt)
     return _finish(t, requires_grad)

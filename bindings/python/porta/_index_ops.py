@@ -199,7 +199,7 @@ def _split_sizes(size, split_size_or_sections):
         if step < 0 or (step == 0 and size != 0):
             raise RuntimeError(f"split(): split_size can only be 0 if dimension size is 0, and never negative, but "
                                f"got split_size={step} and dimension size {size}")
-        return [min(step, size - s) for s in range(0, size, step)] if step else [0]
+        return [min(step, size - s) for s in range(0, size, step)] if size else [0]  # an empty dim: one piece
     sizes = list(split_size_or_sections)
     if sum(sizes) != size:
         raise ValueError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at "
@@ -223,7 +223,9 @@ def chunk(self, chunks, dim=0):
     if not isinstance(chunks, int) or chunks <= 0:
         raise RuntimeError(f"chunk(): chunks must be greater than 0, got {chunks}")
     size = self.shape[self._wrap_dim(dim, "chunk")]
-    return split(self, max(1, -(-size // chunks)), dim)
+    if size == 0:  # PyTorch: `chunks` empty pieces
+        return split(self, [0] * chunks, dim)
+    return split(self, -(-size // chunks), dim)
 
 
 def unbind(self, dim=0):

@@ -9,6 +9,7 @@ library itself reports (porta_op_get_info: ops.h's PORTA_OP_DESCRIPTORS).
 """
 import ctypes
 import ctypes.util
+import operator
 import os
 import sysconfig
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32, c_int64,
@@ -303,6 +304,17 @@ def _guard_ints(f, name, argtypes):
 
     call.__name__ = name
     return call
+
+
+def int_arg(value, what, op):
+    """An integer argument as PyTorch parses one: an int or anything with __index__, never a bool or a float
+    (TypeError naming the argument)."""
+    if isinstance(value, bool):
+        raise TypeError(f"{op}(): argument '{what}' must be int, not bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{op}(): argument '{what}' must be int, not {type(value).__name__}") from None
 
 
 def int_array(ctype, values, what):

@@ -5,7 +5,7 @@ from ctypes import c_int32, c_void_p
 
 from . import _tensor_ops
 from ._errors import error
-from ._lib import fn, int_array
+from ._lib import fn, int_arg, int_array
 from ._reduction_shape_ops import _correction, _dims
 from ._tensor import Tensor, call, call_outs, wrap
 from ._tensor_ops import _numpy_names, values_indices
@@ -69,7 +69,7 @@ def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
         counts = self
         if counts.ndim != 1:
             raise RuntimeError(f"repeat_interleave: repeats must be 1-dimensional, got shape {tuple(counts.shape)}")
-        self, repeats, dim = arange(counts.shape[0], device=counts.device), counts, 0
+        self, repeats, dim = arange(counts.shape[0], dtype=counts.dtype, device=counts.device), counts, 0
     d = _ALL_DIMS if dim is None else int(dim)
     size = -1 if output_size is None else int(output_size)
     if isinstance(repeats, Tensor):
@@ -84,8 +84,8 @@ def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
 
 
 def unfold(self, dimension, size, step):
-    """torch.Tensor.unfold: windows of `size` every `step` along dimension as a new last dim (a copy: writes to it
-    do not reach self, unlike PyTorch's view)."""
+    """torch.Tensor.unfold: windows of `size` every `step` along dimension as a new last dim (a view of self;
+    windows overlap when step < size)."""
     return call(fn.porta_unfold, self._h, int(dimension), int(size), int(step))
 
 
@@ -144,7 +144,7 @@ def histc(self, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's na
     """torch.histc: counts in `bins` equal bins over [min, max] (both 0 or equal: the data's range)."""
     if out is not None:
         raise NotImplementedError("histc: out= is not supported by Porta; assign the result instead")
-    return call(fn.porta_histc, self._h, int(bins), float(min), float(max))
+    return call(fn.porta_histc, self._h, int_arg(bins, "bins", "histc"), float(min), float(max))
 
 
 _METHODS = dict(movedim=movedim, moveaxis=movedim, diagonal=diagonal, diag=diag, repeat_interleave=repeat_interleave,

@@ -6,7 +6,7 @@ from ctypes import c_int64
 from . import _dtype, _tensor_ops
 from ._lib import fn, int_array
 from ._tensor import Tensor, call
-from ._tensor_ops import _dims_array, _numpy_names, in_place, with_dtype
+from ._tensor_ops import _NO_ARGUMENT, _dims_array, _numpy_names, in_place, with_dtype
 
 _ALL_DIMS = -2**31
 
@@ -39,9 +39,11 @@ def _make_spread(name, c):
 var, std = _make_spread("var", fn.porta_var), _make_spread("std", fn.porta_std)
 
 
-def prod(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+def prod(self, dim=_NO_ARGUMENT, keepdim=False, *, dtype=None, axis=None, keepdims=None):
     """torch.prod over every element, or along dim (integers and bool give int64, or dtype=)."""
-    dim, keepdim = _numpy_names("prod", dim, keepdim, axis, keepdims)
+    if dim is None or (dim is _NO_ARGUMENT and keepdim):
+        raise TypeError("prod(): argument 'dim' must be int (leave dim and keepdim out to multiply every element)")
+    dim, keepdim = _numpy_names("prod", None if dim is _NO_ARGUMENT else dim, keepdim, axis, keepdims)
     dt = None if dtype is None else _dtype.resolve(dtype)
     t = self if dt is None else self.to(dt)
     return with_dtype(call(fn.porta_prod, t._h, _ALL_DIMS if dim is None else dim, 1 if keepdim else 0), dt)
@@ -93,6 +95,8 @@ def _ints(values):
 
 def flip(self, *dims):
     """torch.flip: reversed along dims (a copy)."""
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
     dims = _ints(dims)
     arr, n = _dims(dims)
     return call(fn.porta_flip, self._h, arr, n)
@@ -106,16 +110,25 @@ def roll(self, shifts, dims=None):
     return call(fn.porta_roll, self._h, int_array(c_int64, shifts, "shifts"), len(shifts), arr, n)
 
 
-def repeat(self, *sizes):
+def repeat(self, *sizes, repeats=None):
     """torch.Tensor.repeat: tiled sizes[i] times along dim i (len(sizes) >= ndim)."""
-    sizes = _ints(sizes)
+    if repeats is not None:
+        if sizes:
+            raise TypeError("repeat() got multiple values for argument 'repeats'")
+        sizes = (repeats,)
+    elif not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats" (the times along each dim)')
+    return _repeat(self, _ints(sizes))
+
+
+def _repeat(self, sizes):
     return call(fn.porta_repeat, self._h, int_array(c_int64, sizes, "repeats"), len(sizes))
 
 
 def tile(self, *dims):
     """torch.tile: repeat with dims padded by leading 1s to the tensor's ndim."""
     dims = _ints(dims)
-    return repeat(self, *([1] * (self.ndim - len(dims)) + dims))
+    return _repeat(self, [1] * (self.ndim - len(dims)) + dims)
 
 
 def tril(self, diagonal=0):
@@ -168,4 +181,17 @@ for _name, _method in _METHODS.items():
 for _name in ("tril", "triu", "addmm", "baddbmm"):
     setattr(T, _name + "_", _inplace(_METHODS[_name], _name + "_"))
 _tensor_ops.namespace.update({k: v for k, v in _METHODS.items() if k != "repeat"})
-_tensor_ops.namespace.update(fliplr=lambda input: flip(input, 1), flipud=lambda input: flip(input, 0))  # noqa: A006
+
+
+def _flip_along(dim, name):
+    def flipped(input):  # noqa: A002
+        if input.ndim <= dim:
+            raise RuntimeError(f"{name}: Input must be >= {dim + 1}-d.")
+        return flip(input, dim)
+    flipped.__name__ = name
+    flipped.__doc__ = f"torch.{name}: flip along dim {dim} (the input needs at least {dim + 1} dims)."
+    return flipped
+
+
+T.fliplr, T.flipud = _flip_along(1, "fliplr"), _flip_along(0, "flipud")
+_tensor_ops.namespace.update(fliplr=T.fliplr, flipud=T.flipud)

@@ -3,7 +3,7 @@ unique_consecutive (flattened or along a dim), bincount. Every one is a C entry 
 (porta_sort, ...), defined in the core. Sorts are stable (equal elements keep their order, so `stable=` changes nothing and every device
 gives the same indices); NaN sorts after every number ascending and before it descending, as in PyTorch."""
 from . import _tensor_ops
-from ._lib import fn
+from ._lib import fn, int_arg
 from ._tensor import Tensor, call, call_outs
 from ._tensor_ops import values_indices
 
@@ -43,7 +43,8 @@ def kthvalue(self, k, dim=-1, keepdim=False, *, out=None):
     """torch.kthvalue: the k-th smallest along dim (k from 1) as (values, indices)."""
     if out is not None:
         raise NotImplementedError("kthvalue: out= is not supported by Porta; assign the result instead")
-    return values_indices(*call_outs(fn.porta_kthvalue, self._h, int(k), _dim(dim, "kthvalue"), 1 if keepdim else 0,
+    return values_indices(*call_outs(fn.porta_kthvalue, self._h, int_arg(k, "k", "kthvalue"), _dim(dim, "kthvalue"),
+                                     1 if keepdim else 0,
                                  n=2))
 
 

@@ -6,6 +6,7 @@ _convert.py). The hot path is kept short: C functions are looked up once,
 shape and dtype are read lazily and cached (they never change for a handle),
 and wrapping a result is one object allocation.
 """
+import operator
 from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
 
 from . import _device, _dtype
@@ -72,15 +73,22 @@ def shape_array(shape, what="size"):
 
 
 def normalize_shape(args, what="size"):
-    """Sizes given as f(2, 3), f((2, 3)), f([2, 3]) or f(porta.Size) -> tuple of ints."""
+    """Sizes given as f(2, 3), f((2, 3)), f([2, 3]) or f(porta.Size) -> tuple of ints, parsed as PyTorch parses
+    them: at least one argument (f(()) is 0-d, f() is a TypeError), and integers only (anything with
+    __index__: int, a NumPy integer, a one-element integer tensor), never a float or a string."""
+    if not args:
+        raise TypeError(f'missing 1 required positional arguments: "{what}"')
     if len(args) == 1 and not isinstance(args[0], int):
         args = args[0]
+        if isinstance(args, str):
+            raise TypeError(f"argument '{what}' must be tuple of ints, not str")
         if hasattr(args, "tolist") and not isinstance(args, (tuple, list)):
             args = args.tolist()
     try:
-        return tuple(int(s) for s in args)
+        return tuple(operator.index(s) for s in args)
     except TypeError:
-        raise TypeError(f"{what} must be ints or a sequence of ints, got {args!r}") from None
+        raise TypeError(f"argument '{what}' must be tuple of ints, got {args!r} (a float or other non-integer "
+                        "size)") from None
 
 
 def _int_out(f, h):
@@ -103,10 +111,15 @@ class Tensor:
 
     def __new__(cls, *args, device=None):
         from . import _factories
-        if args and not isinstance(args[0], int):
-            t = _factories.tensor(args[0], dtype=_dtype.float32, device=device)
-        else:
+        if not args:  # torch.Tensor(): no elements
+            t = _factories.empty(0, device=device)
+        elif isinstance(args[0], int):
             t = _factories.empty(*args, device=device)
+        elif isinstance(args[0], float) or (hasattr(args[0], "__float__") and not hasattr(args[0], "__len__")):
+            raise TypeError(f"Tensor(): data must be a sequence (got {type(args[0]).__name__}); use "
+                            "porta.tensor(value) for a 0-d tensor")
+        else:
+            t = _factories.tensor(args[0], dtype=_dtype.float32, device=device)
         if cls is not Tensor:
             t.__class__ = cls
         return t
@@ -247,10 +260,10 @@ class Tensor:
         return self.dtype.is_floating_point
 
     def _wrap_dim(self, dim, op):
-        n = len(self.shape)
-        if not -n <= dim < max(n, 1):
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-max(n, 1)}, "
-                             f"{max(n, 1) - 1}], but got {dim}) in {op}()")
+        n = max(len(self.shape), 1)  # a 0-d tensor takes -1 and 0, as PyTorch
+        if not -n <= dim < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim}) "
+                             f"in {op}()")
         return dim + n if dim < 0 else dim
 
     # ------------------------------------------------------------ transfers
@@ -301,9 +314,14 @@ class Tensor:
         if dtype is None:
             where = "" if self.device.type == "cpu" else f"{self.device.type}."
             return f"torch.{where}{_dtype.TENSOR_TYPE_NAMES[self.dtype]}"
-        if isinstance(dtype, str) and dtype.endswith("Tensor"):
+        if isinstance(dtype, str):
+            if not dtype.startswith("torch."):
+                raise ValueError(f"invalid type: {dtype!r} (type() takes a dtype or a name such as "
+                                 "'torch.FloatTensor')")
             return self.to(_dtype.from_tensor_type_name(dtype))
-        return self.to(_dtype.resolve(dtype))
+        if dtype.__class__ is not _dtype.dtype:
+            raise ValueError(f"invalid type: {dtype!r} (type() takes a dtype or a name such as 'torch.FloatTensor')")
+        return self.to(dtype)
 
     def float(self):
         """Cast to float32."""
@@ -486,6 +504,9 @@ class Tensor:
     def copy_(self, src, non_blocking=False):
         """Overwrites every element from `src` (broadcast, cast, any device); returns self."""
         if not isinstance(src, Tensor):
+            if not isinstance(src, (bool, int, float)):  # a number is a 0-d source, as PyTorch's
+                raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__} (wrap data in "
+                                "porta.tensor(...))")
             from ._factories import tensor
             src = tensor(src)
         status = fn.porta_copy_into(self._h, src._h)
@@ -508,15 +529,33 @@ class Tensor:
         """Sets every element to 0; returns self."""
         return self.fill_(0)
 
-    def uniform_(self, a=0.0, b=1.0):
-        """Fills from U(a, b) with Porta's generator (not recorded); returns self."""
-        check(fn.porta_init_uniform_(self._h, float(a), float(b)))
+    def uniform_(self, *bounds, **kwargs):
+        """Fills from U(from, to) (default U(0, 1)) with Porta's generator (not recorded); returns self. The
+        bounds are positional or PyTorch's keywords `from` and `to`."""
+        if len(bounds) > 2:
+            raise TypeError(f"uniform_() takes at most 2 positional arguments ({len(bounds)} given)")
+        values = dict(zip(("from", "to"), bounds))
+        for k, v in kwargs.items():
+            if k not in ("from", "to"):
+                raise TypeError(f"uniform_() got an unexpected keyword argument '{k}'")
+            if k in values:
+                raise TypeError(f"uniform_() got multiple values for argument '{k}'")
+            values[k] = v
+        self._refuse_leaf_write("uniform_")
+        check(fn.porta_init_uniform_(self._h, float(values.get("from", 0.0)), float(values.get("to", 1.0))))
         return self
 
     def normal_(self, mean=0.0, std=1.0):
         """Fills from N(mean, std^2) with Porta's generator (not recorded); returns self."""
+        self._refuse_leaf_write("normal_")
         check(fn.porta_init_normal_(self._h, float(mean), float(std)))
         return self
+
+    def _refuse_leaf_write(self, op):
+        from .autograd import is_grad_enabled
+        if self.requires_grad and self.is_leaf and is_grad_enabled():
+            raise RuntimeError(f"{op}(): a leaf Variable that requires grad is being used in an in-place "
+                               "operation; write it under porta.no_grad(), as nn.init does")
 
     # ------------------------------------------------------------ misc
 
@@ -559,7 +598,7 @@ _GRAD_FN = _GradFnMarker()
 
 def _rebuild(data, dtype_name, device_str, requires_grad=False):
     from ._factories import tensor
-    return tensor(data, dtype=_dtype.resolve(dtype_name), device=device_str, requires_grad=requires_grad)
+    return tensor(data, dtype=_dtype.by_name(dtype_name), device=device_str, requires_grad=requires_grad)
 
 
 def _refuse_memory_format(memory_format, op):
@@ -575,22 +614,35 @@ def _parse_to_args(args, kwargs, op, flags=("non_blocking",)):
         if k not in ("device", "dtype", "memory_format") + flags:
             raise TypeError(f"{op}() got an unexpected keyword argument '{k}'")
     _refuse_memory_format(kwargs.get("memory_format"), op)
-    dev = kwargs.get("device")
-    dt = kwargs.get("dtype")
-    for a in args:
-        if isinstance(a, Tensor):
-            dev, dt = a.device, a.dtype
-        elif a.__class__ is _dtype.dtype:
-            dt = a
-        elif a is None or isinstance(a, bool):  # to(dev, non_blocking) positional flags
-            continue
-        elif isinstance(a, (str, int, _device.device)):
-            dev = a
+    dev, dt = kwargs.get("device"), kwargs.get("dtype")
+
+    def invalid():
+        return TypeError(f"{op}() received an invalid combination of arguments - got {args!r} and keywords "
+                         f"{sorted(kwargs)}, but expected one of: {op}(dtype), {op}(device, dtype), {op}(tensor) "
+                         "(a device or dtype given positionally cannot be given as a keyword too)")
+    rest = list(args)
+    if rest and rest[0] is not None and not isinstance(rest[0], bool):
+        first = rest.pop(0)
+        if isinstance(first, Tensor):
+            if "device" in kwargs or "dtype" in kwargs:
+                raise invalid()
+            dev, dt = first.device, first.dtype
+        elif first.__class__ is _dtype.dtype or first in (float, int, bool):
+            if "device" in kwargs or "dtype" in kwargs:
+                raise invalid()
+            dt = first
+        elif isinstance(first, (str, int, _device.device)):
+            if "device" in kwargs:
+                raise invalid()
+            dev = first
+            if rest and rest[0].__class__ is _dtype.dtype:
+                if "dtype" in kwargs:
+                    raise invalid()
+                dt = rest.pop(0)
         else:
-            try:
-                dt = _dtype.resolve(a)
-            except TypeError:
-                raise TypeError(f"{op}(): expected a device, a dtype or a tensor, got {a!r}") from None
+            raise TypeError(f"{op}(): expected a device, a dtype or a tensor, got {first!r}")
+    if any(not (a is None or isinstance(a, bool)) for a in rest):  # the positional flags (non_blocking, copy)
+        raise invalid()
     if dt is not None:
         dt = _dtype.resolve(dt)
     return dev, dt

@@ -122,6 +122,15 @@ def _dims_array(dim):
     return int_array(c_int32, dims, "dim"), len(dims)
 
 
+_NO_ARGUMENT = object()  # an argument left out, where None is a value PyTorch treats differently
+
+
+def check_dim_arg(name, dim):
+    """TypeError for a dim that is not an int or a sequence of ints (a bool: True is not dim 1, as PyTorch)."""
+    if isinstance(dim, bool) or (isinstance(dim, (tuple, list)) and any(isinstance(d, bool) for d in dim)):
+        raise TypeError(f"{name}(): argument 'dim' must be int or tuple of ints, not bool")
+
+
 def _numpy_names(name, dim, keepdim, axis, keepdims):
     """PyTorch takes NumPy's names too: axis= for dim=, keepdims= for keepdim=."""
     if axis is not None:
@@ -130,6 +139,7 @@ def _numpy_names(name, dim, keepdim, axis, keepdims):
         dim = axis
     if keepdims is not None:
         keepdim = keepdims
+    check_dim_arg(name, dim)
     return dim, keepdim
 
 
@@ -144,6 +154,11 @@ def _make_reduce(name):
     takes_dtype = name in ("sum", "mean", "nansum", "nanmean")  # PyTorch's max and min take no dtype=
 
     def reduce(self, dim, keepdim, axis, keepdims, dtype=None):
+        if dim is _NO_ARGUMENT:
+            if keepdim and name in ("sum", "mean") and axis is None:
+                raise TypeError(f"{name}(): keepdim=True needs dim= (as PyTorch's {name}); give dim (None: every "
+                                "dim)")
+            dim = None
         dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
         # nanmean refuses integer input whatever dtype= says (the core's error), as PyTorch's
         converts = dtype is not None and (name != "nanmean" or self.dtype.is_floating_point)
@@ -152,12 +167,12 @@ def _make_reduce(name):
         return with_dtype(call(c, t._h, dims, n, 1 if keepdim else 0), dtype)
 
     if takes_dtype:
-        def op(self, dim=None, keepdim=False, *, dtype=None, axis=None, keepdims=None):
+        def op(self, dim=_NO_ARGUMENT, keepdim=False, *, dtype=None, axis=None, keepdims=None):
             if isinstance(dtype, str):
                 raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not str")
             return reduce(self, dim, keepdim, axis, keepdims, None if dtype is None else _dtype.resolve(dtype))
     else:
-        def op(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        def op(self, dim=_NO_ARGUMENT, keepdim=False, *, axis=None, keepdims=None):
             return reduce(self, dim, keepdim, axis, keepdims)
 
     op.__name__ = op.__qualname__ = name
@@ -208,9 +223,6 @@ def _make_scan(name):
     return op
 
 
-_NO_ARGUMENT = object()
-
-
 def _where(condition, input=_NO_ARGUMENT, other=_NO_ARGUMENT):  # noqa: A002 - torch's names
     """porta.where(condition, input, other): input where condition else other (numbers allowed, promoted as
     PyTorch's: beside a tensor a number only lifts the category; two numbers give int64 or float32).
@@ -255,10 +267,13 @@ _reduce_max, _reduce_min = Tensor.max, Tensor.min
 
 
 def _make_extreme(reduce, with_indices, pairwise):
-    def op(self, dim=None, keepdim=False):
+    def op(self, dim=_NO_ARGUMENT, keepdim=False):
         if isinstance(dim, Tensor):
             return pairwise(self, dim)
         if dim is None:
+            raise TypeError(f"{reduce.__name__}(): argument 'dim' must be int, not None (leave dim out to reduce "
+                            "every element)")
+        if dim is _NO_ARGUMENT:
             if keepdim:
                 raise TypeError(f"{reduce.__name__}(): keepdim=True needs dim= (PyTorch's {reduce.__name__} "
                                 f"takes keepdim only with dim); use a{reduce.__name__}(keepdim=True) or "
@@ -307,7 +322,13 @@ T.__rmatmul__ = _reflected("matmul")
 T.__eq__, T.__ne__, T.__lt__, T.__le__, T.__gt__, T.__ge__ = T.eq, T.ne, T.lt, T.le, T.gt, T.ge
 T.__neg__ = T.neg
 T.__abs__ = T.abs
-T.__pos__ = lambda self: self
+def _pos(self):
+    if self.dtype is _dtype.bool_:
+        raise NotImplementedError("The `+` operator, on a bool tensor is not supported (as PyTorch).")
+    return self
+
+
+T.__pos__ = _pos
 T.__iadd__, T.__isub__, T.__imul__, T.__itruediv__ = T.add_, T.sub_, T.mul_, T.div_
 T.__ipow__ = T.pow_
 T.true_divide = T.divide = T.div
@@ -543,6 +564,9 @@ def _logsumexp(self, dim, keepdim=False):
     if dim is None:
         raise TypeError("logsumexp(): dim must be an int or a tuple of ints (it is required, as in PyTorch), "
                         "got None")
+    check_dim_arg("logsumexp", dim)
+    if not isinstance(dim, int) and len(dim) == 0 and self.ndim > 0:
+        raise RuntimeError("logsumexp(): dim=() names no dimension (PyTorch refuses it); give the dims to reduce")
     dims, n = _dims_array(dim)
     return call(fn.porta_logsumexp, self._h, dims if n else None, n, 1 if keepdim else 0)
 

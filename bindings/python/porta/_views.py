@@ -31,6 +31,16 @@ def transpose(self, dim0, dim1):
     return call(fn.porta_transpose, self._h, dim0, dim1)
 
 
+def swapaxes(self, axis0, axis1):
+    """transpose, as NumPy spells it (torch.swapaxes)."""
+    return transpose(self, axis0, axis1)
+
+
+def swapdims(self, dim0, dim1):
+    """transpose (torch.swapdims)."""
+    return transpose(self, dim0, dim1)
+
+
 def t(self):
     """The transpose of a 2-D tensor (0-D and 1-D tensors as they are)."""
     n = self.ndim
@@ -56,6 +66,9 @@ def squeeze(self, dim=None):
         dims = [d for d, s in enumerate(shape) if s == 1]
     else:
         dims = [self._wrap_dim(d, "squeeze") for d in ((dim,) if isinstance(dim, int) else dim)]
+        repeated = [d for d in dims if dims.count(d) > 1]
+        if repeated:
+            raise RuntimeError(f"squeeze: dim {repeated[0]} appears multiple times in the list of dims")
         dims = [d for d in dims if shape and shape[d] == 1]
     out = self
     for d in sorted(dims, reverse=True):
@@ -65,14 +78,13 @@ def squeeze(self, dim=None):
 
 def flatten(self, start_dim=0, end_dim=-1):
     """Dims start_dim..end_dim merged into one (a 0-d tensor becomes 1-D)."""
-    if self.ndim == 0:
-        return reshape(self, 1)
     return call(fn.porta_flatten, self._h, start_dim, end_dim)
 
 
 def ravel(self):
-    """flatten() of the whole tensor."""
-    return flatten(self)
+    """The elements as a 1-D tensor: a view of a contiguous tensor, else a copy (PyTorch's contiguous().view(-1),
+    where flatten makes a view whenever the strides allow)."""
+    return flatten(self.contiguous())
 
 
 def expand(self, *sizes):
@@ -83,6 +95,10 @@ def expand(self, *sizes):
 
 def narrow(self, dim, start, length):
     """Elements start .. start+length-1 along `dim`; out-of-range bounds raise, as in torch (no clamping)."""
+    if isinstance(start, Tensor):
+        if start.ndim != 0 or start.dtype.is_floating_point:
+            raise RuntimeError("narrow(): start must be an 0-dim integral Tensor.")
+        start = start.item()
     size = self.shape[self._wrap_dim(dim, "narrow")]
     if not -size <= start <= size:
         raise IndexError(f"narrow(): start out of range (expected to be in range of [{-size}, {size}], "
@@ -102,7 +118,8 @@ def select(self, dim, index):
 
 
 T = Tensor
-T.view, T.reshape, T.permute, T.transpose, T.swapaxes, T.t = view, reshape, permute, transpose, transpose, t
+T.view, T.reshape, T.permute, T.transpose, T.t = view, reshape, permute, transpose, t
+T.swapaxes, T.swapdims = swapaxes, swapdims
 T.T = property(_T)
 T.mT = property(lambda self: transpose(self, -2, -1))
 T.unsqueeze, T.squeeze, T.flatten, T.ravel, T.expand = unsqueeze, squeeze, flatten, ravel, expand
@@ -111,5 +128,5 @@ T.view_as = lambda self, other: view(self, other.shape)
 T.reshape_as = lambda self, other: reshape(self, other.shape)
 T.expand_as = lambda self, other: expand(self, other.shape)
 _tensor_ops.namespace.update(
-    reshape=reshape, permute=permute, transpose=transpose, swapaxes=transpose, t=t, unsqueeze=unsqueeze,
+    reshape=reshape, permute=permute, transpose=transpose, swapaxes=swapaxes, swapdims=swapdims, t=t, unsqueeze=unsqueeze,
     squeeze=squeeze, flatten=flatten, ravel=ravel, narrow=narrow, select=select)

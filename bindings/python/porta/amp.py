@@ -141,6 +141,9 @@ class GradScaler:
         by_device = {}
         for group in optimizer.param_groups:
             for p in group["params"]:
+                if p.grad is not None and p.grad.dtype is _dtype.float16:
+                    raise ValueError("Attempting to unscale FP16 gradients (as PyTorch refuses: keep the "
+                                     "parameters in float32 and let autocast run the ops in float16).")
                 if p.grad is not None:
                     by_device.setdefault(str(p.grad.device), []).append(p.grad)
         found = {}

@@ -140,6 +140,10 @@ void assign(const TensorPtr& dst, const TensorPtr& src, const char* op, bool src
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": a leaf tensor that requires grad is being used in an in-place "
            "operation; write it under no-grad mode (porta_set_grad_enabled(0), `with porta.no_grad():`, "
            "porta::NoGradGuard) as an optimizer does, or write into a clone()");
+    if (d.multi_output_view)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": this view is one of several outputs of split/chunk/unbind and is "
+           "being modified in-place, which autograd cannot record; clone() the output first (as PyTorch), or write "
+           "under no-grad mode");
     if (base && base->requires_grad && !base->grad_fn)
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": a view of a leaf tensor that requires grad is being used in an "
            "in-place operation; write it under no-grad mode, or write into a clone() of the leaf");

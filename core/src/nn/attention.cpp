@@ -68,6 +68,9 @@ TensorPtr scaled_dot_product_attention(const TensorPtr& q, const TensorPtr& k, c
   if (k->shape[k->ndim() - 1] != e || v->shape[v->ndim() - 2] != s)
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": expected key [..., S, ", e, "] and value [..., S, Ev] beside query ",
          q->shape.str(), ", got key ", k->shape.str(), " and value ", v->shape.str());
+  if (attn_mask && attn_mask->dtype != Dtype::Bool && !is_floating(attn_mask->dtype))
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected attn_mask dtype to be bool or float, but got ",
+         dtype_name(attn_mask->dtype), " (as PyTorch); compare it (mask != 0) for a bool mask");
   if (is_causal && attn_mask)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": give attn_mask or is_causal, not both (as PyTorch)");
   if (!(dropout_p >= 0.0 && dropout_p <= 1.0))

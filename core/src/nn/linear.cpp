@@ -1,4 +1,6 @@
 // linear, dropout and the nn ops' shared reduction argument.
+#include <cmath>
+
 #include "autograd/node.hpp"
 #include "nn/nn.hpp"
 #include "ops/ag.hpp"
@@ -16,6 +18,13 @@ TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, 
   check_reduction(reduction, op);
   if (reduction == PORTA_REDUCTION_NONE) return per_item;
   return ag::reduce(reduction == PORTA_REDUCTION_MEAN ? PORTA_OP_MEAN : PORTA_OP_SUM, per_item, nullptr, 0, false);
+}
+
+TensorPtr mean_of_kept(const TensorPtr& total, const TensorPtr& count) {
+  DeviceState& dev = *total->device;
+  TensorPtr none = ops::binary_scalar(PORTA_OP_EQ, count, 0.0);
+  TensorPtr safe = ops::where(none, ops::full(dev, Dims{}, 1.0, count->dtype), count);
+  return ag::where(none, ops::full(dev, Dims{}, NAN, total->dtype), ag::binary(PORTA_OP_DIV, total, safe));
 }
 
 namespace {

@@ -95,7 +95,14 @@ TensorPtr reduce_weighted(const TensorPtr& loss, const TensorPtr& w, porta_reduc
   if (reduction == PORTA_REDUCTION_NONE) return ag::reshape(loss, shape);
   TensorPtr total = ag::reduce(PORTA_OP_SUM, loss, nullptr, 0, false);
   if (reduction == PORTA_REDUCTION_SUM) return total;
-  return ag::binary(PORTA_OP_DIV, total, ag::reduce(PORTA_OP_SUM, w, nullptr, 0, false));
+  return mean_of_kept(total, ag::reduce(PORTA_OP_SUM, w, nullptr, 0, false));
+}
+
+// The class-index target PyTorch's nll_loss takes: int64 or uint8.
+void check_class_target(const char* op, const porta_tensor& target) {
+  if (target.dtype != Dtype::Int64 && target.dtype != Dtype::UInt8)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected target dtype to be Long or Byte, but got ",
+         dtype_name(target.dtype), " (as PyTorch); convert the class indices with .long()");
 }
 
 }  // namespace
@@ -105,9 +112,8 @@ TensorPtr nll_loss(const TensorPtr& log_probs, const TensorPtr& target_in, const
   check_reduction(reduction, "nll_loss");
   check_float("nll_loss", "input", *log_probs);
   check_same_device("nll_loss", {log_probs.get(), target_in.get()});
-  if (!is_integral(target_in->dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "nll_loss: target must hold integer class indices, got ",
-         dtype_name(target_in->dtype));
+  check_class_target("nll_loss", *target_in);
+  refuse_weight_grad("nll_loss", weight);
   const Dims out_shape = target_in->shape;
   TensorPtr x = log_probs, target = target_in;
   flatten_classes("nll_loss", &x, &target);
@@ -129,7 +135,11 @@ TensorPtr cross_entropy_loss(const TensorPtr& logits, const TensorPtr& target_in
   const int64_t classes = logits->shape[class_dim];
   TensorPtr logp = softmax(logits, class_dim, true);
   const double eps = label_smoothing;
+  refuse_weight_grad(op, weight);
   if (is_floating(target_in->dtype)) {  // class probabilities, input's shape
+    if (ignore_index != -100)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": ignore_index is not supported for floating point target (class "
+           "probabilities), as in PyTorch");
     check_pair(op, logits, target_in);
     check_class_weight(op, weight, *logits, classes);
     TensorPtr t = target_in;
@@ -144,9 +154,7 @@ TensorPtr cross_entropy_loss(const TensorPtr& logits, const TensorPtr& target_in
     TensorPtr loss = ag::unary(PORTA_OP_NEG, ag::reduce(PORTA_OP_SUM, terms, &class_dim, 1, false));
     return apply_reduction(loss, reduction, op);  // mean: over the samples, as PyTorch
   }
-  if (!is_integral(target_in->dtype))
-    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": target must hold class indices (integers) or class probabilities "
-                                        "(floats), got ", dtype_name(target_in->dtype));
+  check_class_target(op, *target_in);
   const Dims out_shape = target_in->shape;
   TensorPtr x = logp, target = target_in;
   flatten_classes(op, &x, &target);

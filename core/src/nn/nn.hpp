@@ -102,6 +102,9 @@ void init_layer_default(const TensorPtr& weight, const TensorPtr& bias);
 // Throws INVALID_ARGUMENT naming `op` unless `reduction` is NONE, MEAN or SUM.
 void check_reduction(porta_reduction reduction, const char* op);
 TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, const char* op);
+// total / count for a loss's mean over the samples it keeps (a count of 0: NaN, as PyTorch, with a gradient of
+// 0 for every input rather than 0 * inf).
+TensorPtr mean_of_kept(const TensorPtr& total, const TensorPtr& count);
 
 // Positions of a sliding window, (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1,
 // without overflow for any argument values (stride >= 1); 0 when the window does not fit.

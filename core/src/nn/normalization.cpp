@@ -90,8 +90,15 @@ TensorPtr group_norm(const TensorPtr& x, int64_t groups, const TensorPtr& weight
   if (groups <= 0 || channels % groups != 0)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "group_norm: expected the number of channels (", channels,
          ") to be divisible by num_groups (", groups, ")");
+  int64_t spatial = 1;
+  for (int32_t i = 2; i < x->ndim(); ++i) spatial *= x->shape[i];
+  if (spatial == 0 && x->shape[0] * channels > 0)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "group_norm: expected HxW to be greater than 0, got 0 (input ", x->shape.str(),
+         ")");
   check_param("group_norm", "weight", weight, Dims{channels}, *x);
   check_param("group_norm", "bias", bias, Dims{channels}, *x);
+  if (ag::low_precision(x->dtype))  // one rounding (ag::in_opmath)
+    return ag::cast(group_norm(ag::opmath(x), groups, ag::opmath(weight), ag::opmath(bias), eps), x->dtype);
   TensorPtr grouped = ag::reshape(x, Dims{x->shape[0], groups, x->numel() / std::max<int64_t>(x->shape[0] * groups, 1)});
   TensorPtr y = ag::reshape(normalize(grouped, {2}, eps), x->shape);
   return affine(y, weight, bias, [&](const TensorPtr& p) { return per_channel(p, *x); });

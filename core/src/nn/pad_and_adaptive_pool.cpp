@@ -81,6 +81,28 @@ TensorPtr pad_constant(const TensorPtr& x, int32_t dim, int64_t left, int64_t ri
 
 }  // namespace
 
+namespace {
+
+// PyTorch's rule for the reflect, replicate and circular modes: padding k dims takes an input of k + 1 dims
+// ([C, ...]) or k + 2 ([N, C, ...]); reflect and replicate also want no empty dim but N, and no bool.
+void check_batch_mode(const TensorPtr& x, int32_t padded, porta_pad_mode mode) {
+  const int32_t nd = x->ndim();
+  if (nd != padded + 1 && nd != padded + 2)
+    fail(PORTA_ERROR_NOT_IMPLEMENTED, "pad: padding size ", 2 * padded, " is not supported for ", nd,
+         "D input tensor (", mode_name(mode), " padding of ", padded, " dims takes a ", padded + 1, "D [C, ...] or ",
+         padded + 2, "D [N, C, ...] input, as PyTorch)");
+  if (mode == PORTA_PAD_CIRCULAR) return;
+  if (x->dtype == Dtype::Bool)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "pad: ", mode_name(mode), " padding is not implemented for bool (as in "
+         "PyTorch); pad a uint8 copy");
+  for (int32_t i = nd == padded + 2 ? 1 : 0; i < nd; ++i)
+    if (x->shape[i] == 0)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "pad: expected a ", padded + 1, "D or ", padded + 2, "D (batch mode) tensor "
+           "with possibly 0 batch size and other non-zero dimensions for input, but got: ", x->shape.str());
+}
+
+}  // namespace
+
 TensorPtr pad(const TensorPtr& x, const std::vector<int64_t>& pads, porta_pad_mode mode, double value) {
   const char* op = "pad";
   if (mode != PORTA_PAD_CONSTANT && mode != PORTA_PAD_REFLECT && mode != PORTA_PAD_REPLICATE &&
@@ -98,6 +120,7 @@ TensorPtr pad(const TensorPtr& x, const std::vector<int64_t>& pads, porta_pad_mo
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": value is for the constant mode only, not ", mode_name(mode));
     for (int64_t p : pads)
       if (p < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": ", mode_name(mode), " padding must be >= 0, got ", p);
+    check_batch_mode(x, static_cast<int32_t>(pads.size() / 2), mode);
   }
   TensorPtr out = x;
   for (size_t k = 0; k < pads.size() / 2; ++k) {
@@ -119,7 +142,9 @@ TensorPtr adaptive_avg_pool2d(const TensorPtr& x, int64_t out_h, int64_t out_w) 
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": output size must be at least 1x1, got ", out_h, "x", out_w);
   const int64_t h = x->shape[x->ndim() - 2], w = x->shape[x->ndim() - 1];
   if (h < 1 || w < 1) fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": the input's spatial size ", h, "x", w, " is empty");
-  return adaptive_mean(adaptive_mean(x, x->ndim() - 1, out_w), x->ndim() - 2, out_h);
+  return ag::in_opmath(x, [&](const TensorPtr& x32) {  // one rounding
+    return adaptive_mean(adaptive_mean(x32, x32->ndim() - 1, out_w), x32->ndim() - 2, out_h);
+  });
 }
 
 TensorPtr feature_dropout(const TensorPtr& x, double p, bool training, int32_t spatial_dims) {

@@ -87,8 +87,8 @@ TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, por
   if (logits->ndim() != 2)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "cross_entropy: input must be 2-D [batch, classes], got shape ",
          logits->shape.str());
-  if (!is_integral(target_in->dtype) || target_in->ndim() != 1)
-    fail(PORTA_ERROR_SHAPE_MISMATCH, "cross_entropy: target must be a 1-D tensor of integer class indices, got ",
+  if ((target_in->dtype != Dtype::Int64 && target_in->dtype != Dtype::UInt8) || target_in->ndim() != 1)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, "cross_entropy: target must be a 1-D int64 (or uint8) tensor of class indices, got ",
          dtype_name(target_in->dtype), " of shape ", target_in->shape.str());
   if (logits->shape[0] != target_in->shape[0])
     fail(PORTA_ERROR_SHAPE_MISMATCH, "cross_entropy: expected input batch size (", logits->shape[0],
@@ -100,7 +100,7 @@ TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, por
   // nothing: their target becomes class 0 and their logits zeros (so that a
   // row of infinities cannot turn the gradient NaN), then their loss is 0
   // and a mean divides by the number of the others (0/0 = NaN when every
-  // sample is ignored, as in PyTorch).
+  // sample is ignored, as in PyTorch, with a zero gradient: mean_of_kept).
   TensorPtr target64 = ops::cast(target_in, Dtype::Int64);
   TensorPtr keep = ops::binary(PORTA_OP_NE, target64, ops::full_int(dev, Dims{}, ignore_index, Dtype::Int64));
   TensorPtr target = ops::contiguous(ops::where(keep, target64, ops::full_int(dev, Dims{}, 0, Dtype::Int64)));
@@ -121,7 +121,7 @@ TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, por
   loss = ag::where(keep, loss, zero);
   if (reduction != PORTA_REDUCTION_MEAN) return apply_reduction(loss, reduction, "cross_entropy");
   TensorPtr count = ops::reduce(PORTA_OP_SUM, ops::cast(keep, x->dtype), nullptr, 0, false);
-  return ag::binary(PORTA_OP_DIV, ag::reduce(PORTA_OP_SUM, loss, nullptr, 0, false), count);
+  return mean_of_kept(ag::reduce(PORTA_OP_SUM, loss, nullptr, 0, false), count);
 }
 
 TensorPtr mse_loss(const TensorPtr& input, const TensorPtr& target, porta_reduction reduction) {

@@ -16,6 +16,17 @@ TensorPtr binary_scalar(porta_op op, const TensorPtr& a, double s);
 TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b);
 TensorPtr cast(const TensorPtr& t, Dtype dtype);
 
+// PyTorch's opmath rule for an op composed of several kernels: with float16 or bfloat16 inputs it runs in
+// float32 and rounds its result once (its gradient, through the casts, too), as PyTorch's fused kernels do;
+// other dtypes run as they are. `f` takes the inputs (cast or not) and returns the result.
+inline bool low_precision(Dtype d) { return d == Dtype::Float16 || d == Dtype::BFloat16; }
+inline TensorPtr opmath(const TensorPtr& t) { return t && low_precision(t->dtype) ? cast(t, Dtype::Float32) : t; }
+template <class F>
+TensorPtr in_opmath(const TensorPtr& a, F&& f) {
+  if (!low_precision(a->dtype)) return f(a);
+  return cast(f(opmath(a)), a->dtype);
+}
+
 // ---- in place (inplace.cpp): t = op(t[, other]), recorded as PyTorch's add_, relu_, copy_
 void unary_(porta_op op, const TensorPtr& t);
 void binary_(porta_op op, const TensorPtr& t, const TensorPtr& other);
@@ -49,6 +60,7 @@ TensorPtr reshape(const TensorPtr& t, const Dims& shape);
 TensorPtr slice(const TensorPtr& t, int32_t dim, int64_t start, int64_t stop, int64_t step);
 TensorPtr select(const TensorPtr& t, int32_t dim, int64_t index);
 TensorPtr diagonal(const TensorPtr& t, int64_t offset, int32_t dim1, int32_t dim2);
+TensorPtr unfold(const TensorPtr& t, int32_t dim, int64_t size, int64_t step);
 TensorPtr transpose(const TensorPtr& t, int32_t dim0, int32_t dim1);
 TensorPtr permute(const TensorPtr& t, const int32_t* dims, int32_t ndim);
 TensorPtr expand(const TensorPtr& t, const Dims& shape);

@@ -110,6 +110,18 @@ TensorPtr stack(const std::vector<TensorPtr>& tensors, int32_t dim) {
   return ag::cat(parts, d);
 }
 
+namespace {
+
+// split's and unbind's views of a tensor autograd records: refused as in-place targets (autograd/inplace.cpp).
+std::vector<TensorPtr> mark_multi_output(const TensorPtr& t, std::vector<TensorPtr> views) {
+  if (autograd::needs_grad({&t}))
+    for (TensorPtr& v : views)
+      if (v.get() != t.get()) v->multi_output_view = true;
+  return views;
+}
+
+}  // namespace
+
 std::vector<TensorPtr> split(const TensorPtr& t, const std::vector<int64_t>& sizes, int32_t dim) {
   if (t->ndim() == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "split: a zero-dimensional tensor cannot be split");
   const int32_t d = ops::wrap_dim("split", dim, t->ndim());
@@ -127,7 +139,7 @@ std::vector<TensorPtr> split(const TensorPtr& t, const std::vector<int64_t>& siz
     out.push_back(slice(t, d, offset, offset + s, 1));
     offset += s;
   }
-  return out;
+  return mark_multi_output(t, std::move(out));
 }
 
 std::vector<TensorPtr> unbind(const TensorPtr& t, int32_t dim) {
@@ -135,7 +147,7 @@ std::vector<TensorPtr> unbind(const TensorPtr& t, int32_t dim) {
   const int32_t d = ops::wrap_dim("unbind", dim, t->ndim());
   std::vector<TensorPtr> out;
   for (int64_t i = 0; i < t->shape[d]; ++i) out.push_back(select(t, d, i));
-  return out;
+  return mark_multi_output(t, std::move(out));
 }
 
 }  // namespace porta::ag

@@ -26,6 +26,8 @@ TensorPtr slice(const TensorPtr& t, int32_t dim, int64_t start, int64_t stop, in
 TensorPtr select(const TensorPtr& t, int32_t dim, int64_t index);
 // torch.diagonal: the (dim1, dim2) diagonal `offset` above the main one, as a last dim (a view).
 TensorPtr diagonal(const TensorPtr& t, int64_t offset, int32_t dim1, int32_t dim2);
+// Tensor.unfold: windows of `size` every `step` along dim as a new last dim (a view; windows may overlap).
+TensorPtr unfold(const TensorPtr& t, int32_t dim, int64_t size, int64_t step);
 TensorPtr transpose(const TensorPtr& t, int32_t dim0, int32_t dim1);
 TensorPtr permute(const TensorPtr& t, const int32_t* dims, int32_t ndim);
 TensorPtr expand(const TensorPtr& t, const Dims& shape);

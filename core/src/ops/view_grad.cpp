@@ -4,6 +4,7 @@
 #include "runtime/error.hpp"
 #include "ops/ag.hpp"
 #include "autograd/node.hpp"
+#include "ops/composite/composite.hpp"
 
 namespace porta::ag {
 namespace {
@@ -65,6 +66,17 @@ struct DiagonalNode final : Node {
   }
 };
 
+// unfold: each window's gradient summed into the positions it covers (windows overlap when step < size).
+struct UnfoldNode final : Node {
+  Dims in_shape;
+  int32_t dim;
+  int64_t size, step;
+  const char* name() const override { return "UnfoldBackward"; }
+  std::vector<TensorPtr> apply(const TensorPtr& g) override {
+    return {composite::unfold_backward(g, in_shape, dim, size, step)};
+  }
+};
+
 struct IdentityNode final : Node {
   const char* name() const override { return "IdentityBackward"; }
   bool differentiable_twice() const override { return true; }
@@ -115,8 +127,8 @@ TensorPtr unsqueeze(const TensorPtr& t, int32_t dim) { return track_reshape(t, o
 TensorPtr squeeze(const TensorPtr& t, int32_t dim) { return track_reshape(t, ops::squeeze(t, dim)); }
 
 TensorPtr flatten(const TensorPtr& t, int32_t start_dim, int32_t end_dim) {
-  if (t->ndim() == 0) return reshape(t, Dims{1});
   const int32_t s = ops::wrap_dim("flatten", start_dim, t->ndim()), e = ops::wrap_dim("flatten", end_dim, t->ndim());
+  if (t->ndim() == 0) return reshape(t, Dims{1});
   if (s > e) fail(PORTA_ERROR_INVALID_ARGUMENT, "flatten: start_dim ", start_dim, " comes after end_dim ", end_dim);
   Dims shape;
   int64_t merged = 1;
@@ -173,6 +185,14 @@ TensorPtr diagonal(const TensorPtr& t, int64_t offset, int32_t dim1, int32_t dim
   auto node = std::make_shared<DiagonalNode>();
   node->in_shape = t->shape;
   node->offset = offset, node->dim1 = dim1, node->dim2 = dim2;
+  return track(t, out, node);
+}
+
+TensorPtr unfold(const TensorPtr& t, int32_t dim, int64_t size, int64_t step) {
+  TensorPtr out = ops::unfold(t, dim, size, step);
+  auto node = std::make_shared<UnfoldNode>();
+  node->in_shape = t->shape;
+  node->dim = dim, node->size = size, node->step = step;
   return track(t, out, node);
 }
 

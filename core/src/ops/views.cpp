@@ -106,7 +106,7 @@ TensorPtr slice(const TensorPtr& t, int32_t dim, int64_t start, int64_t stop, in
   const int64_t len = stop > start ? (stop - start - 1) / step + 1 : 0;  // no overflow for any step
   Dims shape = t->shape, strides = t->strides;
   shape[dim] = len;
-  const uint64_t offset = t->byte_offset + (len > 0 ? start * t->strides[dim] * t->itemsize() : 0);
+  const uint64_t offset = t->byte_offset + start * t->strides[dim] * t->itemsize();  // PyTorch's, even if empty
   // Overflows only when at most one element is taken, whose stride is never used.
   if (__builtin_mul_overflow(strides[dim], step, &strides[dim])) strides[dim] = t->strides[dim];
   return make_view(*t, shape, strides, offset);
@@ -144,10 +144,26 @@ TensorPtr diagonal(const TensorPtr& t, int64_t offset, int32_t dim1, int32_t dim
   return make_view(*t, shape, strides, byte_offset);
 }
 
+TensorPtr unfold(const TensorPtr& t, int32_t dim, int64_t size, int64_t step) {
+  const int32_t d = wrap_dim("unfold", dim, t->ndim());
+  const int64_t n = t->ndim() == 0 ? 1 : t->shape[d];  // a 0-d tensor is one element
+  if (size < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "unfold: size is ", size, " but must be >= 0");
+  if (size > n)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "unfold: maximum size for tensor at dimension ", d, " is ", n, " but size is ",
+         size);
+  if (step <= 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "unfold: step is ", step, " but must be > 0");
+  Dims shape = t->shape, strides = t->strides;
+  const int64_t along = t->ndim() == 0 ? 1 : t->strides[d];
+  if (t->ndim() > 0) shape[d] = (n - size) / step + 1, strides[d] = along * step;
+  shape.push_back(size);
+  strides.push_back(along);
+  return make_view(*t, shape, strides, t->byte_offset);
+}
+
 TensorPtr transpose(const TensorPtr& t, int32_t dim0, int32_t dim1) {
-  if (t->ndim() == 0) return t;
-  dim0 = wrap_dim("transpose", dim0, t->ndim());
+  dim0 = wrap_dim("transpose", dim0, t->ndim());  // a 0-d tensor takes -1 and 0, as PyTorch
   dim1 = wrap_dim("transpose", dim1, t->ndim());
+  if (t->ndim() == 0) return t;
   Dims shape = t->shape, strides = t->strides;
   std::swap(shape[dim0], shape[dim1]);
   std::swap(strides[dim0], strides[dim1]);
@@ -215,8 +231,8 @@ TensorPtr unsqueeze(const TensorPtr& t, int32_t dim) {
 }
 
 TensorPtr squeeze(const TensorPtr& t, int32_t dim) {
-  if (t->ndim() == 0) return t;
   dim = wrap_dim("squeeze", dim, t->ndim());
+  if (t->ndim() == 0) return t;
   if (t->shape[dim] != 1)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "squeeze: dimension ", dim, " has size ", t->shape[dim], ", not 1");
   Dims shape, strides;

@@ -101,6 +101,9 @@ struct porta_tensor {
   porta_tensor* view_base = nullptr;
   std::atomic<uint64_t> history{0};
   uint64_t base_history_seen = 0;
+  // One of several views a split/chunk/unbind made of a tensor that requires grad: an in-place write into it
+  // under autograd is refused, as PyTorch refuses it (the write cannot be recorded for all the outputs).
+  bool multi_output_view = false;
 
   // A number the caller typed as bool, int or float, as a 0-d tensor
   // (ops::wrapped_number, porta_scalar_tensor): PyTorch's "wrapped number",

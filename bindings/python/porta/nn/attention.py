@@ -3,7 +3,7 @@ Linear, the attention ops of porta.h, LayerNorm and Dropout (so every device run
 them, and their gradients come from those ops)."""
 import math
 
-from .. import _factories
+from .. import _dtype, _factories
 from . import functional as F
 from . import init
 from .layers import Dropout, LayerNorm, Linear
@@ -75,8 +75,13 @@ class MultiheadAttention(Module):
         """One mask for [N, h, L, S]: bool (True where attention is allowed) when every given mask is bool, else
         additive floats. PyTorch's module masks say the opposite: True means "not allowed"."""
         masks = []
-        if attn_mask is None and is_causal:
-            attn_mask = _factories.ones(lq, s, dtype="bool", device=like.device).triu(1)
+        if attn_mask is None and is_causal:  # is_causal is a hint about the mask, as PyTorch's
+            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+                               "method `generate_square_subsequent_mask` to create this mask.")
+        for name, m in (("attn_mask", attn_mask), ("key_padding_mask", key_padding_mask)):
+            if m is not None and m.dtype is not _dtype.bool_ and not m.dtype.is_floating_point:
+                raise AssertionError(f"only bool and floating types of {name} are supported (got {m.dtype}; "
+                                     "compare it, mask != 0, for a bool mask)")
         if attn_mask is not None:
             masks.append(attn_mask.reshape(n, self.num_heads, lq, s) if attn_mask.ndim == 3 else attn_mask)
         if key_padding_mask is not None:

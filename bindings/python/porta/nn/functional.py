@@ -117,8 +117,12 @@ def _pool_options(kernel_size, stride, padding, dilation, count_include_pad, cei
     o = sized(Pool2dOptions, ceil_mode=1 if ceil_mode else 0)
     o.kernel[:] = _pair(kernel_size, "kernel_size")
     o.stride[:] = (0, 0) if stride is None or stride == () or stride == [] else _pair(stride, "stride")
+    if stride is not None and stride != () and stride != [] and 0 in tuple(o.stride):
+        raise RuntimeError(f"{op}: stride should not be zero (leave it out for stride = kernel_size)")
     o.padding[:] = _pair(padding, "padding")
     o.dilation[:] = _pair(dilation, "dilation")
+    if min(o.dilation) <= 0:
+        raise RuntimeError(f"{op}: dilation should be greater than zero, but got {tuple(o.dilation)}")
     o.count_include_pad = 1 if count_include_pad else 0
     return o
 
@@ -184,7 +188,7 @@ def gelu_approximation(approximate, op="gelu"):
         raise ValueError(f"{op}(): approximate must be 'none' or 'tanh', got {approximate!r}") from None
 
 
-def gelu(input, approximate="none"):  # noqa: A002
+def gelu(input, *, approximate="none"):  # noqa: A002
     """x/2 (1 + erf(x / sqrt 2)), or with approximate='tanh' x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
     return call(fn.porta_gelu, input._h, gelu_approximation(approximate))
 
@@ -264,6 +268,7 @@ def _softmax_dim(name, ndim, stacklevel):
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002 - torch's signature
     """softmax along `dim` (None: PyTorch's deprecated implicit choice, with its warning)."""
+    _tensor_ops.check_dim_arg("softmax", dim)
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     x = input if dtype is None else input.to(dtype)
@@ -272,6 +277,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002 - torch's
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
     """log(softmax) along `dim`, computed stably (dim=None as softmax)."""
+    _tensor_ops.check_dim_arg("log_softmax", dim)
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
     x = input if dtype is None else input.to(dtype)
@@ -349,7 +355,9 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):  # noqa: A002
     """Normalizes over the last len(normalized_shape) dims (population variance), then weight and bias."""
-    shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(normalized_shape)
+    if isinstance(normalized_shape, int):  # nn.LayerNorm takes an int; the function, as PyTorch's, a sequence
+        raise TypeError("layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not int")
+    shape = tuple(normalized_shape)
     return call(fn.porta_layer_norm, input._h, int_array(c_int64, shape, "normalized_shape"), len(shape),
                 _handle(weight), _handle(bias), float(eps))
 
@@ -362,6 +370,8 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):  # noqa: A0
 def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,  # noqa: A002
                eps=1e-5):
     """Batch normalization over x [N, C, *]; while training the running statistics are updated in place."""
+    if training and eps <= 0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
     if momentum is None:
         raise NotImplementedError("batch_norm: momentum=None (a cumulative moving average) is not supported by "
                                   "Porta; pass a number")
@@ -512,7 +522,9 @@ def one_hot(tensor, num_classes=-1):
     if tensor.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type int64 (LongTensor)")
     if num_classes == -1:
-        num_classes = int(tensor.max().item()) + 1 if tensor.numel() else 0
+        if not tensor.numel():
+            raise RuntimeError("one_hot: Can not infer total number of classes from empty tensor; pass num_classes")
+        num_classes = int(tensor.max().item()) + 1
     out = _factories.zeros(*tensor.shape, num_classes, dtype=_dtype.int64, device=tensor.device)
     if tensor.numel() == 0:
         return out

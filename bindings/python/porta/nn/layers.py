@@ -4,7 +4,7 @@ LogSigmoid, Sigmoid, Tanh, MaxPool2d, AvgPool2d, Flatten, Dropout, Softmax,
 LogSoftmax, Identity, Embedding, LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d."""
 from collections import OrderedDict
 
-from .. import _factories
+from .. import _dtype, _factories
 from . import functional as F
 from . import init
 from .module import Module
@@ -160,6 +160,8 @@ class _ConvNd(Module):
         self.kernel_size, self.stride = tup(kernel_size, "kernel_size"), tup(stride, "stride")
         self.padding = padding if isinstance(padding, str) else tup(padding, "padding")
         self.dilation = tup(dilation, "dilation")
+        if padding == "same" and any(s != 1 for s in self.stride):
+            raise ValueError("padding='same' is not supported for strided convolutions")
         if padding_mode != "zeros" and isinstance(padding, str):
             raise NotImplementedError(f"{name}: padding='{padding}' with padding_mode='{padding_mode}' is not "
                                       f"supported by Porta; give the padding as numbers")
@@ -314,8 +316,8 @@ class Hardtanh(_InPlaceActivation):
 
     def __init__(self, min_val=-1.0, max_val=1.0, inplace=False):
         super().__init__(inplace)
-        if min_val > max_val:
-            raise ValueError(f"{type(self).__name__}: min_val ({min_val}) must not exceed max_val ({max_val})")
+        if not max_val > min_val:  # PyTorch asserts max_val > min_val
+            raise ValueError(f"{type(self).__name__}: max_val ({max_val}) must be greater than min_val ({min_val})")
         self.min_val, self.max_val = min_val, max_val
 
     def forward(self, input):  # noqa: A002
@@ -562,7 +564,7 @@ class _BatchNorm(Module):
         if track_running_stats:
             self.register_buffer("running_mean", _factories.zeros(num_features, device=device, dtype=dtype))
             self.register_buffer("running_var", _factories.ones(num_features, device=device, dtype=dtype))
-            self.register_buffer("num_batches_tracked", _factories.zeros((), dtype="int64", device=device))
+            self.register_buffer("num_batches_tracked", _factories.zeros((), dtype=_dtype.int64, device=device))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)

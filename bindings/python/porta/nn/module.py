@@ -107,7 +107,9 @@ class Module:
             self.__dict__["_non_persistent_buffers"].add(name)
 
     def add_module(self, name, module):
-        """Registers a child module under `name`."""
+        """Registers a child module (or None) under `name`."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
         self.__setattr__(name, module)
 
     register_module = add_module
@@ -287,8 +289,10 @@ class Module:
         return self
 
     def type(self, dst_type):
-        """Casts every parameter and buffer to dst_type (a dtype or its name); returns self."""
-        self._cast(_dtype.resolve(dst_type), only_floating=False)
+        """Casts every parameter and buffer to dst_type (a dtype, or a tensor type name such as
+        'torch.FloatTensor', as Tensor.type takes); returns self."""
+        dt = _dtype.from_tensor_type_name(dst_type) if isinstance(dst_type, str) else _dtype.resolve(dst_type)
+        self._cast(dt, only_floating=False)
         return self
 
     def cuda(self, device=None):

@@ -56,7 +56,7 @@ def receive(conn):
     status, task, specs, data = conn.recv()
     tensors = []
     for dtype_name, shape in specs:
-        t = _factories.empty(shape, dtype=_dtype.resolve(dtype_name))
+        t = _factories.empty(shape, dtype=_dtype.by_name(dtype_name))
         flat = _bytes_of(t)
         n = conn.recv_bytes_into(flat) if flat.size else len(conn.recv_bytes())
         if n != flat.size:

@@ -22,8 +22,9 @@ void require_floating(const char* op, const TensorPtr& a) {
          " (as in PyTorch); cast it with .float() first");
 }
 
-TensorPtr gelu(const TensorPtr& a, GeluApproximation approximate) {
-  require_floating("gelu", a);
+namespace {
+
+TensorPtr gelu_formula(const TensorPtr& a, GeluApproximation approximate) {
   if (approximate == GeluApproximation::None)  // x/2 (1 + erf(x / sqrt 2))
     return mul(scale(a, 0.5), plus(un(PORTA_OP_ERF, scale(a, 0.70710678118654752440)), 1.0));
   // x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
@@ -31,14 +32,11 @@ TensorPtr gelu(const TensorPtr& a, GeluApproximation approximate) {
   return mul(scale(a, 0.5), plus(un(PORTA_OP_TANH, scale(inner, 0.79788456080286535588)), 1.0));
 }
 
-TensorPtr silu(const TensorPtr& a) {
-  require_floating("silu", a);
+TensorPtr silu_formula(const TensorPtr& a) {
   return mul(a, un(PORTA_OP_SIGMOID, a));
 }
 
-TensorPtr softplus(const TensorPtr& a, double beta, double threshold) {
-  require_floating("softplus", a);
-  if (beta == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "softplus: beta must not be 0");
+TensorPtr softplus_formula(const TensorPtr& a, double beta, double threshold) {
   // log(1 + exp(beta x)) / beta, and x itself where beta x > threshold.
   TensorPtr bx = scale(a, beta);
   TensorPtr linear = ops::binary_scalar(PORTA_OP_GT, bx, threshold);
@@ -46,16 +44,40 @@ TensorPtr softplus(const TensorPtr& a, double beta, double threshold) {
   return ag::where(linear, a, scale(un(PORTA_OP_LOG1P, un(PORTA_OP_EXP, safe)), 1.0 / beta));
 }
 
-TensorPtr leaky_relu(const TensorPtr& a, double negative_slope) {
-  require_floating("leaky_relu", a);
-  return ag::where(ops::binary_scalar(PORTA_OP_GT, a, 0.0), a, scale(a, negative_slope));
+// alpha (exp(x) - 1) where x <= 0, else x: NaN takes the x branch (its gradient passes), as PyTorch's.
+TensorPtr elu_formula(const TensorPtr& a, double alpha) {
+  TensorPtr nonpositive = ops::binary_scalar(PORTA_OP_LE, a, 0.0);
+  TensorPtr safe = ag::where(nonpositive, a, zero_like(a));
+  return ag::where(nonpositive, scale(un(PORTA_OP_EXPM1, safe), alpha), a);
+}
+
+}  // namespace
+
+// Each runs in float32 for float16/bfloat16 inputs (ag::in_opmath): one rounding, as PyTorch's kernels.
+TensorPtr gelu(const TensorPtr& a, GeluApproximation approximate) {
+  require_floating("gelu", a);
+  return ag::in_opmath(a, [&](const TensorPtr& x) { return gelu_formula(x, approximate); });
+}
+
+TensorPtr silu(const TensorPtr& a) {
+  require_floating("silu", a);
+  return ag::in_opmath(a, [](const TensorPtr& x) { return silu_formula(x); });
+}
+
+TensorPtr softplus(const TensorPtr& a, double beta, double threshold) {
+  require_floating("softplus", a);
+  if (beta == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "softplus: beta must not be 0");
+  return ag::in_opmath(a, [&](const TensorPtr& x) { return softplus_formula(x, beta, threshold); });
 }
 
 TensorPtr elu(const TensorPtr& a, double alpha) {
   require_floating("elu", a);
-  TensorPtr positive = ops::binary_scalar(PORTA_OP_GT, a, 0.0);
-  TensorPtr safe = ag::where(positive, zero_like(a), a);
-  return ag::where(positive, a, scale(un(PORTA_OP_EXPM1, safe), alpha));
+  return ag::in_opmath(a, [&](const TensorPtr& x) { return elu_formula(x, alpha); });
+}
+
+TensorPtr leaky_relu(const TensorPtr& a, double negative_slope) {
+  require_floating("leaky_relu", a);
+  return ag::where(ops::binary_scalar(PORTA_OP_GT, a, 0.0), a, scale(a, negative_slope));
 }
 
 }  // namespace porta::composite

@@ -116,7 +116,9 @@ std::vector<TensorPtr> meshgrid(const std::vector<TensorPtr>& tensors, bool xy);
 // dim PORTA_ALL_DIMS: over the flattened a. The tensor form reads its total back (checked against output_size >= 0).
 TensorPtr repeat_interleave(const TensorPtr& a, int64_t repeats, int32_t dim);
 TensorPtr repeat_interleave(const TensorPtr& a, const TensorPtr& repeats, int32_t dim, int64_t output_size);
-TensorPtr unfold(const TensorPtr& a, int32_t dim, int64_t size, int64_t step);  // windows as a last dim (a copy)
+TensorPtr unfold(const TensorPtr& a, int32_t dim, int64_t size, int64_t step);  // windows as a last dim (a view)
+// unfold's gradient: g [..., windows, ..., size] summed back into a tensor of in_shape.
+TensorPtr unfold_backward(const TensorPtr& g, const Dims& in_shape, int32_t dim, int64_t size, int64_t step);
 // ---- einsum.cpp: diagonals, early sums and one batched matmul per pair of operands
 TensorPtr einsum(const char* equation, const std::vector<TensorPtr>& operands);
 TensorPtr outer(const TensorPtr& a, const TensorPtr& b);

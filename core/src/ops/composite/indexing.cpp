@@ -45,6 +45,13 @@ void check_source(const char* op, const porta_tensor& self, int32_t dim, int64_t
          " except ", n, " (the index's length) in dimension ", dim);
 }
 
+// A 0-d self takes a 0-d source only (PyTorch: the shapes must match but for dim, and a 0-d tensor has none).
+void check_scalar_source(const char* op, const porta_tensor& self, const porta_tensor& source) {
+  if (self.ndim() == 0 && source.ndim() != 0)
+    fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": source tensor shape must match self tensor shape, excluding the ",
+         "specified dimension. Got self.shape = [] source.shape = ", source.shape.str());
+}
+
 // The value combining with nothing changes: SUM 0, PROD 1, AMAX the dtype's lowest, AMIN its largest.
 TensorPtr identity(porta_scatter_reduce reduce, const porta_tensor& like, const Dims& shape) {
   DeviceState& dev = *like.device;
@@ -107,6 +114,7 @@ TensorPtr index_add(const TensorPtr& self, int32_t dim, const TensorPtr& index_i
                     double alpha) {
   TensorPtr index = vector_index("index_add", index_in);
   const int32_t d = ops::wrap_dim("index_add", dim, self->ndim());
+  check_scalar_source("index_add", *self, *source);
   TensorPtr s = at_least_1d(self), src = at_least_1d(source);
   check_source("index_add", *s, d, index->shape[0], *src);
   if (alpha != 1.0) src = ag::binary_scalar(PORTA_OP_MUL, src, alpha);
@@ -115,8 +123,12 @@ TensorPtr index_add(const TensorPtr& self, int32_t dim, const TensorPtr& index_i
 }
 
 TensorPtr index_copy(const TensorPtr& self, int32_t dim, const TensorPtr& index_in, const TensorPtr& source) {
+  if (index_in->dtype != Dtype::Int64)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "index_copy: expected a long (int64) tensor for index, but got ",
+         dtype_name(index_in->dtype), " (as PyTorch); convert it with .long()");
   TensorPtr index = vector_index("index_copy", index_in);
   const int32_t d = ops::wrap_dim("index_copy", dim, self->ndim());
+  check_scalar_source("index_copy", *self, *source);
   TensorPtr s = at_least_1d(self), src = at_least_1d(source);
   check_source("index_copy", *s, d, index->shape[0], *src);
   TensorPtr out = ag::scatter(s, d, along(index, src->shape, d), src, PORTA_SCATTER_ASSIGN, "index_copy");

@@ -28,6 +28,9 @@ TensorPtr window_positions(DeviceState& dev, int64_t windows, int64_t size, int6
 
 // repeat_interleave's input and dim: dim PORTA_ALL_DIMS repeats the flattened a, a 0-d a is one element.
 std::pair<TensorPtr, int32_t> repeated_dim(const TensorPtr& a, int32_t dim) {
+  if (a->ndim() == 0 && dim != PORTA_ALL_DIMS)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "repeat_interleave: a 0-d tensor has no dimension ", dim,
+         " (as PyTorch; pass no dim to repeat its one element)");
   TensorPtr x = dim == PORTA_ALL_DIMS ? ag::reshape(a, Dims{a->numel()}) : a->ndim() == 0 ? ag::reshape(a, Dims{1}) : a;
   return {x, ops::wrap_dim("repeat_interleave", dim == PORTA_ALL_DIMS ? 0 : dim, x->ndim())};
 }
@@ -120,7 +123,7 @@ TensorPtr repeat_interleave(const TensorPtr& a, int64_t repeats, int32_t dim) {
   split[d + 1] = repeats;
   if (__builtin_mul_overflow(out[d], repeats, &out[d]))
     fail(PORTA_ERROR_INVALID_ARGUMENT, "repeat_interleave: ", x->shape[d], " x ", repeats, " elements overflow int64");
-  return ag::reshape(ag::contiguous(ag::expand(ag::unsqueeze(x, d + 1), split)), out);
+  return ag::reshape(ag::clone(ag::expand(ag::unsqueeze(x, d + 1), split)), out);  // a copy even for 1 repeat
 }
 
 TensorPtr repeat_interleave(const TensorPtr& a, const TensorPtr& repeats, int32_t dim, int64_t output_size) {
@@ -130,7 +133,7 @@ TensorPtr repeat_interleave(const TensorPtr& a, const TensorPtr& repeats, int32_
          dtype_name(repeats->dtype), " tensor of shape ", repeats->shape.str());
   const auto [x, d] = repeated_dim(a, dim);
   const int64_t n = x->shape[d];
-  if (repeats->numel() == 1 && repeats->ndim() == 0)
+  if (repeats->numel() == 1)  // one count for every element, as PyTorch
     return repeat_interleave(a, static_cast<int64_t>(ops::reduce_to_host(PORTA_OP_SUM, repeats)), dim);
   if (repeats->shape[0] != n)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "repeat_interleave: repeats must have the same size as input along dim, but got ",
@@ -159,26 +162,20 @@ TensorPtr repeat_interleave(const TensorPtr& a, const TensorPtr& repeats, int32_
   return index_select(x, d, ops::contiguous(index));
 }
 
-TensorPtr unfold(const TensorPtr& a, int32_t dim, int64_t size, int64_t step) {
-  TensorPtr x = a->ndim() == 0 ? ag::reshape(a, Dims{1}) : a;
-  const int32_t d = ops::wrap_dim("unfold", dim, x->ndim());
-  const int64_t n = x->shape[d];
-  if (size < 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "unfold: size is ", size, " but must be >= 0");
-  if (size > n)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, "unfold: maximum size for tensor at dimension ", d, " is ", n, " but size is ",
-         size);
-  if (step <= 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "unfold: step is ", step, " but must be > 0");
-  const int64_t windows = (n - size) / step + 1;
-  TensorPtr picked = index_select(x, d, window_positions(*a->device, windows, size, step));
-  Dims split;
-  for (int32_t i = 0; i < x->ndim(); ++i) {
-    split.push_back(i == d ? windows : x->shape[i]);
-    if (i == d) split.push_back(size);
-  }
-  TensorPtr w = ag::reshape(picked, split);  // [..., windows, size, ...]
-  const int32_t from = d + 1, to = -1;
-  TensorPtr out = movedim(w, &from, &to, 1);
-  return a->ndim() == 0 ? ag::reshape(out, Dims{size}) : out;
+TensorPtr unfold(const TensorPtr& a, int32_t dim, int64_t size, int64_t step) { return ag::unfold(a, dim, size, step); }
+
+TensorPtr unfold_backward(const TensorPtr& g, const Dims& in_shape, int32_t dim, int64_t size, int64_t step) {
+  const bool scalar = in_shape.n == 0;
+  const Dims x_shape = scalar ? Dims{1} : in_shape;
+  const int32_t d = ops::wrap_dim("unfold", dim, x_shape.n);
+  const int64_t windows = (x_shape[d] - size) / step + 1;
+  const int32_t from = -1, to = d + 1;
+  Dims split = x_shape;  // [..., windows * size, ...]
+  split[d] = windows * size;
+  TensorPtr rows = ag::reshape(ag::contiguous(movedim(scalar ? ag::unsqueeze(g, 0) : g, &from, &to, 1)), split);
+  TensorPtr zeros = ops::full(*g->device, x_shape, 0.0, g->dtype);
+  TensorPtr dx = index_add(zeros, d, window_positions(*g->device, windows, size, step), rows, 1.0);
+  return scalar ? ag::reshape(dx, in_shape) : dx;
 }
 
 }  // namespace porta::composite

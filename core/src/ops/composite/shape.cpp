@@ -16,8 +16,8 @@ void require_ndim(const char* op, const char* what, const porta_tensor& t, int32
 }
 
 // beta * c + alpha * (a @ b), a @ b checked by the caller: in the one GEMM
-// (MATMUL's alpha and beta) when c has the product's dtype, else as a sum
-// (which promotes). beta == 0: c is not read, as PyTorch.
+// (MATMUL's alpha and beta) when c is on the product's device, else as a sum.
+// c must have the product's dtype, as PyTorch requires. beta == 0: c is not read, as PyTorch.
 TensorPtr scaled_sum(const char* op, const TensorPtr& c, const TensorPtr& a, const TensorPtr& b, double beta,
                      double alpha) {
   Dims product = a->shape;
@@ -25,7 +25,10 @@ TensorPtr scaled_sum(const char* op, const TensorPtr& c, const TensorPtr& a, con
   if (ops::broadcast_shapes(op, c->shape, product) != product)
     fail(PORTA_ERROR_SHAPE_MISMATCH, op, ": input ", c->shape.str(), " must broadcast to the product's shape ",
          product.str());
-  if (c->dtype == a->dtype && c->device == a->device) return ag::matmul(a, b, alpha, c, beta);
+  if (c->dtype != a->dtype || b->dtype != a->dtype)
+    fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": input dtypes must be the same, got input ", dtype_name(c->dtype), ", ",
+         dtype_name(a->dtype), " and ", dtype_name(b->dtype), " (as PyTorch); cast them to one dtype");
+  if (c->device == a->device) return ag::matmul(a, b, alpha, c, beta);
   TensorPtr p = alpha == 1.0 ? ag::matmul(a, b) : ag::binary_scalar(PORTA_OP_MUL, ag::matmul(a, b), alpha);
   if (beta == 0.0) return p;
   return ag::binary(PORTA_OP_ADD, p, beta == 1.0 ? c : ag::binary_scalar(PORTA_OP_MUL, c, beta));
@@ -62,12 +65,15 @@ TensorPtr roll(const TensorPtr& a, const int64_t* shifts, int32_t num_shifts, co
     return ag::reshape(roll(ag::reshape(a, Dims{a->numel()}), shifts, 1, &zero, 1), a->shape);
   }
   require(dims, "dims");
+  if (a->ndim() == 0)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "roll: dimension specified as ", dims[0],
+         " but the tensor has no dimensions (a 0-d tensor rolls only without dims, as PyTorch)");
   if (num_shifts != num_dims)
     fail(PORTA_ERROR_INVALID_ARGUMENT, "roll: shifts and dims must align. shifts: ", num_shifts, ", dims: ", num_dims);
   TensorPtr x = a;
   for (int32_t i = 0; i < num_dims; ++i) {
     const int32_t d = ops::wrap_dim("roll", dims[i], a->ndim());
-    const int64_t n = a->ndim() == 0 ? 1 : a->shape[d];
+    const int64_t n = a->shape[d];
     const int64_t s = n == 0 ? 0 : ((shifts[i] % n) + n) % n;
     if (s == 0) continue;
     // out[j] = x[(j - s) mod n]
@@ -96,7 +102,7 @@ TensorPtr repeat(const TensorPtr& a, const int64_t* repeats, int32_t n) {
     out.push_back(repeats[i] * padded[i]);
   }
   if (n == 0) return ag::clone(a);
-  return ag::reshape(ag::contiguous(ag::expand(ag::reshape(a, split), expanded)), out);
+  return ag::reshape(ag::clone(ag::expand(ag::reshape(a, split), expanded)), out);  // a copy even for 1s
 }
 
 TensorPtr diagonal_number(DeviceState& dev, int64_t rows, int64_t cols) {
