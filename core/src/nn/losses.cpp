@@ -135,8 +135,7 @@ TensorPtr cross_entropy_loss(const TensorPtr& logits, const TensorPtr& target_in
   const int64_t classes = logits->shape[class_dim];
   TensorPtr logp = softmax(logits, class_dim, true);
   const double eps = label_smoothing;
-  refuse_weight_grad(op, weight);
-  if (is_floating(target_in->dtype)) {  // class probabilities, input's shape
+  if (is_floating(target_in->dtype)) {  // class probabilities, input's shape (a weight there has a gradient)
     if (ignore_index != -100)
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": ignore_index is not supported for floating point target (class "
            "probabilities), as in PyTorch");
@@ -155,6 +154,7 @@ TensorPtr cross_entropy_loss(const TensorPtr& logits, const TensorPtr& target_in
     return apply_reduction(loss, reduction, op);  // mean: over the samples, as PyTorch
   }
   check_class_target(op, *target_in);
+  refuse_weight_grad(op, weight);  // nll_loss's, as PyTorch's
   const Dims out_shape = target_in->shape;
   TensorPtr x = logp, target = target_in;
   flatten_classes(op, &x, &target);
