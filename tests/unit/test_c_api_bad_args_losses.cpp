@@ -54,7 +54,7 @@ const Case kCases[] = {
        porta_tensor *f = x.f.get(), *labels = x.labels.get();
        for (auto r : {kBadReduction, PORTA_REDUCTION_BATCHMEAN})
          REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "nll_loss: unknown reduction", porta_nll_loss(f, labels, nullptr, -100, r, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "nll_loss: target must hold integer class indices, got float32",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "nll_loss: expected target dtype to be Long or Byte, but got float32",
                porta_nll_loss(f, x.f4.get(), nullptr, -100, PORTA_REDUCTION_MEAN, out.p()));
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
                "nll_loss: input must be floating (float16, bfloat16, float32 or float64), got int64",
@@ -90,7 +90,7 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE,
                "cross_entropy: input must be floating (float16, bfloat16, float32 or float64), got int64",
                porta_cross_entropy_loss(labels, labels, nullptr, -100, PORTA_REDUCTION_MEAN, 0.0, out.p()));
-       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "cross_entropy: target must hold class indices (integers) or class probabilities",
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "cross_entropy: expected target dtype to be Long or Byte, but got bool",
                porta_cross_entropy_loss(f, x.mask.get(), nullptr, -100, PORTA_REDUCTION_MEAN, 0.0, out.p()));
        Tensor scalar = make({}, x.cpu);
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "cross_entropy: input must have a class dimension, got a 0-d tensor",

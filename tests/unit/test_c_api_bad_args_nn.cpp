@@ -284,7 +284,7 @@ const Case kCases[] = {
        Untouched<porta_tensor*> out;
        const auto mean = PORTA_REDUCTION_MEAN;
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "input must be 2-D", porta_cross_entropy(x.f4.get(), target, mean, out.p()));
-       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "target must be a 1-D tensor of integer",
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "target must be a 1-D int64 (or uint8) tensor of class indices",
                porta_cross_entropy(logits, x.f4.get(), mean, out.p()));
        Tensor three = make({3}, x.cpu, porta_int64);
        REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "to match target batch size (3)",

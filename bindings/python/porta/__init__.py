@@ -30,7 +30,7 @@ from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full
                          rand_like, randn_like, randint_like, manual_seed, get_rng_state, set_rng_state,
                          initial_seed)
 from ._dlpack import from_dlpack
-from ._generator import Generator, randperm
+from ._generator import Generator, default_generator, randperm
 from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode
 from ._memory import (memory_stats, memory_allocated, memory_reserved, max_memory_allocated, max_memory_reserved,
                       empty_cache)

@@ -134,9 +134,12 @@ def _item(self):
 
 def _numpy(self, force=False):
     """A NumPy array sharing this cpu tensor's memory (zero-copy through DLPack).
-    force=True copies instead: from any device, and for tensors that require grad."""
+    force=True also converts what cannot be shared, by a copy (from another device, or of a tensor that
+    requires grad); a cpu tensor that can be shared still is, as PyTorch's."""
     if force:
-        return host_array(self)
+        if self.dl_device.device_type != 1 or self.requires_grad:
+            return host_array(self)
+        return _numpy(self)
     dl = self.dl_device
     if dl.device_type != 1:
         raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the "

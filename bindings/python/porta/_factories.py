@@ -232,6 +232,13 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         like = mean if isinstance(mean, Tensor) else std
         m = mean if isinstance(mean, Tensor) else full((), float(mean), dtype=like.dtype, device=like.device)
         sd = std if isinstance(std, Tensor) else full((), float(std), dtype=like.dtype, device=like.device)
+        sd = sd.to(m.dtype)  # the mean's dtype, as PyTorch's
+        if m.requires_grad or sd.requires_grad:  # mean + std * N(0, 1): the gradients PyTorch's normal has
+            from .autograd import no_grad
+            with no_grad():
+                zero, one = m * 0, sd * 0 + 1  # named: their handles must live through the call
+                z = sample(fn.porta_normal_tensor, generator, zero._h, one._h)
+            return _finish(m + sd * z, requires_grad)
         return _finish(sample(fn.porta_normal_tensor, generator, m._h, sd._h), requires_grad)
     if size is None:
         raise TypeError("normal(): with a number mean and std, size is required")
@@ -289,10 +296,22 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
 _uniform_from_global, _normal_from_global = Tensor.uniform_, Tensor.normal_
 
 
-def _uniform_(self, a=0.0, b=1.0, *, generator=None):
-    """Fills self from U(a, b) in place (from `generator`, else the global generator); returns self."""
+def _uniform_(self, *bounds, generator=None, **kwargs):
+    """Fills self from U(from, to) (default U(0, 1)) in place (from `generator`, else the global generator);
+    returns self. The bounds are positional, or PyTorch's keywords `from` and `to`."""
+    if len(bounds) > 2:
+        raise TypeError(f"uniform_() takes at most 2 positional arguments ({len(bounds)} given)")
+    values = dict(zip(("from", "to"), bounds))
+    for k, v in kwargs.items():
+        if k not in ("from", "to"):
+            raise TypeError(f"uniform_() got an unexpected keyword argument '{k}'")
+        if k in values:
+            raise TypeError(f"uniform_() got multiple values for argument '{k}'")
+        values[k] = v
+    a, b = values.get("from", 0.0), values.get("to", 1.0)
     if generator is None:
         return _uniform_from_global(self, a, b)
+    self._refuse_leaf_write("uniform_")
     shape, n = shape_array(tuple(self.shape))
     return self.copy_(sample(fn.porta_uniform, generator, shape, n, self.dtype.dl, _device.resolve(self.device), float(a),
                              float(b)))
@@ -302,6 +321,7 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fills self from N(mean, std^2) in place (from `generator`, else the global generator); returns self."""
     if generator is None:
         return _normal_from_global(self, mean, std)
+    self._refuse_leaf_write("normal_")
     shape, n = shape_array(tuple(self.shape))
     return self.copy_(sample(fn.porta_normal, generator, shape, n, self.dtype.dl, _device.resolve(self.device), float(mean),
                              float(std)))
@@ -320,11 +340,14 @@ Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=N
 
 
 def manual_seed(seed):
-    """Reseeds Porta's generator: the same seed gives the same numbers on every device."""
+    """Reseeds Porta's generator: the same seed gives the same numbers on every device; returns it
+    (porta.default_generator), as PyTorch."""
     seed = int(seed)
     if not -2**63 <= seed < 2**64:
         raise ValueError(f"manual_seed(): Overflow when unpacking long long (a seed is in [-2**63, 2**64), got {seed})")
     check(fn.porta_manual_seed(seed & 0xFFFFFFFFFFFFFFFF))
+    from ._generator import default_generator
+    return default_generator
 
 
 def get_rng_state():

@@ -6,7 +6,7 @@ the caller: each draw reads n counters from its offset and moves the offset past
 same seed gives the same numbers in every binding (the C++ DataLoader's `seed` option is one).
 get_state() returns the (seed, offset) pair (PyTorch returns a ByteTensor)."""
 import os
-from ctypes import byref, c_void_p, sizeof
+from ctypes import byref, c_uint64, c_void_p, sizeof
 
 from . import _device, _dtype
 from ._errors import check
@@ -51,6 +51,39 @@ class Generator:
         at = (self._seed, self._offset)
         self._offset += n
         return at
+
+
+def _global_state():
+    seed, offset = c_uint64(), c_uint64()
+    check(fn.porta_generator_get_state(byref(seed), byref(offset)))
+    return seed.value, offset.value
+
+
+class _GlobalGenerator(Generator):
+    """porta.default_generator (torch.default_generator): a Generator whose state is the core's global one, the
+    generator that draws when none is given."""
+
+    def __init__(self):  # noqa: D107 - no state of its own
+        self.device = _device.device("cpu")
+
+    @property
+    def _seed(self):
+        return _global_state()[0]
+
+    @_seed.setter
+    def _seed(self, value):
+        check(fn.porta_generator_set_state(int(value) & 0xFFFFFFFFFFFFFFFF, _global_state()[1]))
+
+    @property
+    def _offset(self):
+        return _global_state()[1]
+
+    @_offset.setter
+    def _offset(self, value):
+        check(fn.porta_generator_set_state(_global_state()[0], int(value)))
+
+
+default_generator = _GlobalGenerator()
 
 
 def _check(generator, name):

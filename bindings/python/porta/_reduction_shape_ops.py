@@ -72,6 +72,11 @@ def count_nonzero(self, dim=None):
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002 - torch's name
     """torch.linalg.vector_norm: (sum |x|^ord)^(1/ord) over dim (None: all); inf / -inf the largest / smallest
     |x|, 0 the count of nonzeros."""
+    if dtype is not None:
+        dt = _dtype.resolve(dtype)
+        if dt.is_floating_point and x.dtype.is_floating_point and dt.itemsize < x.dtype.itemsize:
+            raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({x.dtype}) should be convertible "
+                               f"without narrowing to the specified dtype ({dt})")
     t = x if dtype is None else x.to(_dtype.resolve(dtype))
     dims, n = _dims(dim)
     return call(fn.porta_vector_norm, t._h, float(ord), dims, n, 1 if keepdim else 0)
@@ -80,6 +85,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):  # noqa: A002
 def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     """torch.norm / Tensor.norm: a vector norm over dim (None: all); 'fro' is the 2-norm of the elements."""
     if p == "fro" or p is None:
+        if p == "fro" and dim is not None and not isinstance(dim, int) and len(dim) > 2:
+            raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
         p = 2
     elif isinstance(p, str):
         raise NotImplementedError(f"norm: p={p!r} is not supported by Porta (matrix norms); use 'fro' or a number")

@@ -24,8 +24,26 @@ class Size(tuple):
 
     __slots__ = ()
 
+    def __new__(cls, sizes=()):
+        sizes = tuple(sizes)
+        for i, s in enumerate(sizes):
+            if isinstance(s, float) or not hasattr(s, "__index__"):
+                raise TypeError(f"porta.Size() takes an iterable of 'int' (item {i} is '{type(s).__name__}')")
+        return tuple.__new__(cls, (operator.index(s) for s in sizes))
+
     def __repr__(self):
         return f"porta.Size([{', '.join(map(str, self))}])"
+
+    def __add__(self, other):  # a Size still, as PyTorch's (s + (5,), (5,) + s, s * 2)
+        return tuple.__new__(Size, tuple.__add__(self, Size(other)))
+
+    def __radd__(self, other):
+        return tuple.__new__(Size, tuple(Size(other)) + tuple(self))
+
+    def __mul__(self, n):
+        return tuple.__new__(Size, tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
 
     def numel(self):
         """Product of the sizes (1 for an empty shape)."""
@@ -36,7 +54,7 @@ class Size(tuple):
 
     def __getitem__(self, key):
         r = tuple.__getitem__(self, key)
-        return Size(r) if isinstance(key, slice) else r
+        return tuple.__new__(Size, r) if isinstance(key, slice) else r
 
 
 def wrap(handle):
@@ -113,6 +131,10 @@ class Tensor:
         from . import _factories
         if not args:  # torch.Tensor(): no elements
             t = _factories.empty(0, device=device)
+        elif isinstance(args[0], Size):  # torch.Tensor(x.shape): uninitialized, of that shape
+            t = _factories.empty(args[0], device=device)
+        elif isinstance(args[0], Tensor) and len(args) == 1 and device is None:  # an alias, as PyTorch's
+            t = args[0].detach()
         elif isinstance(args[0], int):
             t = _factories.empty(*args, device=device)
         elif isinstance(args[0], float) or (hasattr(args[0], "__float__") and not hasattr(args[0], "__len__")):
@@ -145,7 +167,7 @@ class Tensor:
         arr = (c_int64 * n.value)()
         if n.value:
             check(fn.porta_tensor_shape(self._h, arr))
-        s = self._shape = Size(arr)
+        s = self._shape = tuple.__new__(Size, arr)  # ints from C: no checks
         return s
 
     def size(self, dim=None):
@@ -529,20 +551,11 @@ class Tensor:
         """Sets every element to 0; returns self."""
         return self.fill_(0)
 
-    def uniform_(self, *bounds, **kwargs):
-        """Fills from U(from, to) (default U(0, 1)) with Porta's generator (not recorded); returns self. The
-        bounds are positional or PyTorch's keywords `from` and `to`."""
-        if len(bounds) > 2:
-            raise TypeError(f"uniform_() takes at most 2 positional arguments ({len(bounds)} given)")
-        values = dict(zip(("from", "to"), bounds))
-        for k, v in kwargs.items():
-            if k not in ("from", "to"):
-                raise TypeError(f"uniform_() got an unexpected keyword argument '{k}'")
-            if k in values:
-                raise TypeError(f"uniform_() got multiple values for argument '{k}'")
-            values[k] = v
+    def uniform_(self, low=0.0, high=1.0):
+        """Fills from U(low, high) with Porta's generator (not recorded); returns self (the keyword spellings
+        `from` and `to` and generator=: _factories)."""
         self._refuse_leaf_write("uniform_")
-        check(fn.porta_init_uniform_(self._h, float(values.get("from", 0.0)), float(values.get("to", 1.0))))
+        check(fn.porta_init_uniform_(self._h, float(low), float(high)))
         return self
 
     def normal_(self, mean=0.0, std=1.0):

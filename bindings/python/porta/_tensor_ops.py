@@ -236,6 +236,14 @@ def _where(condition, input=_NO_ARGUMENT, other=_NO_ARGUMENT):  # noqa: A002 - t
     return call(fn.porta_where, condition._h, a._h, b._h)
 
 
+def _same_dtype(t, dtype, op):
+    """An in-place op's dtype= must be the tensor's own (PyTorch: "Bad in-place call")."""
+    if dtype is not None and _dtype.resolve(dtype) is not t.dtype:
+        raise RuntimeError(f"{op}: Bad in-place call: input tensor dtype {t.dtype} and output tensor dtype "
+                           f"{_dtype.resolve(dtype)} should match")
+    return dtype
+
+
 _MAKERS = {"UNARY": _make_unary, "BINARY": _make_binary, "COMPARE": _make_binary,
            "REDUCE": _make_reduce, "ARGREDUCE": _make_argreduce, "MATMUL": _make_matmul, "SCAN": _make_scan}
 
@@ -253,7 +261,7 @@ for _op in _ops.of_kind(*_ops.USER_KINDS):
         setattr(Tensor, _op.name + "_", _make_binary_inplace(_op.id, _op.name))
     elif _op.kind == "SCAN":
         setattr(Tensor, _op.name + "_", lambda self, dim, *, dtype=None, _m=_method, _n=_op.name:
-                in_place(self, lambda s: _m(s, dim, dtype=dtype), _n + "_"))
+                in_place(self, lambda s: _m(s, dim, dtype=_same_dtype(s, dtype, _n + "_")), _n + "_"))
 
 # the composite reductions of porta.h with porta_sum's signature
 for _name in ("nansum", "nanmean"):
@@ -692,5 +700,5 @@ CASTS_INTO_OUT = _functions(*(op.name for op in _ops.OPS if op.kind in ("BINARY"
                             "std", "var", "cat", "concat", "concatenate", "stack", "square", "rsqrt", "reciprocal",
                             "true_divide", "divide", "multiply", "subtract", "arctan2", "arcsin", "arccos", "arctan",
                             "arcsinh", "div", "floor_divide", "remainder", "fmod", "float_power", "addcmul", "addcdiv")
-# PyTorch's isnan, isinf, isfinite and relu take no out= at all.
-WITHOUT_OUT = _functions("isnan", "isinf", "isfinite", "relu")
+# PyTorch's isnan, isinf, isfinite, relu, count_nonzero, std_mean and var_mean take no out= at all.
+WITHOUT_OUT = _functions("isnan", "isinf", "isfinite", "relu", "count_nonzero", "std_mean", "var_mean")

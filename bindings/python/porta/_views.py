@@ -36,11 +36,6 @@ def swapaxes(self, axis0, axis1):
     return transpose(self, axis0, axis1)
 
 
-def swapdims(self, dim0, dim1):
-    """transpose (torch.swapdims)."""
-    return transpose(self, dim0, dim1)
-
-
 def t(self):
     """The transpose of a 2-D tensor (0-D and 1-D tensors as they are)."""
     n = self.ndim
@@ -119,7 +114,7 @@ def select(self, dim, index):
 
 T = Tensor
 T.view, T.reshape, T.permute, T.transpose, T.t = view, reshape, permute, transpose, t
-T.swapaxes, T.swapdims = swapaxes, swapdims
+T.swapaxes = swapaxes
 T.T = property(_T)
 T.mT = property(lambda self: transpose(self, -2, -1))
 T.unsqueeze, T.squeeze, T.flatten, T.ravel, T.expand = unsqueeze, squeeze, flatten, ravel, expand
@@ -128,5 +123,5 @@ T.view_as = lambda self, other: view(self, other.shape)
 T.reshape_as = lambda self, other: reshape(self, other.shape)
 T.expand_as = lambda self, other: expand(self, other.shape)
 _tensor_ops.namespace.update(
-    reshape=reshape, permute=permute, transpose=transpose, swapaxes=swapaxes, swapdims=swapdims, t=t, unsqueeze=unsqueeze,
+    reshape=reshape, permute=permute, transpose=transpose, swapaxes=swapaxes, t=t, unsqueeze=unsqueeze,
     squeeze=squeeze, flatten=flatten, ravel=ravel, narrow=narrow, select=select)

@@ -160,6 +160,8 @@ TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b) {
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "where: the condition must be bool, got ", dtype_name(cond->dtype),
          "; build it with a comparison such as porta_gt");
   const Dtype dt = result_type({a.get(), b.get()});
+  for (const TensorPtr& t : {a, b})  // a number must fit the result, as PyTorch's where checks (a fill value)
+    if (t->wrapped) check_fill_value("where", *t->wrapped, dt);
   const Dims shape = broadcast_shapes("where", broadcast_shapes("where", cond->shape, a->shape), b->shape);
   TensorPtr x = cast(a, dt), y = cast(b, dt);
   TensorPtr out = empty(*a->device, dt, shape);

@@ -12,14 +12,18 @@
 
 namespace oracle {
 
-// docs/differences-from-pytorch.md: each table row's first cell, a pattern over case ids in backticks.
+// docs/differences-from-pytorch.md: each table row's first cell, one or more patterns over case ids in backticks.
 inline std::vector<std::string> deliberate_patterns(const std::string& path) {
   std::ifstream in(path);
-  const std::regex row(R"(^\|\s*`([^`]+)`\s*\|)");
+  const std::regex first_cell(R"(^\|\s*(`[^|]*`)\s*\|)"), pattern("`([^`]+)`");
   std::vector<std::string> patterns;
   std::smatch m;
-  for (std::string line; std::getline(in, line);)
-    if (std::regex_search(line, m, row)) patterns.push_back(m[1]);
+  for (std::string line; std::getline(in, line);) {
+    if (!std::regex_search(line, m, first_cell)) continue;
+    const std::string cell = m[1];
+    for (std::sregex_iterator it(cell.begin(), cell.end(), pattern), end; it != end; ++it)
+      patterns.push_back((*it)[1]);
+  }
   return patterns;
 }
 

@@ -187,7 +187,9 @@ class _ConvNd(Module):
 def conv_extra_repr(m):
     """PyTorch's _ConvNd.extra_repr, for convolutions and transposed ones (output_padding where it has one)."""
     s = f"{m.in_channels}, {m.out_channels}, kernel_size={m.kernel_size}, stride={m.stride}"
-    if m.padding not in ((0,) * m.dims, "valid"):
+    if isinstance(m.padding, str):  # 'valid' and 'same' are shown, as PyTorch's
+        s += f", padding={m.padding}"
+    elif m.padding != (0,) * m.dims:
         s += f", padding={m.padding}"
     if m.dilation != (1,) * m.dims:
         s += f", dilation={m.dilation}"
@@ -400,6 +402,9 @@ class MaxPool2d(_Pool):
         self.dilation = dilation
         self.return_indices = return_indices
 
+    def extra_repr(self):
+        return f"{super().extra_repr()}, dilation={self.dilation}, ceil_mode={self.ceil_mode}"
+
     def forward(self, input):  # noqa: A002
         return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation, self.ceil_mode,
                             self.return_indices)
@@ -519,7 +524,8 @@ class LayerNorm(Module):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
+        return (f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}, "
+                f"bias={self.bias is not None}")
 
 
 class GroupNorm(Module):
@@ -541,7 +547,8 @@ class GroupNorm(Module):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}"
+        return (f"{self.num_groups}, {self.num_channels}, eps={self.eps}, affine={self.affine}, "
+                f"bias={self.bias is not None}")
 
 
 class _BatchNorm(Module):
@@ -589,7 +596,7 @@ class _BatchNorm(Module):
 
     def extra_repr(self):
         return (f"{self.num_features}, eps={self.eps}, momentum={self.momentum}, affine={self.affine}, "
-                f"track_running_stats={self.track_running_stats}")
+                f"bias={self.bias is not None}, track_running_stats={self.track_running_stats}")
 
 
 class BatchNorm1d(_BatchNorm):

@@ -12,9 +12,6 @@ class _Loss(Module):
             raise NotImplementedError("size_average and reduce are deprecated in PyTorch; use reduction=")
         self.reduction = reduction
 
-    def extra_repr(self):
-        return "" if self.reduction == "mean" else f"reduction={self.reduction!r}"
-
 
 class MSELoss(_Loss):
     """Mean squared error: loss(input, target)."""

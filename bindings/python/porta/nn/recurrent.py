@@ -126,8 +126,7 @@ class RNN(RNNBase):
         return output, h_n
 
     def extra_repr(self):
-        s = super().extra_repr()
-        return s + (", nonlinearity='relu'" if self.nonlinearity == "relu" else "")
+        return super().extra_repr()  # PyTorch's RNN shows no nonlinearity
 
 
 class LSTM(RNNBase):
@@ -182,7 +181,9 @@ class RNNCellBase(Module):
                      self.weight_hh._h, F._handle(self.bias_ih), F._handle(self.bias_hh), n=2)
 
     def extra_repr(self):
-        return f"{self.input_size}, {self.hidden_size}" + ("" if self.bias else ", bias=False")
+        s = f"{self.input_size}, {self.hidden_size}" + ("" if self.bias else ", bias=False")
+        nonlinearity = getattr(self, "nonlinearity", "tanh")
+        return s + ("" if nonlinearity == "tanh" else f", nonlinearity={nonlinearity}")
 
 
 class RNNCell(RNNCellBase):

@@ -64,7 +64,9 @@ class _Pad(Module):
         return F.pad(input, self.padding, self.mode, self.value if self.mode == "constant" else None)
 
     def extra_repr(self):
-        return f"{self.padding}" + (f", value={self.value}" if self.mode == "constant" else "")
+        if self.mode != "constant" or type(self).__name__.startswith("ZeroPad"):  # PyTorch's reprs
+            return f"{self.padding}"
+        return f"padding={self.padding}, value={self.value}"
 
 
 class ConstantPad1d(_Pad):

@@ -159,12 +159,18 @@ class Optimizer:
                 check(fn.porta_optimizer_get_step(handle, i, byref(steps)))
                 if self._HAS_STEP and steps.value:
                     entry["step"] = tensor(float(steps.value))
+                if not entry:
+                    entry = self._initial_state(group, group["params"][i])
                 if entry:
                     state[index] = entry
                 ids.append(index)
                 index += 1
             groups.append({k: v for k, v in group.items() if k != "params"} | {"params": ids})
         return {"state": state, "param_groups": groups}
+
+    def _initial_state(self, group, param):
+        """The state PyTorch's optimizer gives a parameter before its first step: none here (Adagrad's has one)."""
+        return {}
 
     def load_state_dict(self, state_dict):
         """Restores what state_dict() saved: each group's options (only "lr" may differ from this
@@ -271,6 +277,9 @@ class Adam(Optimizer):
                                       **self._choices(foreach, fused=fused, maximize=maximize, capturable=capturable,
                                                       differentiable=differentiable,
                                                       decoupled_weight_decay=self._decoupled)))
+        if capturable and any(p.device.type == "cpu" for g in self.param_groups for p in g["params"]):
+            raise AssertionError("If capturable=True, params and state_steps must be on supported devices (an "
+                                 "accelerator, as PyTorch's CUDA graphs); leave capturable out on the cpu")
 
     def _create(self, handles, n, g, out):
         o = sized(AdamOptions, lr=g["lr"], beta1=g["betas"][0], beta2=g["betas"][1], eps=g["eps"],
@@ -322,9 +331,8 @@ class RMSprop(Optimizer):
 class Adagrad(Optimizer):
     """torch.optim.Adagrad: lr_decay, weight decay, initial_accumulator_value and eps, composed from
     elementwise ops on each parameter's device. foreach= and fused= are accepted; differentiable=True is
-    refused. As in Porta's other optimizers, the state ("sum") is made at a
-    parameter's first step, so state_dict() before any step has no entry for it (PyTorch's has the
-    initial sum)."""
+    refused. As PyTorch's, every parameter has a state from the start: state_dict() before its first step
+    gives step 0 and the initial sum."""
 
     _STATE_NAMES = ("sum",)
     _HAS_STEP = True
@@ -342,6 +350,12 @@ class Adagrad(Optimizer):
                                       initial_accumulator_value=initial_accumulator_value, eps=eps,
                                       **self._choices(foreach, fused=fused, maximize=maximize,
                                                       differentiable=differentiable)))
+
+    def _initial_state(self, group, param):
+        from .._factories import full, tensor
+        return {"sum": full(tuple(param.shape), float(group["initial_accumulator_value"]), dtype=param.dtype,
+                            device=param.device),
+                "step": tensor(0.0)}
 
     def _create(self, handles, n, g, out):
         o = sized(AdagradOptions, lr=g["lr"], lr_decay=g["lr_decay"], weight_decay=g["weight_decay"],
