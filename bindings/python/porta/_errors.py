@@ -59,8 +59,9 @@ class NotImplementedByBackendError(PortaError, NotImplementedError):
     status = 6
 
 
-class OutOfMemoryError(PortaError, MemoryError):
-    """PORTA_ERROR_OUT_OF_MEMORY: an allocation failed even after freeing the cache."""
+class OutOfMemoryError(PortaError):
+    """PORTA_ERROR_OUT_OF_MEMORY: an allocation failed even after freeing the cache (a RuntimeError, as
+    torch.OutOfMemoryError)."""
     status = 7
 
 

@@ -588,7 +588,7 @@ namespace.update(isnan=_isnan, isinf=_isinf, isfinite=_isfinite, nan_to_num=_nan
 
 # ------------------------------------------------------------ a few more composites
 
-T.square = lambda self: self.mul(self)
+T.square = lambda self: (self.long() if self.dtype is _dtype.bool_ else self).mul(self)  # bool: int64, as pow
 T.rsqrt = lambda self: self.sqrt().reciprocal()
 T.reciprocal = lambda self: scalar_tensor(1.0, self).div(self)
 T.softmax = lambda self, dim: call(fn.porta_softmax, self._h, dim)

@@ -79,8 +79,10 @@ def is_autocast_enabled(device_type="cuda"):
 
 
 def get_autocast_dtype(device_type):
-    """The dtype of this thread's autocast region for device_type (bfloat16 outside one)."""
-    return _state(device_type)[1]
+    """The dtype of this thread's autocast region for device_type; outside one, the device type's default
+    (bfloat16 on the CPU, float16 elsewhere), as PyTorch's."""
+    on, dt = _state(device_type)
+    return dt if on else _default_dtype(_device_type(device_type))
 
 
 class GradScaler:

@@ -257,11 +257,12 @@ std::pair<TensorPtr, TensorPtr> median_of(porta_tensor* t, int32_t dim, int keep
   }
   if (x->numel() == 0 && is_floating(x->dtype))  // PyTorch: NaN; no element to point at
     return {ops::full(*x->device, Dims{}, NAN, x->dtype), ops::full_int(*x->device, Dims{}, -1, Dtype::Int64)};
-  ops::Sorted s = composite::median(ag::reshape(x, Dims{x->numel()}), 0, false, ignore_nan);
-  if (!keepdim) return {s.values, s.indices};
+  ops::Sorted s = composite::median(ops::reshape(x, Dims{x->numel()}), 0, false, ignore_nan);
+  TensorPtr value = ag::shared_among_equals(x, s.values);  // the gradient of every equal element, as PyTorch's
+  if (!keepdim) return {value, s.indices};
   Dims ones;
   for (int32_t i = 0; i < x->ndim(); ++i) ones.push_back(1);
-  return {ag::reshape(s.values, ones), ops::reshape(s.indices, ones)};
+  return {ag::reshape(value, ones), ops::reshape(s.indices, ones)};
 }
 
 }  // namespace

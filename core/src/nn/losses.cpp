@@ -81,13 +81,16 @@ std::pair<TensorPtr, TensorPtr> picked(const TensorPtr& x, const TensorPtr& targ
   return {ag::unary(PORTA_OP_NEG, ag::binary(PORTA_OP_MUL, value, w)), w};
 }
 
-// |d| < t ? 0.5 d^2 * quad : |d| * lin - off
+// |d| < t ? 0.5 d^2 * quad : |d| * lin - off. The quadratic piece is computed on 0 where it is not taken, so an
+// infinite |d| gives the linear piece's gradient, not 0 * inf (PyTorch's).
 TensorPtr piecewise(const TensorPtr& input, const TensorPtr& target, double threshold, double quad, double lin,
                     double off) {
   TensorPtr d = ag::unary(PORTA_OP_ABS, ag::binary(PORTA_OP_SUB, input, target));
-  TensorPtr small = ag::binary_scalar(PORTA_OP_MUL, ag::binary(PORTA_OP_MUL, d, d), 0.5 * quad);
+  TensorPtr near = ops::binary_scalar(PORTA_OP_LT, d, threshold);
+  TensorPtr d_near = ag::where(near, d, scalar(*d, 0.0));
+  TensorPtr small = ag::binary_scalar(PORTA_OP_MUL, ag::binary(PORTA_OP_MUL, d_near, d_near), 0.5 * quad);
   TensorPtr large = ag::binary_scalar(PORTA_OP_SUB, ag::binary_scalar(PORTA_OP_MUL, d, lin), off);
-  return ag::where(ops::binary_scalar(PORTA_OP_LT, d, threshold), small, large);
+  return ag::where(near, small, large);
 }
 
 // Sum / mean (weighted: by the sum of weights) / none (shaped as `shape`).

@@ -36,6 +36,9 @@ void copy_(const TensorPtr& dst, const TensorPtr& src, const char* op);
 
 // ---- reductions and matmul (reduce_grad.cpp)
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
+// `value` (computed without autograd) as a 0-d result of t whose gradient is shared evenly among t's elements
+// equal to it, NaN matching NaN: PyTorch's rule for median() over every element.
+TensorPtr shared_among_equals(const TensorPtr& t, const TensorPtr& value);
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b);
 // alpha * (a @ b) + beta * c in one GEMM (ops::matmul's), differentiable in a, b and c.
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b, double alpha, const TensorPtr& c, double beta);

@@ -24,6 +24,7 @@ struct ReduceNode final : Node {
   SavedTensor input, output;  // kept only for max/min
   Dims in_shape, kept_shape;  // kept_shape: output with reduced dims as 1
   int64_t count;
+  bool nan_matches_nan = false;  // max/min: amax's rule (NaN equals nothing); median(): NaN equals NaN
   const char* name() const override { return backward_name(op); }
   void release_saved() override { input.reset(), output.reset(); }
   bool differentiable_twice() const override { return true; }
@@ -33,7 +34,13 @@ struct ReduceNode final : Node {
       case PORTA_OP_SUM: return {gk};
       case PORTA_OP_MEAN: return {binary_scalar(PORTA_OP_DIV, gk, static_cast<double>(count))};
       default: {  // max / min: share among the elements equal to the extreme (a constant mask)
-        TensorPtr hit = ops::cast(ops::binary(PORTA_OP_EQ, input, ops::reshape(output, kept_shape)), g->dtype);
+        TensorPtr extreme = ops::reshape(output, kept_shape);
+        TensorPtr hit = ops::binary(PORTA_OP_EQ, input, extreme);
+        if (nan_matches_nan && is_floating(input->dtype)) {
+          TensorPtr nan_extreme = ops::binary(PORTA_OP_NE, extreme, extreme);
+          hit = ops::where(nan_extreme, ops::binary(PORTA_OP_NE, input, input), hit);
+        }
+        hit = ops::cast(hit, g->dtype);
         int32_t dims[PORTA_MAX_DIMS];
         int32_t n = 0;
         for (int32_t i = 0; i < in_shape.n; ++i)
@@ -92,6 +99,20 @@ TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t n
     if (mask[static_cast<size_t>(i)]) node->count *= t->shape[i];
   }
   if (op == PORTA_OP_MAX || op == PORTA_OP_MIN) node->input = t, node->output = SavedTensor::output(out);
+  autograd::record(out, node, {&t});
+  return out;
+}
+
+TensorPtr shared_among_equals(const TensorPtr& t, const TensorPtr& value) {
+  TensorPtr out = ops::reshape(value, Dims{});
+  if (!is_floating(t->dtype) || !autograd::needs_grad({&t})) return out;
+  auto node = std::make_shared<ReduceNode>();
+  node->op = PORTA_OP_MAX;  // the extremes' rule: shared among the elements equal to the result
+  node->nan_matches_nan = true;
+  node->in_shape = t->shape;
+  node->count = t->numel();
+  for (int32_t i = 0; i < t->ndim(); ++i) node->kept_shape.push_back(1);
+  node->input = t, node->output = SavedTensor::output(out);
   autograd::record(out, node, {&t});
   return out;
 }
