@@ -11,6 +11,10 @@ from .module import Module
 from .parameter import Parameter
 
 
+class NonDynamicallyQuantizableLinear(Linear):
+    """A Linear under the class name PyTorch gives MultiheadAttention's out_proj (so reprs match)."""
+
+
 class MultiheadAttention(Module):
     """torch.nn.MultiheadAttention with one input projection [3E, E] (in_proj_weight) and out_proj.
     forward(query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
@@ -33,7 +37,7 @@ class MultiheadAttention(Module):
             self.in_proj_bias = Parameter(_factories.zeros(3 * embed_dim, device=device, dtype=dtype))
         else:
             self.register_parameter("in_proj_bias", None)
-        self.out_proj = Linear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias, device=device, dtype=dtype)
         init.xavier_uniform_(self.in_proj_weight)
         if bias:
             init.zeros_(self.out_proj.bias)
@@ -99,9 +103,6 @@ class MultiheadAttention(Module):
                 m = _factories.zeros(*m.shape, dtype=like.dtype, device=like.device).masked_fill(m, float("-inf"))
             total = m if total is None else total + m
         return total
-
-    def extra_repr(self):
-        return f"embed_dim={self.embed_dim}, num_heads={self.num_heads}, batch_first={self.batch_first}"
 
 
 class TransformerEncoderLayer(Module):

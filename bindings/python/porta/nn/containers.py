@@ -1,6 +1,7 @@
 """Containers that register what they hold, as torch.nn's: ModuleDict, ParameterList and ParameterDict
 (Sequential and ModuleList are in layers.py). Their entries are parameters and children of the container,
 so parameters(), state_dict(), to() and optimizers see them; names in state_dict are the keys (or indices)."""
+from collections import OrderedDict
 from collections.abc import Mapping
 
 from .module import Module
@@ -147,11 +148,37 @@ class ParameterList(Module):
     def forward(self, *args, **kwargs):
         raise NotImplementedError("ParameterList has no forward(): use its parameters")
 
+    def extra_repr(self):
+        return "\n".join(f"  ({i}): Parameter containing: [torch.{p.dtype.name} of size {_size_text(p)}"
+                         f"{'' if p.device.type == 'cpu' else f' ({p.device})'}]"
+                         for i, p in enumerate(self._parameters.values()))
+
+
+def _size_text(p):
+    return "x".join(map(str, p.shape))
+
 
 class ParameterDict(_EntryDict):
-    """Parameters by name; tensors given are wrapped in Parameter; insertion order is kept."""
+    """Parameters by name; tensors given are wrapped in Parameter; insertion order is kept, but a plain dict
+    given to the constructor or update() is taken in sorted key order, as PyTorch's."""
 
     _ENTRIES = "_parameters"
+
+    def update(self, entries):
+        """Adds (key, value) pairs: an OrderedDict or ParameterDict in its order, another mapping sorted by key,
+        an iterable of pairs in its order."""
+        if isinstance(entries, Mapping) and not isinstance(entries, (OrderedDict, ParameterDict)):
+            entries = sorted(entries.items())
+        super().update(entries)
+
+    def extra_repr(self):
+        from .. import _dtype
+        lines = []
+        for key, p in self._parameters.items():
+            where = "" if p.device.type == "cpu" else f"{p.device.type}."
+            lines.append(f"  ({key}): Parameter containing: [torch.{where}{_dtype.TENSOR_TYPE_NAMES[p.dtype]} of size "
+                         f"{_size_text(p)}{'' if p.device.type == 'cpu' else f' ({p.device})'}]")
+        return "\n".join(lines)
 
     def __setitem__(self, key, value):
         if not isinstance(key, str):

@@ -54,6 +54,21 @@ class ModuleList(Module):
         for m in modules:
             self.append(m)
 
+    def __repr__(self):
+        """PyTorch's: consecutive children with one repr are one line, "(0-1): 2 x Linear(...)"."""
+        if not self._modules:
+            return f"{type(self).__name__}()"
+        runs = []  # [first index, last index, repr]
+        for i, child in enumerate(self._modules.values()):
+            text = repr(child)
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        lines = [(f"({a}): {t}" if a == b else f"({a}-{b}): {b - a + 1} x {t}").replace("\n", "\n  ")
+                 for a, b, t in runs]
+        return f"{type(self).__name__}(\n  " + "\n  ".join(lines) + "\n)"
+
     def append(self, module):
         """Adds a module at the end; returns self."""
         self.add_module(str(len(self._modules)), module)
@@ -360,22 +375,26 @@ class Tanh(Module):
         return input.tanh()
 
 
-class Softmax(Module):
-    """softmax along dim."""
+class _AlongDim(Module):
+    """What Softmax and LogSoftmax share (siblings, as in PyTorch: neither is the other)."""
 
     def __init__(self, dim=None):
         super().__init__()
         self.dim = dim
 
-    def forward(self, input):  # noqa: A002
-        # dim=None: PyTorch's deprecated implicit choice (0 for 0-, 1- and 3-d inputs, else 1), with its warning
-        return F.softmax(input, self.dim, _stacklevel=5)
-
     def extra_repr(self):
         return f"dim={self.dim}"
 
 
-class LogSoftmax(Softmax):
+class Softmax(_AlongDim):
+    """softmax along dim."""
+
+    def forward(self, input):  # noqa: A002
+        # dim=None: PyTorch's deprecated implicit choice (0 for 0-, 1- and 3-d inputs, else 1), with its warning
+        return F.softmax(input, self.dim, _stacklevel=5)
+
+
+class LogSoftmax(_AlongDim):
     """log(softmax) along dim."""
 
     def forward(self, input):  # noqa: A002
@@ -439,8 +458,8 @@ class Flatten(Module):
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
 
 
-class Dropout(Module):
-    """Zeroes elements with probability p in training mode; the identity in eval mode."""
+class _DropoutNd(Module):
+    """What the dropouts share: p and inplace (siblings, as in PyTorch: Dropout2d is no Dropout)."""
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
@@ -448,11 +467,15 @@ class Dropout(Module):
             raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
         self.p, self.inplace = p, inplace
 
-    def forward(self, input):  # noqa: A002
-        return F.dropout(input, self.p, self.training, self.inplace)
-
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout(_DropoutNd):
+    """Zeroes elements with probability p in training mode; the identity in eval mode."""
+
+    def forward(self, input):  # noqa: A002
+        return F.dropout(input, self.p, self.training, self.inplace)
 
 
 class Embedding(Module):

@@ -90,17 +90,36 @@ class Module:
         return sorted(set(super().__dir__()) | set(d.get("_parameters", ())) | set(d.get("_buffers", ())) |
                       set(d.get("_modules", ())))
 
+    def _check_name(self, name, what, registry):
+        """PyTorch's rules for a registered name: a non-empty str without '.', not another attribute."""
+        if not isinstance(name, str):
+            raise TypeError(f"{what} name should be a string. Got {type(name).__name__}")
+        if "." in name:
+            raise KeyError(f'{what} name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError(f'{what} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self.__dict__.get(registry, {}):
+            raise KeyError(f"attribute '{name}' already exists")
+
     def register_parameter(self, name, param):
         """Registers `param` (a Parameter or None) under `name`."""
+        self._check_name(name, "parameter", "_parameters")
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' (porta.nn.Parameter "
+                            "or None required)")
         if param is None:
             self._forget(name)
             self._registry("_parameters")[name] = None
         else:
-            self.__setattr__(name, param if isinstance(param, Parameter) else Parameter(param))
+            self.__setattr__(name, param)
 
     def register_buffer(self, name, tensor, persistent=True):
         """Registers a tensor that is state but not a parameter: moved by to(), and saved in
         state_dict unless persistent=False."""
+        self._check_name(name, "buffer", "_buffers")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{type(tensor).__name__}' object to buffer '{name}' (porta.Tensor or None "
+                            "required)")
         self._forget(name)
         self._registry("_buffers")[name] = tensor
         if not persistent:
@@ -110,6 +129,7 @@ class Module:
         """Registers a child module (or None) under `name`."""
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        self._check_name(name, "module", "_modules")
         self.__setattr__(name, module)
 
     register_module = add_module
@@ -122,16 +142,18 @@ class Module:
 
     # ------------------------------------------------------------ traversal
 
-    def named_modules(self, memo=None, prefix=""):
-        """(name, module) for this module and every descendant, each once."""
+    def named_modules(self, memo=None, prefix="", remove_duplicate=True):
+        """(name, module) for this module and every descendant, each once (remove_duplicate=False: a module
+        reached by several paths under each of them, as state_dict lists it)."""
         memo = set() if memo is None else memo
-        if id(self) in memo:
-            return
-        memo.add(id(self))
+        if remove_duplicate:
+            if id(self) in memo:
+                return
+            memo.add(id(self))
         yield prefix, self
         for name, child in self._modules.items():
             if child is not None:
-                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name)
+                yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
 
     def modules(self):
         """This module and every descendant."""
@@ -337,7 +359,7 @@ class Module:
         themselves with keep_vars); each key is `prefix` + the dotted name, as in PyTorch (prefix="model."
         gives "model.0.weight")."""
         out = OrderedDict() if destination is None else destination
-        for mod_prefix, m in self.named_modules():
+        for mod_prefix, m in self.named_modules(remove_duplicate=False):  # a shared module under each name
             for reg in ("_parameters", "_buffers"):
                 for name, t in getattr(m, reg).items():
                     if t is not None and not (reg == "_buffers" and name in m._non_persistent_buffers):
@@ -385,12 +407,14 @@ class Module:
         return ""
 
     def __repr__(self):
+        """PyTorch's layout: a one-line extra_repr inline; otherwise its lines, then the children, indented."""
         lines = []
         for name, child in self._modules.items():
             text = repr(child).replace("\n", "\n  ")
             lines.append(f"({name}): {text}")
         extra = self.extra_repr()
-        if not lines:
+        extra_lines = extra.split("\n") if extra else []
+        if not lines and len(extra_lines) <= 1:
             return f"{type(self).__name__}({extra})"
-        body = "\n  ".join(([extra] if extra else []) + lines)
+        body = "\n  ".join(extra_lines + lines)
         return f"{type(self).__name__}(\n  {body}\n)"

@@ -3,7 +3,7 @@ padding layers (ZeroPad2d, ConstantPad1d/2d,
 ReflectionPad1d/2d, ReplicationPad1d/2d, CircularPad1d/2d) and channel dropout (Dropout1d/2d/3d), over
 porta_adaptive_avg_pool2d, porta_interpolate, porta_pad and porta_feature_dropout."""
 from . import functional as F
-from .layers import Dropout
+from .layers import _DropoutNd
 from .module import Module
 
 
@@ -81,8 +81,9 @@ class ConstantPad2d(_Pad):
         super().__init__(padding, value)
 
 
-class ZeroPad2d(_Pad):
-    pass
+class ZeroPad2d(ConstantPad2d):  # a ConstantPad2d of 0, as PyTorch's
+    def __init__(self, padding):
+        super().__init__(padding, 0.0)
 
 
 class ReflectionPad1d(_Pad):
@@ -109,7 +110,7 @@ class CircularPad2d(_Pad):
     mode = "circular"
 
 
-class _ChannelDropout(Dropout):
+class _ChannelDropout(_DropoutNd):
     """Dropout's arguments and repr; whole channels zeroed by `function`."""
     function = None
 
