@@ -92,9 +92,7 @@ class ModuleList(Module):
         """Inserts a module before position index (renumbering those after it)."""
         mods = list(self._modules.values())
         mods.insert(index, module)
-        self._modules.clear()
-        for m in mods:
-            self.append(m)
+        self._renumber(mods)
 
     def __getitem__(self, idx):
         mods = list(self._modules.values())
@@ -105,6 +103,27 @@ class ModuleList(Module):
         self._modules[key] = module  # keeps its place
         path = self.__dict__.get("_path")
         module._set_path(f"{path}.{key}" if path else key)
+
+    def _renumber(self, mods):
+        self._modules.clear()
+        for m in mods:
+            self.append(m)
+
+    def __delitem__(self, idx):
+        mods = list(self._modules.values())
+        del mods[idx]
+        self._renumber(mods)  # the rest renumbered from 0, as PyTorch's
+
+    def pop(self, idx=-1):
+        """Removes and returns the module at idx."""
+        mods = list(self._modules.values())
+        module = mods.pop(idx)
+        self._renumber(mods)
+        return module
+
+    def __add__(self, other):
+        """A new ModuleList of both lists' modules."""
+        return ModuleList(list(self) + list(other))
 
 
 class Identity(Module):

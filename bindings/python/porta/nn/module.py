@@ -155,6 +155,32 @@ class Module:
             if child is not None:
                 yield from child.named_modules(memo, f"{prefix}.{name}" if prefix else name, remove_duplicate)
 
+    def get_submodule(self, target):
+        """The module at dotted path `target` ("" is self); AttributeError naming what is missing."""
+        m = self
+        for part in target.split(".") if target else []:
+            child = m._modules.get(part) if isinstance(m, Module) else None
+            if child is None:
+                raise AttributeError(f"{type(m).__name__} has no attribute `{part}`")
+            m = child
+        return m
+
+    def get_parameter(self, target):
+        """The parameter at dotted path `target` (module path, then the parameter's name)."""
+        path, _, name = target.rpartition(".")
+        m = self.get_submodule(path)
+        if name not in m._parameters or m._parameters[name] is None:
+            raise AttributeError(f"{type(m).__name__} has no parameter `{name}`")
+        return m._parameters[name]
+
+    def get_buffer(self, target):
+        """The buffer at dotted path `target` (module path, then the buffer's name)."""
+        path, _, name = target.rpartition(".")
+        m = self.get_submodule(path)
+        if name not in m._buffers:
+            raise AttributeError(f"{type(m).__name__} has no buffer `{name}`")
+        return m._buffers[name]
+
     def modules(self):
         """This module and every descendant."""
         for _, m in self.named_modules():
