@@ -20,7 +20,7 @@ def test_sort_is_numpys_stable_sort(device, dim):
     values, indices = porta.sort(t, dim=dim)
     np.testing.assert_array_equal(arr(values), np.sort(R, axis=dim, kind="stable"))
     np.testing.assert_array_equal(arr(indices), np.argsort(R, axis=dim, kind="stable"))
-    down = t.sort(dim, descending=True, stable=True)
+    down = t.sort(dim=dim, descending=True, stable=True)  # with stable=, every argument by keyword
     np.testing.assert_array_equal(arr(down.indices), np.argsort(-R, axis=dim, kind="stable"))
     np.testing.assert_array_equal(arr(t.argsort(dim=dim)), np.argsort(R, axis=dim, kind="stable"))
     np.testing.assert_array_equal(arr(t.msort()), np.sort(R, axis=0, kind="stable"))

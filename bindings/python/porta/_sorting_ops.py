@@ -14,16 +14,35 @@ def _dim(dim, name):
     return dim
 
 
-def sort(self, dim=-1, descending=False, stable=False, *, out=None):
+def _sort_args(name, args, dim, descending, stable):
+    """(dim, descending) as PyTorch's two signatures take them: sort(x, dim=-1, descending=False), or with
+    stable= every argument by keyword (sort(x, 0, stable=True) is a TypeError there)."""
+    if len(args) > 2:
+        raise TypeError(f"{name}() takes at most 3 positional arguments ({len(args) + 1} given)")
+    if args and stable is not None:
+        raise TypeError(f"{name}(): with stable=, dim and descending are keywords too (as PyTorch's signature): "
+                        f"{name}(x, dim=..., descending=..., stable=...)")
+    given = dict(zip(("dim", "descending"), args))
+    for key, value in (("dim", dim), ("descending", descending)):
+        if value is not None:
+            if key in given:
+                raise TypeError(f"{name}() got multiple values for argument '{key}'")
+            given[key] = value
+    return _dim(given.get("dim", -1), name), bool(given.get("descending", False))
+
+
+def sort(self, *args, dim=None, descending=None, stable=None, out=None):
     """torch.sort: (values, indices) along dim, stable (NaN last ascending, first descending)."""
     if out is not None:
         raise NotImplementedError("sort: out= is not supported by Porta; assign the result instead")
-    return values_indices(*call_outs(fn.porta_sort, self._h, _dim(dim, "sort"), 1 if descending else 0, n=2))
+    d, desc = _sort_args("sort", args, dim, descending, stable)
+    return values_indices(*call_outs(fn.porta_sort, self._h, d, 1 if desc else 0, n=2))
 
 
-def argsort(self, dim=-1, descending=False, stable=False):
+def argsort(self, *args, dim=None, descending=None, stable=None):
     """torch.argsort: the indices that sort self along dim (stable)."""
-    return call(fn.porta_argsort, self._h, _dim(dim, "argsort"), 1 if descending else 0)
+    d, desc = _sort_args("argsort", args, dim, descending, stable)
+    return call(fn.porta_argsort, self._h, d, 1 if desc else 0)
 
 
 def msort(self):
