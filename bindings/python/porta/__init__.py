@@ -42,7 +42,7 @@ from .amp import autocast, is_autocast_available, is_autocast_enabled, get_autoc
 
 from ._out import with_out as _with_out
 # porta.add, porta.exp, porta.sum, porta.where, ..., each with out=
-globals().update({_name: _f if _f in _tensor_ops.WITHOUT_OUT else _with_out(_f, _f in _tensor_ops.CASTS_INTO_OUT)
+globals().update({_name: _f if _name in _tensor_ops.WITHOUT_OUT_NAMES else _with_out(_f, _f in _tensor_ops.CASTS_INTO_OUT)
                  for _name, _f in _tensor_ops.namespace.items()})
 
 

@@ -6,7 +6,7 @@ from ctypes import c_int64
 from . import _dtype, _tensor_ops
 from ._lib import fn, int_array
 from ._tensor import Tensor, call
-from ._tensor_ops import _NO_ARGUMENT, _dims_array, _numpy_names, in_place, with_dtype
+from ._tensor_ops import _NO_ARGUMENT, _dims_array, _numpy_names, check_dim_arg, in_place, with_dtype
 
 _ALL_DIMS = -2**31
 
@@ -65,6 +65,7 @@ any_, all_ = _make_truth("any", fn.porta_any), _make_truth("all", fn.porta_all)
 
 def count_nonzero(self, dim=None):
     """torch.count_nonzero over dim (None: all): int64."""
+    check_dim_arg("count_nonzero", dim)
     dims, n = _dims(dim)
     return call(fn.porta_count_nonzero, self._h, dims, n)
 

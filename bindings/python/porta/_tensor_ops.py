@@ -700,5 +700,6 @@ CASTS_INTO_OUT = _functions(*(op.name for op in _ops.OPS if op.kind in ("BINARY"
                             "std", "var", "cat", "concat", "concatenate", "stack", "square", "rsqrt", "reciprocal",
                             "true_divide", "divide", "multiply", "subtract", "arctan2", "arcsin", "arccos", "arctan",
                             "arcsinh", "div", "floor_divide", "remainder", "fmod", "float_power", "addcmul", "addcdiv")
-# PyTorch's isnan, isinf, isfinite, relu, count_nonzero, std_mean and var_mean take no out= at all.
-WITHOUT_OUT = _functions("isnan", "isinf", "isfinite", "relu", "count_nonzero", "std_mean", "var_mean")
+# PyTorch's isnan, isinf, isfinite, relu, count_nonzero, std_mean and var_mean take no out= at all (by name:
+# some are added to the namespace by modules imported after this one).
+WITHOUT_OUT_NAMES = ("isnan", "isinf", "isfinite", "relu", "count_nonzero", "std_mean", "var_mean")
