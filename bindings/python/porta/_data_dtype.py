@@ -80,10 +80,11 @@ def _out_of_range(arr, dt):
     return False
 
 
-def check_fits(arr, dt):
-    """RuntimeError when a number of `arr` does not fit integer dtype `dt` (floats truncate toward zero)."""
+def check_fits(arr, dt, op="porta.tensor()"):
+    """RuntimeError naming `op` when a number of `arr` does not fit integer dtype `dt` (floats truncate toward
+    zero): PyTorch's checked conversion of a Python number."""
     if dt.is_floating_point or dt is _dtype.bool_:
         return
     if _out_of_range(arr, dt):
-        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow (porta.tensor(): a "
-                           f"number is outside {dt.name}'s range; pick a wider dtype)")
+        raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow ({op}: a number is "
+                           f"outside {dt.name}'s range; pick a wider dtype)")

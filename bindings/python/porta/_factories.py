@@ -145,7 +145,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
     if dtype is not None:  # the ends must fit an integer dtype, as PyTorch converts them
         import numpy as np
         from ._data_dtype import check_fits
-        check_fits(np.array([number(start), number(end)]), _dtype.resolve(dtype))
+        check_fits(np.array([number(start), number(end)]), _dtype.resolve(dtype), "linspace()")
     if steps == 0:
         return _finish(empty(0, dtype=_dt(dtype), device=device), requires_grad)
     if steps == 1:

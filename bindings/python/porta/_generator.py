@@ -103,11 +103,6 @@ def sample(c, generator, *args):
     return out
 
 
-def _dtype_max(dt):
-    import numpy as np
-    return int(np.iinfo(np.dtype(dt.numpy_name)).max)
-
-
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     """A random permutation of 0..n-1 (int64), from `generator` or the global generator."""
     from ._factories import _finish
@@ -115,8 +110,10 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     dt = None if dtype is None else _dtype.resolve(dtype)
     if dt is _dtype.bool_:
         raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
-    if dt is not None and not dt.is_floating_point and n > 0 and n - 1 > _dtype_max(dt):
-        raise RuntimeError(f"randperm(): value cannot be converted to type {dt.name} without overflow (n={n})")
+    if dt is not None and n > 0:  # n - 1 must fit the dtype, as PyTorch checks
+        import numpy as np
+        from ._data_dtype import check_fits
+        check_fits(np.array([n - 1]), dt, "randperm()")
     out = c_void_p()
     dev = _device.resolve(device)
     if generator is None:

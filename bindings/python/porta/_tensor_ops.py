@@ -168,8 +168,6 @@ def _make_reduce(name):
 
     if takes_dtype:
         def op(self, dim=_NO_ARGUMENT, keepdim=False, *, dtype=None, axis=None, keepdims=None):
-            if isinstance(dtype, str):
-                raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not str")
             return reduce(self, dim, keepdim, axis, keepdims, None if dtype is None else _dtype.resolve(dtype))
     else:
         def op(self, dim=_NO_ARGUMENT, keepdim=False, *, axis=None, keepdims=None):

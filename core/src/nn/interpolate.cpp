@@ -113,7 +113,7 @@ TensorPtr interpolate(const TensorPtr& x, int64_t out_h, int64_t out_w, double s
   for (double s : {scale_h, scale_w})
     if (!std::isnan(s) && !(s > 0.0 && std::isfinite(s)))
       fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": a scale factor must be positive and finite (or NaN: none), got ", s);
-  if (ag::low_precision(x->dtype))  // one rounding (ag::in_opmath)
+  if (is_low_precision(x->dtype))  // one rounding (ag::in_opmath)
     return ag::cast(interpolate(ag::opmath(x), out_h, out_w, scale_h, scale_w, mode, align_corners), x->dtype);
   return resize_dim(resize_dim(x, 3, out_w, scale_w, mode, align_corners), 2, out_h, scale_h, mode, align_corners);
 }

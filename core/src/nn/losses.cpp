@@ -103,7 +103,7 @@ TensorPtr reduce_weighted(const TensorPtr& loss, const TensorPtr& w, porta_reduc
 
 // The class-index target PyTorch's nll_loss takes: int64 or uint8.
 void check_class_target(const char* op, const porta_tensor& target) {
-  if (target.dtype != Dtype::Int64 && target.dtype != Dtype::UInt8)
+  if (!is_class_index(target.dtype))
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, op, ": expected target dtype to be Long or Byte, but got ",
          dtype_name(target.dtype), " (as PyTorch); convert the class indices with .long()");
 }

@@ -105,6 +105,8 @@ TensorPtr apply_reduction(const TensorPtr& per_item, porta_reduction reduction, 
 // total / count for a loss's mean over the samples it keeps (a count of 0: NaN, as PyTorch, with a gradient of
 // 0 for every input rather than 0 * inf).
 TensorPtr mean_of_kept(const TensorPtr& total, const TensorPtr& count);
+// The dtypes PyTorch's nll_loss takes class indices in: int64 and uint8.
+inline bool is_class_index(Dtype d) { return d == Dtype::Int64 || d == Dtype::UInt8; }
 
 // Positions of a sliding window, (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1,
 // without overflow for any argument values (stride >= 1); 0 when the window does not fit.

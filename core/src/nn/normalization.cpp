@@ -97,7 +97,7 @@ TensorPtr group_norm(const TensorPtr& x, int64_t groups, const TensorPtr& weight
          ")");
   check_param("group_norm", "weight", weight, Dims{channels}, *x);
   check_param("group_norm", "bias", bias, Dims{channels}, *x);
-  if (ag::low_precision(x->dtype))  // one rounding (ag::in_opmath)
+  if (is_low_precision(x->dtype))  // one rounding (ag::in_opmath)
     return ag::cast(group_norm(ag::opmath(x), groups, ag::opmath(weight), ag::opmath(bias), eps), x->dtype);
   TensorPtr grouped = ag::reshape(x, Dims{x->shape[0], groups, x->numel() / std::max<int64_t>(x->shape[0] * groups, 1)});
   TensorPtr y = ag::reshape(normalize(grouped, {2}, eps), x->shape);

@@ -87,7 +87,7 @@ TensorPtr cross_entropy(const TensorPtr& logits, const TensorPtr& target_in, por
   if (logits->ndim() != 2)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "cross_entropy: input must be 2-D [batch, classes], got shape ",
          logits->shape.str());
-  if ((target_in->dtype != Dtype::Int64 && target_in->dtype != Dtype::UInt8) || target_in->ndim() != 1)
+  if (!is_class_index(target_in->dtype) || target_in->ndim() != 1)
     fail(PORTA_ERROR_SHAPE_MISMATCH, "cross_entropy: target must be a 1-D int64 (or uint8) tensor of class indices, got ",
          dtype_name(target_in->dtype), " of shape ", target_in->shape.str());
   if (logits->shape[0] != target_in->shape[0])

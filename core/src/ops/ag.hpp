@@ -17,13 +17,12 @@ TensorPtr where(const TensorPtr& cond, const TensorPtr& a, const TensorPtr& b);
 TensorPtr cast(const TensorPtr& t, Dtype dtype);
 
 // PyTorch's opmath rule for an op composed of several kernels: with float16 or bfloat16 inputs it runs in
-// float32 and rounds its result once (its gradient, through the casts, too), as PyTorch's fused kernels do;
-// other dtypes run as they are. `f` takes the inputs (cast or not) and returns the result.
-inline bool low_precision(Dtype d) { return d == Dtype::Float16 || d == Dtype::BFloat16; }
-inline TensorPtr opmath(const TensorPtr& t) { return t && low_precision(t->dtype) ? cast(t, Dtype::Float32) : t; }
+// float32 (opmath_dtype) and rounds its result once (its gradient, through the casts, too), as PyTorch's fused
+// kernels do; other dtypes run as they are. `f` takes the inputs (cast or not) and returns the result.
+inline TensorPtr opmath(const TensorPtr& t) { return t && is_low_precision(t->dtype) ? cast(t, Dtype::Float32) : t; }
 template <class F>
 TensorPtr in_opmath(const TensorPtr& a, F&& f) {
-  if (!low_precision(a->dtype)) return f(a);
+  if (!is_low_precision(a->dtype)) return f(a);
   return cast(f(opmath(a)), a->dtype);
 }
 

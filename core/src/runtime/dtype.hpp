@@ -34,6 +34,10 @@ inline bool is_floating(Dtype d) {
   return d == Dtype::Float32 || d == Dtype::Float64 || d == Dtype::Float16 || d == Dtype::BFloat16;
 }
 inline bool is_integral(Dtype d) { return !is_floating(d) && d != Dtype::Bool; }
+// float16 and bfloat16, the floats PyTorch computes in float32 (its "opmath") and rounds once.
+inline bool is_low_precision(Dtype d) { return d == Dtype::Float16 || d == Dtype::BFloat16; }
+// The dtype PyTorch's kernels compute `d` in: float32 for float16 and bfloat16, else `d` itself.
+inline Dtype opmath_dtype(Dtype d) { return is_low_precision(d) ? Dtype::Float32 : d; }
 // A storage dtype: computed in compute_dtype(d) where a plugin has no kernel of its own.
 inline bool is_storage(Dtype d) { return static_cast<int>(d) >= 6; }
 // float32 for float16 and bfloat16, int32 for int8 and int16, else `d`.

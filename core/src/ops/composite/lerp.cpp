@@ -13,7 +13,7 @@ TensorPtr lerp(const TensorPtr& start, const TensorPtr& end, const TensorPtr& we
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "lerp: start, end and weight must have one dtype (as in PyTorch), got ",
          dtype_name(start->dtype), ", ", dtype_name(end->dtype), " and ", dtype_name(weight->dtype));
   check_same_device("lerp", {start.get(), end.get(), weight.get()});
-  if (ag::low_precision(start->dtype))  // one rounding (ag::in_opmath)
+  if (is_low_precision(start->dtype))  // one rounding (ag::in_opmath)
     return ag::cast(lerp(ag::opmath(start), ag::opmath(end), ag::opmath(weight)), start->dtype);
   const auto add = [](const TensorPtr& a, const TensorPtr& b) { return ag::binary(PORTA_OP_ADD, a, b); };
   const auto sub = [](const TensorPtr& a, const TensorPtr& b) { return ag::binary(PORTA_OP_SUB, a, b); };

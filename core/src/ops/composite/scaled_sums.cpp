@@ -25,9 +25,6 @@ Scalar factor_value(const char* op, const TensorPtr& factor) {
   return ops::value_of(factor);
 }
 
-// The float32 opmath PyTorch's addcmul/addcdiv kernels compute float16 and bfloat16 in.
-Dtype opmath(Dtype dt) { return dt == Dtype::Float16 || dt == Dtype::BFloat16 ? Dtype::Float32 : dt; }
-
 }  // namespace
 
 TensorPtr add_alpha(porta_op op, const TensorPtr& a, const TensorPtr& b, const TensorPtr& alpha) {
@@ -58,7 +55,7 @@ TensorPtr addcmul(porta_op op, const TensorPtr& input, const TensorPtr& t1, cons
     fail(PORTA_ERROR_UNSUPPORTED_DTYPE, name, " is not defined for bool tensors (as PyTorch); convert them first");
   if (!is_floating(rt)) ops::check_fill_value(name, s, rt);
   check_same_device(name, {input.get(), t1.get(), t2.get()});
-  const Dtype ct = opmath(rt);
+  const Dtype ct = opmath_dtype(rt);  // PyTorch's addcmul/addcdiv compute float16 and bfloat16 in float32
   const TensorPtr product = ag::binary(op, ag::binary(PORTA_OP_MUL, factor_tensor(s, ct, input), ag::cast(t1, ct)),
                                        ag::cast(t2, ct));
   return ag::cast(ag::binary(PORTA_OP_ADD, ag::cast(input, ct), product), rt);

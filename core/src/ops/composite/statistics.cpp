@@ -37,9 +37,6 @@ TensorPtr count(const TensorPtr& a, const int32_t* dims, int32_t num_dims, bool 
   return ops::reduce(PORTA_OP_SUM, ops::binary(PORTA_OP_NE, a, zero_like(a)), dims, num_dims, keepdim);
 }
 
-// float16 and bfloat16 accumulate in float32, as PyTorch's (its acc type); the result is rounded once.
-Dtype accumulation_dtype(Dtype d) { return d == Dtype::Float16 || d == Dtype::BFloat16 ? Dtype::Float32 : d; }
-
 // The output's shape with every reduced dim kept as 1 (num_dims 0: all).
 Dims kept_shape(const porta_tensor& t, const int32_t* dims, int32_t num_dims) {
   Dims kept = t.shape;
@@ -83,7 +80,7 @@ TensorPtr spread(const char* op, const TensorPtr& a, const int32_t* dims, int32_
   TensorPtr out;
   {
     autograd::NoGradGuard no_grad;
-    TensorPtr x = ops::cast(a, accumulation_dtype(a->dtype));
+    TensorPtr x = ops::cast(a, opmath_dtype(a->dtype));  // float16/bfloat16 accumulate in float32, rounded once
     TensorPtr d = ops::binary(PORTA_OP_SUB, x, ops::reduce(PORTA_OP_MEAN, x, dims, num_dims, true));
     out = ops::binary_scalar(PORTA_OP_DIV, ops::reduce(PORTA_OP_SUM, ops::binary(PORTA_OP_MUL, d, d), dims, num_dims,
                                                        keepdim), divisor);
@@ -204,7 +201,7 @@ TensorPtr vector_norm(const TensorPtr& a, double ord, const int32_t* dims, int32
   TensorPtr kept_norm;  // computed in float32 for float16 and bfloat16, as PyTorch's
   {
     autograd::NoGradGuard no_grad;
-    TensorPtr x = ops::cast(a, accumulation_dtype(a->dtype));
+    TensorPtr x = ops::cast(a, opmath_dtype(a->dtype));  // float16/bfloat16 accumulate in float32, rounded once
     TensorPtr magnitude = ops::unary(PORTA_OP_ABS, x);
     if (std::isinf(ord))
       kept_norm = ops::reduce(ord > 0 ? PORTA_OP_MAX : PORTA_OP_MIN, magnitude, dims, num_dims, true);
