@@ -68,7 +68,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 12 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 13 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -185,7 +185,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 12
+#define PORTA_ABI_MINOR 13
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -1086,7 +1086,11 @@ PORTA_EXPORT porta_status porta_kthvalue(porta_tensor* t, int64_t k, int32_t dim
                                          porta_tensor** values, porta_tensor** indices);
 /** torch.max(t, dim): the largest value along dim (NaN wins) and the
  *  first index holding it; the values' gradient goes to that index, as
- *  PyTorch's (porta_max over dims shares it among ties, as amax). Since 1.12. */
+ *  PyTorch's (porta_max over dims shares it among ties, as amax). Since
+ *  1.12. Since 1.13, dim PORTA_ALL_DIMS is torch.max(t): over every element,
+ *  *indices a flat index, the gradient shared among the elements equal to
+ *  the result, NaN counting as equal to NaN (amax's NaN poisons every
+ *  element's); an empty t is refused. */
 PORTA_EXPORT porta_status porta_max_dim(porta_tensor* t, int32_t dim, int32_t keepdim, porta_tensor** values,
                                         porta_tensor** indices);
 /** torch.min(t, dim), as porta_max_dim. Since 1.12. */

@@ -284,6 +284,8 @@ def _make_extreme(reduce, with_indices, pairwise):
                 raise TypeError(f"{reduce.__name__}(): keepdim=True needs dim= (PyTorch's {reduce.__name__} "
                                 f"takes keepdim only with dim); use a{reduce.__name__}(keepdim=True) or "
                                 f"{reduce.__name__}(dim, keepdim=True)")
+            if self.dtype.is_floating_point:  # the gradient shared among the equal elements, NaNs too
+                return call_outs(with_indices, self._h, _ALL_DIMS, 0, n=2)[0]
             return reduce(self)
         if dim.__class__ is not int:
             raise TypeError(f"{reduce.__name__}(): argument 'dim' must be int, not {type(dim).__name__}")

@@ -14,6 +14,7 @@
 // see its version counter move and refuse to run backward.
 #include "runtime/error.hpp"
 #include "ops/ag.hpp"
+#include "autograd/function.hpp"
 #include "autograd/node.hpp"
 
 namespace porta::autograd {
@@ -188,12 +189,34 @@ namespace {
 // t = compute(x) for an in-place op, x being t itself or, while autograd
 // records the write, a clone of it (so the op's node keeps the values from
 // before the write).
+// A result with no history (eq_, logical_and_ on a float tensor) as a function of the operands with
+// a zero gradient, as PyTorch's in-place comparisons: the written tensor keeps requiring grad and its
+// old history, and the operands, get zeros.
+TensorPtr constant_in(const TensorPtr& result, const TensorPtr& x, const TensorPtr* other) {
+  std::vector<TensorPtr> inputs{x};
+  if (other) inputs.push_back(*other);
+  return autograd::attach_function(
+      result, inputs,
+      [inputs](const TensorPtr& g) {
+        std::vector<TensorPtr> zeros;
+        for (const TensorPtr& in : inputs)
+          zeros.push_back(is_floating(in->dtype) ? ops::full(*g->device, in->shape, 0.0, in->dtype) : TensorPtr());
+        return zeros;
+      },
+      "ConstantBackward");
+}
+
 template <typename Compute>
 void write_inplace(porta_op op, const TensorPtr& t, const TensorPtr* other, Compute&& compute) {
   const std::string name = porta::cat(op_name(op), "_");
   check_writable_memory(*t, name.c_str());
-  const TensorPtr x = autograd::records_write(*t, other ? other->get() : nullptr) ? clone(t) : t;
-  autograd::write_result(t, compute(x), name.c_str());
+  const bool recording = autograd::records_write(*t, other ? other->get() : nullptr);
+  const TensorPtr x = recording ? clone(t) : t;
+  TensorPtr result = compute(x);
+  if (recording && !result->requires_grad && is_floating(t->dtype) &&
+      autograd::can_cast(result->dtype, t->dtype))
+    result = constant_in(cast(result, t->dtype), x, other);
+  autograd::write_result(t, result, name.c_str());
 }
 }  // namespace
 

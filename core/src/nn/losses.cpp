@@ -85,12 +85,28 @@ std::pair<TensorPtr, TensorPtr> picked(const TensorPtr& x, const TensorPtr& targ
 // infinite |d| gives the linear piece's gradient, not 0 * inf (PyTorch's).
 TensorPtr piecewise(const TensorPtr& input, const TensorPtr& target, double threshold, double quad, double lin,
                     double off) {
-  TensorPtr d = ag::unary(PORTA_OP_ABS, ag::binary(PORTA_OP_SUB, input, target));
-  TensorPtr near = ops::binary_scalar(PORTA_OP_LT, d, threshold);
-  TensorPtr d_near = ag::where(near, d, scalar(*d, 0.0));
-  TensorPtr small = ag::binary_scalar(PORTA_OP_MUL, ag::binary(PORTA_OP_MUL, d_near, d_near), 0.5 * quad);
-  TensorPtr large = ag::binary_scalar(PORTA_OP_SUB, ag::binary_scalar(PORTA_OP_MUL, d, lin), off);
-  return ag::where(near, small, large);
+  TensorPtr loss;
+  {
+    autograd::NoGradGuard no_grad;
+    TensorPtr d = ops::unary(PORTA_OP_ABS, ops::binary(PORTA_OP_SUB, input, target));
+    TensorPtr near = ops::binary_scalar(PORTA_OP_LT, d, threshold);
+    TensorPtr small = ops::binary_scalar(PORTA_OP_MUL, ops::binary(PORTA_OP_MUL, d, d), 0.5 * quad);
+    TensorPtr large = ops::binary_scalar(PORTA_OP_SUB, ops::binary_scalar(PORTA_OP_MUL, d, lin), off);
+    loss = ops::where(near, small, large);
+  }
+  // PyTorch's slope in x - y: -lin below -threshold, lin above it, quad (x - y) between, so NaN at NaN
+  // (a composition through |x - y| would give the gradient of |NaN|, 0).
+  return autograd::attach_function(
+      loss, {input, target},
+      [input, target, threshold, quad, lin](const TensorPtr& g) -> std::vector<TensorPtr> {
+        TensorPtr diff = ag::binary(PORTA_OP_SUB, input, target);
+        TensorPtr inner = ag::binary_scalar(PORTA_OP_MUL, diff, quad);
+        TensorPtr slope = ag::where(ops::binary_scalar(PORTA_OP_LT, diff, -threshold), scalar(*diff, -lin),
+                                    ag::where(ops::binary_scalar(PORTA_OP_GT, diff, threshold), scalar(*diff, lin), inner));
+        TensorPtr d_input = ag::binary(PORTA_OP_MUL, g, slope);
+        return {d_input, ag::unary(PORTA_OP_NEG, d_input)};
+      },
+      "PiecewiseLossBackward");
 }
 
 // Sum / mean (weighted: by the sum of weights) / none (shaped as `shape`).

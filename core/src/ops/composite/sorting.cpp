@@ -157,6 +157,17 @@ ops::Sorted kthvalue(const TensorPtr& t, int64_t k, int32_t dim, bool keepdim) {
 
 ops::Sorted extreme(const TensorPtr& t, int32_t dim, bool keepdim, bool is_max) {
   const char* op = is_max ? "max" : "min";
+  if (dim == PORTA_ALL_DIMS) {  // max(): amax's value, its gradient shared among the equal elements, NaNs too
+    if (t->numel() == 0)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, op, "(): Expected reduction dim to be specified for input.numel() == 0. "
+           "Specify the reduction dim with the 'dim' argument.");
+    ops::Sorted flat = extreme(ops::reshape(t, Dims{t->numel()}), 0, false, is_max);
+    TensorPtr value = ag::shared_among_equals(t, flat.values);
+    if (!keepdim) return {value, flat.indices};
+    Dims ones;
+    for (int32_t i = 0; i < t->ndim(); ++i) ones.push_back(1);
+    return {ag::reshape(value, ones), ops::reshape(flat.indices, ones)};
+  }
   TensorPtr x = t->ndim() == 0 ? ag::reshape(t, Dims{1}) : t;
   const int32_t d = ops::wrap_dim(op, dim, x->ndim());
   if (x->shape[d] == 0)

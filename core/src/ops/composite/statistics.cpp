@@ -167,7 +167,7 @@ TensorPtr norm_gradient(const TensorPtr& a, const TensorPtr& norm, const TensorP
                         const int32_t* dims, int32_t num_dims) {
   const auto zero_where = [&](const TensorPtr& cond, const TensorPtr& v) { return where_zero(cond, g, v); };
   TensorPtr sign = ag::unary(PORTA_OP_SIGN, a);
-  if (ord == 0) return ops::full(*a->device, a->shape, 0.0, a->dtype);
+  if (ord == 0) return TensorPtr();  // a count: no gradient (PyTorch leaves the input's .grad None)
   if (ord == 1) return ag::binary(PORTA_OP_MUL, sign, g);
   TensorPtr norm_is_zero = ops::binary_scalar(PORTA_OP_EQ, norm, 0.0);
   if (ord == 2) return ag::binary(PORTA_OP_MUL, g, zero_where(norm_is_zero, ag::binary(PORTA_OP_DIV, a, norm)));
