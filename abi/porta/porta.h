@@ -2086,7 +2086,10 @@ PORTA_EXPORT porta_status porta_autocast_enter(const char* device_type, DLDataTy
  *  Since 1.10. */
 PORTA_EXPORT porta_status porta_autocast_exit(const char* device_type);
 /** Whether autocast is on for `device_type` on the calling thread, and its
- *  dtype (bfloat16 when off). Either pointer may be NULL. Since 1.10. */
+ *  dtype (bfloat16 when off). Either pointer may be NULL. Since 1.10.
+ *  Since 1.13 the dtype is PyTorch's get_autocast_dtype: the innermost
+ *  region's, enabled or not, and outside every region the device type's
+ *  default (bfloat16 on the CPU, float16 elsewhere). */
 PORTA_EXPORT porta_status porta_autocast_state(const char* device_type, int32_t* enabled, DLDataType* dtype);
 
 /** GradScaler's unscale, in place, as torch._amp_foreach_non_finite_check_and_unscale_:

@@ -28,11 +28,6 @@ def _device_type(device_type):
     return device_type
 
 
-def _default_dtype(device_type):
-    """torch.autocast's defaults: bfloat16 on the CPU, float16 elsewhere."""
-    return _dtype.bfloat16 if device_type == "cpu" else _dtype.float16
-
-
 class autocast:
     """torch.autocast(device_type, dtype=None, enabled=True, cache_enabled=None): a region of this thread in
     which PyTorch's autocast op lists run on devices of device_type in dtype (float16 or bfloat16) or in
@@ -40,7 +35,7 @@ class autocast:
 
     def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
         self.device = _device_type(device_type)
-        self.fast_dtype = _default_dtype(self.device) if dtype is None else _dtype.resolve(dtype)
+        self.fast_dtype = get_autocast_dtype(self.device) if dtype is None else _dtype.resolve(dtype)
         if cache_enabled is False:
             raise NotImplementedError("autocast(cache_enabled=False) is not supported by Porta: a parameter is "
                                       "always converted once per region; leave cache_enabled out")
@@ -79,10 +74,9 @@ def is_autocast_enabled(device_type="cuda"):
 
 
 def get_autocast_dtype(device_type):
-    """The dtype of this thread's autocast region for device_type; outside one, the device type's default
-    (bfloat16 on the CPU, float16 elsewhere), as PyTorch's."""
-    on, dt = _state(device_type)
-    return dt if on else _default_dtype(_device_type(device_type))
+    """The dtype of this thread's innermost autocast region for device_type, enabled or not; outside one, the
+    device type's default (bfloat16 on the CPU, float16 elsewhere), as PyTorch's."""
+    return _state(device_type)[1]
 
 
 class GradScaler:

@@ -54,6 +54,9 @@ const TypeState* active_for(const porta_tensor& t) {
   return s && s->enabled ? s : nullptr;
 }
 
+// PyTorch's dtype outside every region: bfloat16 on the CPU, float16 on an accelerator.
+Dtype default_dtype(int32_t device_type) { return device_type == kDLCPU ? Dtype::BFloat16 : Dtype::Float16; }
+
 }  // namespace
 
 void enter(const char* type, Dtype dtype, bool enabled) {
@@ -63,12 +66,12 @@ void enter(const char* type, Dtype dtype, bool enabled) {
          " is not a lower-precision dtype; autocast runs in float16 or bfloat16");
   TypeState* s = find(device_type);
   if (s == nullptr) {
-    t_state.current.push_back(TypeState{device_type, false, Dtype::BFloat16});
+    t_state.current.push_back(TypeState{device_type, false, default_dtype(device_type)});
     s = &t_state.current.back();
   }
   t_state.saved.push_back(*s);
   s->enabled = enabled;
-  if (enabled) s->dtype = dtype;
+  s->dtype = dtype;  // a disabled region's too, as PyTorch's (get_autocast_dtype reports it)
   ++t_open_regions;
 }
 
@@ -86,8 +89,9 @@ void exit(const char* type) {
 }
 
 bool enabled(const char* type, Dtype* dtype) {
-  const TypeState* s = find(device_type_named(type));
-  if (dtype) *dtype = s && s->enabled ? s->dtype : Dtype::BFloat16;
+  const int32_t device_type = device_type_named(type);
+  const TypeState* s = find(device_type);
+  if (dtype) *dtype = s ? s->dtype : default_dtype(device_type);
   return s && s->enabled;
 }
 
