@@ -57,12 +57,7 @@ class device:
             return f"device(type='{self.type}')"
         return f"device(type='{self.type}', index={self.index})"
 
-    def __eq__(self, other):
-        if isinstance(other, str):
-            try:
-                other = device(other)
-            except (InvalidArgumentError, TypeError):
-                return False
+    def __eq__(self, other):  # a device never equals a string, as PyTorch's (device("cpu") == "cpu" is False)
         if other.__class__ is not device:
             return NotImplemented
         return self.type == other.type and self.index == other.index

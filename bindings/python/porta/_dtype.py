@@ -29,6 +29,14 @@ class dtype:
         """Always False: Porta has no complex dtypes."""
         return False
 
+    def to_real(self):
+        """This dtype: every Porta dtype is real (PyTorch's maps complex to real and keeps the others)."""
+        return self
+
+    def to_complex(self):
+        """Refused: Porta has no complex dtypes."""
+        raise NotImplementedError(f"{self!r}.to_complex(): Porta has no complex dtypes")
+
 
 float32 = dtype("float32", _DL_FLOAT, 32, "float32")
 float64 = dtype("float64", _DL_FLOAT, 64, "float64")

@@ -86,6 +86,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad=False):
     dtype's range raises (as PyTorch's); an integer keeps every bit, beyond 2**53 too."""
     if isinstance(fill_value, Tensor):
         raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
+    if type(fill_value).__module__ == "numpy" and type(fill_value).__name__ in ("bool", "bool_") and dtype is None:
+        dtype = _dtype.float32  # PyTorch takes a NumPy bool as a float, not a bool
     if hasattr(fill_value, "item") and not isinstance(fill_value, (int, float)):
         fill_value = fill_value.item()
     if dtype is None:

@@ -6,7 +6,7 @@ from ctypes import c_int32, c_void_p
 from . import _tensor_ops
 from ._errors import error
 from ._lib import fn, int_arg, int_array
-from ._reduction_shape_ops import _correction, _dims
+from ._reduction_shape_ops import make_spread
 from ._tensor import Tensor, call, call_outs, wrap
 from ._tensor_ops import _numpy_names, values_indices
 
@@ -106,20 +106,8 @@ def einsum(equation, *operands):
     return call(fn.porta_einsum, equation.encode(), handles, len(operands))
 
 
-def _make_spread_mean(name, c):
-    def op(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
-        if isinstance(dim, bool):
-            dim, unbiased = None, dim
-        dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
-        dims, n = _dims(dim)
-        return tuple(call_outs(c, self._h, dims, n, _correction(name, correction, unbiased), 1 if keepdim else 0, n=2))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"torch.{name}: ({name.split('_')[0]}, mean) over dim (None: all), correction as {name.split('_')[0]}."
-    return op
-
-
-var_mean = _make_spread_mean("var_mean", fn.porta_var_mean)
-std_mean = _make_spread_mean("std_mean", fn.porta_std_mean)
+var_mean = make_spread("var_mean", fn.porta_var_mean, outputs=2)
+std_mean = make_spread("std_mean", fn.porta_std_mean, outputs=2)
 
 
 def _make_median(name, c):

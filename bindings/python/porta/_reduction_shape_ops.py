@@ -5,7 +5,7 @@ from ctypes import c_int64
 
 from . import _dtype, _tensor_ops
 from ._lib import fn, int_array
-from ._tensor import Tensor, call
+from ._tensor import Tensor, call, call_outs
 from ._tensor_ops import _NO_ARGUMENT, _dims_array, _numpy_names, check_dim_arg, in_place, with_dtype
 
 _ALL_DIMS = -2**31
@@ -24,19 +24,29 @@ def _correction(name, correction, unbiased):
     return 1.0 if correction is None else float(correction)
 
 
-def _make_spread(name, c):
-    def op(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
+def make_spread(name, c, outputs=1):
+    """var / std (one output) and var_mean / std_mean (two) with PyTorch's signatures: (dim, unbiased, keepdim,
+    *, correction), or one positional bool, the old unbiased; a bool given as dim= is refused, as there."""
+    def spread(self, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=None, keepdims=None):
         if isinstance(dim, bool):  # var(True): torch's old positional unbiased
             dim, unbiased = None, dim
         dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
         dims, n = _dims(dim)
-        return call(c, self._h, dims, n, _correction(name, correction, unbiased), 1 if keepdim else 0)
+        args = (self._h, dims, n, _correction(name, correction, unbiased), 1 if keepdim else 0)
+        return call(c, *args) if outputs == 1 else tuple(call_outs(c, *args, n=outputs))
+
+    def op(self, *args, **kwargs):
+        if isinstance(kwargs.get("dim"), bool):
+            raise TypeError(f"{name}(): argument 'dim' must be int or tuple of ints, not bool (a bool in first "
+                            f"position is unbiased: {name}(True), or pass unbiased=)")
+        return spread(self, *args, **kwargs)
     op.__name__ = op.__qualname__ = name
-    op.__doc__ = f"torch.{name} over dim (None: all) with Bessel's correction (default 1; unbiased=False: 0)."
+    op.__doc__ = (f"torch.{name} over dim (None: all) with Bessel's correction (default 1; unbiased=False: 0)"
+                  + ("." if outputs == 1 else ", and the mean."))
     return op
 
 
-var, std = _make_spread("var", fn.porta_var), _make_spread("std", fn.porta_std)
+var, std = make_spread("var", fn.porta_var), make_spread("std", fn.porta_std)
 
 
 def prod(self, dim=_NO_ARGUMENT, keepdim=False, *, dtype=None, axis=None, keepdims=None):

@@ -7,6 +7,7 @@ shape and dtype are read lazily and cached (they never change for a handle),
 and wrapping a result is one object allocation.
 """
 import operator
+import weakref
 from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
 
 from . import _device, _dtype
@@ -123,7 +124,7 @@ class Tensor:
     ones / empty.
     """
 
-    __slots__ = ("_h", "_shape", "_dtype", "__weakref__")
+    __slots__ = ("_h", "_shape", "_dtype", "_grad_ref", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators:
     __array_ufunc__ = None     # ndarray + tensor is a tensor, as tensor + ndarray
 
@@ -486,11 +487,23 @@ class Tensor:
         """The accumulated gradient of this leaf, or None."""
         out = c_void_p()
         check(fn.porta_tensor_grad(self._h, byref(out)))
-        return wrap(out) if out.value else None
+        if not out.value:
+            return None
+        # The same Python object while it lives, as PyTorch's (x.grad = g; x.grad is g): the wrapper is
+        # remembered weakly, so a gradient dropped by zero_grad() is not kept alive by it.
+        ref = getattr(self, "_grad_ref", None)
+        known = ref() if ref is not None else None
+        if known is not None and known._h.value == out.value:
+            _release(out)
+            return known
+        g = wrap(out)
+        self._grad_ref = weakref.ref(g)
+        return g
 
     @grad.setter
     def grad(self, value):
         check(fn.porta_tensor_set_grad(self._h, None if value is None else value._h))
+        self._grad_ref = None if value is None else weakref.ref(value)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Back-propagates from this tensor into the .grad of every leaf that requires grad (or only of

@@ -60,7 +60,7 @@ class enable_grad(_GradMode):
 class inference_mode(_GradMode):
     """torch.inference_mode(mode=True), as no_grad in Porta (which has no inference tensors):
     ``with porta.inference_mode():``, ``@porta.inference_mode`` or ``@porta.inference_mode()``;
-    inference_mode(False) leaves grad mode as it is, as PyTorch's does."""
+    inference_mode(False) turns grad mode on, as PyTorch's does (its guard sets grad mode to not mode)."""
 
     def __new__(cls, mode=True):
         if isinstance(mode, bool):
@@ -73,8 +73,7 @@ class inference_mode(_GradMode):
 
     def __enter__(self):
         self._prev = is_grad_enabled()
-        if self.mode:
-            check(_set(0))
+        check(_set(0 if self.mode else 1))
         return self
 
     def __call__(self, func):

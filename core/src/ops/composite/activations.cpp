@@ -2,6 +2,8 @@
 // computed on a safe input (0 there), so that its gradient is 0, not 0 * inf.
 #include <cmath>
 
+#include "autograd/function.hpp"
+#include "autograd/node.hpp"
 #include "runtime/error.hpp"
 #include "ops/composite/composite.hpp"
 
@@ -33,7 +35,21 @@ TensorPtr gelu_formula(const TensorPtr& a, GeluApproximation approximate) {
 }
 
 TensorPtr silu_formula(const TensorPtr& a) {
-  return mul(a, un(PORTA_OP_SIGMOID, a));
+  TensorPtr out;
+  {
+    autograd::NoGradGuard no_grad;
+    out = ops::binary(PORTA_OP_MUL, a, ops::unary(PORTA_OP_SIGMOID, a));
+  }
+  // PyTorch's derivative, s (1 + x (1 - s)) with s = sigmoid(x): the product rule through x · s would
+  // multiply x's cotangent, inf at a large |x|, by sigmoid's derivative there, 0, and give NaN.
+  return autograd::attach_function(
+      out, {a},
+      [a](const TensorPtr& g) -> std::vector<TensorPtr> {
+        TensorPtr s = un(PORTA_OP_SIGMOID, a);
+        TensorPtr one_minus_s = un(PORTA_OP_NEG, plus(s, -1.0));
+        return {mul(g, mul(s, plus(mul(a, one_minus_s), 1.0)))};
+      },
+      "SiluBackward");
 }
 
 TensorPtr softplus_formula(const TensorPtr& a, double beta, double threshold) {
