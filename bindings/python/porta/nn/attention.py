@@ -61,10 +61,13 @@ class MultiheadAttention(Module):
         p = self.dropout if self.training else 0.0
         if need_weights:
             scores = q.matmul(k.transpose(-2, -1)) * (1.0 / math.sqrt(d))
-            if mask is not None:
-                scores = scores.masked_fill(~mask, float("-inf")) if mask.dtype.name == "bool" else scores + mask
-            weights = F.softmax(scores, -1)
-            out = F.dropout(weights, p, self.training).matmul(v)
+            if mask is not None:  # added, as PyTorch's: a fully masked row's NaN reaches the gradients too
+                if mask.dtype.name == "bool":
+                    mask = _factories.zeros(*mask.shape, dtype=scores.dtype,
+                                            device=scores.device).masked_fill(~mask, float("-inf"))
+                scores = scores + mask
+            weights = F.dropout(F.softmax(scores, -1), p, self.training)  # returned after dropout, as PyTorch's
+            out = weights.matmul(v)
         else:
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p)
             weights = None
