@@ -1108,7 +1108,8 @@ PORTA_EXPORT porta_status porta_unique_consecutive(porta_tensor* t, porta_tensor
                                                    porta_tensor** counts);
 /** torch.bincount: 1-D non-negative integer x; out[i] counts the i's
  *  (int64), or sums their weights (NULL: none; float32 weights give
- *  float32, others float64); length max(max(x) + 1, minlength). Since 1.5. */
+ *  float32, others float64; an empty x gives int64 zeros, as PyTorch's);
+ *  length max(max(x) + 1, minlength). Since 1.5. */
 PORTA_EXPORT porta_status porta_bincount(porta_tensor* x, porta_tensor* weights, int64_t minlength,
                                          porta_tensor** out);
 /** torch.cummax along dim: the running maximum and where it came from

@@ -66,7 +66,7 @@ ops::Sorted running_extreme(const TensorPtr& v, int32_t d, bool is_max) {
 
 ops::Sorted cumulative_extreme(const TensorPtr& t, int32_t dim, bool is_max) {
   const char* op = is_max ? "cummax" : "cummin";
-  TensorPtr x = t->ndim() == 0 ? ops::reshape(t, Dims{1}) : t;
+  TensorPtr x = t->ndim() == 0 ? ag::reshape(t, Dims{1}) : t;
   const int32_t d = ops::wrap_dim(op, dim, x->ndim());
   ops::Sorted r = running_extreme(x, d, is_max);
   TensorPtr values = values_at(x, d, r.indices, r.values, op);
@@ -75,7 +75,7 @@ ops::Sorted cumulative_extreme(const TensorPtr& t, int32_t dim, bool is_max) {
 }
 
 ops::Sorted mode(const TensorPtr& t, int32_t dim, bool keepdim) {
-  TensorPtr x = t->ndim() == 0 ? ops::reshape(t, Dims{1}) : t;
+  TensorPtr x = t->ndim() == 0 ? ag::reshape(t, Dims{1}) : t;
   const int32_t d = ops::wrap_dim("mode", dim, x->ndim());
   const int64_t n = x->shape[d];
   if (n == 0) fail(PORTA_ERROR_INVALID_ARGUMENT, "mode(): Expected reduction dim ", d, " to have non-zero size.");

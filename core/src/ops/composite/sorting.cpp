@@ -237,7 +237,8 @@ TensorPtr bincount(const TensorPtr& x, const TensorPtr& weights, int64_t minleng
       fail(PORTA_ERROR_SHAPE_MISMATCH, "bincount: weights ", weights->shape.str(), " should have the same length as input ",
            x->shape.str());
   }
-  // PyTorch: float32 weights give float32 counts, every other weight dtype float64; no weights, int64.
+  // PyTorch: float32 weights give float32 counts, every other weight dtype float64; no weights, int64 (and
+  // an empty input, below).
   const Dtype dt = !weights ? Dtype::Int64 : weights->dtype == Dtype::Float32 ? Dtype::Float32 : Dtype::Float64;
   DeviceState& dev = *x->device;
   const int64_t n = x->shape[0];
@@ -252,7 +253,7 @@ TensorPtr bincount(const TensorPtr& x, const TensorPtr& weights, int64_t minleng
     TensorPtr w = weights ? ops::cast(weights, dt) : ops::full(dev, Dims{n}, 1.0, dt);
     return ops::scatter(ops::full(dev, Dims{size}, 0.0, dt), 0, idx, ops::contiguous(w), PORTA_SCATTER_SUM, "bincount");
   }
-  return ops::full(dev, Dims{size}, 0.0, dt);
+  return ops::full(dev, Dims{size}, 0.0, Dtype::Int64);  // PyTorch's: an empty input counts in int64, weights or not
 }
 
 }  // namespace porta::composite
