@@ -62,8 +62,11 @@ def prod(self, dim=_NO_ARGUMENT, keepdim=False, *, dtype=None, axis=None, keepdi
 def _make_truth(name, c):
     def op(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
         dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
-        dims, n = _dims(dim)
-        out = call(c, self._h, dims, n, 1 if keepdim else 0)
+        if isinstance(dim, (tuple, list)) and not dim:  # over no dim: each element's truth, as PyTorch's
+            out = self != 0                              # (porta_any's empty dim list means every dim)
+        else:
+            dims, n = _dims(dim)
+            out = call(c, self._h, dims, n, 1 if keepdim else 0)
         return out.to(_dtype.uint8) if self.dtype is _dtype.uint8 else out  # PyTorch's uint8 all/any are uint8
     op.__name__ = op.__qualname__ = name
     op.__doc__ = f"torch.{name} over dim (None: all): a bool tensor (uint8 for a uint8 tensor, as PyTorch's)."

@@ -133,10 +133,12 @@ TensorPtr prod(const TensorPtr& a, int32_t dim, bool keepdim) {
   const int32_t d = ops::wrap_dim("prod", dim, a->ndim());
   const int64_t n = x->shape[d];
   TensorPtr out;
-  if (n == 0) {
+  if (n == 0 && is_floating(a->dtype)) {  // 1 + an empty sum: ones that keep the input's history, as PyTorch's
+    out = ag::binary_scalar(PORTA_OP_ADD, ag::reduce(PORTA_OP_SUM, x, &d, 1, true), 1.0);
+  } else if (n == 0) {
     Dims shape = x->shape;
     shape[d] = 1;
-    out = ops::full(*a->device, shape, 1.0, is_floating(a->dtype) ? a->dtype : Dtype::Int64);
+    out = ops::full(*a->device, shape, 1.0, Dtype::Int64);
   } else {
     out = ag::slice(ag::scan(PORTA_OP_CUMPROD, x, d, false), d, n - 1, n, 1);
   }
