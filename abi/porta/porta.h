@@ -608,7 +608,8 @@ PORTA_EXPORT porta_status porta_uniform(const int64_t* shape, int32_t ndim, DLDa
 PORTA_EXPORT porta_status porta_normal(const int64_t* shape, int32_t ndim, DLDataType dtype, DLDevice device,
                                        double mean, double std, porta_generator_state* generator, porta_tensor** out);
 /** torch.normal(mean, std) with tensors (either may be NULL: 0 and 1),
- *  broadcast together: mean + std * z, z standard normal; float dtypes. Since 1.4. */
+ *  broadcast together: mean + std * z, z standard normal; float dtypes.
+ *  Under autograd mean and std get zero gradients, as PyTorch's. Since 1.4. */
 PORTA_EXPORT porta_status porta_normal_tensor(porta_tensor* mean, porta_tensor* std,
                                               porta_generator_state* generator, porta_tensor** out);
 /** Integers uniform in [low, high) (integer or float dtypes; PyTorch's
@@ -617,7 +618,8 @@ PORTA_EXPORT porta_status porta_randint(int64_t low, int64_t high, const int64_t
                                         DLDataType dtype, DLDevice device, porta_generator_state* generator,
                                         porta_tensor** out);
 /** torch.bernoulli: 1 with probability p (each element of the float tensor
- *  p, in [0, 1]), else 0, in p's dtype. Since 1.4. */
+ *  p, in [0, 1]), else 0, in p's dtype; under autograd p gets a zero
+ *  gradient, as PyTorch's. Since 1.4. */
 PORTA_EXPORT porta_status porta_bernoulli(porta_tensor* p, porta_generator_state* generator, porta_tensor** out);
 /** torch.multinomial: int64 [num_samples] (or [N, num_samples] for probs
  *  [N, C]) class indices drawn with probabilities proportional to the

@@ -235,12 +235,6 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         m = mean if isinstance(mean, Tensor) else full((), float(mean), dtype=like.dtype, device=like.device)
         sd = std if isinstance(std, Tensor) else full((), float(std), dtype=like.dtype, device=like.device)
         sd = sd.to(m.dtype)  # the mean's dtype, as PyTorch's
-        if m.requires_grad or sd.requires_grad:  # mean + std * N(0, 1): the gradients PyTorch's normal has
-            from .autograd import no_grad
-            with no_grad():
-                zero, one = m * 0, sd * 0 + 1  # named: their handles must live through the call
-                z = sample(fn.porta_normal_tensor, generator, zero._h, one._h)
-            return _finish(m + sd * z, requires_grad)
         return _finish(sample(fn.porta_normal_tensor, generator, m._h, sd._h), requires_grad)
     if size is None:
         raise TypeError("normal(): with a number mean and std, size is required")

@@ -4,6 +4,7 @@
 // device, as the kernels behind them (RAND_UNIFORM, RAND_NORMAL) promise.
 #include <cmath>
 
+#include "autograd/function.hpp"
 #include "runtime/error.hpp"
 #include "ops/composite/composite.hpp"
 
@@ -26,6 +27,20 @@ TensorPtr draw_classes(const TensorPtr& cdf, const TensorPtr& u) {
   const int32_t last = 2;
   TensorPtr idx = ops::reduce(PORTA_OP_SUM, below, &last, 1, false);                              // [N, k]
   return ops::binary_scalar(PORTA_OP_MINIMUM, idx, static_cast<double>(classes - 1));  // rounding at u * total
+}
+
+// A draw as a function of its parameters with a zero gradient for each, as PyTorch's normal and bernoulli
+// (their derivatives are zeros_like: a sample is not reparameterized).
+TensorPtr drawn_from(const TensorPtr& sample, std::vector<TensorPtr> params) {
+  std::erase_if(params, [](const TensorPtr& p) { return !p; });
+  return autograd::attach_function(
+      sample, params,
+      [params](const TensorPtr& g) {
+        std::vector<TensorPtr> zeros;
+        for (const TensorPtr& p : params) zeros.push_back(ops::full(*g->device, p->shape, 0.0, p->dtype));
+        return zeros;
+      },
+      "DrawBackward");
 }
 
 }  // namespace
@@ -58,7 +73,7 @@ TensorPtr normal_tensor(const TensorPtr& mean, const TensorPtr& std, ops::Counte
     fail(PORTA_ERROR_INVALID_ARGUMENT, "normal: expects all elements of std >= 0.0");
   TensorPtr z = ops::random(PORTA_OP_RAND_NORMAL, *any->device, shape, dt, 0.0, 1.0, c);
   if (std) z = ops::binary(PORTA_OP_MUL, z, ops::cast(std, dt));
-  return mean ? ops::binary(PORTA_OP_ADD, z, ops::cast(mean, dt)) : z;
+  return drawn_from(mean ? ops::binary(PORTA_OP_ADD, z, ops::cast(mean, dt)) : z, {mean, std});
 }
 
 TensorPtr bernoulli(const TensorPtr& p, ops::Counters c) {
@@ -69,7 +84,7 @@ TensorPtr bernoulli(const TensorPtr& p, ops::Counters c) {
       fail(PORTA_ERROR_INVALID_ARGUMENT, "bernoulli: expects 0 <= p <= 1, got values in [", lo, ", ", hi, "]");
   }
   TensorPtr u = ops::random(PORTA_OP_RAND_UNIFORM, *p->device, p->shape, p->dtype, 0.0, 1.0, c);
-  return ops::cast(ops::binary(PORTA_OP_LT, u, p), p->dtype);
+  return drawn_from(ops::cast(ops::binary(PORTA_OP_LT, u, p), p->dtype), {p});
 }
 
 TensorPtr multinomial(const TensorPtr& probs, int64_t num_samples, bool replacement, ops::Counters c) {
