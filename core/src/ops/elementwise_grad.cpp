@@ -175,8 +175,11 @@ PORTA_BINARY_GRAD(POW, true, true,
 PORTA_BINARY_GRAD(MAXIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_LT))
 PORTA_BINARY_GRAD(MINIMUM, true, false, PORTA_EXTREMUM_GRAD(PORTA_OP_GT))
 #undef PORTA_EXTREMUM_GRAD
-PORTA_BINARY_GRAD(ATAN2, true, false,  // (b, -a) / (a^2 + b^2)
-                  TensorPtr r2 = a * a + b * b; IF_A(g * b / r2) IF_B(-(g * a / r2)))
+// (b, -a) / (a^2 + b^2), PyTorch's: 0 where a^2 + b^2 is 0 (the origin, or squares that underflow)
+PORTA_BINARY_GRAD(ATAN2, true, false, TensorPtr r2 = a * a + b * b;
+                  TensorPtr zero = zero_of(r2);
+                  TensorPtr recip = where(apply(PORTA_OP_EQ, r2, zero), zero, (zero + 1.0) / r2);
+                  IF_A(g * b * recip) IF_B(g * -a * recip))
 // a - q b with q piecewise constant: q = floor(a / b) or trunc(a / b).
 PORTA_BINARY_GRAD(REMAINDER, true, false, IF_A(g) IF_B(-(g * apply(PORTA_OP_FLOOR_DIVIDE, a, b))))
 PORTA_BINARY_GRAD(FMOD, true, false, IF_A(g) IF_B(-(g * apply(PORTA_OP_TRUNC, a / b))))
