@@ -1215,10 +1215,12 @@ PORTA_EXPORT porta_status porta_dot(porta_tensor* a, porta_tensor* b, porta_tens
 /** torch.bmm: [B, n, k] @ [B, k, m], without broadcasting. Since 1.4. */
 PORTA_EXPORT porta_status porta_bmm(porta_tensor* a, porta_tensor* b, porta_tensor** out);
 /** torch.addmm: beta * c + alpha * (a @ b), a and b 2-D, c broadcast to the
- *  product; beta 0 does not read c's values (NaN included). Since 1.4. */
+ *  product; beta 0 does not read c's values (NaN included), and alpha 0
+ *  (since 1.13) does not read a's and b's, on every device. Since 1.4. */
 PORTA_EXPORT porta_status porta_addmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta,
                                       double alpha, porta_tensor** out);
-/** torch.baddbmm: beta * c + alpha * bmm(a, b). Since 1.4. */
+/** torch.baddbmm: beta * c + alpha * bmm(a, b), beta and alpha 0 as
+ *  porta_addmm's. Since 1.4. */
 PORTA_EXPORT porta_status porta_baddbmm(porta_tensor* c, porta_tensor* a, porta_tensor* b, double beta,
                                         double alpha, porta_tensor** out);
 

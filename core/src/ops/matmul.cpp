@@ -106,10 +106,11 @@ Product plan(const TensorPtr& a_in, const TensorPtr& b_in) {
 }
 
 // out = alpha * (a @ b) + beta * out, out contiguous of the product's shape
-// (beta == 0: out is not read).
+// (beta == 0: out is not read; alpha == 0: a and b are not read, BLAS's rule,
+// so every plugin leaves NaN in them out of the result alike).
 void gemm_into(const Product& p, const TensorPtr& out, double alpha, double beta) {
   if (out->numel() == 0) return;
-  if (p.K == 0) {  // an empty sum: beta out, or zeros
+  if (p.K == 0 || alpha == 0.0) {  // an empty sum, or none: beta out, or zeros
     if (beta == 0.0)
       copy_into(out, full(*out->device, Dims{}, 0.0, out->dtype));
     else if (beta != 1.0)

@@ -858,7 +858,8 @@ def conversion_cases():
     yield Case("Tensor.numpy", (T("float32", (3,), grad=True),), {"force": True}, host=True)
     yield Case("Tensor.numpy", (T("float32", (3,), grad=True),), {"force": False}, host=True)
     yield Case("Tensor.numpy", (T("float32", (3,)),), program=_numpy_shares, tag="shares", host=True)
-    yield Case("Tensor.numpy", (T("float32", (3,)),), {"force": True}, program=_numpy_shares, tag="shares", host=True)
+    yield Case("Tensor.numpy", (T("float32", (3,)),), {"force": True}, program=_numpy_shares, tag="shares", host=True,
+               cpu_only=True)  # force=True copies an accelerator's tensor to the host, in PyTorch too
     yield Case("Tensor.numpy", (T("float32", (2, 3)),), program=_numpy_strides, tag="strides", host=True)
     yield Case("Tensor.numpy", (T("float32", (2, 3), layout="transposed"),), program=_numpy_strides, tag="strides",
                host=True)
@@ -1250,7 +1251,7 @@ def device_size_cases():
     yield Case("torch.device", (), {"type": "cpu"}, host=True)
     yield Case("torch.device", (), {"type": "cuda", "index": 0}, program=_device_fields, tag="fields")
     yield Case("torch.device", (Dev(),))
-    yield Case("torch.device", (Dev(),), program=_device_fields, tag="fields")
+    yield Case("torch.device", (Dev(),), program=_device_fields, tag="fields", cpu_only=True)  # cpu's index: None
     yield Case("torch.device", (), program=_device_equality, tag="equality")
     # torch.Size
     for args in (((2, 3),), ([2, 3],), ((),), ([],), ((0,),), ((2.5,),), ((-1,),), (("a",),), ((2, None),),
@@ -1268,7 +1269,7 @@ def device_size_cases():
                          ((-1,), False), ((2**63,), False), (("abc",), False), (([2**60 + 1],), False)):
         yield Case("torch.Tensor", args, random=random, host=not any(isinstance(a, T) for a in args))
     yield Case("torch.Tensor", (2, 3), program=_tensor_class_size, random=True, tag="torch.Size", host=True)
-    yield Case("torch.Tensor", (), {"device": Dev()}, host=True)
+    yield Case("torch.Tensor", (), {"device": Dev()})
     yield Case("torch.Tensor", (), program=_tensor_class_properties, tag="properties")
 
 

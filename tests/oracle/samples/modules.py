@@ -1933,7 +1933,7 @@ def _parameter_programs():
 
     def data(L, device, t):
         p = L.nn.Parameter(t)
-        p.data = L.zeros(2, 2)
+        p.data = L.zeros(2, 2, device=device)
         return {"p": p, "Parameter": isinstance(p, L.nn.Parameter), "requires_grad": p.requires_grad}
 
     def requires_grad_off(L, device, t):

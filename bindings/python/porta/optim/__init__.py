@@ -157,8 +157,9 @@ class Optimizer:
                         entry[name] = wrap(out)
                 steps = c_int64()
                 check(fn.porta_optimizer_get_step(handle, i, byref(steps)))
-                if self._HAS_STEP and steps.value:
-                    entry["step"] = tensor(float(steps.value))
+                if self._HAS_STEP and steps.value:  # on the parameter's device when fused or capturable, as PyTorch's
+                    on = group["params"][i].device if group.get("fused") or group.get("capturable") else None
+                    entry["step"] = tensor(float(steps.value), device=on)
                 if not entry:
                     entry = self._initial_state(group, group["params"][i])
                 if entry:
@@ -355,7 +356,7 @@ class Adagrad(Optimizer):
         from .._factories import full, tensor
         return {"sum": full(tuple(param.shape), float(group["initial_accumulator_value"]), dtype=param.dtype,
                             device=param.device),
-                "step": tensor(0.0)}
+                "step": tensor(0.0, device=param.device if group.get("fused") else None)}  # as PyTorch's
 
     def _create(self, handles, n, g, out):
         o = sized(AdagradOptions, lr=g["lr"], lr_decay=g["lr_decay"], weight_decay=g["weight_decay"],
