@@ -120,6 +120,20 @@ def test_grad_scaler_skips_a_step_with_an_inf_and_backs_off(device):
     assert state["scale"] == 2.0**16 and state["_growth_tracker"] == 0 and state["growth_interval"] == 2
 
 
+def test_grad_scaler_scale_stays_finite_in_float32(device):
+    # 2^127 * 2 is finite in double but inf as the float32 scale: the scale must stay (PyTorch's rule), or
+    # every later step is skipped forever.
+    p = porta.nn.Parameter(porta.ones(2, device=device))
+    opt = porta.optim.SGD([p], lr=0.1)
+    scaler = porta.amp.GradScaler(device=_type(device), init_scale=2.0**127, growth_interval=1)
+    for _ in range(2):
+        opt.zero_grad()
+        scaler.scale((p * 1).sum()).backward()
+        scaler.step(opt)
+        scaler.update()
+        assert scaler.get_scale() == 2.0**127
+
+
 def test_unscale_divides_gradients_and_is_checked(device):
     model = _model(device)
     opt = porta.optim.SGD(model.parameters(), lr=0.1)

@@ -63,7 +63,10 @@ void update_scale_(const TensorPtr& scale, const TensorPtr& growth_tracker, cons
   const TensorPtr s = ops::cast(ops::reshape(scale, Dims{}), Dtype::Float64);  // scale * factor in double, as torch
   const TensorPtr found = as_bool(ops::reshape(found_inf, Dims{}));
   const TensorPtr tracker = ops::binary_scalar(PORTA_OP_ADD, ops::reshape(growth_tracker, Dims{}), 1.0);
-  const TensorPtr grown = ops::binary_scalar(PORTA_OP_MUL, s, growth_factor);
+  // Grown in double and rounded to the float32 it is stored in before the finiteness check, as PyTorch's:
+  // 2^127 * 2 is finite in double but inf as the float32 scale, so the scale stays.
+  const TensorPtr grown =
+      ops::cast(ops::cast(ops::binary_scalar(PORTA_OP_MUL, s, growth_factor), Dtype::Float32), Dtype::Float64);
   const TensorPtr grown_finite = ops::binary_scalar(PORTA_OP_EQ, ops::binary_scalar(PORTA_OP_MUL, grown, 0.0), 0.0);
   const TensorPtr reached = ops::binary_scalar(PORTA_OP_GE, tracker, growth_interval);
   const TensorPtr grow = ops::where(reached, grown_finite, reached);  // reached and grown_finite
