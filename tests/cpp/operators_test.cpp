@@ -28,6 +28,14 @@ TEST(Operators, Arithmetic) {
   EXPECT_EQ((-a).to_vector<float>(), (F{-1, -2, -4}));
 }
 
+TEST(Operators, BoolPlusBoolIsLogicalOrAsPyTorch) {
+  const Tensor a = vec({1, 0, 0}) != 0, b = vec({1, 1, 0}) != 0;
+  const Tensor sum = a + b, product = a * b;
+  EXPECT_EQ(sum.dtype(), porta::kBool);
+  EXPECT_EQ(sum.to_vector<bool>(), (B{true, true, false}));
+  EXPECT_EQ(product.to_vector<bool>(), (B{true, false, false}));
+}
+
 TEST(Operators, ComparisonsGiveBoolTensors) {
   const Tensor a = vec({1, 2, 3}), b = vec({3, 2, 1});
   for (const Tensor& t : {a == b, a != b, a < b, a <= b, a > b, a >= b, a == 2, 2 == a}) EXPECT_EQ(t.dtype(), porta::kBool);
