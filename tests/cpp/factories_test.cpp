@@ -116,3 +116,14 @@ TEST(Item, RefusesValuesTheTypeCannotHoldAndKeepsEveryIntegerBit) {
   EXPECT_TRUE(std::isinf(Tensor::full({}, INFINITY).item<double>()));
   EXPECT_EQ(Tensor::full({}, 2, {}, porta::kInt32).item<bool>(), true);
 }
+
+// The shape's element count is checked before it can overflow (a signed overflow UBSan reported in the
+// header), and a negative size is named.
+TEST(Factories, FromVectorRefusesShapesItCannotCount) {
+  const std::vector<float> two{1, 2};
+  const int64_t big = int64_t{1} << 40;
+  EXPECT_THROW(porta::Tensor::from_vector(two, porta::Shape{big, big, 2}), porta::Error);
+  EXPECT_THROW(porta::Tensor::from_vector(two, porta::Shape{-1, -2}), porta::Error);
+  EXPECT_EQ(porta::Tensor::from_vector(std::vector<float>{}, porta::Shape{3, 0}).numel(), 0);
+  EXPECT_THROW(porta::Tensor::from_vector(std::vector<float>{}, porta::Shape{big, big, 0}), porta::Error);  // the core's stride rule
+}

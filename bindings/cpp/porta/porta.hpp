@@ -530,8 +530,20 @@ class Tensor {
   /// A tensor of `shape` on `device` holding `data` (row-major); dtype from T.
   template <class T>
   static Tensor from_vector(const std::vector<T>& data, const Shape& shape, Device device = {}) {
-    int64_t n = 1;
-    for (int64_t s : shape) n *= s;
+    int64_t n = 1;  // the shape's element count, checked before it can overflow
+    bool empty = false, too_many = false;
+    for (int64_t s : shape) {
+      if (s < 0)
+        throw Error(PORTA_ERROR_SHAPE_MISMATCH, detail::cat("[from_vector] shape ", detail::join(shape, "[", "]"),
+                                                            " has a negative size"));
+      if (s == 0) empty = true;
+      else if (n > std::numeric_limits<int64_t>::max() / s) too_many = true;
+      else n *= s;
+    }
+    if (empty) n = 0;
+    else if (too_many)
+      throw Error(PORTA_ERROR_SHAPE_MISMATCH, detail::cat("[from_vector] shape ", detail::join(shape, "[", "]"),
+                                                          " has more elements than an int64 counts"));
     if (n != static_cast<int64_t>(data.size()))
       throw Error(PORTA_ERROR_SHAPE_MISMATCH, detail::cat("[from_vector] ", data.size(), " values cannot fill shape ",
                                                           detail::join(shape, "[", "]"), " (", n, " elements)"));
