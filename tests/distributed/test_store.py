@@ -45,6 +45,16 @@ def test_tcp_store_serves_and_its_port_is_free_again_after_destroy(no_master):
     one_rank_world(init_method=f"tcp://127.0.0.1:{port}")  # the same port: the first store released it
 
 
+def test_tcp_store_takes_a_bracketed_ipv6_host(no_master):
+    try:  # the URL form of an IPv6 address, as torch.distributed takes it
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+            port = s.getsockname()[1]
+    except OSError as e:
+        pytest.skip(f"this machine has no IPv6 loopback (::1): {e}")
+    one_rank_world(init_method=f"tcp://[::1]:{port}")
+
+
 def test_env_init_reads_master_addr_and_port(no_master, monkeypatch):
     monkeypatch.setenv("MASTER_ADDR", "localhost")
     monkeypatch.setenv("MASTER_PORT", str(free_port()))

@@ -168,7 +168,8 @@ def is_nccl_available():
 def init_process_group(backend=None, init_method=None, timeout=None, world_size=-1, rank=-1, store=None,
                        group_name="", pg_options=None, device_id=None):
     """Makes the default group. backend: "mpi" (the default); init_method: "env://" (a TCP store at
-    MASTER_ADDR:MASTER_PORT, as porta-run and torchrun set them), "tcp://<host>:<port>" or "file://<dir>";
+    MASTER_ADDR:MASTER_PORT, as porta-run and torchrun set them), "tcp://<host>:<port>" (an IPv6 host in
+    brackets, "tcp://[::1]:29500") or "file://<dir>";
     rank and world_size default to RANK and WORLD_SIZE, else the launcher's (mpirun)."""
     _refuse("init_process_group(store=)", store)
     _refuse("init_process_group(group_name=)", group_name or None)

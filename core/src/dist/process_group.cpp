@@ -37,7 +37,11 @@ int32_t env_int(const char* name, int32_t fallback) {
 bool is_float(const porta_tensor& t) { return is_floating(t.dtype); }
 
 // "host:port" of a tcp store; `what` names where it came from, for messages.
-std::pair<std::string, int> host_and_port(const std::string& host, const std::string& port, const char* what) {
+// An IPv6 host may come bracketed, as in a URL ("[::1]"): the brackets are
+// the URL's, not the address's.
+std::pair<std::string, int> host_and_port(const std::string& bracketed, const std::string& port, const char* what) {
+  const bool brackets = bracketed.size() >= 2 && bracketed.front() == '[' && bracketed.back() == ']';
+  const std::string host = brackets ? bracketed.substr(1, bracketed.size() - 2) : bracketed;
   char* end = nullptr;
   const long p = std::strtol(port.c_str(), &end, 10);
   if (host.empty() || port.empty() || *end || p < 1 || p > 65535)
