@@ -97,6 +97,23 @@ def test_multihead_attention_matches_the_formula(device, batch_first):
     np.testing.assert_allclose(arr(out2), arr(out), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_unbatched_input_is_a_batch_of_one(device, batch_first):
+    # [L, E] as PyTorch takes it, whatever batch_first: the batched answer of a batch of one, squeezed
+    porta.manual_seed(0)
+    mha = nn.MultiheadAttention(8, 2, batch_first=batch_first, dtype=porta.float64).to(device)
+    x = f64(RNG.normal(size=(4, 8)), device)
+    pad = porta.tensor([False, False, True, False], device=device)
+    out, weights = mha(x, x, x, key_padding_mask=pad)
+    batched = x.unsqueeze(0 if batch_first else 1)
+    want, want_weights = mha(batched, batched, batched, key_padding_mask=pad.unsqueeze(0))
+    assert out.shape == (4, 8) and weights.shape == (4, 4)
+    np.testing.assert_allclose(arr(out), arr(want.squeeze(0 if batch_first else 1)), rtol=1e-12)
+    np.testing.assert_allclose(arr(weights), arr(want_weights.squeeze(0)), rtol=1e-12)
+    layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=batch_first, dtype=porta.float64).to(device)
+    assert layer(x).shape == (4, 8)
+
+
 def test_transformer_encoder_layer_trains(device):
     porta.manual_seed(1)
     layer = nn.TransformerEncoderLayer(16, 4, dim_feedforward=32, dropout=0.0, batch_first=True,

@@ -44,7 +44,19 @@ class MultiheadAttention(Module):
 
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
-        if not self.batch_first:  # [L, N, E] -> [N, L, E]
+        unbatched = query.dim() == 2  # [L, E], as PyTorch takes it: a batch of one, then squeezed
+        if unbatched:
+            if key.dim() != 2 or value.dim() != 2:
+                raise AssertionError(f"For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but "
+                                     f"found {key.dim()}-D and {value.dim()}-D tensors respectively")
+            query, key, value = (t.unsqueeze(0) for t in (query, key, value))
+            if key_padding_mask is not None:
+                key_padding_mask = key_padding_mask.unsqueeze(0)
+        elif query.dim() != 3:
+            raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received {query.dim()}-D "
+                                 "query tensor")
+        batch_first = self.batch_first or unbatched
+        if not batch_first:  # [L, N, E] -> [N, L, E]
             query, key, value = (t.transpose(0, 1) for t in (query, key, value))
         n, lq, e = query.shape
         s = key.shape[1]
@@ -72,10 +84,13 @@ class MultiheadAttention(Module):
             out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p)
             weights = None
         out = self.out_proj(out.transpose(1, 2).reshape(n, lq, e))
-        if not self.batch_first:
+        if not batch_first:
             out = out.transpose(0, 1)
         if weights is not None and average_attn_weights:
             weights = weights.mean(1)
+        if unbatched:
+            out = out.squeeze(0)
+            weights = weights.squeeze(0) if weights is not None else None
         return out, weights
 
     def _combined_mask(self, attn_mask, key_padding_mask, is_causal, n, lq, s, like):
