@@ -115,4 +115,17 @@ std::vector<TensorPtr> attach_function_outputs(const std::vector<TensorPtr>& out
   return out;
 }
 
+TensorPtr attach_zero_gradients(const TensorPtr& output, std::vector<TensorPtr> inputs, const std::string& name) {
+  std::erase_if(inputs, [](const TensorPtr& t) { return !t; });
+  return attach_function(
+      output, inputs,
+      [inputs](const TensorPtr& g) {
+        std::vector<TensorPtr> zeros;
+        for (const TensorPtr& in : inputs)
+          zeros.push_back(is_floating(in->dtype) ? ops::full(*g->device, in->shape, 0.0, in->dtype) : TensorPtr());
+        return zeros;
+      },
+      name);
+}
+
 }  // namespace porta::autograd

@@ -18,6 +18,10 @@ using CustomBackward = std::function<std::vector<TensorPtr>(const TensorPtr&)>;
 TensorPtr attach_function(const TensorPtr& output, const std::vector<TensorPtr>& inputs, CustomBackward backward,
                           const std::string& name);
 
+// `output` as a function of `inputs` (null entries skipped) whose derivative is zero: each floating input
+// gets zeros of its shape, as PyTorch's zeros_like derivatives (in-place comparisons, sampling).
+TensorPtr attach_zero_gradients(const TensorPtr& output, std::vector<TensorPtr> inputs, const std::string& name);
+
 // Given dL/doutput_i for every output (zeros where an output got none), one
 // gradient per input (empty: none).
 using CustomBackwardOutputs = std::function<std::vector<TensorPtr>(const std::vector<TensorPtr>&)>;

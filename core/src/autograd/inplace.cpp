@@ -189,23 +189,6 @@ namespace {
 // t = compute(x) for an in-place op, x being t itself or, while autograd
 // records the write, a clone of it (so the op's node keeps the values from
 // before the write).
-// A result with no history (eq_, logical_and_ on a float tensor) as a function of the operands with
-// a zero gradient, as PyTorch's in-place comparisons: the written tensor keeps requiring grad and its
-// old history, and the operands, get zeros.
-TensorPtr constant_in(const TensorPtr& result, const TensorPtr& x, const TensorPtr* other) {
-  std::vector<TensorPtr> inputs{x};
-  if (other) inputs.push_back(*other);
-  return autograd::attach_function(
-      result, inputs,
-      [inputs](const TensorPtr& g) {
-        std::vector<TensorPtr> zeros;
-        for (const TensorPtr& in : inputs)
-          zeros.push_back(is_floating(in->dtype) ? ops::full(*g->device, in->shape, 0.0, in->dtype) : TensorPtr());
-        return zeros;
-      },
-      "ConstantBackward");
-}
-
 template <typename Compute>
 void write_inplace(porta_op op, const TensorPtr& t, const TensorPtr* other, Compute&& compute) {
   const std::string name = porta::cat(op_name(op), "_");
@@ -215,7 +198,8 @@ void write_inplace(porta_op op, const TensorPtr& t, const TensorPtr* other, Comp
   TensorPtr result = compute(x);
   if (recording && !result->requires_grad && is_floating(t->dtype) &&
       autograd::can_cast(result->dtype, t->dtype))
-    result = constant_in(cast(result, t->dtype), x, other);
+    result = autograd::attach_zero_gradients(cast(result, t->dtype), {x, other ? *other : TensorPtr()},
+                                             "ConstantBackward");  // as PyTorch's in-place comparisons (eq_)
   autograd::write_result(t, result, name.c_str());
 }
 }  // namespace

@@ -119,9 +119,8 @@ TensorPtr shared_among_equals(const TensorPtr& t, const TensorPtr& value) {
 
 TensorPtr matmul(const TensorPtr& a, const TensorPtr& b) { return matmul(a, b, 1.0, TensorPtr(), 0.0); }
 
-TensorPtr matmul(const TensorPtr& a, const TensorPtr& b, double alpha, const TensorPtr& c_in, double beta) {
+TensorPtr matmul(const TensorPtr& a, const TensorPtr& b, double alpha, const TensorPtr& c, double beta) {
   // beta 0: c is not read (NaN in it stays out), and its gradient is beta g, zeros, as PyTorch's
-  const TensorPtr& c = c_in;
   TensorPtr out = ops::matmul(a, b, alpha, beta != 0.0 ? c : TensorPtr(), beta);
   if (autograd::needs_grad({&a, &b, &c})) {
     auto node = std::make_shared<MatmulNode>();

@@ -29,20 +29,6 @@ TensorPtr draw_classes(const TensorPtr& cdf, const TensorPtr& u) {
   return ops::binary_scalar(PORTA_OP_MINIMUM, idx, static_cast<double>(classes - 1));  // rounding at u * total
 }
 
-// A draw as a function of its parameters with a zero gradient for each, as PyTorch's normal and bernoulli
-// (their derivatives are zeros_like: a sample is not reparameterized).
-TensorPtr drawn_from(const TensorPtr& sample, std::vector<TensorPtr> params) {
-  std::erase_if(params, [](const TensorPtr& p) { return !p; });
-  return autograd::attach_function(
-      sample, params,
-      [params](const TensorPtr& g) {
-        std::vector<TensorPtr> zeros;
-        for (const TensorPtr& p : params) zeros.push_back(ops::full(*g->device, p->shape, 0.0, p->dtype));
-        return zeros;
-      },
-      "DrawBackward");
-}
-
 }  // namespace
 
 TensorPtr randint(DeviceState& dev, int64_t low, int64_t high, const Dims& shape, Dtype dtype, ops::Counters c) {
@@ -73,7 +59,9 @@ TensorPtr normal_tensor(const TensorPtr& mean, const TensorPtr& std, ops::Counte
     fail(PORTA_ERROR_INVALID_ARGUMENT, "normal: expects all elements of std >= 0.0");
   TensorPtr z = ops::random(PORTA_OP_RAND_NORMAL, *any->device, shape, dt, 0.0, 1.0, c);
   if (std) z = ops::binary(PORTA_OP_MUL, z, ops::cast(std, dt));
-  return drawn_from(mean ? ops::binary(PORTA_OP_ADD, z, ops::cast(mean, dt)) : z, {mean, std});
+  // mean and std get zero gradients, as PyTorch's (a sample is not reparameterized)
+  return autograd::attach_zero_gradients(mean ? ops::binary(PORTA_OP_ADD, z, ops::cast(mean, dt)) : z, {mean, std},
+                                         "NormalBackward");
 }
 
 TensorPtr bernoulli(const TensorPtr& p, ops::Counters c) {
@@ -84,7 +72,8 @@ TensorPtr bernoulli(const TensorPtr& p, ops::Counters c) {
       fail(PORTA_ERROR_INVALID_ARGUMENT, "bernoulli: expects 0 <= p <= 1, got values in [", lo, ", ", hi, "]");
   }
   TensorPtr u = ops::random(PORTA_OP_RAND_UNIFORM, *p->device, p->shape, p->dtype, 0.0, 1.0, c);
-  return drawn_from(ops::cast(ops::binary(PORTA_OP_LT, u, p), p->dtype), {p});
+  return autograd::attach_zero_gradients(ops::cast(ops::binary(PORTA_OP_LT, u, p), p->dtype), {p},
+                                         "BernoulliBackward");  // zeros, as PyTorch's
 }
 
 TensorPtr multinomial(const TensorPtr& probs, int64_t num_samples, bool replacement, ops::Counters c) {
