@@ -121,6 +121,15 @@ def test_erfinv_inverts_erf_and_its_bounds(device):
     assert porta.tensor([0, 1]).erfinv().tolist() == [0.0, INF]
 
 
+def test_erfinv_float64_keeps_its_digits_near_one(device):
+    # Issue 49 item 3: erf(x) - y cancels near 1; the tail 1 - y is matched by erfc.
+    tails = [2.0 ** -52, 2.0 ** -40, 2.0 ** -20, 1e-3, 0.25]
+    x = f64([1 - t for t in tails] + [-(1 - t) for t in tails], device).erfinv().tolist()
+    for t, v, w in zip(tails, x[:5], x[5:]):
+        assert v == -w
+        assert math.erfc(v) == pytest.approx(t, rel=1e-13)
+
+
 # ------------------------------------------------------------ binary kernel ops and Python's % and //
 
 

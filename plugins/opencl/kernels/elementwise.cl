@@ -29,21 +29,22 @@ inline T porta_floor_divide(T a, T b) {
   if (div - floor_div > (T)0.5) floor_div += (T)1;
   return floor_div;
 }
-// Winitzki's closed form polished by three Halley steps on erf, in real_t.
+// Winitzki's closed form polished by three Halley steps on erf, in real_t,
+// on |y|, with the residual from erfc for |y| >= 0.5 (no cancellation near 1).
 inline T porta_erfinv(T v) {
   const real_t y = (real_t)v;
   if (!(y > (real_t)-1 && y < (real_t)1)) return y == (real_t)1 ? (T)INFINITY : y == (real_t)-1 ? (T)-INFINITY : (T)NAN;
   if (y == (real_t)0) return v;
+  const real_t ay = fabs(y), tail = (real_t)1 - ay;
   const real_t a = (real_t)0.147, pi = (real_t)3.14159265358979323846;
-  const real_t l = log(((real_t)1 - y) * ((real_t)1 + y));
+  const real_t l = log(tail * ((real_t)1 + ay));
   const real_t t = (real_t)2 / (pi * a) + l / (real_t)2;
   real_t x = sqrt(sqrt(t * t - l / a) - t);
-  if (y < (real_t)0) x = -x;
   for (int i = 0; i < 3; ++i) {
-    const real_t f = erf(x) - y;
+    const real_t f = ay < (real_t)0.5 ? erf(x) - ay : tail - erfc(x);
     x -= f / ((real_t)1.12837916709551257390 * exp(-x * x) + x * f);
   }
-  return (T)x;
+  return (T)(y < (real_t)0 ? -x : x);
 }
 #elif IS_NUMERIC
 inline T porta_fmod(T a, T b) {
