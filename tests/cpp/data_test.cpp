@@ -6,6 +6,7 @@
 #include <porta/data.hpp>
 
 #include <climits>
+#include <stdexcept>
 
 using porta::data::DataLoader;
 using porta::data::ImageDataset;
@@ -82,5 +83,47 @@ TEST(Data, AnIteratorOutlivesItsTemporaryLoader) {
     for (; it != DataLoader::Iterator(); ++it)
       for (int64_t v : it->target.to_vector<int64_t>()) seen.push_back(v);
     EXPECT_EQ(seen, labels) << workers << " workers";
+  }
+}
+
+namespace {
+// Samples whose label is their index; sample `bad` throws.
+class FailingAt : public porta::data::Dataset {
+ public:
+  FailingAt(int64_t n, int64_t bad) : n_(n), bad_(bad) {}
+  int64_t size() const override { return n_; }
+  porta::data::Batch get_batch(const std::vector<int64_t>& indices, const std::optional<porta::Device>&) const override {
+    for (int64_t i : indices)
+      if (i == bad_) throw std::runtime_error("sample " + std::to_string(i) + " is bad");
+    const porta::Tensor labels = porta::Tensor::from_vector<int64_t>(indices, {int64_t(indices.size())});
+    return porta::data::Batch{labels.to(porta::kFloat32), labels};
+  }
+
+ private:
+  int64_t n_, bad_;
+};
+}  // namespace
+
+// A worker's error is raised at its batch's turn, after the batches before it
+// (issue 49 item 6: samples 0-5 were lost when sample 6 was bad), as Python's
+// loader and PyTorch's do; the batches after it still follow.
+TEST(Data, AWorkersErrorComesAfterTheReadyBatchesBeforeIt) {
+  auto dataset = std::make_shared<FailingAt>(10, 6);
+  for (int workers : {0, 1, 3}) {
+    auto epoch = std::make_shared<DataLoader::Epoch>(DataLoader(dataset, {.batch_size = 1, .num_workers = workers, .prefetch = 4}), 0);
+    std::vector<int64_t> seen;
+    for (int k = 0; k < 6; ++k) seen.push_back(epoch->next()->target.item<int64_t>());
+    EXPECT_EQ(seen, (std::vector<int64_t>{0, 1, 2, 3, 4, 5})) << workers << " workers";
+    EXPECT_THROW(
+        {
+          try {
+            epoch->next();
+          } catch (const std::runtime_error& e) {
+            EXPECT_STREQ(e.what(), "sample 6 is bad");
+            throw;
+          }
+        },
+        std::runtime_error);
+    EXPECT_EQ(epoch->next()->target.item<int64_t>(), 7) << workers << " workers";
   }
 }

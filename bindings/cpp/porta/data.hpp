@@ -270,8 +270,13 @@ class DataLoader {
       const int64_t k = consumed_++;
       if (workers_.empty()) return make(k);
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return ready_.count(k) || error_; });
-      if (error_) std::rethrow_exception(error_);
+      cv_.wait(lock, [&] { return ready_.count(k) || failed_.count(k); });
+      if (auto f = failed_.find(k); f != failed_.end()) {  // in order: the batches before it were yielded
+        std::exception_ptr error = f->second;
+        failed_.erase(f);
+        cv_.notify_all();
+        std::rethrow_exception(error);
+      }
       Batch b = std::move(ready_[k]);
       ready_.erase(k);
       cv_.notify_all();
@@ -296,7 +301,7 @@ class DataLoader {
           ready_.emplace(k, std::move(b));
         } catch (...) {
           std::lock_guard<std::mutex> lock(mu_);
-          error_ = std::current_exception();
+          failed_.emplace(k, std::current_exception());
         }
         cv_.notify_all();
       }
@@ -310,7 +315,7 @@ class DataLoader {
     std::mutex mu_;
     std::condition_variable cv_;
     std::map<int64_t, Batch> ready_;
-    std::exception_ptr error_;
+    std::map<int64_t, std::exception_ptr> failed_;  // a worker's error, raised when its batch's turn comes
     bool stop_ = false;
   };
 
