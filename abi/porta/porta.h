@@ -68,7 +68,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 13 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 14 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -185,7 +185,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 13
+#define PORTA_ABI_MINOR 14
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -1979,6 +1979,12 @@ PORTA_EXPORT porta_status porta_get_rank(const porta_process_group* group, int32
 PORTA_EXPORT porta_status porta_get_world_size(const porta_process_group* group, int32_t* out);
 /** The name of `group`'s backend ("mpi"), owned by Porta. Since 1.9. */
 PORTA_EXPORT porta_status porta_get_backend(const porta_process_group* group, const char** out);
+/** The rank in the default group (torch.distributed's global rank) of
+ *  `group`'s rank `group_rank` (NULL: the default group); INVALID_ARGUMENT
+ *  when group_rank is outside the group. get_global_rank(group, 0) is the
+ *  source a subgroup broadcasts its first member's values from. Since 1.14. */
+PORTA_EXPORT porta_status porta_get_global_rank(const porta_process_group* group, int32_t group_rank,
+                                                int32_t* out);
 
 /** t = op over every rank's t (a porta_reduce_op; AVG needs a floating
  *  dtype; on bool, SUM and MAX are a logical or, PROD and MIN a logical and).

@@ -131,6 +131,29 @@ TEST(DistributedDataParallel, RanksOnShardsEqualOneProcessOnTheWholeBatch) {
     }
 }
 
+// A subgroup without rank 0 (issue 49 item 8): its first member, global rank
+// 1, is the source of the weights, named by its global rank.
+TEST(DistributedDataParallel, ASubgroupWithoutRank0StartsFromItsFirstMember) {
+  const int rank = dist::get_rank(), size = dist::get_world_size();
+  if (size < 2) GTEST_SKIP() << "needs 2 ranks or more (this run has 1)";
+  std::vector<int32_t> members;
+  for (int32_t r = 1; r < size; ++r) members.push_back(r);
+  const dist::ProcessGroup group = dist::new_group(members);  // every rank calls it
+  if (rank == 0) {
+    EXPECT_FALSE(group);
+    return;
+  }
+  EXPECT_EQ(dist::get_global_rank(group, 0), 1);
+  EXPECT_EQ(dist::get_global_rank(group, size - 2), size - 1);
+  EXPECT_THROW(dist::get_global_rank(group, size - 1), porta::Error);
+  nn::DistributedDataParallelOptions o;
+  o.process_group = group;
+  const porta::Device cpu("cpu");
+  nn::DistributedDataParallel<Net> model(integer_net(cpu, unsigned(rank) + 1), o);
+  const std::vector<Tensor> got = model.module->parameters(), want = integer_net(cpu, 2)->parameters();
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].to_vector<float>(), want[i].to_vector<float>()) << i;
+}
+
 // 6 rows a backward, split unevenly (2 / 4 on two ranks, 1 / 2 / 1 / 2 on
 // four), on integer weights and data: fc1's gradient is gathered as rows,
 // padded to the largest shard, in the first two backwards; in the third

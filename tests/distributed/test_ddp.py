@@ -232,6 +232,32 @@ def test_gradient_as_bucket_view_keeps_grad_in_the_bucket_across_steps():
     assert all(ends[i + 1] == addresses[i] for i in range(len(params) - 1))  # reverse order, back to back
 
 
+def test_ddp_over_a_subgroup_without_rank_0_starts_from_its_first_member():
+    # Issue 49 item 8: the group's first member (global rank 1) is the source, named by its global rank; the
+    # members then train as one process on their shards.
+    r, n = dist.get_rank(), dist.get_world_size()
+    members = list(range(1, n))
+    group = dist.new_group(members)
+    if r == 0:
+        assert group is dist.GroupMember.NON_GROUP_MEMBER
+        return
+    assert dist.get_process_group_ranks(group) == members and dist.get_global_rank(group, 0) == 1
+    with pytest.raises(porta.InvalidArgumentError, match="group rank 3 is outside"):
+        dist.get_global_rank(group, 3)
+    model = DDP(integer_net("cpu", seed=r), process_group=group)  # each rank starts from its own weights
+    first = params(integer_net("cpu", seed=1))
+    for got, want in zip(params(model), first):
+        np.testing.assert_array_equal(got, want)
+    x, y = batch(50)
+    per = BATCH // len(members)
+    rows = slice((r - 1) * per, r * per)
+    (loss_of(model, porta.tensor(x[rows]), porta.tensor(y[rows])) * len(members)).backward()
+    reference = integer_net("cpu", seed=1)
+    loss_of(reference, porta.tensor(x[:per * len(members)]), porta.tensor(y[:per * len(members)])).backward()
+    for got, want in zip(model.module.parameters(), reference.parameters()):
+        np.testing.assert_allclose(np.array(got.grad.tolist()), np.array(want.grad.tolist()), rtol=0, atol=1e-6)
+
+
 def test_refused_arguments_name_themselves():
     with pytest.raises(NotImplementedError, match="static_graph"):
         DDP(Net(), static_graph=True)

@@ -94,6 +94,14 @@ const Case kCases[] = {
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_get_backend(nullptr, nullptr));
        REFUSED(PORTA_ERROR_INVALID_ARGUMENT, kNoGroup, porta_get_backend(nullptr, out.p()));
      }},
+    {"porta_get_global_rank",
+     [](Fixture&) {
+       Untouched<int32_t> out;
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_get_global_rank(nullptr, 0, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, kNoGroup, porta_get_global_rank(nullptr, 0, out.p()));
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "not a live process group",
+               porta_get_global_rank(foreign_group(), 0, out.p()));
+     }},
     {"porta_all_reduce",
      [](Fixture& x) {
        check_collective(x, [](porta_tensor* t, porta_process_group* g, porta_work** w) {

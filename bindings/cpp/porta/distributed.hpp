@@ -88,6 +88,13 @@ inline int32_t get_world_size(const ProcessGroup& group = {}) {
   return out;
 }
 
+/// The default group's rank (torch's global rank) of `group`'s rank `group_rank`.
+inline int32_t get_global_rank(const ProcessGroup& group, int32_t group_rank) {
+  int32_t out = 0;
+  detail::check(porta_get_global_rank(group.handle(), group_rank, &out));
+  return out;
+}
+
 inline std::string get_backend(const ProcessGroup& group = {}) {
   const char* out = nullptr;
   detail::check(porta_get_backend(group.handle(), &out));

@@ -89,7 +89,9 @@ class DistributedDataParallel {
  private:
   void sync(const std::vector<Tensor>& tensors) {
     NoGradGuard no_grad;
-    for (const Tensor& t : tensors) distributed::broadcast(t.detach(), 0, options_.process_group);
+    // The group's first member, named by its global rank (a subgroup without rank 0 has its own source).
+    const int32_t source = distributed::get_global_rank(options_.process_group, 0);
+    for (const Tensor& t : tensors) distributed::broadcast(t.detach(), source, options_.process_group);
   }
   static std::vector<porta_tensor*> outputs_of(const Tensor& t) { return {t.handle()}; }
   template <class... T>

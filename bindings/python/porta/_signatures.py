@@ -355,6 +355,7 @@ SIGNATURES = {
     "porta_get_rank": ("STATUS", ("c_void_p", "P_I32")),
     "porta_get_world_size": ("STATUS", ("c_void_p", "P_I32")),
     "porta_get_backend": ("STATUS", ("c_void_p", "POINTER(c_char_p)")),
+    "porta_get_global_rank": ("STATUS", ("c_void_p", "I32", "P_I32")),
     "porta_all_reduce": ("STATUS", ("T", "I32", "c_void_p", "POINTER(c_void_p)")),
     "porta_broadcast": ("STATUS", ("T", "I32", "c_void_p", "POINTER(c_void_p)")),
     "porta_all_gather_into_tensor": ("STATUS", ("T", "T", "c_void_p", "POINTER(c_void_p)")),

@@ -23,7 +23,7 @@ from ._tensor import Tensor
 
 __all__ = ["ReduceOp", "Work", "ProcessGroup", "GroupMember", "init_process_group", "is_initialized",
            "is_available", "is_backend_available", "is_mpi_available", "is_nccl_available", "get_rank",
-           "get_world_size", "get_backend", "new_group",
+           "get_world_size", "get_backend", "get_global_rank", "get_process_group_ranks", "new_group",
            "destroy_process_group", "all_reduce", "broadcast", "all_gather", "all_gather_into_tensor",
            "reduce_scatter_tensor", "barrier", "send", "recv", "isend", "irecv"]
 
@@ -205,6 +205,18 @@ def get_backend(group=None):
     out = c_char_p()
     check(fn.porta_get_backend(_group(group), byref(out)), "get_backend()")
     return out.value.decode()
+
+
+def get_global_rank(group, group_rank):
+    """The default group's rank (torch's global rank) of `group`'s rank `group_rank`."""
+    out = c_int32()
+    check(fn.porta_get_global_rank(_group(group), int(group_rank), byref(out)), "get_global_rank()")
+    return out.value
+
+
+def get_process_group_ranks(group):
+    """The global ranks of `group`'s members, in group rank order."""
+    return [get_global_rank(group, r) for r in range(get_world_size(group))]
 
 
 def new_group(ranks=None, timeout=None, backend=None, pg_options=None, use_local_synchronization=False):

@@ -147,6 +147,13 @@ PORTA_API porta_status porta_get_world_size(const porta_process_group* group, in
   });
 }
 
+PORTA_API porta_status porta_get_global_rank(const porta_process_group* group, int32_t group_rank, int32_t* out) {
+  return guard([&] {
+    require(out, "out");
+    *out = group_of(group)->global_rank_of(group_rank);
+  });
+}
+
 PORTA_API porta_status porta_get_backend(const porta_process_group* group, const char** out) {
   return guard([&] {
     require(out, "out");

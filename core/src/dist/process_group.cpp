@@ -324,6 +324,13 @@ int32_t ProcessGroup::group_rank_of(int32_t global) const {
   return at == world_ranks_.end() ? -1 : static_cast<int32_t>(at - world_ranks_.begin());
 }
 
+int32_t ProcessGroup::global_rank_of(int32_t group_rank) const {
+  if (group_rank < 0 || group_rank >= size_)
+    fail(PORTA_ERROR_INVALID_ARGUMENT, "get_global_rank: group rank ", group_rank, " is outside process group '", name_,
+         "' (", size_, " ranks)");
+  return world_ranks_[static_cast<size_t>(group_rank)];
+}
+
 void ProcessGroup::check_open(const char* op) const {
   if (destroyed_)
     fail(PORTA_ERROR_INVALID_HANDLE, op, ": process group '", name_, "' was destroyed (destroy_process_group)");

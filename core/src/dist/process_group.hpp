@@ -80,6 +80,8 @@ class ProcessGroup : public std::enable_shared_from_this<ProcessGroup> {
   int64_t timeout_ms() const { return timeout_ms_; }
   // This group's rank of the default group's rank `global`, or -1.
   int32_t group_rank_of(int32_t global) const;
+  // The default group's rank of this group's rank `group_rank` (checked).
+  int32_t global_rank_of(int32_t group_rank) const;
 
   std::shared_ptr<Work> all_reduce(const TensorPtr& t, porta_reduce_op op);
   std::shared_ptr<Work> broadcast(const TensorPtr& t, int32_t root);

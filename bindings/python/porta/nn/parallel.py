@@ -37,8 +37,8 @@ def _handles(tensors):
 class DistributedDataParallel(Module):
     """Wraps `module` so that every rank's backward leaves the average gradient over the ranks in .grad.
 
-    At construction rank 0's parameters and buffers are broadcast to every rank; with broadcast_buffers (the default)
-    the buffers are again before each forward in training. bucket_cap_mb sizes the buckets (torch's 25 MiB; the
+    At construction the group's first rank's parameters and buffers are broadcast to every rank; with
+    broadcast_buffers (the default) the buffers are again before each forward in training. bucket_cap_mb sizes the buckets (torch's 25 MiB; the
     first bucket is 1 MiB); find_unused_parameters lets the forward leave parameters out; gradient_as_bucket_view
     makes each .grad a view of its bucket (no copy per backward, no second copy of the gradients). no_sync()
     accumulates gradients locally until the next forward outside it.
@@ -82,10 +82,12 @@ class DistributedDataParallel(Module):
         object.__setattr__(self, "_reducer", handle)
 
     def _sync(self, tensors):
-        """Rank 0's values into every rank's tensors (without recording autograd)."""
+        """The group's first member's values into every rank's tensors (without recording autograd); the source is
+        named by its global rank, so a subgroup without rank 0 broadcasts from its own first member."""
+        source = dist.get_global_rank(self.process_group, 0)
         with no_grad():
             for t in tensors:
-                dist.broadcast(t.detach(), 0, group=self.process_group)
+                dist.broadcast(t.detach(), source, group=self.process_group)
 
     def forward(self, *inputs, **kwargs):
         if self.broadcast_buffers and self.training:
