@@ -1827,6 +1827,20 @@ PORTA_EXPORT porta_status porta_optimizer_set_step(porta_optimizer* opt, int32_t
  *  the state converts back). Other parameters are unaffected. Off by
  *  default: the parameter's own dtype, as PyTorch's optimizers. Since 1.10. */
 PORTA_EXPORT porta_status porta_optimizer_set_master_weights(porta_optimizer* opt, int32_t enabled);
+/** A copy of parameter `param`'s float32 master weight, for checkpoints;
+ *  *out is NULL when it has none (master weights off, a parameter that is not
+ *  float16/bfloat16, no step yet, or the parameter was written since, so the
+ *  next step copies it again). With master weights on, the state of such a
+ *  parameter (get_state/set_state) is float32 as well. Since 1.14. */
+PORTA_EXPORT porta_status porta_optimizer_get_master_weight(const porta_optimizer* opt, int32_t param,
+                                                            porta_tensor** out);
+/** Restores parameter `param`'s master weight from a copy of `master` (the
+ *  parameter's shape, any float dtype and device: cast to float32 and moved
+ *  to the parameter's), used by the next step unless the parameter is
+ *  written before it. INVALID_ARGUMENT when master weights are off or the
+ *  parameter is not float16/bfloat16. Since 1.14. */
+PORTA_EXPORT porta_status porta_optimizer_set_master_weight(porta_optimizer* opt, int32_t param,
+                                                            porta_tensor* master);
 /** PyTorch's maximize=: nonzero steps every parameter of the optimizer with its negated gradient (ascent),
  *  before weight decay, as every PyTorch optimizer does; 0 (the default) descends. Since 1.12. */
 PORTA_EXPORT porta_status porta_optimizer_set_maximize(porta_optimizer* opt, int32_t enabled);

@@ -2,6 +2,8 @@
 place, keeping their identity (so optimizers made after the cast hold them), on every device; integer
 buffers stay; integer targets and the dtypes Porta lacks are refused, and an optimizer that stepped before the
 cast refuses to step after it."""
+import copy
+
 import numpy as np
 import pytest
 
@@ -93,3 +95,44 @@ def test_assigning_data_updates_the_shape_and_dtype_it_reports():
     assert t.shape == (2,) and t.dtype is porta.float32  # read once, so both are cached
     t.data = porta.zeros(3, dtype=porta.float64)
     assert t.shape == (3,) and t.dtype is porta.float64
+
+
+def _bf16_run(model_, opt, steps, first):
+    for k in range(first, first + steps):
+        g = porta.Generator().manual_seed(k)
+        x = porta.randn(4, 3, generator=g).bfloat16()
+        opt.zero_grad()
+        (model_(x).float() ** 2).mean().backward()
+        opt.step()
+
+
+@pytest.mark.parametrize("make", [lambda ps: porta.optim.Adam(ps, lr=1e-3), lambda ps: porta.optim.SGD(ps, lr=0.01, momentum=0.9)],
+                         ids=["Adam", "SGD"])
+def test_master_weights_resume_bit_exact(make):
+    # Issue 49 item 7: the state is float32 under master weights and the master copy itself is saved, so a resumed
+    # run is the uninterrupted one, bit for bit (load_state_dict cast the state to bfloat16 and the next step failed).
+    porta.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2)).bfloat16()
+    opt = make(net.parameters()).set_master_weights()
+    _bf16_run(net, opt, 3, 0)
+    saved_model = copy.deepcopy(net.state_dict())
+    saved = copy.deepcopy(opt.state_dict())
+    assert all(v.dtype is porta.float32 for entry in saved["state"].values() for v in entry.values()
+               if isinstance(v, porta.Tensor) and v.dim() > 0)
+    assert all("master_weight" in entry for entry in saved["state"].values())
+    _bf16_run(net, opt, 3, 3)
+
+    resumed = nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2)).bfloat16()
+    resumed.load_state_dict(saved_model)
+    ropt = make(resumed.parameters()).set_master_weights()
+    ropt.load_state_dict(saved)
+    _bf16_run(resumed, ropt, 3, 3)
+    for a, b in zip(net.parameters(), resumed.parameters()):
+        assert a.float().tolist() == b.float().tolist()
+    for a, b in zip(opt.state_dict()["state"].values(), ropt.state_dict()["state"].values()):
+        assert a["master_weight"].tolist() == b["master_weight"].tolist()
+
+    plain = make(nn.Sequential(nn.Linear(3, 5), nn.Tanh(), nn.Linear(5, 2)).bfloat16().parameters())
+    with pytest.raises(porta.InvalidArgumentError, match="call set_master_weights\\(\\) before load_state_dict"):
+        plain.load_state_dict(saved)
+    assert plain.state_dict()["state"] == {}  # nothing was loaded

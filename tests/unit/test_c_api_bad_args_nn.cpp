@@ -746,6 +746,32 @@ const Case kCases[] = {
        // Every value of `enabled` is valid (nonzero: on); only the handle is checked.
        expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_master_weights(o, 1); });
      }},
+    {"porta_optimizer_get_master_weight",
+     [](Fixture& x) {
+       Untouched<porta_tensor*> out;
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_get_master_weight(o, 0, out.p()); });
+       Optimizers o(x);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "out must not be NULL", porta_optimizer_get_master_weight(o.live, 0, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "parameter 1 is out of range",
+               porta_optimizer_get_master_weight(o.live, 1, out.p()));
+     }},
+    {"porta_optimizer_set_master_weight",
+     [](Fixture& x) {
+       expect_optimizer_handle_checked(x, [&](porta_optimizer* o) { return porta_optimizer_set_master_weight(o, 0, x.f.get()); });
+       Optimizers o(x);
+       REFUSED(PORTA_ERROR_INVALID_HANDLE, "master is NULL", porta_optimizer_set_master_weight(o.live, 0, nullptr));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "parameter -1 is out of range",
+               porta_optimizer_set_master_weight(o.live, -1, x.f.get()));
+       REFUSED(PORTA_ERROR_SHAPE_MISMATCH, "of shape [4] for parameter 0 of shape [2, 3]",
+               porta_optimizer_set_master_weight(o.live, 0, x.f4.get()));
+       Tensor ints = make({2, 3}, x.cpu, porta_int64);
+       REFUSED(PORTA_ERROR_UNSUPPORTED_DTYPE, "must be float", porta_optimizer_set_master_weight(o.live, 0, ints.get()));
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "master weights are off",
+               porta_optimizer_set_master_weight(o.live, 0, x.f.get()));
+       ASSERT_EQ(porta_optimizer_set_master_weights(o.live, 1), PORTA_OK);
+       REFUSED(PORTA_ERROR_INVALID_ARGUMENT, "only float16 and bfloat16 parameters have master weights",
+               porta_optimizer_set_master_weight(o.live, 0, x.f.get()));
+     }},
     {"porta_optimizer_set_maximize",
      [](Fixture& x) {
        // Every value of `enabled` is valid (nonzero: on); only the handle is checked.

@@ -103,6 +103,19 @@ class Optimizer {
     const auto [opt, local] = locate(param);
     detail::check(porta_optimizer_set_state(opt, local, slot, value.handle()));
   }
+  /// A copy of parameter `param`'s float32 master weight (set_master_weights), for checkpoints; undefined
+  /// when it has none (master weights off, not float16/bfloat16, no step yet, written since).
+  Tensor master_weight(int32_t param) const {
+    const auto [opt, local] = locate(param);
+    porta_tensor* out = nullptr;
+    detail::check(porta_optimizer_get_master_weight(opt, local, &out));
+    return Tensor::adopt(out);
+  }
+  /// Restores it from a copy of `value` (master weights on, a float16/bfloat16 parameter).
+  void set_master_weight(int32_t param, const Tensor& value) {
+    const auto [opt, local] = locate(param);
+    detail::check(porta_optimizer_set_master_weight(opt, local, value.handle()));
+  }
   /// Steps parameter `param` has taken (Adam's bias correction).
   int64_t step_count(int32_t param) const {
     const auto [opt, local] = locate(param);

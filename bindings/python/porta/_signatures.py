@@ -330,6 +330,8 @@ SIGNATURES = {
     "porta_optimizer_get_step": ("STATUS", ("c_void_p", "I32", "P_I64")),
     "porta_optimizer_set_step": ("STATUS", ("c_void_p", "I32", "I64")),
     "porta_optimizer_set_master_weights": ("STATUS", ("c_void_p", "I32")),
+    "porta_optimizer_get_master_weight": ("STATUS", ("c_void_p", "I32", "OUT")),
+    "porta_optimizer_set_master_weight": ("STATUS", ("c_void_p", "I32", "T")),
     "porta_optimizer_set_maximize": ("STATUS", ("c_void_p", "I32")),
     "porta_optimizer_release": (None, ("c_void_p",)),
     "porta_safetensors_save": ("STATUS", ("c_char_p", "POINTER(c_char_p)", "POINTER(T)", "I32")),

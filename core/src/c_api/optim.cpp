@@ -129,14 +129,15 @@ PORTA_API porta_status porta_optimizer_set_state(porta_optimizer* opt, int32_t p
            " of shape ", p->shape.str());
     if (!is_floating(s->dtype))
       fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "set_state: optimizer state must be float, got ", dtype_name(s->dtype));
-    TensorPtr copy = ops::clone(ops::cast(ops::to(s, *p->device), p->dtype));  // shares nothing with the caller
     std::lock_guard<std::mutex> lock(o.mu);
+    const Dtype kept = optim::working_dtype(o, i);  // float32 under master weights: nothing rounded on resume
+    TensorPtr copy = ops::clone(ops::cast(ops::to(s, *p->device), kept));  // shares nothing with the caller
     std::vector<TensorPtr>& st = o.state[i];
     const size_t n = static_cast<size_t>(optim::state_slots(o));
     if (st.size() < n) {
       st.resize(n);
       for (TensorPtr& t : st)
-        if (!t) t = ops::full(*p->device, p->shape, 0.0, p->dtype);
+        if (!t) t = ops::full(*p->device, p->shape, 0.0, kept);
     }
     st[k] = std::move(copy);
   });
@@ -164,6 +165,42 @@ PORTA_API porta_status porta_optimizer_set_step(porta_optimizer* opt, int32_t pa
 
 PORTA_API porta_status porta_optimizer_set_master_weights(porta_optimizer* opt, int32_t enabled) {
   return guard([&] { optim::set_master_weights(optim::check_optimizer(opt), enabled != 0); });
+}
+
+PORTA_API porta_status porta_optimizer_get_master_weight(const porta_optimizer* opt, int32_t param,
+                                                         porta_tensor** out) {
+  return guard([&] {
+    porta_optimizer& o = optim::check_optimizer(opt);
+    require(out, "out");
+    const size_t i = checked_param(o, param, "get_master_weight");
+    std::lock_guard<std::mutex> lock(o.mu);
+    const TensorPtr m = optim::current_master(o, i);
+    *out = m ? ops::clone(m).release() : nullptr;
+  });
+}
+
+PORTA_API porta_status porta_optimizer_set_master_weight(porta_optimizer* opt, int32_t param, porta_tensor* master) {
+  return guard([&] {
+    porta_optimizer& o = optim::check_optimizer(opt);
+    const size_t i = checked_param(o, param, "set_master_weight");
+    TensorPtr m = arg(master, "master");
+    const TensorPtr& p = o.params[i];
+    if (m->shape != p->shape)
+      fail(PORTA_ERROR_SHAPE_MISMATCH, "set_master_weight: a master weight of shape ", m->shape.str(),
+           " for parameter ", param, " of shape ", p->shape.str());
+    if (!is_floating(m->dtype))
+      fail(PORTA_ERROR_UNSUPPORTED_DTYPE, "set_master_weight: a master weight must be float, got ",
+           dtype_name(m->dtype));
+    TensorPtr copy = ops::clone(ops::cast(ops::to(m, *p->device), Dtype::Float32));
+    std::lock_guard<std::mutex> lock(o.mu);
+    if (!o.master_weights)
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "set_master_weight: master weights are off for this optimizer; call "
+           "set_master_weights(true) before restoring them");
+    if (!is_storage(p->dtype))
+      fail(PORTA_ERROR_INVALID_ARGUMENT, "set_master_weight: parameter ", param, " is ", dtype_name(p->dtype),
+           "; only float16 and bfloat16 parameters have master weights");
+    optim::set_master(o, i, std::move(copy));
+  });
 }
 
 PORTA_API porta_status porta_optimizer_set_maximize(porta_optimizer* opt, int32_t enabled) {

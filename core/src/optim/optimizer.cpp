@@ -202,17 +202,34 @@ static void step_one_on(porta_optimizer& opt, size_t i, const TensorPtr& p, cons
   ++opt.steps[i];
 }
 
+Dtype working_dtype(const porta_optimizer& opt, size_t i) {
+  const Dtype d = opt.params[i]->dtype;
+  return opt.master_weights && is_storage(d) ? Dtype::Float32 : d;
+}
+
+TensorPtr current_master(const porta_optimizer& opt, size_t i) {
+  const TensorPtr& param = opt.params[i];
+  const TensorPtr& m = opt.master[i];
+  if (!opt.master_weights || !is_storage(param->dtype) || !m) return TensorPtr();
+  const uint64_t version = param->storage->version.load(std::memory_order_acquire);
+  if (m->device != param->device || m->shape != param->shape || opt.master_version[i] != version) return TensorPtr();
+  return m;
+}
+
+void set_master(porta_optimizer& opt, size_t i, TensorPtr master) {
+  opt.master[i] = std::move(master);
+  opt.master_version[i] = opt.params[i]->storage->version.load(std::memory_order_acquire);
+}
+
 // What parameter i's update is computed on: the parameter, or with master
 // weights for a float16/bfloat16 parameter, its float32 copy (made again
 // when the parameter was written since this optimizer wrote it).
 static TensorPtr working_copy(porta_optimizer& opt, size_t i) {
   const TensorPtr& param = opt.params[i];
   if (!opt.master_weights || !is_storage(param->dtype)) return param;
-  TensorPtr& m = opt.master[i];
-  const uint64_t version = param->storage->version.load(std::memory_order_acquire);
-  if (!m || m->device != param->device || m->shape != param->shape || opt.master_version[i] != version)
-    m = ops::clone(ops::cast(param, Dtype::Float32));
-  return m;
+  if (TensorPtr m = current_master(opt, i)) return m;
+  opt.master[i] = ops::clone(ops::cast(param, Dtype::Float32));
+  return opt.master[i];
 }
 
 // Updates parameter i with its state; commits nothing when it throws.

@@ -49,6 +49,15 @@ void step(porta_optimizer& opt);
 // Turns float32 master weights for float16/bfloat16 parameters on or off
 // (off drops the copies; the parameters keep their values).
 void set_master_weights(porta_optimizer& opt, bool enabled);
+// The dtype parameter i's state (and update) is kept in: float32 for a
+// float16/bfloat16 parameter with master weights, else the parameter's.
+Dtype working_dtype(const porta_optimizer& opt, size_t i);
+// Parameter i's master copy while it is current (the parameter not written
+// since), else null.
+TensorPtr current_master(const porta_optimizer& opt, size_t i);
+// Makes `master` (float32, the parameter's shape and device) parameter i's
+// master copy, current for the parameter as it is now.
+void set_master(porta_optimizer& opt, size_t i, TensorPtr master);
 void zero_grad(porta_optimizer& opt);
 porta_optimizer& check_optimizer(const porta_optimizer* opt);
 

@@ -96,6 +96,7 @@ class Optimizer:
         below the parameter's precision accumulate. Returns self."""
         for handle in self._handles:
             check(fn.porta_optimizer_set_master_weights(handle, int(bool(enabled))))
+        self._master_weights = bool(enabled)
         return self
 
     def zero_grad(self, set_to_none=True):
@@ -155,6 +156,10 @@ class Optimizer:
                     check(fn.porta_optimizer_get_state(handle, i, slot, byref(out)))
                     if out.value:
                         entry[name] = wrap(out)
+                master = c_void_p()
+                check(fn.porta_optimizer_get_master_weight(handle, i, byref(master)))
+                if master.value:  # a Porta extension: the float32 copy a float16/bfloat16 parameter steps
+                    entry[self._MASTER] = wrap(master)
                 steps = c_int64()
                 check(fn.porta_optimizer_get_step(handle, i, byref(steps)))
                 if self._HAS_STEP and steps.value:  # on the parameter's device when fused or capturable, as PyTorch's
@@ -168,6 +173,9 @@ class Optimizer:
                 index += 1
             groups.append({k: v for k, v in group.items() if k != "params"} | {"params": ids})
         return {"state": state, "param_groups": groups}
+
+    # The state key of a parameter's float32 master weight (set_master_weights; PyTorch has none).
+    _MASTER = "master_weight"
 
     def _initial_state(self, group, param):
         """The state PyTorch's optimizer gives a parameter before its first step: none here (Adagrad's has one)."""
@@ -194,19 +202,27 @@ class Optimizer:
                         f"load_state_dict: the saved group has {k}={v!r} but this optimizer {group.get(k)!r}; Porta "
                         "fixes every option but lr at creation: create the optimizer with the saved options")
         saved_state = state_dict.get("state", {})
+        if not getattr(self, "_master_weights", False) and any(
+                self._MASTER in entry for entry in saved_state.values()):
+            raise InvalidArgumentError("load_state_dict: the saved state has float32 master weights but this "
+                                       "optimizer has master weights off; call set_master_weights() before "
+                                       "load_state_dict() (nothing was loaded)")
         for saved, group, handle in zip(saved_groups, self.param_groups, self._handles):
             group["lr"] = saved.get("lr", group["lr"])
             group.update({k: v for k, v in saved.items() if k not in self.defaults and k not in ("params", "lr")})
             names = self._state_names(group, handle)
             for i, index in enumerate(saved["params"]):
                 entry = saved_state.get(index, {})
-                unknown = set(entry) - set(names) - {"step"}
+                unknown = set(entry) - set(names) - {"step", self._MASTER}
                 if unknown:
                     raise InvalidArgumentError(f"load_state_dict: parameter {index} has state {sorted(unknown)} "
                                                f"this {type(self).__name__} does not keep")
                 for slot, name in enumerate(names):
                     if entry.get(name) is not None:
                         check(fn.porta_optimizer_set_state(handle, i, slot, entry[name]._h))
+                if entry.get(self._MASTER) is not None:
+                    check(fn.porta_optimizer_set_master_weight(handle, i, entry[self._MASTER]._h),
+                          "load_state_dict(): the saved state has float32 master weights")
                 step = entry.get("step", 0)
                 check(fn.porta_optimizer_set_step(handle, i, int(step.item() if isinstance(step, Tensor) else step)))
         self._sync()
@@ -351,6 +367,9 @@ class Adagrad(Optimizer):
                                       initial_accumulator_value=initial_accumulator_value, eps=eps,
                                       **self._choices(foreach, fused=fused, maximize=maximize,
                                                       differentiable=differentiable)))
+
+    # The state key of a parameter's float32 master weight (set_master_weights; PyTorch has none).
+    _MASTER = "master_weight"
 
     def _initial_state(self, group, param):
         from .._factories import full, tensor
