@@ -26,7 +26,7 @@ source scripts/env.sh
 
 debs=(cmake g++ clang libclang-rt-14-dev make pkg-config libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev libdnnl-dev libsleef3 zlib1g-dev
       nlohmann-json3-dev ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libclblast-dev python3 python3-venv ninja-build util-linux
-      iproute2 dataset-fashion-mnist openmpi-bin libopenmpi-dev ccache)
+      iproute2 dataset-fashion-mnist openmpi-bin libopenmpi-dev ccache valgrind)
 missing=()
 for p in "${debs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

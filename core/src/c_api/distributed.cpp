@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "c_api/c_api.hpp"
+#include "runtime/log.hpp"
 #include "dist/process_group.hpp"
 #include "dist/reducer.hpp"
 
@@ -10,22 +11,20 @@ using namespace porta;
 using dist::ProcessGroup;
 using dist::Work;
 
-// The opaque handles: `magic` tells a live one from released or foreign memory.
+// The opaque handles: `magic` tells a live one from released or foreign
+// memory (runtime/handle_kinds.hpp's table).
 struct porta_process_group {
-  static constexpr uint32_t kMagic = 0x50475250u;  // "PGRP"
-  uint32_t magic = kMagic;
+  uint32_t magic = HandleKind<porta_process_group>::live;
   std::shared_ptr<ProcessGroup> group;
 };
 
 struct porta_work {
-  static constexpr uint32_t kMagic = 0x4b524f57u;  // "WORK"
-  uint32_t magic = kMagic;
+  uint32_t magic = HandleKind<porta_work>::live;
   std::shared_ptr<Work> work;
 };
 
 struct porta_reducer {
-  static constexpr uint32_t kMagic = 0x52445543u;  // "RDUC"
-  uint32_t magic = kMagic;
+  uint32_t magic = HandleKind<porta_reducer>::live;
   std::unique_ptr<dist::Reducer> reducer;
 };
 
@@ -33,22 +32,28 @@ namespace {
 
 template <class Handle>
 bool live(const Handle* h) {
-  return h && h->magic == Handle::kMagic;
+  return is_live_handle(h);
 }
 
-// What the release functions do: a live handle is marked dead and freed;
-// NULL and anything else are left alone (release functions never fail).
-template <class Handle>
-void release(Handle* h) {
-  if (!live(h)) return;
-  h->magic = 0;
-  delete h;
+// What the release functions do: a live handle drops what it holds and is
+// retired to its kind's quarantine (a later use is INVALID_HANDLE); NULL, a
+// released handle and anything else are left alone (release never fails).
+template <class Handle, class Member>
+void release(Handle* h, Member Handle::*held) {
+  if (h == nullptr) return;
+  if (!live(h)) {
+    log_line(PORTA_LOG_WARN, cat(HandleKind<Handle>::name, "_release ignored a handle that is not live (already "
+                                 "released?)"));
+    return;
+  }
+  (h->*held).reset();
+  retire_handle(h);
 }
 
 // `group`, or the default group for NULL; INVALID_ARGUMENT before init.
 std::shared_ptr<ProcessGroup> group_of(const porta_process_group* group) {
   if (group) {
-    if (!live(group)) fail(PORTA_ERROR_INVALID_HANDLE, "group: not a live process group handle");
+    if (!live(group)) fail(PORTA_ERROR_INVALID_HANDLE, "group: not a live process group handle (already released?)");
     return group->group;
   }
   std::shared_ptr<ProcessGroup> g = ProcessGroup::default_group();
@@ -58,7 +63,7 @@ std::shared_ptr<ProcessGroup> group_of(const porta_process_group* group) {
 }
 
 porta_work* work_arg(porta_work* work) {
-  if (!live(work)) fail(PORTA_ERROR_INVALID_HANDLE, "work: not a live work handle");
+  if (!live(work)) fail(PORTA_ERROR_INVALID_HANDLE, "work: not a live work handle (already released?)");
   return work;
 }
 
@@ -131,7 +136,9 @@ PORTA_API porta_status porta_new_group(const int32_t* ranks, int32_t num_ranks, 
   });
 }
 
-PORTA_API void porta_process_group_release(porta_process_group* group) { release(group); }
+PORTA_API void porta_process_group_release(porta_process_group* group) {
+  release(group, &porta_process_group::group);
+}
 
 PORTA_API porta_status porta_get_rank(const porta_process_group* group, int32_t* out) {
   return guard([&] {
@@ -215,12 +222,12 @@ PORTA_API porta_status porta_work_is_completed(porta_work* work, int32_t* out) {
   });
 }
 
-PORTA_API void porta_work_release(porta_work* work) { release(work); }
+PORTA_API void porta_work_release(porta_work* work) { release(work, &porta_work::work); }
 
 namespace {
 
 dist::Reducer& reducer_arg(const porta_reducer* r) {
-  if (!live(r)) fail(PORTA_ERROR_INVALID_HANDLE, "reducer: not a live reducer handle");
+  if (!live(r)) fail(PORTA_ERROR_INVALID_HANDLE, "reducer: not a live reducer handle (already released?)");
   return *r->reducer;
 }
 
@@ -276,4 +283,4 @@ PORTA_API porta_status porta_reducer_bucket_count(const porta_reducer* reducer, 
   });
 }
 
-PORTA_API void porta_reducer_release(porta_reducer* reducer) { release(reducer); }
+PORTA_API void porta_reducer_release(porta_reducer* reducer) { release(reducer, &porta_reducer::reducer); }

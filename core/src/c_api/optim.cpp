@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "c_api/c_api.hpp"
-#include "runtime/handle_quarantine.hpp"
+#include "runtime/handle_kinds.hpp"
 #include "runtime/log.hpp"
 #include "optim/optimizer.hpp"
 
@@ -211,10 +211,6 @@ PORTA_API porta_status porta_optimizer_set_maximize(porta_optimizer* opt, int32_
   });
 }
 
-namespace {
-constinit HandleQuarantine<porta_optimizer> g_released_optimizers;
-}  // namespace
-
 PORTA_API void porta_optimizer_release(porta_optimizer* opt) {
   if (opt == nullptr) return;
   if (opt->magic != kPortaOptimizerMagic) {
@@ -222,10 +218,9 @@ PORTA_API void porta_optimizer_release(porta_optimizer* opt) {
     log_line(PORTA_LOG_WARN, cat("porta_optimizer_release ignored a dead handle: ", last_error()));
     return;
   }
-  // Dead first, then free the parameters' references and the state; the
-  // shell waits in quarantine so later uses of `opt` fail cleanly.
-  opt->magic = 0;
+  // Free the parameters' references and the state, then tag it dead; the
+  // shell waits in its kind's quarantine so later uses of `opt` fail cleanly.
   std::vector<TensorPtr>().swap(opt->params);
   std::vector<std::vector<TensorPtr>>().swap(opt->state);
-  g_released_optimizers.retire(opt);
+  retire_handle(opt);
 }

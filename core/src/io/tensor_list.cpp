@@ -2,7 +2,7 @@
 #include "io/tensor_list.hpp"
 
 #include "c_api/c_api.hpp"
-#include "runtime/handle_quarantine.hpp"
+#include "runtime/handle_kinds.hpp"
 #include "runtime/log.hpp"
 
 using namespace porta;
@@ -42,10 +42,6 @@ PORTA_API porta_status porta_tensor_list_get(const porta_tensor_list* list, int3
   });
 }
 
-namespace {
-constinit HandleQuarantine<porta_tensor_list> g_released_lists;
-}  // namespace
-
 PORTA_API void porta_tensor_list_release(porta_tensor_list* list) {
   if (list == nullptr) return;
   if (list->magic != kPortaTensorListMagic) {
@@ -53,10 +49,9 @@ PORTA_API void porta_tensor_list_release(porta_tensor_list* list) {
     log_line(PORTA_LOG_WARN, cat("porta_tensor_list_release ignored a dead handle: ", last_error()));
     return;
   }
-  // Dead first, then free the names and tensors; the shell waits in
-  // quarantine so later uses of `list` fail cleanly.
-  list->magic = 0;
+  // Free the names and tensors, then tag it dead; the shell waits in its
+  // kind's quarantine so later uses of `list` fail cleanly.
   std::vector<std::string>().swap(list->names);
   std::vector<TensorPtr>().swap(list->tensors);
-  g_released_lists.retire(list);
+  retire_handle(list);
 }

@@ -9,7 +9,7 @@
 
 #include "runtime/tensor.hpp"
 
-inline constexpr uint32_t kPortaTensorListMagic = 0x4c534c50u;  // "PLSL"
+inline constexpr uint32_t kPortaTensorListMagic = porta::HandleKind<porta_tensor_list>::live;
 
 struct porta_tensor_list {
   uint32_t magic = kPortaTensorListMagic;

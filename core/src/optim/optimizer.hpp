@@ -10,7 +10,7 @@
 
 #include "runtime/tensor.hpp"
 
-inline constexpr uint32_t kPortaOptimizerMagic = 0x4f505449u;  // "OPTI"
+inline constexpr uint32_t kPortaOptimizerMagic = porta::HandleKind<porta_optimizer>::live;
 
 struct porta_optimizer {
   enum class Kind { Sgd, Adam, AdamW, RMSprop, Adagrad };

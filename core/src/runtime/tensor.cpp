@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "runtime/error.hpp"
-#include "runtime/handle_quarantine.hpp"
+#include "runtime/handle_kinds.hpp"
 
 namespace porta {
 
@@ -90,10 +90,6 @@ const porta_tensor& check_handle(const porta_tensor* t, const char* what) {
   return *t;
 }
 
-namespace {
-constinit HandleQuarantine<porta_tensor> g_released_tensors;
-}  // namespace
-
 void release_handle(porta_tensor* t) noexcept {
   if (t == nullptr || t->magic != kPortaTensorMagic) return;
   if (t->refcount.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
@@ -105,7 +101,7 @@ void release_handle(porta_tensor* t) noexcept {
   autograd::drop_hooks(*t);
   release_handle(std::exchange(t->grad, nullptr));
   release_handle(std::exchange(t->view_base, nullptr));
-  g_released_tensors.retire(t);
+  retire_handle(t);
 }
 
 void require_writable(const porta_tensor& t, const char* op) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/handle_kinds.hpp"
 #include "runtime/dtype.hpp"
 #include "runtime/registry.hpp"
 #include "runtime/scalar.hpp"
@@ -70,8 +71,8 @@ void drop_hooks(porta_tensor& t) noexcept;
 
 }  // namespace porta
 
-inline constexpr uint32_t kPortaTensorMagic = 0x54524f50u;  // "PORT"
-inline constexpr uint32_t kPortaTensorDead = 0xdeadbeefu;
+inline constexpr uint32_t kPortaTensorMagic = porta::HandleKind<porta_tensor>::live;
+inline constexpr uint32_t kPortaTensorDead = porta::HandleKind<porta_tensor>::dead;
 
 struct porta_tensor {
   uint32_t magic = kPortaTensorMagic;
