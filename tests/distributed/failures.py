@@ -7,11 +7,15 @@ death:    (porta-run, mpirun told not to end the job itself) rank 1's process di
           all_reduce ends at once with BackendError naming rank 1, not at the 30 s timeout.
 mismatch: (mpirun) with PORTA_DISTRIBUTED_DEBUG=DETAIL the ranks all_reduce different sizes; both are told, naming
           the other rank's call, instead of MPI truncating the message; the ranks stay usable.
+ddp_mismatch: (mpirun) the same check on a seeded DDP bug: rank 0 all-reduces a metric between forward and backward,
+          rank 1 does not; rank 0's metric meets rank 1's first gradient bucket, and both ranks are told, naming the
+          other's call, instead of the metric silently summing a gradient.
 nccl:     (porta-run, the nccl backend on the emulated cuda:0, the emulation's deadline 2 s) rank 1 never joins an
           all_reduce; rank 0's wait ends with BackendError carrying NCCL's asynchronous error, which names rank 1.
 """
 import datetime
 import os
+import re
 import sys
 import time
 
@@ -59,6 +63,23 @@ elif mode == "death":
         ok = "all_reduce #2" in str(e) and "rank 1's process ended without leaving the group" in str(e)
         print(("DEATH-OK: " if ok else "DEATH-WRONG: ") + str(e), flush=True)
     os._exit(0)  # the all_reduce never completes: nothing to finalize
+elif mode == "ddp_mismatch":
+    from porta import nn
+    from porta.nn.parallel import DistributedDataParallel as DDP
+    porta.manual_seed(0)
+    model = DDP(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)), bucket_cap_mb=1e-5)
+    loss = model(porta.ones(3, 4)).sum()
+    try:
+        if rank == 0:
+            dist.all_reduce(porta.ones(5))  # the seeded bug: a metric only rank 0 logs
+        loss.backward()
+        print("DDP-MISMATCH-WRONG: no error", flush=True)
+    except porta.InvalidArgumentError as e:
+        other = 1 - rank
+        # the sequence number counts the construction's broadcasts too
+        ok = re.search(f"rank {other} called all_reduce #\\d+ of {5 if other == 0 else 2} float32 elements", str(e))
+        print(("DDP-MISMATCH-OK: " if ok else "DDP-MISMATCH-WRONG: ") + str(e), flush=True)
+    dist.destroy_process_group()
 elif mode == "mismatch":
     try:
         dist.all_reduce(porta.ones(3 + rank))

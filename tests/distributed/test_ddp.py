@@ -208,6 +208,28 @@ def test_a_parameter_one_rank_leaves_unused_brings_the_grad_it_accumulated():
         np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
 
 
+def test_a_collective_between_forward_and_backward_is_not_paired_with_a_bucket():
+    # Issue 49 item 1: only rank 0 uses the side branch; its parameters are the first buckets. A metric all-reduced
+    # after forward (as a training loop logs one) must meet the other ranks' metric, not a gradient bucket the ranks
+    # that skipped the branch reduced during forward: they are marked ready in backward, as torch's reducer does.
+    r, n = dist.get_rank(), dist.get_world_size()
+    x, y = batch(60)
+    model = DDP(integer_net("cpu", seed=0, unused_branch=True), find_unused_parameters=True,
+                bucket_cap_mb=1e-5)  # 10 bytes: a bucket per parameter, side.bias (3 floats, as the metric) first
+    out = model(shard(x, "cpu"), use_side=r == 0)
+    metric = porta.full((3,), 10.0 * (r + 1))
+    dist.all_reduce(metric)
+    assert metric.tolist() == [5.0 * n * (n + 1)] * 3
+    ((out * shard(y, "cpu")).sum() / BATCH * n).backward()  # loss_of's loss, on the output already computed
+    reference = integer_net("cpu", seed=0, unused_branch=True)
+    per = BATCH // n
+    for k in range(n):
+        rows = slice(k * per, (k + 1) * per)
+        loss_of(reference, porta.tensor(x[rows]), porta.tensor(y[rows]), use_side=k == 0).backward()
+    for got, want in zip(model.module.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+
+
 def test_gradient_as_bucket_view_keeps_grad_in_the_bucket_across_steps():
     # One bucket: the parameters' .grad lie back to back in it, in reverse order, and stay there from one backward to
     # the next; zero_grad(set_to_none=False) zeroes them in place, set_to_none=True gives them back to the next one.

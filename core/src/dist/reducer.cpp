@@ -51,6 +51,11 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
   // way into the bucket equals one divided by the world size.
   double exact_reciprocal = 0;
   bool armed = false;  // prepare_for_backward ran; its backward has not finished
+  // find_unused_parameters: the parameters this rank's forward did not
+  // reach, marked ready at the first gradient of the backward (torch's
+  // reducer), never in forward: a bucket reduced between forward and
+  // backward would pair with whatever collective another rank calls there.
+  std::vector<size_t> unused;
   bool finalize_queued = false;
   size_t next_launch = 0;  // buckets start in index order on every rank
   bool alive = true;
@@ -66,6 +71,17 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
     for (Bucket& b : buckets) b.pending = b.params.size(), b.work.reset();
     next_launch = 0;
     finalize_queued = false;
+    unused.clear();
+  }
+
+  // The unused parameters' places in their buckets: the .grad each holds
+  // (accumulated under no_sync) or zeros; then they are ready.
+  void mark_unused_ready() {
+    for (size_t i : std::exchange(unused, {})) {
+      const porta_tensor& p = *params[i];
+      fill(i, p.grad ? TensorPtr::borrow(p.grad) : ops::full(*p.device, Dims{}, 0.0, p.dtype));
+      mark_ready(i);
+    }
   }
 
   void mark_ready(size_t i) {
@@ -155,6 +171,7 @@ struct Reducer::State : std::enable_shared_from_this<Reducer::State> {
         if (auto st = self.lock()) st->finalize();
       });
     }
+    mark_unused_ready();  // the first gradient of this backward: before its own, as torch's
     mark_ready(i);
     return s.view;
   }
@@ -316,9 +333,9 @@ void Reducer::prepare_for_backward(const std::vector<TensorPtr>& outputs) {
   st.reset_for_backward();
   st.armed = true;
   if (!st.find_unused) return;
-  // The parameters the outputs' graphs reach; the others are ready now, with
-  // the .grad they hold (accumulated under no_sync) or zeros in the bucket,
-  // as torch's reducer (finalize() says what becomes of their .grad).
+  // The parameters the outputs' graphs reach; the others become ready with
+  // the backward's first gradient (mark_unused_ready; finalize() says what
+  // becomes of their .grad).
   std::unordered_set<const porta_tensor*> reached;
   std::unordered_set<const autograd::Node*> visited;
   std::vector<autograd::Node*> stack;
@@ -333,11 +350,7 @@ void Reducer::prepare_for_backward(const std::vector<TensorPtr>& outputs) {
       if (next) stack.push_back(next.get());
   }
   for (size_t i = 0; i < st.params.size(); ++i)
-    if (!reached.count(st.params[i].get())) {
-      const porta_tensor& p = *st.params[i];
-      st.fill(i, p.grad ? TensorPtr::borrow(p.grad) : ops::full(*p.device, Dims{}, 0.0, p.dtype));
-      st.mark_ready(i);
-    }
+    if (!reached.count(st.params[i].get())) st.unused.push_back(i);
 }
 
 }  // namespace porta::dist

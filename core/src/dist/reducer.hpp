@@ -47,7 +47,9 @@ class Reducer {
 
   // Called at the end of each forward whose backward must synchronize
   // (DDP's forward outside no_sync): arms the reducer for one backward; with
-  // find_unused_parameters, marks ready the parameters `outputs` do not reach.
+  // find_unused_parameters, finds the parameters `outputs` do not reach,
+  // which become ready with the backward's first gradient (not now: every
+  // rank makes its collectives in backward, in bucket order).
   void prepare_for_backward(const std::vector<TensorPtr>& outputs);
   int32_t bucket_count() const;
 
