@@ -214,7 +214,9 @@ typedef enum porta_op_kind {
    *  int32/int64, toward zero, with NaN giving 0 and values beyond the range
    *  (infinities included) its minimum or maximum; float to uint8, as float
    *  to int64 and then truncated (300.7 -> 44, -1.5 -> 255, as PyTorch on
-   *  the CPU for in-range values); float to float, rounded to nearest.
+   *  the CPU for in-range values) -- the float to integer rules since plugin
+   *  ABI 1.3: for a plugin that declares an older minor the core converts
+   *  on the host itself; float to float, rounded to nearest.
    *  The storage dtypes (since plugin ABI 1.10), exactly as the functions
    *  of porta/float16.h: float16 and bfloat16 widen to float32 exactly
    *  (a NaN keeps its sign and payload); every conversion to float16 or

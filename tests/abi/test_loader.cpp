@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 #include <porta/porta.h>
 
+#include <climits>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <string>
 
@@ -109,6 +112,37 @@ TEST(Loader, PluginBuiltAgainstTheOlderMinorLoadsAndWorks) {
       << porta_last_error();
   porta_tensor_release(c);
   porta_tensor_release(t);
+}
+
+// A plugin declaring plugin ABI 1.1, whose float32 -> int32 cast is a C cast
+// (written before ops.h made such casts saturate, a rule of 1.3): the core
+// applies the rule itself (runtime/kernel_rules.hpp), so the plugin's device
+// answers as every other device does (issue 49 item 16). In-range values
+// too come back from the host's conversion.
+TEST(Loader, ARuleNewerThanThePluginsMinorIsAppliedByTheCore) {
+  porta_plugin_info a = attempt("libporta_plugin_minor_1_1.so");
+  ASSERT_EQ(a.state, PORTA_PLUGIN_LOADED) << a.reason;
+  EXPECT_EQ(a.abi_minor, 1u);
+  DLDevice d{}, cpu{};
+  ASSERT_EQ(porta_device_parse("minor_1_1", &d), PORTA_OK) << porta_last_error();
+  ASSERT_EQ(porta_device_parse("cpu", &cpu), PORTA_OK);
+  const float nan = std::nanf(""), inf = INFINITY;
+  const float in[] = {nan, inf, -inf, 3e9f, -3e9f, -2.5f, 7.9f, 2147483520.0f};
+  const int32_t want[] = {0, INT32_MAX, INT32_MIN, INT32_MAX, INT32_MIN, -2, 7, 2147483520};
+  const int64_t shape[1] = {8};
+  porta_tensor *host = nullptr, *t = nullptr, *c = nullptr;
+  ASSERT_EQ(porta_tensor_from_host(in, porta_float32, shape, 1, cpu, &host), PORTA_OK) << porta_last_error();
+  ASSERT_EQ(porta_tensor_to(host, d, &t), PORTA_OK) << porta_last_error();
+  ASSERT_EQ(porta_cast(t, porta_int32, &c), PORTA_OK) << porta_last_error();
+  DLDevice where{};
+  ASSERT_EQ(porta_tensor_device(c, &where), PORTA_OK);
+  EXPECT_EQ(where.device_type, d.device_type) << "the result stays on the plugin's device";
+  int32_t got[8] = {};
+  ASSERT_EQ(porta_tensor_to_host(c, got, sizeof got), PORTA_OK) << porta_last_error();
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(got[i], want[i]) << "element " << i << " (" << in[i] << ")";
+  porta_tensor_release(c);
+  porta_tensor_release(t);
+  porta_tensor_release(host);
 }
 
 TEST(Loader, ExplicitLoadsAreRecordedToo) {

@@ -1,6 +1,7 @@
 // porta_cast between every pair of dtypes: floats to integers truncate toward
 // zero, anything nonzero to bool is 1, on contiguous and strided inputs.
 #include <cmath>
+#include <string>
 
 #include "device_params.hpp"
 #include "reference.hpp"
@@ -87,10 +88,29 @@ TEST_P(Cast, ZeroDimAndEmpty) {
 namespace conformance {
 namespace {
 
+// The plugin ABI minor the plugin serving `device` declares ("1.11").
+std::string declared_minor(DLDevice device) {
+  int32_t n = 0;
+  if (porta_plugin_count(&n) != PORTA_OK) return "unknown";
+  for (int32_t i = 0; i < n; ++i) {
+    porta_plugin_info info{};
+    info.struct_size = sizeof info;
+    if (porta_plugin_get_info(i, &info) == PORTA_OK && info.state == PORTA_PLUGIN_LOADED &&
+        info.device_type == static_cast<int32_t>(device.device_type))
+      return std::to_string(info.abi_major) + "." + std::to_string(info.abi_minor);
+  }
+  return "unknown";
+}
+
 // What ops.h defines for values a float cannot keep in an integer: NaN is 0,
 // beyond the range (infinities too) the minimum or maximum, uint8 through
-// int64. The same answer on every device, where C++ would be undefined.
+// int64. The same answer on every device, where C++ would be undefined. A
+// rule of plugin ABI 1.3: a plugin built against today's headers is bound by
+// it, and a failure says so; for one declaring an older minor the core
+// converts on the host itself (core/src/runtime/kernel_rules.hpp).
 TEST_P(Cast, FloatsBeyondTheIntegerRangeSaturateAndNaNIsZero) {
+  SCOPED_TRACE("a rule of plugin ABI 1.3 (porta/ops.h, PORTA_OP_KIND_COPY: float to integer casts saturate, NaN "
+               "gives 0); this plugin declares plugin ABI " + declared_minor(dev()));
   const double nan = std::nan(""), inf = INFINITY;
   const double i32max = 2147483647.0, i32min = -2147483648.0;
   const double i64max = 9223372036854775807.0, i64min = -9223372036854775808.0;

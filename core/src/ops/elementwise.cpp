@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "runtime/error.hpp"
+#include "runtime/kernel_rules.hpp"
 #include "runtime/op_descriptors.hpp"
 #include "ops/ops.hpp"
 
@@ -34,6 +35,12 @@ TensorPtr clone(const TensorPtr& t) {
 
 TensorPtr cast(const TensorPtr& t, Dtype dtype) {
   if (t->dtype == dtype) return t;
+  // A plugin that declares a minor older than a rule of this cast: the core
+  // applies the rule itself, converting on the host (kernel_rules.hpp).
+  if (rule_predating_plugin(*t->device, PORTA_OP_CAST, t->dtype, dtype)) {
+    DeviceState& host = Registry::get().device(DLDevice{kDLCPU, 0});
+    return to(cast(to(t, host), dtype), *t->device);
+  }
   TensorPtr out = empty(*t->device, dtype, t->shape);
   if (out->numel() > 0) launch_elementwise(PORTA_OP_CAST, dtype, {t.get()}, *out);
   return out;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "runtime/error.hpp"
+#include "runtime/kernel_rules.hpp"
 #include "ops/ops.hpp"
 
 namespace porta::ops {
@@ -125,6 +126,8 @@ void copy_into(const TensorPtr& dst, const TensorPtr& src) {
   TensorPtr s = to(src, *dst->device);
   if (s->storage == dst->storage) s = clone(s);  // the source may overlap the destination
   if (dst->numel() == 0) return;
+  if (s->dtype != dst->dtype && rule_predating_plugin(*dst->device, PORTA_OP_CAST, s->dtype, dst->dtype))
+    s = cast(s, dst->dtype);  // the rule applied by the core (kernel_rules.hpp), then a plain copy
   launch_elementwise(s->dtype == dst->dtype ? PORTA_OP_COPY : PORTA_OP_CAST, dst->dtype, {s.get()}, *dst);
 }
 

@@ -53,6 +53,19 @@ namespace {
        "porta/plugin.h, or convert the tensor to a dtype it knows first");
 }
 
+// A CAST kernel is looked up by its output dtype and takes any input; an
+// input dtype the plugin offers no kernel for at all (no FULL, COPY or CAST
+// of it: a dtype it never offered) is not handed to it, but reported as the
+// missing kernel it is, so that conformance counts it as not implemented.
+void check_cast_input_offered(const DeviceState& dev, Dtype in) {
+  const auto& k = dev.backend->kernels;
+  const int d = static_cast<int>(in);
+  if (k[PORTA_OP_FULL][d] || k[PORTA_OP_COPY][d] || k[PORTA_OP_CAST][d]) return;
+  fail(PORTA_ERROR_NOT_IMPLEMENTED, "cast (", dtype_name(in), ") is not implemented by plugin '", dev.backend->name,
+       "': it offers no kernel of ", dtype_name(in), " at all, so a ", dtype_name(in),
+       " tensor cannot be converted on its devices; move it to a device that has them (or convert it there first)");
+}
+
 }  // namespace
 
 porta_kernel_fn find_kernel(DeviceState& dev, porta_op op, Dtype dtype) {
@@ -104,6 +117,7 @@ porta_status call_kernel(DeviceState& dev, porta_op op, Dtype kernel_dtype, cons
       const int d = dtype_index(i < num_inputs ? ins[i].dtype : outs[i - num_inputs].dtype);
       if (d >= known_dtypes) fail_unknown_dtype(dev, op, static_cast<Dtype>(d));
     }
+  if (op == PORTA_OP_CAST) check_cast_input_offered(dev, static_cast<Dtype>(dtype_index(ins[0].dtype)));
   porta_kernel_call call{};
   call.struct_size = sizeof(call);
   call.device = dev.index;

@@ -8,6 +8,9 @@
  *   PLUGIN_DEVICES                    device count (default 1)
  *   PLUGIN_INIT_FAILS                 initialize() reports an error
  *   PLUGIN_ABI_1_0                    exports a table with the 1.0 layout only
+ *   PLUGIN_ABI_MINOR                  the plugin ABI minor it declares (default PORTA_PLUGIN_ABI_MINOR)
+ *   PLUGIN_C_CASTS                    a float32 -> int32 CAST kernel that is a plain C cast, as a plugin
+ *                                     written before ops.h's saturation rule (plugin ABI 1.3) has
  * Its device is host memory with a float32 `full` kernel: enough to create a
  * tensor, fill it and read it back.
  */
@@ -26,6 +29,9 @@
 #endif
 #ifndef PLUGIN_DEVICES
 #define PLUGIN_DEVICES 1
+#endif
+#ifndef PLUGIN_ABI_MINOR
+#define PLUGIN_ABI_MINOR PORTA_PLUGIN_ABI_MINOR
 #endif
 
 static const porta_host_api* g_host;
@@ -113,8 +119,31 @@ static porta_status fill_f32(const porta_kernel_call* call) {
   return PORTA_OK;
 }
 
+#ifdef PLUGIN_C_CASTS
+/* float32 -> int32 over contiguous tensors by a C cast: undefined for NaN and
+ * values beyond int32 (the core never hands it those: it declares a minor
+ * older than the rule, so the core converts on the host). */
+static porta_status cast_f32_to_i32(const porta_kernel_call* call) {
+  const DLTensor* in = &call->inputs[0];
+  const DLTensor* t = &call->outputs[0];
+  if (in->dtype.code != kDLFloat || in->dtype.bits != 32) {
+    g_host->set_error("cast to int32: only from float32 (test plugin)");
+    return PORTA_ERROR_UNSUPPORTED_DTYPE;
+  }
+  int64_t n = 1;
+  for (int32_t i = 0; i < t->ndim; ++i) n *= t->shape[i];
+  const float* x = (const float*)((const char*)in->data + in->byte_offset);
+  int32_t* out = (int32_t*)((char*)t->data + t->byte_offset);
+  for (int64_t i = 0; i < n; ++i) out[i] = (int32_t)x[i];
+  return PORTA_OK;
+}
+#endif
+
 static porta_kernel_fn find_kernel(uint32_t op, DLDataType dtype) {
   if (op == PORTA_OP_FULL && dtype.code == kDLFloat && dtype.bits == 32 && dtype.lanes == 1) return fill_f32;
+#ifdef PLUGIN_C_CASTS
+  if (op == PORTA_OP_CAST && dtype.code == kDLInt && dtype.bits == 32 && dtype.lanes == 1) return cast_f32_to_i32;
+#endif
   return NULL;
 }
 
@@ -146,7 +175,7 @@ static const plugin_api_1_0 kApi = {
 #else
 static const porta_plugin_api kApi = {
     .struct_size = sizeof(porta_plugin_api),
-    .abi_minor = PORTA_PLUGIN_ABI_MINOR,
+    .abi_minor = PLUGIN_ABI_MINOR,
 #endif
     .abi_major = PLUGIN_ABI_MAJOR,
     .name = PLUGIN_NAME,
