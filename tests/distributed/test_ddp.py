@@ -189,6 +189,20 @@ def test_unused_parameters_need_find_unused_parameters(as_view):
         loss_of(strict, shard(x, "cpu"), shard(y, "cpu")).backward()
 
 
+def backward_shards_with_side_on_rank_0(reference, x, y):
+    """One process's backward of what the ranks compute on their shards, only rank 0's using the side branch."""
+    n = dist.get_world_size()
+    per = BATCH // n
+    for r in range(n):
+        rows = slice(r * per, (r + 1) * per)
+        loss_of(reference, porta.tensor(x[rows]), porta.tensor(y[rows]), use_side=r == 0).backward()
+
+
+def assert_same_grads(module, reference):
+    for got, want in zip(module.parameters(), reference.parameters()):
+        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+
+
 def test_a_parameter_one_rank_leaves_unused_brings_the_grad_it_accumulated():
     # Under no_sync every rank uses the side branch; in the synchronized step only rank 0 does. The others put the
     # .grad they accumulated into the bucket (as torch's reducer), not zeros: the result is one process's sum.
@@ -200,12 +214,8 @@ def test_a_parameter_one_rank_leaves_unused_brings_the_grad_it_accumulated():
         (loss_of(model, shard(x0, "cpu"), shard(y0, "cpu"), use_side=True) * n).backward()
     (loss_of(model, shard(x1, "cpu"), shard(y1, "cpu"), use_side=dist.get_rank() == 0) * n).backward()
     loss_of(reference, porta.tensor(x0), porta.tensor(y0), use_side=True).backward()
-    per = BATCH // n
-    for r in range(n):
-        rows = slice(r * per, (r + 1) * per)
-        loss_of(reference, porta.tensor(x1[rows]), porta.tensor(y1[rows]), use_side=r == 0).backward()
-    for got, want in zip(model.module.parameters(), reference.parameters()):
-        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+    backward_shards_with_side_on_rank_0(reference, x1, y1)
+    assert_same_grads(model.module, reference)
 
 
 def test_a_collective_between_forward_and_backward_is_not_paired_with_a_bucket():
@@ -222,12 +232,8 @@ def test_a_collective_between_forward_and_backward_is_not_paired_with_a_bucket()
     assert metric.tolist() == [5.0 * n * (n + 1)] * 3
     ((out * shard(y, "cpu")).sum() / BATCH * n).backward()  # loss_of's loss, on the output already computed
     reference = integer_net("cpu", seed=0, unused_branch=True)
-    per = BATCH // n
-    for k in range(n):
-        rows = slice(k * per, (k + 1) * per)
-        loss_of(reference, porta.tensor(x[rows]), porta.tensor(y[rows]), use_side=k == 0).backward()
-    for got, want in zip(model.module.parameters(), reference.parameters()):
-        np.testing.assert_array_equal(np.array(got.grad.tolist()), np.array(want.grad.tolist()))
+    backward_shards_with_side_on_rank_0(reference, x, y)
+    assert_same_grads(model.module, reference)
 
 
 def test_gradient_as_bucket_view_keeps_grad_in_the_bucket_across_steps():
