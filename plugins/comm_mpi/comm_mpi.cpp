@@ -4,9 +4,10 @@
 // work handle. MPI starts on the first comm_create (MPI_Init_thread with
 // MPI_THREAD_MULTIPLE) and ends at exit; a communicator's collectives are
 // posted in call order, one at a time (sequencer.hpp); all-reduces run as
-// libnbc's ring, a large one in pieces (iallreduce.hpp); processes must be
-// started by the MPI launcher (mpirun), which also gives their ranks
-// (launched_rank).
+// libnbc's ring, a large one in pieces (iallreduce.hpp); float16 and
+// bfloat16 move as their bits and reduce in float32 through ops of the
+// plugin's own (half_ops.hpp); processes must be started by the MPI launcher
+// (mpirun), which also gives their ranks (launched_rank).
 // The C API only: C++ bindings, which OpenMPI's mpi.h would pull in, need a library of their own.
 #define OMPI_SKIP_MPICXX 1
 #define MPICH_SKIP_MPICXX 1
@@ -24,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "half_ops.hpp"
 #include "iallreduce.hpp"
 #include "sequencer.hpp"
 #include "wait_by_polling.hpp"
@@ -34,6 +36,8 @@ const porta_comm_host_api* g_host = nullptr;
 std::mutex g_init_mu;
 std::atomic<int64_t> g_pending{0};  // requests not yet complete, for the exit handler
 porta::comm_mpi::Iallreduce g_iallreduce;
+porta::comm_mpi::HalfOps g_half_ops;
+using porta::comm_mpi::Half;
 using porta::comm_mpi::mpi_error;
 
 porta_status report(porta_status st, const std::string& message) {
@@ -58,6 +62,7 @@ void finalize_at_exit() {
                  static_cast<long long>(g_pending.load()));
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  g_half_ops.finalize();
   g_iallreduce.finalize();
   MPI_Finalize();
 }
@@ -66,33 +71,68 @@ porta_status ensure_mpi() {
   std::lock_guard<std::mutex> lock(g_init_mu);
   int initialized = 0;
   MPI_Initialized(&initialized);
-  if (initialized) return PORTA_OK;
-  int provided = 0;
-  if (int e = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided); e != MPI_SUCCESS)
-    return check_mpi(e, "MPI_Init_thread");
-  if (provided < MPI_THREAD_MULTIPLE)
-    return report(PORTA_ERROR_BACKEND, "the MPI library does not support MPI_THREAD_MULTIPLE (it gave level " +
-                                           std::to_string(provided) + "), which Porta's work handles need");
-  g_iallreduce.init();
-  std::atexit(finalize_at_exit);
+  if (!initialized) {
+    int provided = 0;
+    if (int e = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &provided); e != MPI_SUCCESS)
+      return check_mpi(e, "MPI_Init_thread");
+    if (provided < MPI_THREAD_MULTIPLE)
+      return report(PORTA_ERROR_BACKEND, "the MPI library does not support MPI_THREAD_MULTIPLE (it gave level " +
+                                             std::to_string(provided) + "), which Porta's work handles need");
+    g_iallreduce.init();
+    std::atexit(finalize_at_exit);
+  }
+  // The float16 and bfloat16 reductions: made once, whoever started MPI.
+  if (int e = MPI_SUCCESS; !g_half_ops.init(&e))
+    return report(PORTA_ERROR_BACKEND, "MPI_Op_create failed (" + mpi_error(e) +
+                                           "), so the mpi backend cannot reduce float16 or bfloat16 tensors; check "
+                                           "the MPI installation (scripts/install-deps.sh installs OpenMPI).");
   return PORTA_OK;
 }
 
-// The MPI datatype of a DLPack dtype (bool as C's _Bool), or nullptr.
+// Whether `t` is float16 or bfloat16, and which (*kind).
+bool half_kind(DLDataType t, Half* kind) {
+  if (t.lanes != 1 || t.bits != 16 || (t.code != kDLFloat && t.code != kDLBfloat)) return false;
+  *kind = t.code == kDLFloat ? Half::Float16 : Half::BFloat16;
+  return true;
+}
+
+// The MPI datatype of a DLPack dtype (bool as C's _Bool; float16 and
+// bfloat16 as their bits, MPI_UINT16_T, which half_ops.hpp's ops reduce), or
+// nullptr: every dtype of porta/types.h has one.
 MPI_Datatype mpi_type(DLDataType t) {
   if (t.lanes != 1) return nullptr;
   if (t.code == kDLFloat && t.bits == 32) return MPI_FLOAT;
   if (t.code == kDLFloat && t.bits == 64) return MPI_DOUBLE;
+  if (t.code == kDLInt && t.bits == 8) return MPI_INT8_T;
+  if (t.code == kDLInt && t.bits == 16) return MPI_INT16_T;
   if (t.code == kDLInt && t.bits == 32) return MPI_INT32_T;
   if (t.code == kDLInt && t.bits == 64) return MPI_INT64_T;
   if (t.code == kDLUInt && t.bits == 8) return MPI_UINT8_T;
   if (t.code == kDLBool && t.bits == 8) return MPI_C_BOOL;
+  if (Half kind; half_kind(t, &kind)) return MPI_UINT16_T;
   return nullptr;
 }
 
+// A dtype's name as Porta spells it, or its DLPack fields.
+std::string dtype_name(DLDataType t) {
+  Half kind;
+  if (half_kind(t, &kind)) return kind == Half::Float16 ? "float16" : "bfloat16";
+  if (t.lanes == 1) {
+    if (t.code == kDLFloat && (t.bits == 32 || t.bits == 64)) return "float" + std::to_string(t.bits);
+    if (t.code == kDLInt && (t.bits == 8 || t.bits == 16 || t.bits == 32 || t.bits == 64))
+      return "int" + std::to_string(t.bits);
+    if (t.code == kDLUInt && t.bits == 8) return "uint8";
+    if (t.code == kDLBool && t.bits == 8) return "bool";
+  }
+  return "(DLPack code " + std::to_string(t.code) + ", bits " + std::to_string(t.bits) + ", lanes " +
+         std::to_string(t.lanes) + ")";
+}
+
 // MPI's op for `op` on `t` (on bool: SUM and MAX are a logical or, PROD and
-// MIN a logical and; AVG is a SUM divided when the work completes).
+// MIN a logical and; on float16 and bfloat16 the plugin's own ops; AVG is a
+// SUM divided when the work completes).
 MPI_Op mpi_op(porta_reduce_op op, DLDataType t) {
+  if (Half kind; half_kind(t, &kind)) return g_half_ops.op(kind, op);
   const bool logical = t.code == kDLBool;
   switch (op) {
     case PORTA_REDUCE_SUM:
@@ -162,7 +202,11 @@ porta_status buffer_of(const DLTensor* t, const char* what, Buffer* out) {
   if (t->device.device_type != kDLCPU)
     return report(PORTA_ERROR_INVALID_ARGUMENT, std::string(what) + " is not in host memory (mpi serves kDLCPU)");
   out->type = mpi_type(t->dtype);
-  if (!out->type) return report(PORTA_ERROR_UNSUPPORTED_DTYPE, std::string(what) + ": a dtype MPI has no type for");
+  if (!out->type)
+    return report(PORTA_ERROR_UNSUPPORTED_DTYPE,
+                  std::string(what) + " has dtype " + dtype_name(t->dtype) +
+                      ", which the mpi backend does not move; cast it to one of bool, uint8, int8, int16, int32, "
+                      "int64, float16, bfloat16, float32 or float64 first.");
   int64_t n = 1;
   for (int32_t d = 0; d < t->ndim; ++d) n *= t->shape[d];
   if (n > std::numeric_limits<int>::max())
@@ -217,8 +261,13 @@ void complete(porta_comm_work* w) {
   w->complete = true;
   --g_pending;
   if (!w->error.empty()) return;
-  if (w->avg_by > 0 && w->dtype.bits == 32) divide<float>(w->avg_data, w->count, w->avg_by);
-  if (w->avg_by > 0 && w->dtype.bits == 64) divide<double>(w->avg_data, w->count, w->avg_by);
+  if (w->avg_by == 0) return;
+  if (Half kind; half_kind(w->dtype, &kind))
+    porta::comm_mpi::divide_half(kind, w->avg_data, w->count, w->avg_by);
+  else if (w->dtype.bits == 32)
+    divide<float>(w->avg_data, w->count, w->avg_by);
+  else if (w->dtype.bits == 64)
+    divide<double>(w->avg_data, w->count, w->avg_by);
 }
 
 // ----------------------------------------------------------------- slots
@@ -319,9 +368,13 @@ porta_status reduce(porta_comm* comm, const DLTensor* in, const DLTensor* out, p
   if (porta_status st = buffer_of(in, "in", &a); st != PORTA_OK) return st;
   if (porta_status st = buffer_of(out, "out", &b); st != PORTA_OK) return st;
   const MPI_Op mop = mpi_op(op, in->dtype);
-  if (mop == MPI_OP_NULL) return report(PORTA_ERROR_INVALID_ARGUMENT, "unknown reduce op");
+  if (mop == MPI_OP_NULL)
+    return report(PORTA_ERROR_INVALID_ARGUMENT, "reduce op " + std::to_string(static_cast<int>(op)) +
+                                                    " is not one of SUM 0, AVG 1, MAX 2, MIN 3, PRODUCT 4; pass one "
+                                                    "of those.");
+  const bool floating = in->dtype.code == kDLFloat || in->dtype.code == kDLBfloat;
   porta_status st = start_collective(comm, work, name, calls(a, b, mop));
-  if (st == PORTA_OK && op == PORTA_REDUCE_AVG && in->dtype.code == kDLFloat)
+  if (st == PORTA_OK && op == PORTA_REDUCE_AVG && floating)
     (*work)->avg_data = b.data, (*work)->count = b.count, (*work)->dtype = in->dtype, (*work)->avg_by = comm->size;
   return st;
 }

@@ -148,10 +148,11 @@ TEST(DistributedDataParallel, ASubgroupWithoutRank0StartsFromItsFirstMember) {
   EXPECT_THROW(dist::get_global_rank(group, size - 1), porta::Error);
   nn::DistributedDataParallelOptions o;
   o.process_group = group;
-  const porta::Device cpu("cpu");
-  nn::DistributedDataParallel<Net> model(integer_net(cpu, unsigned(rank) + 1), o);
-  const std::vector<Tensor> got = model.module->parameters(), want = integer_net(cpu, 2)->parameters();
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_EQ(got[i].to_vector<float>(), want[i].to_vector<float>()) << i;
+  const porta::Device dev = test_world::home();  // a device the backend serves (nccl: cuda)
+  nn::DistributedDataParallel<Net> model(integer_net(dev, unsigned(rank) + 1), o);
+  const std::vector<Tensor> got = model.module->parameters(), want = integer_net(dev, 2)->parameters();
+  for (size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i].cpu().to_vector<float>(), want[i].cpu().to_vector<float>()) << i;
 }
 
 // 6 rows a backward, split unevenly (2 / 4 on two ranks, 1 / 2 / 1 / 2 on
