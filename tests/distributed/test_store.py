@@ -1,11 +1,17 @@
 """init_process_group's rendezvous stores in one process, without a launcher (a world of one rank): the TCP store of
 "tcp://" and of "env://" with MASTER_ADDR and MASTER_PORT, the file store, and the init methods and addresses that
-must be refused, each naming what was wrong. The stores of several ranks are tested under porta-run (failures.py,
-the collectives with 4 ranks) and across network namespaces (across_netns.sh)."""
+must be refused, each naming what was wrong; the store's server out of file descriptors, and a client whose server
+never answers. The stores of several ranks are tested under porta-run (failures.py, the collectives with 4 ranks,
+hostile_store.py beside hostile clients) and across network namespaces (across_netns.sh)."""
 import datetime
 import os
+import queue
 import socket
+import struct
+import subprocess
 import sys
+import threading
+import time
 
 import pytest
 
@@ -14,6 +20,7 @@ import porta  # noqa: E402
 import porta.distributed as dist  # noqa: E402
 
 TIMEOUT = datetime.timedelta(seconds=20)
+HELPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hostile_store.py")
 
 
 def free_port():
@@ -104,6 +111,64 @@ def test_a_rank_that_cannot_reach_the_store_times_out_naming_it(no_master):
         dist.init_process_group("mpi", init_method=f"tcp://127.0.0.1:{port}", rank=1, world_size=2,
                                 timeout=datetime.timedelta(seconds=1))
     assert not dist.is_initialized()
+
+
+def test_a_store_that_never_answers_ends_the_join_at_the_timeout(no_master):
+    with socket.socket() as mute:  # accepts (the kernel's backlog) and never answers
+        mute.bind(("127.0.0.1", 0))
+        mute.listen()
+        start = time.monotonic()
+        done = subprocess.run([sys.executable, HELPER, "join", str(mute.getsockname()[1])], capture_output=True,
+                              text=True, timeout=20)
+    assert "RAISED PortaTimeoutError" in done.stdout and "did not answer" in done.stdout, done.stdout + done.stderr
+    assert time.monotonic() - start < 10
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def test_the_store_out_of_file_descriptors_turns_newcomers_away_without_spinning(no_master):
+    port = free_port()
+    server = subprocess.Popen([sys.executable, HELPER, "emfile-server", str(port)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line.strip()) for line in server.stdout], daemon=True).start()
+    held = []
+    try:
+        assert lines.get(timeout=30) == "READY"  # serving, with no descriptor left
+        held = [socket.create_connection(("127.0.0.1", port), timeout=2) for _ in range(20)]
+        time.sleep(0.3)
+        before = cpu_seconds(server.pid)
+        time.sleep(1.0)
+        assert cpu_seconds(server.pid) - before < 0.3  # the accept loop does not spin
+        for c in held:  # each accepted on the reserve descriptor and closed at once
+            c.settimeout(3)
+            assert c.recv(1) == b""
+        server.stdin.write("free\n")
+        server.stdin.flush()
+        assert lines.get(timeout=10) == "FREED"
+        with socket.create_connection(("127.0.0.1", port), timeout=3) as c:  # and serves again
+            c.sendall(b"\x05")  # STATES: rank 0 present
+            got = b""
+            while len(got) < 5:
+                chunk = c.recv(5 - len(got))
+                assert chunk, "the store closed the connection"
+                got += chunk
+            assert struct.unpack("=IB", got) == (1, 1)
+        server.stdin.write("end\n")
+        server.stdin.flush()
+        assert lines.get(timeout=15) == "ENDED"
+        assert server.wait(timeout=15) == 0
+        assert "out of file descriptors" in server.stderr.read()
+    finally:
+        for c in held:
+            c.close()
+        if server.poll() is None:
+            server.kill()
+            server.wait()
 
 
 def test_backend_availability_is_where_the_core_looks():

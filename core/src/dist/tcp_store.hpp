@@ -17,8 +17,10 @@ namespace porta::dist {
 
 // Connects rank `rank` of `world_size` to the store at host:port, serving it
 // when rank is 0 (bound to host's address only, never every interface).
-// Waits up to timeout_ms for the server to be reachable; refuses a rank that
-// is already connected or a world size that differs from rank 0's.
+// Each wait of the client (reaching the server, joining, every request) ends
+// within timeout_ms; refuses a rank that is already connected or a world
+// size that differs from rank 0's. The server bounds what any other client
+// can cost it (tcp_store.cpp).
 std::unique_ptr<Store> make_tcp_store(const std::string& host, int port, int32_t rank, int32_t world_size,
                                       int64_t timeout_ms);
 
