@@ -4,7 +4,6 @@ power-of-two batch and learning rate: every value is exact in float32), with buc
 several; gradient accumulation under no_sync; find_unused_parameters; gradient_as_bucket_view; and on every device the process sees (the mock
 devices are staged through host memory). Each rank computes the one-process reference itself."""
 import contextlib
-import datetime
 import os
 import sys
 
@@ -20,11 +19,7 @@ from porta.nn.parallel import DistributedDataParallel as DDP  # noqa: E402
 BATCH = 16
 
 
-@pytest.fixture(scope="module", autouse=True)
-def world():
-    dist.init_process_group("mpi", timeout=datetime.timedelta(seconds=60))
-    yield
-    dist.destroy_process_group()
+pytestmark = pytest.mark.usefixtures("mpi_world")  # conftest.py
 
 
 class Net(nn.Module):

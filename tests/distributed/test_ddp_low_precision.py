@@ -9,7 +9,6 @@ So the weights start as integers in [-1, 1], the data are -1, 0 or 1 with three 
 gradients are integer sums over the rows) and the learning rate 1: activations, gradients, their half-batch parts and
 the parameters stay small integers. The test checks that premise itself: one process in the 16-bit dtype ends where
 one process in float32 does. Each rank computes both references itself."""
-import datetime
 import os
 import sys
 
@@ -27,11 +26,7 @@ STEPS = 3
 DTYPES = [porta.bfloat16, porta.float16]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def world():
-    dist.init_process_group("mpi", timeout=datetime.timedelta(seconds=60))
-    yield
-    dist.destroy_process_group()
+pytestmark = pytest.mark.usefixtures("mpi_world")  # conftest.py
 
 
 class Net(nn.Module):
