@@ -46,16 +46,20 @@ Io wait_for(int fd, short events, Clock::time_point deadline) {
   }
 }
 
-Io send_all(int fd, const std::string& data, Clock::time_point deadline) {
-  size_t off = 0;
-  while (off < data.size()) {
-    const ssize_t n = ::send(fd, data.data() + off, data.size() - off, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (n > 0) {
-      off += static_cast<size_t>(n);
-    } else if (n < 0 && errno == EINTR) {
+// Moves n bytes through `step` (one non-blocking send or recv of the bytes
+// from `done` on), waiting for `events` while the socket cannot take more;
+// a step that moves nothing is the peer gone.
+template <class Step>
+Io move_all(int fd, size_t n, short events, Clock::time_point deadline, Step step) {
+  size_t done = 0;
+  while (done < n) {
+    const ssize_t moved = step(done);
+    if (moved > 0) {
+      done += static_cast<size_t>(moved);
+    } else if (moved < 0 && errno == EINTR) {
       continue;
-    } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (Io w = wait_for(fd, POLLOUT, deadline); w != Io::ok) return w;
+    } else if (moved < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+      if (Io w = wait_for(fd, events, deadline); w != Io::ok) return w;
     } else {
       return Io::closed;
     }
@@ -63,22 +67,15 @@ Io send_all(int fd, const std::string& data, Clock::time_point deadline) {
   return Io::ok;
 }
 
+Io send_all(int fd, const std::string& data, Clock::time_point deadline) {
+  return move_all(fd, data.size(), POLLOUT, deadline, [&](size_t done) {
+    return ::send(fd, data.data() + done, data.size() - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+  });
+}
+
 Io recv_exact(int fd, void* p, size_t n, Clock::time_point deadline) {
   auto* c = static_cast<char*>(p);
-  while (n) {
-    const ssize_t got = ::recv(fd, c, n, MSG_DONTWAIT);
-    if (got > 0) {
-      c += got;
-      n -= static_cast<size_t>(got);
-    } else if (got < 0 && errno == EINTR) {
-      continue;
-    } else if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (Io w = wait_for(fd, POLLIN, deadline); w != Io::ok) return w;
-    } else {
-      return Io::closed;
-    }
-  }
-  return Io::ok;
+  return move_all(fd, n, POLLIN, deadline, [&](size_t done) { return ::recv(fd, c + done, n - done, MSG_DONTWAIT); });
 }
 
 class TcpStore final : public Store {

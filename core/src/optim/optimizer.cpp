@@ -202,15 +202,20 @@ static void step_one_on(porta_optimizer& opt, size_t i, const TensorPtr& p, cons
   ++opt.steps[i];
 }
 
+// Whether parameter i steps a float32 master copy (a float16/bfloat16
+// parameter with master weights on).
+static bool has_master(const porta_optimizer& opt, size_t i) {
+  return opt.master_weights && is_storage(opt.params[i]->dtype);
+}
+
 Dtype working_dtype(const porta_optimizer& opt, size_t i) {
-  const Dtype d = opt.params[i]->dtype;
-  return opt.master_weights && is_storage(d) ? Dtype::Float32 : d;
+  return has_master(opt, i) ? Dtype::Float32 : opt.params[i]->dtype;
 }
 
 TensorPtr current_master(const porta_optimizer& opt, size_t i) {
   const TensorPtr& param = opt.params[i];
   const TensorPtr& m = opt.master[i];
-  if (!opt.master_weights || !is_storage(param->dtype) || !m) return TensorPtr();
+  if (!has_master(opt, i) || !m) return TensorPtr();
   const uint64_t version = param->storage->version.load(std::memory_order_acquire);
   if (m->device != param->device || m->shape != param->shape || opt.master_version[i] != version) return TensorPtr();
   return m;
@@ -225,10 +230,9 @@ void set_master(porta_optimizer& opt, size_t i, TensorPtr master) {
 // weights for a float16/bfloat16 parameter, its float32 copy (made again
 // when the parameter was written since this optimizer wrote it).
 static TensorPtr working_copy(porta_optimizer& opt, size_t i) {
-  const TensorPtr& param = opt.params[i];
-  if (!opt.master_weights || !is_storage(param->dtype)) return param;
+  if (!has_master(opt, i)) return opt.params[i];
   if (TensorPtr m = current_master(opt, i)) return m;
-  opt.master[i] = ops::clone(ops::cast(param, Dtype::Float32));
+  opt.master[i] = ops::clone(ops::cast(opt.params[i], Dtype::Float32));
   return opt.master[i];
 }
 
@@ -243,7 +247,7 @@ static void step_one(porta_optimizer& opt, size_t i) {
   if (p.get() != param.get()) {  // step the float32 copy, then round it into the parameter
     step_one_on(opt, i, p, grad);
     ops::copy_into(param, p);
-    opt.master_version[i] = param->storage->version.load(std::memory_order_acquire);
+    set_master(opt, i, p);  // current for the parameter as this write left it
     return;
   }
   step_one_on(opt, i, p, grad);
