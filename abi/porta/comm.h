@@ -38,6 +38,11 @@
 
 #include "porta/types.h"
 
+/* Layout: every struct below is followed by PORTA_<NAME>_SIZE, its LP64
+ * size (<NAME>: the struct's name without `porta_`, in capitals:
+ * porta_comm_config -> PORTA_COMM_CONFIG_SIZE), and by PORTA_LAYOUT_ lines fixing
+ * each field's offset and width at compile time; porta/types.h explains them. */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -72,6 +77,13 @@ typedef struct porta_comm_kv {
   porta_status (*get)(void* context, const char* key, void* value, size_t capacity, size_t* size,
                       int64_t timeout_ms);
 } porta_comm_kv;
+/** sizeof(porta_comm_kv) on LP64. */
+#define PORTA_COMM_KV_SIZE 32
+PORTA_LAYOUT_FIELD(porta_comm_kv, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_comm_kv, context, 8, 8)
+PORTA_LAYOUT_FIELD(porta_comm_kv, put, 16, 8)
+PORTA_LAYOUT_FIELD(porta_comm_kv, get, 24, 8)
+PORTA_LAYOUT_SIZE(porta_comm_kv, PORTA_COMM_KV_SIZE)
 
 /** What a communicator is made for. Owned by the core, valid only during
  *  comm_create. */
@@ -97,6 +109,17 @@ typedef struct porta_comm_config {
   /** The rendezvous. Since 1.0. */
   const porta_comm_kv* kv;
 } porta_comm_config;
+/** sizeof(porta_comm_config) on LP64. */
+#define PORTA_COMM_CONFIG_SIZE 56
+PORTA_LAYOUT_FIELD(porta_comm_config, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_comm_config, rank, 8, 4)
+PORTA_LAYOUT_FIELD(porta_comm_config, world_size, 12, 4)
+PORTA_LAYOUT_FIELD(porta_comm_config, world_ranks, 16, 8)
+PORTA_LAYOUT_FIELD(porta_comm_config, device, 24, 8)
+PORTA_LAYOUT_FIELD(porta_comm_config, name, 32, 8)
+PORTA_LAYOUT_FIELD(porta_comm_config, timeout_ms, 40, 8)
+PORTA_LAYOUT_FIELD(porta_comm_config, kv, 48, 8)
+PORTA_LAYOUT_SIZE(porta_comm_config, PORTA_COMM_CONFIG_SIZE)
 
 /** Services the core offers a communicator plugin, passed to initialize().
  *  Owned by the core, it lives until process exit. */
@@ -113,6 +136,14 @@ typedef struct porta_comm_host_api {
   /** Writes a log line tagged with the plugin name. Since 1.0. */
   void (*log)(porta_log_level level, const char* message);
 } porta_comm_host_api;
+/** sizeof(porta_comm_host_api) on LP64. */
+#define PORTA_COMM_HOST_API_SIZE 32
+PORTA_LAYOUT_FIELD(porta_comm_host_api, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_comm_host_api, abi_major, 8, 4)
+PORTA_LAYOUT_FIELD(porta_comm_host_api, abi_minor, 12, 4)
+PORTA_LAYOUT_FIELD(porta_comm_host_api, set_error, 16, 8)
+PORTA_LAYOUT_FIELD(porta_comm_host_api, log, 24, 8)
+PORTA_LAYOUT_SIZE(porta_comm_host_api, PORTA_COMM_HOST_API_SIZE)
 
 /**
  * The table a communicator plugin exports. Static and immutable.
@@ -191,6 +222,31 @@ typedef struct porta_comm_api {
   /** Releases a handle; the operation itself goes on. Never fails. Since 1.0. */
   void (*work_release)(porta_comm_work* work);
 } porta_comm_api;
+/** sizeof(porta_comm_api) on LP64. */
+#define PORTA_COMM_API_SIZE 168
+PORTA_LAYOUT_FIELD(porta_comm_api, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, abi_major, 8, 4)
+PORTA_LAYOUT_FIELD(porta_comm_api, abi_minor, 12, 4)
+PORTA_LAYOUT_FIELD(porta_comm_api, name, 16, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, version, 24, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, device_types, 32, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, num_device_types, 40, 4)
+PORTA_LAYOUT_FIELD(porta_comm_api, initialize, 48, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, launched_rank, 56, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, comm_create, 64, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, comm_destroy, 72, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, comm_abort, 80, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, all_reduce, 88, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, broadcast, 96, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, all_gather, 104, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, reduce_scatter, 112, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, barrier, 120, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, send, 128, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, recv, 136, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, work_test, 144, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, work_wait, 152, 8)
+PORTA_LAYOUT_FIELD(porta_comm_api, work_release, 160, 8)
+PORTA_LAYOUT_SIZE(porta_comm_api, PORTA_COMM_API_SIZE)
 
 /** Name of the one symbol every communicator plugin exports. */
 #define PORTA_COMM_ENTRY_SYMBOL "porta_comm_get_api"

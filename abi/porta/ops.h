@@ -31,130 +31,149 @@ extern "C" {
 
 /**
  * The op table: one row per op, everything other code would otherwise
- * restate. R(X, NAME, name, id, kind, inputs, dtypes, result, grad, doc):
- *   dtypes  the dtype class its kernels take (porta_op_dtypes, PORTA_DTYPES_*
- *           without the prefix): every plugin offers exactly these kernels,
- *           and the core converts or refuses other dtypes before dispatch;
- *   result  how the core types the result from the promoted operands
- *           (porta_op_result, PORTA_RESULT_* without the prefix);
- *   grad    1 when autograd records the op (it has a backward formula);
- *   doc     one line.
- * Read it through PORTA_OP_LIST (the first five columns) or
- * PORTA_OP_DESCRIPTORS (all of them, enums spelled out). Ids 0-34 (FULL to
- * MATMUL) since plugin ABI 1.0; ids 35-48 (IM2COL to ADAM_STEP) since plugin
- * ABI 1.1; the columns after `inputs` since plugin ABI 1.2; ids 49-73 (SIN
- * to ASINH) since plugin ABI 1.3; ids 74-77 (GATHER to CUMPROD) since
- * plugin ABI 1.4; id 78 (SORT) since plugin ABI 1.5; ids 79-87 (LAYER_NORM
- * to LSTM_CELL_BACKWARD) since plugin ABI 1.7; ids 88-89 (CUMMAX, CUMMIN)
- * since plugin ABI 1.8.
+ * restate. R(X, NAME, name, id, kind, inputs, dtypes, result, grad, since,
+ * domain, autocast, vector, doc):
+ *   dtypes    the dtype class its kernels take (porta_op_dtypes, PORTA_DTYPES_*
+ *             without the prefix): every plugin offers exactly these kernels,
+ *             and the core converts or refuses other dtypes before dispatch;
+ *   result    how the core types the result from the promoted operands
+ *             (porta_op_result, PORTA_RESULT_* without the prefix);
+ *   grad      1 when autograd records the op (it has a backward formula);
+ *   since     the plugin ABI minor (1.since) that appended the row: a plugin
+ *             declaring an older minor is never asked for its kernels;
+ *   domain    where the op's inputs are meant to come from, for the tests
+ *             that sample them (porta_op_domain, PORTA_DOMAIN_* without the
+ *             prefix; REAL for every row it does not restrict);
+ *   autocast  what an autocast region does to its floating operands
+ *             (porta_op_autocast, PORTA_AUTOCAST_* without the prefix);
+ *   vector    SLEEF(stem, ulp): the host plugins run float and double arrays
+ *             through SLEEF's vector function of that stem and accuracy
+ *             (SIGMOID: 1 / (1 + exp(-x)) with it); SCALAR: one element at a
+ *             time. A reader spells the two by defining PORTA_OP_VECTOR_SLEEF(stem,
+ *             ulp) and PORTA_OP_VECTOR_SCALAR and pasting PORTA_OP_VECTOR_##vector;
+ *   doc       one line.
+ * Read it through PORTA_OP_LIST (the first five columns),
+ * PORTA_OP_DESCRIPTORS (through grad, enums spelled out) or PORTA_OP_TRAITS
+ * (since, domain, autocast, vector). The columns after `inputs` since plugin
+ * ABI 1.2; since, domain, autocast and vector since plugin ABI 1.12 (which
+ * changed no binary layout: a plugin of 1.11 and one of 1.12 are served
+ * alike). docs/ops.md lists the rows, with the ids each minor appended.
  */
 /* clang-format off */
 #define PORTA_OP_TABLE(R, X) \
-  R(X, FULL,                   full,                   0,  PORTA_OP_KIND_FACTORY,   0, ANY,     SAME,  0, "every element := a value (porta_fill_params)") \
-  R(X, ARANGE,                 arange,                 1,  PORTA_OP_KIND_FACTORY,   0, NUMERIC, SAME,  0, "element i := start + i * step")                \
-  R(X, RAND_UNIFORM,           rand_uniform,           2,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox uniform samples in [a, b)")             \
-  R(X, RAND_NORMAL,            rand_normal,            3,  PORTA_OP_KIND_FACTORY,   0, FLOAT,   SAME,  0, "Philox normal samples, mean a, std b")         \
-  R(X, COPY,                   copy,                   4,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "strided copy")                                 \
-  R(X, CAST,                   cast,                   5,  PORTA_OP_KIND_COPY,      1, ANY,     SAME,  1, "conversion to the output's dtype")             \
-  R(X, NEG,                    neg,                    6,  PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "-x")                                           \
-  R(X, EXP,                    exp,                    7,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "e^x")                                          \
-  R(X, LOG,                    log,                    8,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "natural logarithm")                            \
-  R(X, SQRT,                   sqrt,                   9,  PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "square root")                                  \
-  R(X, RELU,                   relu,                   10, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "max(x, 0)")                                    \
-  R(X, SIGMOID,                sigmoid,                11, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "1 / (1 + e^-x)")                               \
-  R(X, TANH,                   tanh,                   12, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic tangent")                           \
-  R(X, ABS,                    abs,                    13, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "|x|")                                          \
-  R(X, ADD,                    add,                    14, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a + b")                                        \
-  R(X, SUB,                    sub,                    15, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - b")                                        \
-  R(X, MUL,                    mul,                    16, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a * b")                                        \
-  R(X, DIV,                    div,                    17, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "a / b, true division")                         \
-  R(X, POW,                    pow,                    18, PORTA_OP_KIND_BINARY,    2, FLOAT,   SAME,  1, "a ^ b (integers: by the core)")                \
-  R(X, MAXIMUM,                maximum,                19, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise max(a, b)")                        \
-  R(X, MINIMUM,                minimum,                20, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "elementwise min(a, b)")                        \
-  R(X, EQ,                     eq,                     21, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a == b")                                       \
-  R(X, NE,                     ne,                     22, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a != b")                                       \
-  R(X, LT,                     lt,                     23, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a < b")                                        \
-  R(X, LE,                     le,                     24, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a <= b")                                       \
-  R(X, GT,                     gt,                     25, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a > b")                                        \
-  R(X, GE,                     ge,                     26, PORTA_OP_KIND_COMPARE,   2, ANY,     BOOL,  0, "a >= b")                                       \
-  R(X, WHERE,                  where,                  27, PORTA_OP_KIND_WHERE,     3, ANY,     SAME,  1, "cond ? a : b")                                 \
-  R(X, SUM,                    sum,                    28, PORTA_OP_KIND_REDUCE,    1, WIDE,    WIDE,  1, "sum over dims (integers in int64)")            \
-  R(X, MEAN,                   mean,                   29, PORTA_OP_KIND_REDUCE,    1, FLOAT,   SAME,  1, "mean over dims")                               \
-  R(X, MAX,                    max,                    30, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "maximum over dims")                            \
-  R(X, MIN,                    min,                    31, PORTA_OP_KIND_REDUCE,    1, ANY,     SAME,  1, "minimum over dims")                            \
-  R(X, ARGMAX,                 argmax,                 32, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first maximum")                   \
-  R(X, ARGMIN,                 argmin,                 33, PORTA_OP_KIND_ARGREDUCE, 1, ANY,     INDEX, 0, "index of the first minimum")                   \
-  R(X, MATMUL,                 matmul,                 34, PORTA_OP_KIND_MATMUL,    2, FLOAT,   SAME,  1, "batched C = alpha A @ B + beta C")             \
-  R(X, IM2COL,                 im2col,                 35, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "convolution lowering: windows to columns")     \
-  R(X, COL2IM,                 col2im,                 36, PORTA_OP_KIND_CONV,      1, FLOAT,   SAME,  0, "the adjoint of im2col")                        \
-  R(X, MAX_POOL2D,             max_pool2d,             37, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D max pooling, with indices")                \
-  R(X, MAX_POOL2D_BACKWARD,    max_pool2d_backward,    38, PORTA_OP_KIND_POOL,      2, FLOAT,   SAME,  0, "gradient of max_pool2d")                       \
-  R(X, AVG_POOL2D,             avg_pool2d,             39, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  1, "2-D average pooling")                          \
-  R(X, AVG_POOL2D_BACKWARD,    avg_pool2d_backward,    40, PORTA_OP_KIND_POOL,      1, FLOAT,   SAME,  0, "gradient of avg_pool2d")                       \
-  R(X, SOFTMAX,                softmax,                41, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "softmax along a dim")                          \
-  R(X, LOG_SOFTMAX,            log_softmax,            42, PORTA_OP_KIND_SOFTMAX,   1, FLOAT,   SAME,  1, "log of softmax along a dim")                   \
-  R(X, SOFTMAX_BACKWARD,       softmax_backward,       43, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of softmax")                          \
-  R(X, LOG_SOFTMAX_BACKWARD,   log_softmax_backward,   44, PORTA_OP_KIND_SOFTMAX,   2, FLOAT,   SAME,  0, "gradient of log_softmax")                      \
-  R(X, CROSS_ENTROPY,          cross_entropy,          45, PORTA_OP_KIND_LOSS,      2, FLOAT,   SAME,  1, "per-sample cross entropy on logits")           \
-  R(X, CROSS_ENTROPY_BACKWARD, cross_entropy_backward, 46, PORTA_OP_KIND_LOSS,      3, FLOAT,   SAME,  0, "gradient of cross_entropy")                    \
-  R(X, SGD_STEP,               sgd_step,               47, PORTA_OP_KIND_OPTIMIZER, 3, FLOAT,   SAME,  0, "fused SGD update, in place")                   \
-  R(X, ADAM_STEP,              adam_step,              48, PORTA_OP_KIND_OPTIMIZER, 4, FLOAT,   SAME,  0, "fused Adam/AdamW update, in place")            \
-  R(X, SIN,                    sin,                    49, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "sine")                                         \
-  R(X, COS,                    cos,                    50, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "cosine")                                       \
-  R(X, TAN,                    tan,                    51, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "tangent")                                      \
-  R(X, ASIN,                   asin,                   52, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "arcsine")                                      \
-  R(X, ACOS,                   acos,                   53, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "arccosine")                                    \
-  R(X, ATAN,                   atan,                   54, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "arctangent")                                   \
-  R(X, SINH,                   sinh,                   55, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic sine")                              \
-  R(X, COSH,                   cosh,                   56, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "hyperbolic cosine")                            \
-  R(X, FLOOR,                  floor,                  57, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "largest integer <= x (integers unchanged)")    \
-  R(X, CEIL,                   ceil,                   58, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "smallest integer >= x (integers unchanged)")   \
-  R(X, ROUND,                  round,                  59, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "nearest integer, halves to even")              \
-  R(X, TRUNC,                  trunc,                  60, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "x rounded toward zero")                        \
-  R(X, SIGN,                   sign,                   61, PORTA_OP_KIND_UNARY,     1, NUMERIC, SAME,  1, "-1, 0 or 1 (NaN gives 0, as in PyTorch)")      \
-  R(X, ERF,                    erf,                    62, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "error function")                               \
-  R(X, ERFINV,                 erfinv,                 63, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "inverse error function")                       \
-  R(X, LOG1P,                  log1p,                  64, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "ln(1 + x), exact near 0")                      \
-  R(X, EXPM1,                  expm1,                  65, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "e^x - 1, exact near 0")                        \
-  R(X, LOG2,                   log2,                   66, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "base-2 logarithm")                             \
-  R(X, LOG10,                  log10,                  67, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "base-10 logarithm")                            \
-  R(X, EXP2,                   exp2,                   68, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "2^x")                                          \
-  R(X, ATAN2,                  atan2,                  69, PORTA_OP_KIND_BINARY,    2, FLOAT,   FLOAT, 1, "angle of the point (b, a)")                    \
-  R(X, REMAINDER,              remainder,              70, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - floor(a / b) * b, Python's %")             \
-  R(X, FMOD,                   fmod,                   71, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "a - trunc(a / b) * b, C's fmod")               \
-  R(X, FLOOR_DIVIDE,           floor_divide,           72, PORTA_OP_KIND_BINARY,    2, NUMERIC, SAME,  1, "floor(a / b), Python's //")                    \
-  R(X, ASINH,                  asinh,                  73, PORTA_OP_KIND_UNARY,     1, FLOAT,   FLOAT, 1, "inverse hyperbolic sine")    \
-  R(X, GATHER,                 gather,                 74, PORTA_OP_KIND_INDEX,     2, ANY,     SAME,  1, "out[p] = src[p, p[dim] := index[p]]")          \
-  R(X, SCATTER,                scatter,                75, PORTA_OP_KIND_INDEX,     2, ANY,     SAME,  1, "out[p, p[dim] := index[p]] (op)= src[p]")      \
-  R(X, CUMSUM,                 cumsum,                 76, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix sums along a dim")            \
-  R(X, CUMPROD,                cumprod,                77, PORTA_OP_KIND_SCAN,      1, WIDE,    WIDE,  1, "inclusive prefix products along a dim")      \
-  R(X, SORT,                   sort,                   78, PORTA_OP_KIND_SORT,      1, ANY,     SAME,  0, "stable sort along a dim, with indices") \
-  R(X, LAYER_NORM,             layer_norm,             79, PORTA_OP_KIND_NORM,      3, FLOAT,   SAME,  1, "rows normalized, scaled and shifted")          \
-  R(X, LAYER_NORM_BACKWARD,    layer_norm_backward,    80, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of layer_norm for its input") \
-  R(X, BATCH_NORM,             batch_norm,             81, PORTA_OP_KIND_NORM,      3, FLOAT,   SAME,  1, "channels normalized by the batch's statistics") \
-  R(X, BATCH_NORM_BACKWARD,    batch_norm_backward,    82, PORTA_OP_KIND_NORM,      4, FLOAT,   SAME,  0, "gradient of batch_norm, and its parameters' sums") \
-  R(X, CONV2D,                 conv2d,                 83, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  1, "direct 2-D convolution (optional)")         \
-  R(X, CONV2D_BACKWARD_INPUT,  conv2d_backward_input,  84, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its input")       \
-  R(X, CONV2D_BACKWARD_WEIGHT, conv2d_backward_weight, 85, PORTA_OP_KIND_CONV,      2, FLOAT,   SAME,  0, "gradient of conv2d for its weight") \
-  R(X, LSTM_CELL,              lstm_cell,              86, PORTA_OP_KIND_RNN,       3, FLOAT,   SAME,  1, "an LSTM step's gates, cell and hidden state")  \
-  R(X, LSTM_CELL_BACKWARD,     lstm_cell_backward,     87, PORTA_OP_KIND_RNN,       6, FLOAT,   SAME,  0, "gradient of an LSTM step's gates and cell") \
-  R(X, CUMMAX,                 cummax,                 88, PORTA_OP_KIND_RUNNING_EXTREME, 1, ANY, SAME, 0, "running max along a dim, with where it came from") \
-  R(X, CUMMIN,                 cummin,                 89, PORTA_OP_KIND_RUNNING_EXTREME, 1, ANY, SAME, 0, "running min along a dim, with where it came from") \
-  R(X, BITWISE_AND,            bitwise_and,            90, PORTA_OP_KIND_BINARY,    2, INTEGRAL, SAME, 0, "a & b (bool: logical and)")                 \
-  R(X, BITWISE_OR,             bitwise_or,             91, PORTA_OP_KIND_BINARY,    2, INTEGRAL, SAME, 0, "a | b (bool: logical or)")                  \
-  R(X, BITWISE_XOR,            bitwise_xor,            92, PORTA_OP_KIND_BINARY,    2, INTEGRAL, SAME, 0, "a ^ b (bool: logical xor)")                 \
-  R(X, BITWISE_NOT,            bitwise_not,            93, PORTA_OP_KIND_UNARY,     1, INTEGER, SAME,  0, "~a (bool: the core's logical not)")         \
-  R(X, BITWISE_LEFT_SHIFT,     bitwise_left_shift,     94, PORTA_OP_KIND_BINARY,    2, INTEGER, SAME,  0, "a << b; 0 for b < 0 or b >= the width")     \
-  R(X, BITWISE_RIGHT_SHIFT,    bitwise_right_shift,    95, PORTA_OP_KIND_BINARY,    2, INTEGER, SAME,  0, "a >> b, arithmetic; the sign past the width")
+  R(X, FULL,                    full,                    0,   PORTA_OP_KIND_FACTORY,           0, ANY,      SAME,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "every element := a value (porta_fill_params)") \
+  R(X, ARANGE,                  arange,                  1,   PORTA_OP_KIND_FACTORY,           0, NUMERIC,  SAME,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "element i := start + i * step") \
+  R(X, RAND_UNIFORM,            rand_uniform,            2,   PORTA_OP_KIND_FACTORY,           0, FLOAT,    SAME,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "Philox uniform samples in [a, b)") \
+  R(X, RAND_NORMAL,             rand_normal,             3,   PORTA_OP_KIND_FACTORY,           0, FLOAT,    SAME,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "Philox normal samples, mean a, std b") \
+  R(X, COPY,                    copy,                    4,   PORTA_OP_KIND_COPY,              1, ANY,      SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "strided copy") \
+  R(X, CAST,                    cast,                    5,   PORTA_OP_KIND_COPY,              1, ANY,      SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "conversion to the output's dtype") \
+  R(X, NEG,                     neg,                     6,   PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "-x") \
+  R(X, EXP,                     exp,                     7,   PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 0,  REAL,         FLOAT32_ON_ACCELERATORS, SLEEF(exp, u10),    "e^x") \
+  R(X, LOG,                     log,                     8,   PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 0,  POSITIVE,     FLOAT32_ON_ACCELERATORS, SLEEF(log, u10),    "natural logarithm") \
+  R(X, SQRT,                    sqrt,                    9,   PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 0,  POSITIVE,     PROMOTE,                 SCALAR,             "square root") \
+  R(X, RELU,                    relu,                    10,  PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 0,  KINK_AT_ZERO, PROMOTE,                 SCALAR,             "max(x, 0)") \
+  R(X, SIGMOID,                 sigmoid,                 11,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 0,  REAL,         PROMOTE,                 SLEEF(exp, u10),    "1 / (1 + e^-x)") \
+  R(X, TANH,                    tanh,                    12,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 0,  REAL,         PROMOTE,                 SLEEF(tanh, u35),   "hyperbolic tangent") \
+  R(X, ABS,                     abs,                     13,  PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 0,  KINK_AT_ZERO, PROMOTE,                 SCALAR,             "|x|") \
+  R(X, ADD,                     add,                     14,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "a + b") \
+  R(X, SUB,                     sub,                     15,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "a - b") \
+  R(X, MUL,                     mul,                     16,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "a * b") \
+  R(X, DIV,                     div,                     17,  PORTA_OP_KIND_BINARY,            2, FLOAT,    FLOAT, 1, 0,  POSITIVE,     PROMOTE,                 SCALAR,             "a / b, true division") \
+  R(X, POW,                     pow,                     18,  PORTA_OP_KIND_BINARY,            2, FLOAT,    SAME,  1, 0,  POSITIVE,     FLOAT32_ON_ACCELERATORS, SCALAR,             "a ^ b (integers: by the core)") \
+  R(X, MAXIMUM,                 maximum,                 19,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "elementwise max(a, b)") \
+  R(X, MINIMUM,                 minimum,                 20,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "elementwise min(a, b)") \
+  R(X, EQ,                      eq,                      21,  PORTA_OP_KIND_COMPARE,           2, ANY,      BOOL,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "a == b") \
+  R(X, NE,                      ne,                      22,  PORTA_OP_KIND_COMPARE,           2, ANY,      BOOL,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "a != b") \
+  R(X, LT,                      lt,                      23,  PORTA_OP_KIND_COMPARE,           2, ANY,      BOOL,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "a < b") \
+  R(X, LE,                      le,                      24,  PORTA_OP_KIND_COMPARE,           2, ANY,      BOOL,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "a <= b") \
+  R(X, GT,                      gt,                      25,  PORTA_OP_KIND_COMPARE,           2, ANY,      BOOL,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "a > b") \
+  R(X, GE,                      ge,                      26,  PORTA_OP_KIND_COMPARE,           2, ANY,      BOOL,  0, 0,  REAL,         PROMOTE,                 SCALAR,             "a >= b") \
+  R(X, WHERE,                   where,                   27,  PORTA_OP_KIND_WHERE,             3, ANY,      SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "cond ? a : b") \
+  R(X, SUM,                     sum,                     28,  PORTA_OP_KIND_REDUCE,            1, WIDE,     WIDE,  1, 0,  REAL,         FLOAT32_ON_ACCELERATORS, SCALAR,             "sum over dims (integers in int64)") \
+  R(X, MEAN,                    mean,                    29,  PORTA_OP_KIND_REDUCE,            1, FLOAT,    SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "mean over dims") \
+  R(X, MAX,                     max,                     30,  PORTA_OP_KIND_REDUCE,            1, ANY,      SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "maximum over dims") \
+  R(X, MIN,                     min,                     31,  PORTA_OP_KIND_REDUCE,            1, ANY,      SAME,  1, 0,  REAL,         PROMOTE,                 SCALAR,             "minimum over dims") \
+  R(X, ARGMAX,                  argmax,                  32,  PORTA_OP_KIND_ARGREDUCE,         1, ANY,      INDEX, 0, 0,  REAL,         PROMOTE,                 SCALAR,             "index of the first maximum") \
+  R(X, ARGMIN,                  argmin,                  33,  PORTA_OP_KIND_ARGREDUCE,         1, ANY,      INDEX, 0, 0,  REAL,         PROMOTE,                 SCALAR,             "index of the first minimum") \
+  R(X, MATMUL,                  matmul,                  34,  PORTA_OP_KIND_MATMUL,            2, FLOAT,    SAME,  1, 0,  REAL,         LOWER,                   SCALAR,             "batched C = alpha A @ B + beta C") \
+  R(X, IM2COL,                  im2col,                  35,  PORTA_OP_KIND_CONV,              1, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "convolution lowering: windows to columns") \
+  R(X, COL2IM,                  col2im,                  36,  PORTA_OP_KIND_CONV,              1, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "the adjoint of im2col") \
+  R(X, MAX_POOL2D,              max_pool2d,              37,  PORTA_OP_KIND_POOL,              1, FLOAT,    SAME,  1, 1,  REAL,         PROMOTE,                 SCALAR,             "2-D max pooling, with indices") \
+  R(X, MAX_POOL2D_BACKWARD,     max_pool2d_backward,     38,  PORTA_OP_KIND_POOL,              2, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "gradient of max_pool2d") \
+  R(X, AVG_POOL2D,              avg_pool2d,              39,  PORTA_OP_KIND_POOL,              1, FLOAT,    SAME,  1, 1,  REAL,         PROMOTE,                 SCALAR,             "2-D average pooling") \
+  R(X, AVG_POOL2D_BACKWARD,     avg_pool2d_backward,     40,  PORTA_OP_KIND_POOL,              1, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "gradient of avg_pool2d") \
+  R(X, SOFTMAX,                 softmax,                 41,  PORTA_OP_KIND_SOFTMAX,           1, FLOAT,    SAME,  1, 1,  REAL,         PROMOTE,                 SCALAR,             "softmax along a dim") \
+  R(X, LOG_SOFTMAX,             log_softmax,             42,  PORTA_OP_KIND_SOFTMAX,           1, FLOAT,    SAME,  1, 1,  REAL,         PROMOTE,                 SCALAR,             "log of softmax along a dim") \
+  R(X, SOFTMAX_BACKWARD,        softmax_backward,        43,  PORTA_OP_KIND_SOFTMAX,           2, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "gradient of softmax") \
+  R(X, LOG_SOFTMAX_BACKWARD,    log_softmax_backward,    44,  PORTA_OP_KIND_SOFTMAX,           2, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "gradient of log_softmax") \
+  R(X, CROSS_ENTROPY,           cross_entropy,           45,  PORTA_OP_KIND_LOSS,              2, FLOAT,    SAME,  1, 1,  REAL,         PROMOTE,                 SCALAR,             "per-sample cross entropy on logits") \
+  R(X, CROSS_ENTROPY_BACKWARD,  cross_entropy_backward,  46,  PORTA_OP_KIND_LOSS,              3, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "gradient of cross_entropy") \
+  R(X, SGD_STEP,                sgd_step,                47,  PORTA_OP_KIND_OPTIMIZER,         3, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "fused SGD update, in place") \
+  R(X, ADAM_STEP,               adam_step,               48,  PORTA_OP_KIND_OPTIMIZER,         4, FLOAT,    SAME,  0, 1,  REAL,         PROMOTE,                 SCALAR,             "fused Adam/AdamW update, in place") \
+  R(X, SIN,                     sin,                     49,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         PROMOTE,                 SLEEF(sin, u10),    "sine") \
+  R(X, COS,                     cos,                     50,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         PROMOTE,                 SLEEF(cos, u10),    "cosine") \
+  R(X, TAN,                     tan,                     51,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         FLOAT32_ON_ACCELERATORS, SLEEF(tan, u10),    "tangent") \
+  R(X, ASIN,                    asin,                    52,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  UNIT,         FLOAT32_ON_ACCELERATORS, SLEEF(asin, u10),   "arcsine") \
+  R(X, ACOS,                    acos,                    53,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  UNIT,         FLOAT32_ON_ACCELERATORS, SLEEF(acos, u10),   "arccosine") \
+  R(X, ATAN,                    atan,                    54,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         PROMOTE,                 SLEEF(atan, u10),   "arctangent") \
+  R(X, SINH,                    sinh,                    55,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         FLOAT32_ON_ACCELERATORS, SLEEF(sinh, u10),   "hyperbolic sine") \
+  R(X, COSH,                    cosh,                    56,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         FLOAT32_ON_ACCELERATORS, SLEEF(cosh, u10),   "hyperbolic cosine") \
+  R(X, FLOOR,                   floor,                   57,  PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 3,  STEPS,        PROMOTE,                 SCALAR,             "largest integer <= x (integers unchanged)") \
+  R(X, CEIL,                    ceil,                    58,  PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 3,  STEPS,        PROMOTE,                 SCALAR,             "smallest integer >= x (integers unchanged)") \
+  R(X, ROUND,                   round,                   59,  PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 3,  STEPS,        PROMOTE,                 SCALAR,             "nearest integer, halves to even") \
+  R(X, TRUNC,                   trunc,                   60,  PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 3,  STEPS,        PROMOTE,                 SCALAR,             "x rounded toward zero") \
+  R(X, SIGN,                    sign,                    61,  PORTA_OP_KIND_UNARY,             1, NUMERIC,  SAME,  1, 3,  STEPS,        PROMOTE,                 SCALAR,             "-1, 0 or 1 (NaN gives 0, as in PyTorch)") \
+  R(X, ERF,                     erf,                     62,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         PROMOTE,                 SLEEF(erf, u10),    "error function") \
+  R(X, ERFINV,                  erfinv,                  63,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  UNIT,         FLOAT32_ON_ACCELERATORS, SCALAR,             "inverse error function") \
+  R(X, LOG1P,                   log1p,                   64,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         FLOAT32_ON_ACCELERATORS, SLEEF(log1p, u10),  "ln(1 + x), exact near 0") \
+  R(X, EXPM1,                   expm1,                   65,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         FLOAT32_ON_ACCELERATORS, SLEEF(expm1, u10),  "e^x - 1, exact near 0") \
+  R(X, LOG2,                    log2,                    66,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  POSITIVE,     FLOAT32_ON_ACCELERATORS, SLEEF(log2, u10),   "base-2 logarithm") \
+  R(X, LOG10,                   log10,                   67,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  POSITIVE,     FLOAT32_ON_ACCELERATORS, SLEEF(log10, u10),  "base-10 logarithm") \
+  R(X, EXP2,                    exp2,                    68,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         PROMOTE,                 SLEEF(exp2, u10),   "2^x") \
+  R(X, ATAN2,                   atan2,                   69,  PORTA_OP_KIND_BINARY,            2, FLOAT,    FLOAT, 1, 3,  REAL,         PROMOTE,                 SCALAR,             "angle of the point (b, a)") \
+  R(X, REMAINDER,               remainder,               70,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 3,  QUOTIENT,     PROMOTE,                 SCALAR,             "a - floor(a / b) * b, Python's %") \
+  R(X, FMOD,                    fmod,                    71,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 3,  QUOTIENT,     PROMOTE,                 SCALAR,             "a - trunc(a / b) * b, C's fmod") \
+  R(X, FLOOR_DIVIDE,            floor_divide,            72,  PORTA_OP_KIND_BINARY,            2, NUMERIC,  SAME,  1, 3,  QUOTIENT,     PROMOTE,                 SCALAR,             "floor(a / b), Python's //") \
+  R(X, ASINH,                   asinh,                   73,  PORTA_OP_KIND_UNARY,             1, FLOAT,    FLOAT, 1, 3,  REAL,         PROMOTE,                 SLEEF(asinh, u10),  "inverse hyperbolic sine") \
+  R(X, GATHER,                  gather,                  74,  PORTA_OP_KIND_INDEX,             2, ANY,      SAME,  1, 4,  REAL,         PROMOTE,                 SCALAR,             "out[p] = src[p, p[dim] := index[p]]") \
+  R(X, SCATTER,                 scatter,                 75,  PORTA_OP_KIND_INDEX,             2, ANY,      SAME,  1, 4,  REAL,         PROMOTE,                 SCALAR,             "out[p, p[dim] := index[p]] (op)= src[p]") \
+  R(X, CUMSUM,                  cumsum,                  76,  PORTA_OP_KIND_SCAN,              1, WIDE,     WIDE,  1, 4,  REAL,         FLOAT32_ON_ACCELERATORS, SCALAR,             "inclusive prefix sums along a dim") \
+  R(X, CUMPROD,                 cumprod,                 77,  PORTA_OP_KIND_SCAN,              1, WIDE,     WIDE,  1, 4,  REAL,         FLOAT32_ON_ACCELERATORS, SCALAR,             "inclusive prefix products along a dim") \
+  R(X, SORT,                    sort,                    78,  PORTA_OP_KIND_SORT,              1, ANY,      SAME,  0, 5,  REAL,         PROMOTE,                 SCALAR,             "stable sort along a dim, with indices") \
+  R(X, LAYER_NORM,              layer_norm,              79,  PORTA_OP_KIND_NORM,              3, FLOAT,    SAME,  1, 7,  REAL,         PROMOTE,                 SCALAR,             "rows normalized, scaled and shifted") \
+  R(X, LAYER_NORM_BACKWARD,     layer_norm_backward,     80,  PORTA_OP_KIND_NORM,              4, FLOAT,    SAME,  0, 7,  REAL,         PROMOTE,                 SCALAR,             "gradient of layer_norm for its input") \
+  R(X, BATCH_NORM,              batch_norm,              81,  PORTA_OP_KIND_NORM,              3, FLOAT,    SAME,  1, 7,  REAL,         PROMOTE,                 SCALAR,             "channels normalized by the batch's statistics") \
+  R(X, BATCH_NORM_BACKWARD,     batch_norm_backward,     82,  PORTA_OP_KIND_NORM,              4, FLOAT,    SAME,  0, 7,  REAL,         PROMOTE,                 SCALAR,             "gradient of batch_norm, and its parameters' sums") \
+  R(X, CONV2D,                  conv2d,                  83,  PORTA_OP_KIND_CONV,              2, FLOAT,    SAME,  1, 7,  REAL,         PROMOTE,                 SCALAR,             "direct 2-D convolution (optional)") \
+  R(X, CONV2D_BACKWARD_INPUT,   conv2d_backward_input,   84,  PORTA_OP_KIND_CONV,              2, FLOAT,    SAME,  0, 7,  REAL,         PROMOTE,                 SCALAR,             "gradient of conv2d for its input") \
+  R(X, CONV2D_BACKWARD_WEIGHT,  conv2d_backward_weight,  85,  PORTA_OP_KIND_CONV,              2, FLOAT,    SAME,  0, 7,  REAL,         PROMOTE,                 SCALAR,             "gradient of conv2d for its weight") \
+  R(X, LSTM_CELL,               lstm_cell,               86,  PORTA_OP_KIND_RNN,               3, FLOAT,    SAME,  1, 7,  REAL,         PROMOTE,                 SCALAR,             "an LSTM step's gates, cell and hidden state") \
+  R(X, LSTM_CELL_BACKWARD,      lstm_cell_backward,      87,  PORTA_OP_KIND_RNN,               6, FLOAT,    SAME,  0, 7,  REAL,         PROMOTE,                 SCALAR,             "gradient of an LSTM step's gates and cell") \
+  R(X, CUMMAX,                  cummax,                  88,  PORTA_OP_KIND_RUNNING_EXTREME,   1, ANY,      SAME,  0, 8,  REAL,         PROMOTE,                 SCALAR,             "running max along a dim, with where it came from") \
+  R(X, CUMMIN,                  cummin,                  89,  PORTA_OP_KIND_RUNNING_EXTREME,   1, ANY,      SAME,  0, 8,  REAL,         PROMOTE,                 SCALAR,             "running min along a dim, with where it came from") \
+  R(X, BITWISE_AND,             bitwise_and,             90,  PORTA_OP_KIND_BINARY,            2, INTEGRAL, SAME,  0, 11, REAL,         PROMOTE,                 SCALAR,             "a & b (bool: logical and)") \
+  R(X, BITWISE_OR,              bitwise_or,              91,  PORTA_OP_KIND_BINARY,            2, INTEGRAL, SAME,  0, 11, REAL,         PROMOTE,                 SCALAR,             "a | b (bool: logical or)") \
+  R(X, BITWISE_XOR,             bitwise_xor,             92,  PORTA_OP_KIND_BINARY,            2, INTEGRAL, SAME,  0, 11, REAL,         PROMOTE,                 SCALAR,             "a ^ b (bool: logical xor)") \
+  R(X, BITWISE_NOT,             bitwise_not,             93,  PORTA_OP_KIND_UNARY,             1, INTEGER,  SAME,  0, 11, REAL,         PROMOTE,                 SCALAR,             "~a (bool: the core's logical not)") \
+  R(X, BITWISE_LEFT_SHIFT,      bitwise_left_shift,      94,  PORTA_OP_KIND_BINARY,            2, INTEGER,  SAME,  0, 11, REAL,         PROMOTE,                 SCALAR,             "a << b; 0 for b < 0 or b >= the width") \
+  R(X, BITWISE_RIGHT_SHIFT,     bitwise_right_shift,     95,  PORTA_OP_KIND_BINARY,            2, INTEGER,  SAME,  0, 11, REAL,         PROMOTE,                 SCALAR,             "a >> b, arithmetic; the sign past the width")
 
 /** X(NAME, name, id, kind, inputs) for every op, in id order. */
 #define PORTA_OP_LIST(X) PORTA_OP_TABLE(PORTA_OP_ROW_LIST_, X)
 /** X(NAME, name, id, kind, inputs, dtypes, result, grad, doc) for every op,
  *  dtypes and result as porta_op_dtypes / porta_op_result values. */
 #define PORTA_OP_DESCRIPTORS(X) PORTA_OP_TABLE(PORTA_OP_ROW_DESCRIPTOR_, X)
-#define PORTA_OP_ROW_LIST_(X, NAME, name, id, kind, inputs, dtypes, result, grad, doc) X(NAME, name, id, kind, inputs)
-#define PORTA_OP_ROW_DESCRIPTOR_(X, NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
+/** X(NAME, id, since, domain, autocast, vector) for every op, domain and
+ *  autocast as porta_op_domain / porta_op_autocast values; vector as written
+ *  in the table (SLEEF(stem, ulp) or SCALAR). Since plugin ABI 1.12. */
+#define PORTA_OP_TRAITS(X) PORTA_OP_TABLE(PORTA_OP_ROW_TRAITS_, X)
+#define PORTA_OP_ROW_LIST_(X, NAME, name, id, kind, inputs, dtypes, result, grad, since, domain, autocast, vector, doc) \
+  X(NAME, name, id, kind, inputs)
+#define PORTA_OP_ROW_DESCRIPTOR_(X, NAME, name, id, kind, inputs, dtypes, result, grad, since, domain, autocast, vector, \
+                                 doc)                                                                                 \
   X(NAME, name, id, kind, inputs, PORTA_DTYPES_##dtypes, PORTA_RESULT_##result, grad, doc)
+#define PORTA_OP_ROW_TRAITS_(X, NAME, name, id, kind, inputs, dtypes, result, grad, since, domain, autocast, vector, doc) \
+  X(NAME, id, since, PORTA_DOMAIN_##domain, PORTA_AUTOCAST_##autocast, vector)
 /* clang-format on */
 
 /** The dtypes an op's kernels take (the kernel dtype, as each kind defines
@@ -197,6 +216,26 @@ typedef enum porta_op_result {
   PORTA_RESULT_INDEX = 3, /**< int64 indices (argmax, argmin) */
   PORTA_RESULT_WIDE = 4   /**< integer and bool operands accumulate in int64 (sum) */
 } porta_op_result;
+
+/** Where an op's inputs are meant to come from: the conformance and
+ *  gradient suites sample there (and away from kinks and jumps for finite
+ *  differences). Since plugin ABI 1.12. */
+typedef enum porta_op_domain {
+  PORTA_DOMAIN_REAL = 0,         /**< every real number (the op restricts nothing) */
+  PORTA_DOMAIN_POSITIVE = 1,     /**< x > 0 (log, sqrt; both operands of div, pow) */
+  PORTA_DOMAIN_UNIT = 2,         /**< -1 < x < 1 (asin, acos, erfinv) */
+  PORTA_DOMAIN_KINK_AT_ZERO = 3, /**< every real number, with a kink at 0 (relu, abs) */
+  PORTA_DOMAIN_STEPS = 4,        /**< every real number, with jumps at integers or halves (floor, sign) */
+  PORTA_DOMAIN_QUOTIENT = 5      /**< a, b > 0 with jumps where a / b is an integer (remainder, fmod) */
+} porta_op_domain;
+
+/** What an autocast region (porta_autocast_enter) does to an op's floating
+ *  operands, by PyTorch's lists. Since plugin ABI 1.12. */
+typedef enum porta_op_autocast {
+  PORTA_AUTOCAST_PROMOTE = 0,                /**< nothing: the operands promote as outside a region */
+  PORTA_AUTOCAST_LOWER = 1,                  /**< float32 operands go to the region's low dtype (matmul) */
+  PORTA_AUTOCAST_FLOAT32_ON_ACCELERATORS = 2 /**< float16/bfloat16 operands go to float32, except on the CPU */
+} porta_op_autocast;
 
 /**
  * What a kernel of each kind receives. Shapes and strides are in elements;
@@ -455,6 +494,10 @@ typedef enum porta_op {
 #define PORTA_OP_IS_CONVERSION(op) ((op) == PORTA_OP_FULL || (op) == PORTA_OP_COPY || (op) == PORTA_OP_CAST)
 
 /* ---- op parameter structs (each begins with struct_size) ---- */
+/* Layout: every struct below is followed by PORTA_<NAME>_SIZE, its LP64
+ * size (<NAME>: the struct's name without `porta_`, in capitals:
+ * porta_fill_params -> PORTA_FILL_PARAMS_SIZE), and by PORTA_LAYOUT_ lines fixing
+ * each field's offset and width at compile time; porta/types.h explains them. */
 
 /** FULL: every element := value (int_value for integer and bool dtypes).
  *  Since plugin ABI 1.0. */
@@ -463,6 +506,12 @@ typedef struct porta_fill_params {
   double value;       /**< value for float dtypes */
   int64_t int_value;  /**< value for integer and bool dtypes */
 } porta_fill_params;
+/** sizeof(porta_fill_params) on LP64. */
+#define PORTA_FILL_PARAMS_SIZE 24
+PORTA_LAYOUT_FIELD(porta_fill_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_fill_params, value, 8, 8)
+PORTA_LAYOUT_FIELD(porta_fill_params, int_value, 16, 8)
+PORTA_LAYOUT_SIZE(porta_fill_params, PORTA_FILL_PARAMS_SIZE)
 
 /** ARANGE: element i := start + i * step, computed in double, then cast.
  *  Since plugin ABI 1.0. */
@@ -471,6 +520,12 @@ typedef struct porta_arange_params {
   double start;       /**< first value */
   double step;        /**< increment */
 } porta_arange_params;
+/** sizeof(porta_arange_params) on LP64. */
+#define PORTA_ARANGE_PARAMS_SIZE 24
+PORTA_LAYOUT_FIELD(porta_arange_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_arange_params, start, 8, 8)
+PORTA_LAYOUT_FIELD(porta_arange_params, step, 16, 8)
+PORTA_LAYOUT_SIZE(porta_arange_params, PORTA_ARANGE_PARAMS_SIZE)
 
 /**
  * RAND_UNIFORM / RAND_NORMAL, counter-based so every device produces the
@@ -490,6 +545,14 @@ typedef struct porta_random_params {
   double a;           /**< uniform: low; normal: mean */
   double b;           /**< uniform: high; normal: standard deviation */
 } porta_random_params;
+/** sizeof(porta_random_params) on LP64. */
+#define PORTA_RANDOM_PARAMS_SIZE 40
+PORTA_LAYOUT_FIELD(porta_random_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_random_params, seed, 8, 8)
+PORTA_LAYOUT_FIELD(porta_random_params, offset, 16, 8)
+PORTA_LAYOUT_FIELD(porta_random_params, a, 24, 8)
+PORTA_LAYOUT_FIELD(porta_random_params, b, 32, 8)
+PORTA_LAYOUT_SIZE(porta_random_params, PORTA_RANDOM_PARAMS_SIZE)
 
 /** MATMUL: C = alpha * A @ B + beta * C (beta == 0: C is not read).
  *  Since plugin ABI 1.0. */
@@ -498,6 +561,12 @@ typedef struct porta_matmul_params {
   double alpha;       /**< scale of the product */
   double beta;        /**< scale of the existing C */
 } porta_matmul_params;
+/** sizeof(porta_matmul_params) on LP64. */
+#define PORTA_MATMUL_PARAMS_SIZE 24
+PORTA_LAYOUT_FIELD(porta_matmul_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_matmul_params, alpha, 8, 8)
+PORTA_LAYOUT_FIELD(porta_matmul_params, beta, 16, 8)
+PORTA_LAYOUT_SIZE(porta_matmul_params, PORTA_MATMUL_PARAMS_SIZE)
 
 /** IM2COL / COL2IM geometry (all values >= 0; kernel, stride, dilation >= 1).
  *  Output size: OH = (H + 2*PH - DH*(KH-1) - 1) / SH + 1, likewise OW.
@@ -510,6 +579,19 @@ typedef struct porta_conv2d_params {
   int32_t dilation_h, dilation_w; /**< DH, DW */
   int32_t groups;                 /**< since plugin ABI 1.7, the CONV2D ops' G; a shorter struct (or 0): 1 */
 } porta_conv2d_params;
+/** sizeof(porta_conv2d_params) on LP64. */
+#define PORTA_CONV2D_PARAMS_SIZE 48
+PORTA_LAYOUT_FIELD(porta_conv2d_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, kernel_h, 8, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, kernel_w, 12, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, stride_h, 16, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, stride_w, 20, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, padding_h, 24, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, padding_w, 28, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, dilation_h, 32, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, dilation_w, 36, 4)
+PORTA_LAYOUT_FIELD(porta_conv2d_params, groups, 40, 4)
+PORTA_LAYOUT_SIZE(porta_conv2d_params, PORTA_CONV2D_PARAMS_SIZE)
 
 /** Pooling geometry; output size as for porta_conv2d_params (floor mode).
  *  Since plugin ABI 1.1. */
@@ -521,6 +603,19 @@ typedef struct porta_pool2d_params {
   int32_t dilation_h, dilation_w; /**< window dilation (1 for avg pooling) */
   int32_t count_include_pad;      /**< avg: divide by KH*KW (1) or by in-bounds count (0) */
 } porta_pool2d_params;
+/** sizeof(porta_pool2d_params) on LP64. */
+#define PORTA_POOL2D_PARAMS_SIZE 48
+PORTA_LAYOUT_FIELD(porta_pool2d_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, kernel_h, 8, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, kernel_w, 12, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, stride_h, 16, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, stride_w, 20, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, padding_h, 24, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, padding_w, 28, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, dilation_h, 32, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, dilation_w, 36, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_params, count_include_pad, 40, 4)
+PORTA_LAYOUT_SIZE(porta_pool2d_params, PORTA_POOL2D_PARAMS_SIZE)
 
 /** SGD_STEP, as torch.optim.SGD: d = grad + weight_decay * param; with
  *  momentum: buf = first_step ? d : momentum * buf + (1 - dampening) * d,
@@ -535,6 +630,16 @@ typedef struct porta_sgd_params {
   int32_t nesterov;    /**< nonzero: Nesterov momentum */
   int32_t first_step;  /**< nonzero: the buffer is initialized to d */
 } porta_sgd_params;
+/** sizeof(porta_sgd_params) on LP64. */
+#define PORTA_SGD_PARAMS_SIZE 48
+PORTA_LAYOUT_FIELD(porta_sgd_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_params, lr, 8, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_params, momentum, 16, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_params, dampening, 24, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_params, weight_decay, 32, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_params, nesterov, 40, 4)
+PORTA_LAYOUT_FIELD(porta_sgd_params, first_step, 44, 4)
+PORTA_LAYOUT_SIZE(porta_sgd_params, PORTA_SGD_PARAMS_SIZE)
 
 /** ADAM_STEP, as torch.optim.Adam / AdamW with bias correction:
  *  Adam adds weight_decay * param to grad; AdamW (decoupled) first scales
@@ -551,6 +656,17 @@ typedef struct porta_adam_params {
   int64_t step;        /**< 1 on the first step */
   int32_t decoupled;   /**< nonzero: AdamW */
 } porta_adam_params;
+/** sizeof(porta_adam_params) on LP64. */
+#define PORTA_ADAM_PARAMS_SIZE 64
+PORTA_LAYOUT_FIELD(porta_adam_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_adam_params, lr, 8, 8)
+PORTA_LAYOUT_FIELD(porta_adam_params, beta1, 16, 8)
+PORTA_LAYOUT_FIELD(porta_adam_params, beta2, 24, 8)
+PORTA_LAYOUT_FIELD(porta_adam_params, eps, 32, 8)
+PORTA_LAYOUT_FIELD(porta_adam_params, weight_decay, 40, 8)
+PORTA_LAYOUT_FIELD(porta_adam_params, step, 48, 8)
+PORTA_LAYOUT_FIELD(porta_adam_params, decoupled, 56, 4)
+PORTA_LAYOUT_SIZE(porta_adam_params, PORTA_ADAM_PARAMS_SIZE)
 
 /** SCATTER's combination of self[p'] with src[p]. Since plugin ABI 1.4. */
 typedef enum porta_scatter_reduce {
@@ -568,12 +684,23 @@ typedef struct porta_index_params {
   int32_t dim;        /**< the indexed dim, in [0, ndim) */
   int32_t reduce;     /**< SCATTER: a porta_scatter_reduce; GATHER: 0 */
 } porta_index_params;
+/** sizeof(porta_index_params) on LP64. */
+#define PORTA_INDEX_PARAMS_SIZE 16
+PORTA_LAYOUT_FIELD(porta_index_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_index_params, dim, 8, 4)
+PORTA_LAYOUT_FIELD(porta_index_params, reduce, 12, 4)
+PORTA_LAYOUT_SIZE(porta_index_params, PORTA_INDEX_PARAMS_SIZE)
 
 /** CUMSUM / CUMPROD: the scan's direction. Since plugin ABI 1.4. */
 typedef struct porta_scan_params {
   size_t struct_size; /**< sizeof(porta_scan_params) */
   int32_t reverse;    /**< nonzero: from the end (k >= j) */
 } porta_scan_params;
+/** sizeof(porta_scan_params) on LP64. */
+#define PORTA_SCAN_PARAMS_SIZE 16
+PORTA_LAYOUT_FIELD(porta_scan_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_scan_params, reverse, 8, 4)
+PORTA_LAYOUT_SIZE(porta_scan_params, PORTA_SCAN_PARAMS_SIZE)
 
 /** SORT's direction, and how much of each line must be in order.
  *  Since plugin ABI 1.5. */
@@ -588,12 +715,24 @@ typedef struct porta_sort_params {
    *  may always sort whole lines. Outside [0, n]: INVALID_ARGUMENT. */
   int64_t k;
 } porta_sort_params;
+/** sizeof(porta_sort_params) on LP64. */
+#define PORTA_SORT_PARAMS_SIZE 24
+PORTA_LAYOUT_FIELD(porta_sort_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_sort_params, descending, 8, 4)
+PORTA_LAYOUT_FIELD(porta_sort_params, reserved, 12, 4)
+PORTA_LAYOUT_FIELD(porta_sort_params, k, 16, 8)
+PORTA_LAYOUT_SIZE(porta_sort_params, PORTA_SORT_PARAMS_SIZE)
 
 /** NORM's epsilon. Since plugin ABI 1.7. */
 typedef struct porta_norm_params {
   size_t struct_size; /**< sizeof(porta_norm_params) */
   double eps;         /**< added to the variance before the square root */
 } porta_norm_params;
+/** sizeof(porta_norm_params) on LP64. */
+#define PORTA_NORM_PARAMS_SIZE 16
+PORTA_LAYOUT_FIELD(porta_norm_params, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_norm_params, eps, 8, 8)
+PORTA_LAYOUT_SIZE(porta_norm_params, PORTA_NORM_PARAMS_SIZE)
 
 #ifdef __cplusplus
 } /* extern "C" */

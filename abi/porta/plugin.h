@@ -31,6 +31,11 @@
 #include "porta/ops.h"
 #include "porta/types.h"
 
+/* Layout: every struct below is followed by PORTA_<NAME>_SIZE, its LP64
+ * size (<NAME>: the struct's name without `porta_`, in capitals:
+ * porta_host_api -> PORTA_HOST_API_SIZE), and by PORTA_LAYOUT_ lines fixing
+ * each field's offset and width at compile time; porta/types.h explains them. */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -38,7 +43,7 @@ extern "C" {
 /** Plugin ABI major version: a plugin with another major is refused. */
 #define PORTA_PLUGIN_ABI_MAJOR 1
 /** Plugin ABI minor version of this header (appends only). */
-#define PORTA_PLUGIN_ABI_MINOR 11
+#define PORTA_PLUGIN_ABI_MINOR 12
 
 /**
  * Services the core offers a plugin, passed to initialize(). The table is
@@ -63,6 +68,15 @@ typedef struct porta_host_api {
    *  resizes when it changed. Since 1.2 (check struct_size). */
   int32_t (*num_threads)(void);
 } porta_host_api;
+/** sizeof(porta_host_api) on LP64. */
+#define PORTA_HOST_API_SIZE 40
+PORTA_LAYOUT_FIELD(porta_host_api, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_host_api, abi_major, 8, 4)
+PORTA_LAYOUT_FIELD(porta_host_api, abi_minor, 12, 4)
+PORTA_LAYOUT_FIELD(porta_host_api, set_error, 16, 8)
+PORTA_LAYOUT_FIELD(porta_host_api, log, 24, 8)
+PORTA_LAYOUT_FIELD(porta_host_api, num_threads, 32, 8)
+PORTA_LAYOUT_SIZE(porta_host_api, PORTA_HOST_API_SIZE)
 
 /** Properties of one device, filled by porta_plugin_api.device_props. */
 typedef struct porta_device_props {
@@ -85,6 +99,17 @@ typedef struct porta_device_props {
   /** See capability_major. Since 1.0. */
   int32_t capability_minor;
 } porta_device_props;
+/** sizeof(porta_device_props) on LP64. */
+#define PORTA_DEVICE_PROPS_SIZE 168
+PORTA_LAYOUT_FIELD(porta_device_props, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_device_props, name, 8, 128)
+PORTA_LAYOUT_FIELD(porta_device_props, memory_total, 136, 8)
+PORTA_LAYOUT_FIELD(porta_device_props, memory_free, 144, 8)
+PORTA_LAYOUT_FIELD(porta_device_props, compute_units, 152, 4)
+PORTA_LAYOUT_FIELD(porta_device_props, kind, 156, 4)
+PORTA_LAYOUT_FIELD(porta_device_props, capability_major, 160, 4)
+PORTA_LAYOUT_FIELD(porta_device_props, capability_minor, 164, 4)
+PORTA_LAYOUT_SIZE(porta_device_props, PORTA_DEVICE_PROPS_SIZE)
 
 /** Copy flag: the copy may return before it completes (stream-ordered). */
 #define PORTA_COPY_NONBLOCKING 1u
@@ -109,6 +134,17 @@ typedef struct porta_kernel_call {
   /** Op-specific parameter struct (begins with struct_size) or NULL. Since 1.0. */
   const void* params;
 } porta_kernel_call;
+/** sizeof(porta_kernel_call) on LP64. */
+#define PORTA_KERNEL_CALL_SIZE 64
+PORTA_LAYOUT_FIELD(porta_kernel_call, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_kernel_call, device, 8, 4)
+PORTA_LAYOUT_FIELD(porta_kernel_call, stream, 16, 8)
+PORTA_LAYOUT_FIELD(porta_kernel_call, inputs, 24, 8)
+PORTA_LAYOUT_FIELD(porta_kernel_call, num_inputs, 32, 4)
+PORTA_LAYOUT_FIELD(porta_kernel_call, outputs, 40, 8)
+PORTA_LAYOUT_FIELD(porta_kernel_call, num_outputs, 48, 4)
+PORTA_LAYOUT_FIELD(porta_kernel_call, params, 56, 8)
+PORTA_LAYOUT_SIZE(porta_kernel_call, PORTA_KERNEL_CALL_SIZE)
 
 /** A compute kernel. Returns PORTA_OK or sets an error via the host table. */
 typedef porta_status (*porta_kernel_fn)(const porta_kernel_call* call);
@@ -197,6 +233,31 @@ typedef struct porta_plugin_api {
    *  *out: the device's default stream. Since 1.9. */
   porta_status (*native_stream)(int32_t device, void** out);
 } porta_plugin_api;
+/** sizeof(porta_plugin_api) on LP64. */
+#define PORTA_PLUGIN_API_SIZE 168
+PORTA_LAYOUT_FIELD(porta_plugin_api, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, abi_major, 8, 4)
+PORTA_LAYOUT_FIELD(porta_plugin_api, abi_minor, 12, 4)
+PORTA_LAYOUT_FIELD(porta_plugin_api, name, 16, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, device_type, 24, 4)
+PORTA_LAYOUT_FIELD(porta_plugin_api, version, 32, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, initialize, 40, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, device_count, 48, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, unavailable_reason, 56, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, device_props, 64, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, alloc, 72, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, free, 80, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, copy_to_device, 88, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, copy_to_host, 96, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, copy_on_device, 104, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, synchronize, 112, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, find_kernel, 120, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, copy_between_devices, 128, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, alloc_pinned_host, 136, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, free_pinned_host, 144, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, capabilities, 152, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_api, native_stream, 160, 8)
+PORTA_LAYOUT_SIZE(porta_plugin_api, PORTA_PLUGIN_API_SIZE)
 
 /** Capability: the plugin's devices keep working in a child process forked
  *  after the plugin initialized (fork() without exec, e.g. multiprocessing's

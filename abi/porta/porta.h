@@ -30,8 +30,10 @@
  * What a binding that cannot read this header (ctypes, Rust `extern "C"`,
  * ...) must restate, with every value. tests/unit/test_ffi_values.cpp reads
  * each `NAME = value` of this section and compares it with the headers'
- * own enums, macros and layouts (tests/abi/abi_layout.c fixes the enums
- * and layouts at compile time), so the numbers cannot drift. A worked example
+ * own enums, macros and layouts (the headers fix every struct's layout at
+ * compile time, after its definition: PORTA_<NAME>_SIZE and the
+ * PORTA_LAYOUT_ lines; tests/abi/abi_layout.c fixes the enums), so the
+ * numbers cannot drift. A worked example
  * with Python's ctypes alone: tests/abi/ffi_ctypes_example.py.
  *
  * Platform: Linux, LP64 (x86-64, aarch64). C `int` and every enum are 32
@@ -68,7 +70,7 @@
  * porta_all_dims (int32). porta_version() returns the ABI version.
  *
  * Versions and limits (macros):
- *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 14 (porta_version's abi_major, abi_minor)
+ *   PORTA_ABI_MAJOR = 1, PORTA_ABI_MINOR = 15 (porta_version's abi_major, abi_minor)
  *   PORTA_MAX_DIMS = 16 (most dimensions a tensor has), PORTA_DLPACK_MAX_NDIM = 16
  *   PORTA_ALL_DIMS = -2147483648 (INT32_MIN: porta_argmax/argmin's `dim` for all elements)
  *   DLPACK_MAJOR_VERSION = 1 (porta_from_dlpack_versioned refuses another major)
@@ -80,6 +82,9 @@
  *   PORTA_ERROR_OUT_OF_MEMORY = 7, PORTA_ERROR_BACKEND = 8,
  *   PORTA_ERROR_INVALID_HANDLE = 9, PORTA_ERROR_IO = 10, PORTA_ERROR_INTERNAL = 11,
  *   PORTA_ERROR_TIMEOUT = 12 (since 1.9)
+ *
+ * porta_error_detail (porta_last_error_detail; since 1.15):
+ *   PORTA_ERROR_DETAIL_NONE = 0, PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE = 1
  *
  * porta_device_kind (porta_device_info.kind):
  *   PORTA_DEVICE_KIND_CPU = 0, PORTA_DEVICE_KIND_GPU = 1,
@@ -178,6 +183,11 @@
 #include "porta/ops.h"
 #include "porta/types.h"
 
+/* Layout: every struct below is followed by PORTA_<NAME>_SIZE, its LP64
+ * size (<NAME>: the struct's name without `porta_`, in capitals:
+ * porta_plugin_info -> PORTA_PLUGIN_INFO_SIZE), and by PORTA_LAYOUT_ lines fixing
+ * each field's offset and width at compile time; porta/types.h explains them. */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -185,7 +195,7 @@ extern "C" {
 /** User ABI major version: bumped only on incompatible changes. Since 1.0. */
 #define PORTA_ABI_MAJOR 1
 /** User ABI minor version: bumped when functions or fields are appended. Since 1.0. */
-#define PORTA_ABI_MINOR 14
+#define PORTA_ABI_MINOR 15
 
 /** An n-dimensional array on one device; opaque, reference counted. Since 1.0. */
 typedef struct porta_tensor porta_tensor;
@@ -198,6 +208,22 @@ PORTA_EXPORT const char* porta_last_error(void);
 
 /** A stable name for a status code ("PORTA_ERROR_DEVICE_MISMATCH"); static. Since 1.0. */
 PORTA_EXPORT const char* porta_status_name(porta_status status);
+
+/** What the last failed call on this thread failed on, beyond its status, for
+ *  a binding to classify the error without reading the message. Values are
+ *  stable: new ones are only appended. Since 1.15. */
+typedef enum porta_error_detail {
+  /** Nothing more than the status (also when no call failed). */
+  PORTA_ERROR_DETAIL_NONE = 0,
+  /** A dimension argument outside [-ndim, ndim - 1] (PyTorch's "Dimension
+   *  out of range", an IndexError); the status is PORTA_ERROR_INVALID_ARGUMENT. */
+  PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE = 1
+} porta_error_detail;
+
+/** The detail of the last failed call on this thread (PORTA_ERROR_DETAIL_NONE
+ *  if none, or if that error has none); set together with porta_last_error().
+ *  Since 1.15. */
+PORTA_EXPORT porta_error_detail porta_last_error_detail(void);
 
 /** Library version (semantic versioning) and the ABI version it implements.
  *  Any pointer may be NULL to skip that value. Since 1.0. */
@@ -269,6 +295,19 @@ typedef struct porta_op_info {
   const char* doc;        /**< one line */
   const char* kind_name;  /**< the kind without its prefix: "UNARY", "BINARY", ... */
 } porta_op_info;
+/** sizeof(porta_op_info) on LP64. */
+#define PORTA_OP_INFO_SIZE 56
+PORTA_LAYOUT_FIELD(porta_op_info, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_op_info, name, 8, 8)
+PORTA_LAYOUT_FIELD(porta_op_info, id, 16, 4)
+PORTA_LAYOUT_FIELD(porta_op_info, kind, 20, 4)
+PORTA_LAYOUT_FIELD(porta_op_info, inputs, 24, 4)
+PORTA_LAYOUT_FIELD(porta_op_info, dtypes, 28, 4)
+PORTA_LAYOUT_FIELD(porta_op_info, result, 32, 4)
+PORTA_LAYOUT_FIELD(porta_op_info, differentiable, 36, 4)
+PORTA_LAYOUT_FIELD(porta_op_info, doc, 40, 8)
+PORTA_LAYOUT_FIELD(porta_op_info, kind_name, 48, 8)
+PORTA_LAYOUT_SIZE(porta_op_info, PORTA_OP_INFO_SIZE)
 
 /** PORTA_OP_COUNT of this library: ids 0 .. *out - 1 are its ops. Since 1.2. */
 PORTA_EXPORT porta_status porta_op_count(int32_t* out);
@@ -300,6 +339,19 @@ typedef struct porta_plugin_info {
   uint32_t abi_major;      /**< plugin ABI it was built against (0 when unknown) */
   uint32_t abi_minor;      /**< see abi_major */
 } porta_plugin_info;
+/** sizeof(porta_plugin_info) on LP64. */
+#define PORTA_PLUGIN_INFO_SIZE 64
+PORTA_LAYOUT_FIELD(porta_plugin_info, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_info, path, 8, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_info, name, 16, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_info, version, 24, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_info, reason, 32, 8)
+PORTA_LAYOUT_FIELD(porta_plugin_info, state, 40, 4)
+PORTA_LAYOUT_FIELD(porta_plugin_info, device_type, 44, 4)
+PORTA_LAYOUT_FIELD(porta_plugin_info, device_count, 48, 4)
+PORTA_LAYOUT_FIELD(porta_plugin_info, abi_major, 52, 4)
+PORTA_LAYOUT_FIELD(porta_plugin_info, abi_minor, 56, 4)
+PORTA_LAYOUT_SIZE(porta_plugin_info, PORTA_PLUGIN_INFO_SIZE)
 
 /** Loads the plugin at `path` (absolute or relative to the working
  *  directory) now, whatever PORTA_DEVICES says. Plugins are otherwise found
@@ -381,6 +433,17 @@ typedef struct porta_device_info {
   int32_t capability_major; /**< e.g. CUDA compute capability (0 if n/a) */
   int32_t capability_minor; /**< see capability_major */
 } porta_device_info;
+/** sizeof(porta_device_info) on LP64. */
+#define PORTA_DEVICE_INFO_SIZE 168
+PORTA_LAYOUT_FIELD(porta_device_info, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_device_info, name, 8, 128)
+PORTA_LAYOUT_FIELD(porta_device_info, memory_total, 136, 8)
+PORTA_LAYOUT_FIELD(porta_device_info, memory_free, 144, 8)
+PORTA_LAYOUT_FIELD(porta_device_info, compute_units, 152, 4)
+PORTA_LAYOUT_FIELD(porta_device_info, kind, 156, 4)
+PORTA_LAYOUT_FIELD(porta_device_info, capability_major, 160, 4)
+PORTA_LAYOUT_FIELD(porta_device_info, capability_minor, 164, 4)
+PORTA_LAYOUT_SIZE(porta_device_info, PORTA_DEVICE_INFO_SIZE)
 
 /** Fills `out` for `device`. Since 1.0. */
 PORTA_EXPORT porta_status porta_device_get_info(DLDevice device, porta_device_info* out);
@@ -410,6 +473,20 @@ typedef struct porta_memory_stats {
   uint64_t bytes_from_device;   /**< bytes copied out of this device to the host or another device */
   uint64_t peak_reserved_bytes; /**< high-water mark of reserved_bytes. Since 1.1 */
 } porta_memory_stats;
+/** sizeof(porta_memory_stats) on LP64. */
+#define PORTA_MEMORY_STATS_SIZE 88
+PORTA_LAYOUT_FIELD(porta_memory_stats, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, allocated_bytes, 8, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, reserved_bytes, 16, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, peak_allocated_bytes, 24, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, allocations, 32, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, cache_hits, 40, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, device_allocations, 48, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, device_frees, 56, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, bytes_to_device, 64, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, bytes_from_device, 72, 8)
+PORTA_LAYOUT_FIELD(porta_memory_stats, peak_reserved_bytes, 80, 8)
+PORTA_LAYOUT_SIZE(porta_memory_stats, PORTA_MEMORY_STATS_SIZE)
 
 /** Reads the allocator and transfer counters of `device`. Since 1.0. */
 PORTA_EXPORT porta_status porta_device_memory_stats(DLDevice device, porta_memory_stats* out);
@@ -599,6 +676,13 @@ typedef struct porta_generator_state {
   uint64_t seed;      /**< the Philox key */
   uint64_t offset;    /**< the next counter to draw */
 } porta_generator_state;
+/** sizeof(porta_generator_state) on LP64. */
+#define PORTA_GENERATOR_STATE_SIZE 24
+PORTA_LAYOUT_FIELD(porta_generator_state, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_generator_state, seed, 8, 8)
+PORTA_LAYOUT_FIELD(porta_generator_state, offset, 16, 8)
+PORTA_LAYOUT_SIZE(porta_generator_state, PORTA_GENERATOR_STATE_SIZE)
+
 /** Uniform samples in [low, high) (float dtypes) from `generator` (NULL:
  *  the global one); one counter per element, as porta_rand. Since 1.4. */
 PORTA_EXPORT porta_status porta_uniform(const int64_t* shape, int32_t ndim, DLDataType dtype, DLDevice device,
@@ -1344,6 +1428,17 @@ typedef struct porta_backward_options {
    *  (torch.autograd.grad). */
   porta_tensor** grads_out;
 } porta_backward_options;
+/** sizeof(porta_backward_options) on LP64. */
+#define PORTA_BACKWARD_OPTIONS_SIZE 40
+PORTA_LAYOUT_FIELD(porta_backward_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_backward_options, retain_graph, 8, 4)
+PORTA_LAYOUT_FIELD(porta_backward_options, create_graph, 12, 4)
+PORTA_LAYOUT_FIELD(porta_backward_options, inputs, 16, 8)
+PORTA_LAYOUT_FIELD(porta_backward_options, num_inputs, 24, 4)
+PORTA_LAYOUT_FIELD(porta_backward_options, allow_unused, 28, 4)
+PORTA_LAYOUT_FIELD(porta_backward_options, grads_out, 32, 8)
+PORTA_LAYOUT_SIZE(porta_backward_options, PORTA_BACKWARD_OPTIONS_SIZE)
+
 /** torch.autograd.backward / torch.autograd.grad: reverse-mode
  *  differentiation from `num_roots` tensors at once, dL/droots[i] =
  *  grads[i] (grads NULL, or an entry NULL: ones, that root having exactly
@@ -1467,6 +1562,15 @@ typedef struct porta_conv2d_options {
    *  without it convolve as before 1.6. Since 1.6. */
   int32_t groups;
 } porta_conv2d_options;
+/** sizeof(porta_conv2d_options) on LP64. */
+#define PORTA_CONV2D_OPTIONS_SIZE 40
+PORTA_LAYOUT_FIELD(porta_conv2d_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_conv2d_options, stride, 8, 8)
+PORTA_LAYOUT_FIELD(porta_conv2d_options, padding, 16, 8)
+PORTA_LAYOUT_FIELD(porta_conv2d_options, dilation, 24, 8)
+PORTA_LAYOUT_FIELD(porta_conv2d_options, groups, 32, 4)
+PORTA_LAYOUT_SIZE(porta_conv2d_options, PORTA_CONV2D_OPTIONS_SIZE)
+
 /** 2-D convolution (cross-correlation, as PyTorch): x [N, C, H, W] (or
  *  unbatched [C, H, W], since 1.6), weight [F, C / groups, KH, KW], bias [F]
  *  or NULL -> [N, F, OH, OW]. options NULL: stride 1, padding 0, dilation
@@ -1509,6 +1613,18 @@ typedef struct porta_pool2d_options {
    *  (count_include_pad) or inside the input. 0 (and sizes from before 1.7): floor. Since 1.7. */
   int32_t ceil_mode;
 } porta_pool2d_options;
+/** sizeof(porta_pool2d_options) on LP64. */
+#define PORTA_POOL2D_OPTIONS_SIZE 56
+PORTA_LAYOUT_FIELD(porta_pool2d_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_pool2d_options, kernel, 8, 8)
+PORTA_LAYOUT_FIELD(porta_pool2d_options, stride, 16, 8)
+PORTA_LAYOUT_FIELD(porta_pool2d_options, padding, 24, 8)
+PORTA_LAYOUT_FIELD(porta_pool2d_options, dilation, 32, 8)
+PORTA_LAYOUT_FIELD(porta_pool2d_options, count_include_pad, 40, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_options, reserved, 44, 4)
+PORTA_LAYOUT_FIELD(porta_pool2d_options, ceil_mode, 48, 4)
+PORTA_LAYOUT_SIZE(porta_pool2d_options, PORTA_POOL2D_OPTIONS_SIZE)
+
 /** Max pooling of x [N, C, H, W]. Since 1.0. */
 PORTA_EXPORT porta_status porta_max_pool2d(porta_tensor* x, const porta_pool2d_options* options,
                                            porta_tensor** out);
@@ -1687,6 +1803,18 @@ typedef struct porta_rnn_options {
   int32_t training;      /**< nonzero: `dropout` applies to every layer's output but the last */
   double dropout;        /**< in [0, 1] */
 } porta_rnn_options;
+/** sizeof(porta_rnn_options) on LP64. */
+#define PORTA_RNN_OPTIONS_SIZE 40
+PORTA_LAYOUT_FIELD(porta_rnn_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_rnn_options, mode, 8, 4)
+PORTA_LAYOUT_FIELD(porta_rnn_options, num_layers, 12, 4)
+PORTA_LAYOUT_FIELD(porta_rnn_options, bidirectional, 16, 4)
+PORTA_LAYOUT_FIELD(porta_rnn_options, batch_first, 20, 4)
+PORTA_LAYOUT_FIELD(porta_rnn_options, has_biases, 24, 4)
+PORTA_LAYOUT_FIELD(porta_rnn_options, training, 28, 4)
+PORTA_LAYOUT_FIELD(porta_rnn_options, dropout, 32, 8)
+PORTA_LAYOUT_SIZE(porta_rnn_options, PORTA_RNN_OPTIONS_SIZE)
+
 /** A multi-layer recurrent network over a sequence, as torch.nn.RNN / LSTM
  *  / GRU's forward: input [T, N, I] ([N, T, I] batch_first, or [T, I]
  *  unbatched); h0 (and c0, LSTM only) [L D, N, H] ([L D, H] unbatched) or
@@ -1740,6 +1868,15 @@ typedef struct porta_sgd_options {
   double weight_decay; /**< L2 penalty (>= 0) */
   int32_t nesterov;    /**< Nesterov momentum (needs momentum > 0, dampening 0) */
 } porta_sgd_options;
+/** sizeof(porta_sgd_options) on LP64. */
+#define PORTA_SGD_OPTIONS_SIZE 48
+PORTA_LAYOUT_FIELD(porta_sgd_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_options, lr, 8, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_options, momentum, 16, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_options, dampening, 24, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_options, weight_decay, 32, 8)
+PORTA_LAYOUT_FIELD(porta_sgd_options, nesterov, 40, 4)
+PORTA_LAYOUT_SIZE(porta_sgd_options, PORTA_SGD_OPTIONS_SIZE)
 
 /** torch.optim.Adam / AdamW options. Since 1.0. */
 typedef struct porta_adam_options {
@@ -1751,6 +1888,16 @@ typedef struct porta_adam_options {
   double weight_decay; /**< Adam: L2 (default 0); AdamW: decoupled (default 1e-2) */
   int32_t amsgrad;     /**< nonzero: the maximum of past second moments (PyTorch's amsgrad; composed, not fused). Since 1.5. */
 } porta_adam_options;
+/** sizeof(porta_adam_options) on LP64. */
+#define PORTA_ADAM_OPTIONS_SIZE 56
+PORTA_LAYOUT_FIELD(porta_adam_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_adam_options, lr, 8, 8)
+PORTA_LAYOUT_FIELD(porta_adam_options, beta1, 16, 8)
+PORTA_LAYOUT_FIELD(porta_adam_options, beta2, 24, 8)
+PORTA_LAYOUT_FIELD(porta_adam_options, eps, 32, 8)
+PORTA_LAYOUT_FIELD(porta_adam_options, weight_decay, 40, 8)
+PORTA_LAYOUT_FIELD(porta_adam_options, amsgrad, 48, 4)
+PORTA_LAYOUT_SIZE(porta_adam_options, PORTA_ADAM_OPTIONS_SIZE)
 
 /** torch.optim.RMSprop options. Since 1.5. */
 typedef struct porta_rmsprop_options {
@@ -1762,6 +1909,16 @@ typedef struct porta_rmsprop_options {
   double momentum;     /**< momentum factor (default 0) */
   int32_t centered;    /**< nonzero: normalize by the estimated variance of the gradient */
 } porta_rmsprop_options;
+/** sizeof(porta_rmsprop_options) on LP64. */
+#define PORTA_RMSPROP_OPTIONS_SIZE 56
+PORTA_LAYOUT_FIELD(porta_rmsprop_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_rmsprop_options, lr, 8, 8)
+PORTA_LAYOUT_FIELD(porta_rmsprop_options, alpha, 16, 8)
+PORTA_LAYOUT_FIELD(porta_rmsprop_options, eps, 24, 8)
+PORTA_LAYOUT_FIELD(porta_rmsprop_options, weight_decay, 32, 8)
+PORTA_LAYOUT_FIELD(porta_rmsprop_options, momentum, 40, 8)
+PORTA_LAYOUT_FIELD(porta_rmsprop_options, centered, 48, 4)
+PORTA_LAYOUT_SIZE(porta_rmsprop_options, PORTA_RMSPROP_OPTIONS_SIZE)
 
 /** torch.optim.Adagrad options. Since 1.5. */
 typedef struct porta_adagrad_options {
@@ -1772,6 +1929,15 @@ typedef struct porta_adagrad_options {
   double initial_accumulator_value; /**< the sum's start (default 0) */
   double eps;                       /**< denominator term (default 1e-10) */
 } porta_adagrad_options;
+/** sizeof(porta_adagrad_options) on LP64. */
+#define PORTA_ADAGRAD_OPTIONS_SIZE 48
+PORTA_LAYOUT_FIELD(porta_adagrad_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_adagrad_options, lr, 8, 8)
+PORTA_LAYOUT_FIELD(porta_adagrad_options, lr_decay, 16, 8)
+PORTA_LAYOUT_FIELD(porta_adagrad_options, weight_decay, 24, 8)
+PORTA_LAYOUT_FIELD(porta_adagrad_options, initial_accumulator_value, 32, 8)
+PORTA_LAYOUT_FIELD(porta_adagrad_options, eps, 40, 8)
+PORTA_LAYOUT_SIZE(porta_adagrad_options, PORTA_ADAGRAD_OPTIONS_SIZE)
 
 /** SGD over `params` (n leaf tensors that require grad; references kept). Since 1.0. */
 PORTA_EXPORT porta_status porta_sgd_create(porta_tensor* const* params, int32_t n,
@@ -1965,6 +2131,15 @@ typedef struct porta_init_options {
   int32_t world_size;      /**< number of processes; -1: $WORLD_SIZE, else the launcher's */
   int64_t timeout_ms;      /**< limit for each operation and the rendezvous; <= 0: 30 minutes */
 } porta_init_options;
+/** sizeof(porta_init_options) on LP64. */
+#define PORTA_INIT_OPTIONS_SIZE 40
+PORTA_LAYOUT_FIELD(porta_init_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_init_options, backend, 8, 8)
+PORTA_LAYOUT_FIELD(porta_init_options, init_method, 16, 8)
+PORTA_LAYOUT_FIELD(porta_init_options, rank, 24, 4)
+PORTA_LAYOUT_FIELD(porta_init_options, world_size, 28, 4)
+PORTA_LAYOUT_FIELD(porta_init_options, timeout_ms, 32, 8)
+PORTA_LAYOUT_SIZE(porta_init_options, PORTA_INIT_OPTIONS_SIZE)
 
 /** Makes the default process group (a collective call: every rank calls
  *  it). INVALID_ARGUMENT when one exists or rank and size are unknown;
@@ -2069,6 +2244,14 @@ typedef struct porta_reducer_options {
    *  zeroes the bucket), and the next synchronized backward overwrites it. */
   int32_t gradient_as_bucket_view;
 } porta_reducer_options;
+/** sizeof(porta_reducer_options) on LP64. */
+#define PORTA_REDUCER_OPTIONS_SIZE 32
+PORTA_LAYOUT_FIELD(porta_reducer_options, struct_size, 0, 8)
+PORTA_LAYOUT_FIELD(porta_reducer_options, bucket_bytes, 8, 8)
+PORTA_LAYOUT_FIELD(porta_reducer_options, first_bucket_bytes, 16, 8)
+PORTA_LAYOUT_FIELD(porta_reducer_options, find_unused_parameters, 24, 4)
+PORTA_LAYOUT_FIELD(porta_reducer_options, gradient_as_bucket_view, 28, 4)
+PORTA_LAYOUT_SIZE(porta_reducer_options, PORTA_REDUCER_OPTIONS_SIZE)
 
 /** porta_reducer_create with every setting in `options` (INVALID_ARGUMENT
  *  when options is NULL or its struct_size is too small). Since 1.11. */

@@ -23,6 +23,58 @@ extern "C" {
 #define PORTA_EXPORT
 #endif
 
+/*
+ * Layout in the headers. Every ABI struct (plugin.h, ops.h, porta.h,
+ * comm.h: 35 of them) is followed at once by its published layout:
+ *
+ *   #define PORTA_<NAME>_SIZE <bytes>      (naming rule: the struct's name
+ *                                           without its `porta_` prefix, in
+ *                                           capitals: porta_plugin_info ->
+ *                                           PORTA_PLUGIN_INFO_SIZE)
+ *   PORTA_LAYOUT_FIELD(type, field, offset, width)   one line per field
+ *   PORTA_LAYOUT_SIZE(type, PORTA_<NAME>_SIZE)
+ *
+ * The numbers are written out, not computed: they are what bindings and
+ * plugins built against an older header rely on, so a field that moves or
+ * changes width, or a struct that grows without a line for its new field,
+ * fails the build of everything that includes the header. They are the
+ * layout of Linux LP64 (x86-64, aarch64), the platforms Porta supports; the
+ * _SIZE constants are LP64 sizes (elsewhere use sizeof). On other ABIs only
+ * what holds everywhere is checked: the first field (struct_size) at offset 0.
+ * The checks are static_assert in C++11 and later, _Static_assert in C11 and
+ * later, and nothing in C89/C99. Each macro supplies its own `;`, so its
+ * lines end without one; every layout line starts with PORTA_LAYOUT_ (a
+ * parser may skip them). Appending a field to a struct means appending its
+ * PORTA_LAYOUT_FIELD line and raising its _SIZE (a minor version's only
+ * allowed change). tests/abi/layout_count.cmake checks that every struct
+ * has its _SIZE constant.
+ */
+#if (defined(__cplusplus) && __cplusplus >= 201103L) || (defined(_MSVC_LANG) && _MSVC_LANG >= 201103L)
+#define PORTA_LAYOUT_ASSERT(cond, msg) static_assert(cond, msg);
+#elif !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+#define PORTA_LAYOUT_ASSERT(cond, msg) _Static_assert(cond, msg);
+#else
+#define PORTA_LAYOUT_ASSERT(cond, msg)
+#endif
+#ifdef __cplusplus /* no cast of 0: quiet under -Wold-style-cast and -Wzero-as-null-pointer-constant */
+#define PORTA_LAYOUT_WIDTH_(type, field) sizeof(type::field)
+#else
+#define PORTA_LAYOUT_WIDTH_(type, field) sizeof(((type*)0)->field)
+#endif
+#if defined(__LP64__) || defined(_LP64)
+/** `field` of `type` is at byte `offset` and `width` bytes wide (LP64). */
+#define PORTA_LAYOUT_FIELD(type, field, offset, width)                                                  \
+  PORTA_LAYOUT_ASSERT(offsetof(type, field) == (offset) && PORTA_LAYOUT_WIDTH_(type, field) == (width), \
+                      #type "." #field " moved or changed width: the published layout changed")
+/** sizeof(`type`) is `size` (LP64). */
+#define PORTA_LAYOUT_SIZE(type, size) \
+  PORTA_LAYOUT_ASSERT(sizeof(type) == (size), #type " changed size: a field changed without its layout line")
+#else
+#define PORTA_LAYOUT_FIELD(type, field, offset, width) \
+  PORTA_LAYOUT_ASSERT((offset) != 0 || offsetof(type, field) == 0, #type "." #field " is not its first field")
+#define PORTA_LAYOUT_SIZE(type, size)
+#endif
+
 /**
  * Result of every fallible call. PORTA_OK is 0; every other value is an
  * error whose message is available from porta_last_error() on the calling
