@@ -313,15 +313,15 @@ porta_status direct_conv_kernel(const porta_kernel_call* c) {
 
 template <int Dt>
 porta_kernel_fn direct_conv_kernel_of(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_CONV2D:
-      return &direct_conv_kernel<PORTA_OP_CONV2D, Dt>;
-    case PORTA_OP_CONV2D_BACKWARD_INPUT:
-      return &direct_conv_kernel<PORTA_OP_CONV2D_BACKWARD_INPUT, Dt>;
-    case PORTA_OP_CONV2D_BACKWARD_WEIGHT:
-      return &direct_conv_kernel<PORTA_OP_CONV2D_BACKWARD_WEIGHT, Dt>;
-    default: return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_CONV>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_CONV2D || Op == PORTA_OP_CONV2D_BACKWARD_INPUT ||
+                  Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT)
+      return &direct_conv_kernel<Op, Dt>;
+    else if constexpr (Op == PORTA_OP_IM2COL || Op == PORTA_OP_COL2IM)
+      return nullptr;  // conv_kernels.cpp's
+    else
+      static_assert(no_kernel_for<Op>, "a CONV row without its kernel here");
+  });
 }
 
 porta_kernel_fn find_direct_conv_kernel(uint32_t op, int dtype) {

@@ -24,43 +24,23 @@ T& at(char* p, int64_t stride, int64_t i) {
   return *reinterpret_cast<T*>(p + i * stride);
 }
 
-// The vector function of a unary functor, or -1.
+// The op of a unary functor, or -1 (vector_math.hpp's vectorized() says whether
+// it has a vector function: porta/ops.h's vector column).
 template <class Op>
-constexpr int kVectorFn = -1;
-#define PORTA_VECTOR_FN(NAME, FN) \
-  template <>                     \
-  constexpr int kVectorFn<Math<PORTA_OP_##NAME>> = static_cast<int>(vecmath::Fn::FN);
-PORTA_VECTOR_FN(EXP, Exp)
-PORTA_VECTOR_FN(LOG, Log)
-PORTA_VECTOR_FN(TANH, Tanh)
-PORTA_VECTOR_FN(SIGMOID, Sigmoid)
-PORTA_VECTOR_FN(ERF, Erf)
-PORTA_VECTOR_FN(SIN, Sin)
-PORTA_VECTOR_FN(COS, Cos)
-PORTA_VECTOR_FN(TAN, Tan)
-PORTA_VECTOR_FN(ASIN, Asin)
-PORTA_VECTOR_FN(ACOS, Acos)
-PORTA_VECTOR_FN(ATAN, Atan)
-PORTA_VECTOR_FN(SINH, Sinh)
-PORTA_VECTOR_FN(COSH, Cosh)
-PORTA_VECTOR_FN(LOG1P, Log1p)
-PORTA_VECTOR_FN(EXPM1, Expm1)
-PORTA_VECTOR_FN(LOG2, Log2)
-PORTA_VECTOR_FN(LOG10, Log10)
-PORTA_VECTOR_FN(EXP2, Exp2)
-PORTA_VECTOR_FN(ASINH, Asinh)
-#undef PORTA_VECTOR_FN
+constexpr int kOpOf = -1;
+template <uint32_t O>
+constexpr int kOpOf<Math<O>> = static_cast<int>(O);
 
 // ---- kernel shapes
 
 // A unary op on SLEEF's vector function fn: contiguous runs directly,
 // strided ones gathered into a buffer and scattered back.
 template <class T>
-void vector_unary_kernel(const porta_kernel_call* c, vecmath::Fn fn) {
+void vector_unary_kernel(const porta_kernel_call* c, porta_op op) {
   const DLTensor* ts[2] = {&c->outputs[0], &c->inputs[0]};
-  parallel_runs(operands(ts), numel(c->outputs[0]), [fn](char** p, const int64_t* s, int64_t n, int64_t) {
+  parallel_runs(operands(ts), numel(c->outputs[0]), [op](char** p, const int64_t* s, int64_t n, int64_t) {
     if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
-      vecmath::apply(fn, reinterpret_cast<const T*>(p[1]), reinterpret_cast<T*>(p[0]), n);
+      vecmath::apply(op, reinterpret_cast<const T*>(p[1]), reinterpret_cast<T*>(p[0]), n);
       return;
     }
     constexpr int64_t kBlock = 256;
@@ -68,7 +48,7 @@ void vector_unary_kernel(const porta_kernel_call* c, vecmath::Fn fn) {
     for (int64_t k = 0; k < n; k += kBlock) {
       const int64_t m = std::min(kBlock, n - k);
       for (int64_t i = 0; i < m; ++i) buf[i] = at<T>(p[1], s[1], k + i);
-      vecmath::apply(fn, buf, buf, m);
+      vecmath::apply(op, buf, buf, m);
       for (int64_t i = 0; i < m; ++i) at<T>(p[0], s[0], k + i) = buf[i];
     }
   });
@@ -76,9 +56,9 @@ void vector_unary_kernel(const porta_kernel_call* c, vecmath::Fn fn) {
 
 template <class Op, class T>
 porta_status unary_kernel(const porta_kernel_call* c) {
-  if constexpr (std::is_floating_point_v<T> && kVectorFn<Op> >= 0) {
+  if constexpr (std::is_floating_point_v<T> && kOpOf<Op> >= 0 && vecmath::vectorized(porta_op(kOpOf<Op>))) {
     if (vecmath::level() != vecmath::Level::None) {
-      vector_unary_kernel<T>(c, static_cast<vecmath::Fn>(kVectorFn<Op>));
+      vector_unary_kernel<T>(c, porta_op(kOpOf<Op>));
       return PORTA_OK;
     }
   }

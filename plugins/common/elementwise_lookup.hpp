@@ -14,13 +14,15 @@
 //     template <class T> static porta_status where(const porta_kernel_call*);
 //   };
 //
-// and never lists an op: a new row needs its Math<> and nothing here.
+// and never lists an op: a new row needs its Math<> and nothing here (the
+// lookup walks the rows of those kinds: kind_lookup.hpp).
 #pragma once
 
 #include <porta/ops.h>
 
 #include "dtype_dispatch.hpp"
 #include "elementwise_math.hpp"
+#include "kind_lookup.hpp"
 
 namespace porta::plugin {
 
@@ -46,15 +48,10 @@ constexpr porta_kernel_fn elementwise_kernel_of() {
 
 template <class Shapes, int DT>
 porta_kernel_fn elementwise_kernel_for_dtype(uint32_t op) {
-  switch (op) {
-#define PORTA_X_ELEMENTWISE(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
-  case PORTA_OP_##NAME:                                                              \
-    return elementwise_kernel_of<Shapes, PORTA_OP_##NAME, kind, dtypes, DT>();
-    PORTA_OP_DESCRIPTORS(PORTA_X_ELEMENTWISE)
-#undef PORTA_X_ELEMENTWISE
-    default:
-      return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_COPY, PORTA_OP_KIND_UNARY, PORTA_OP_KIND_BINARY, PORTA_OP_KIND_COMPARE,
+                     PORTA_OP_KIND_WHERE>(op, []<uint32_t Op>(op_id<Op>) {
+    return elementwise_kernel_of<Shapes, Op, kind_of_op<Op>, kOpDtypesById[Op], DT>();
+  });
 }
 
 // The kernel of elementwise op `op` for dtype index `dt`, or nullptr.

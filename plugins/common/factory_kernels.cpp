@@ -80,14 +80,21 @@ porta_kernel_fn find_storage_fill_kernel(int dtype) {
 }
 
 porta_kernel_fn find_factory_kernel(uint32_t op, int dtype) {
-  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
-    switch (op) {
-      case PORTA_OP_FULL: return &fill_kernel<DT>;
-      case PORTA_OP_ARANGE: return DT == kDtBool ? nullptr : &arange_kernel<DT>;
-      case PORTA_OP_RAND_UNIFORM: if constexpr (is_float_dt(DT)) return &random_kernel<DT, false>; else return nullptr;
-      case PORTA_OP_RAND_NORMAL: if constexpr (is_float_dt(DT)) return &random_kernel<DT, true>; else return nullptr;
-      default: return nullptr;
-    }
+  return visit_dtype(dtype, [&]<int DT>() {
+    return lookup_kind<PORTA_OP_KIND_FACTORY>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+      if constexpr (!plugin::op_takes_dtype(Op, DT))
+        return nullptr;  // arange: no bool; the random ops: floats only (the row's dtype class)
+      else if constexpr (Op == PORTA_OP_FULL)
+        return &fill_kernel<DT>;
+      else if constexpr (Op == PORTA_OP_ARANGE)
+        return &arange_kernel<DT>;
+      else if constexpr (Op == PORTA_OP_RAND_UNIFORM)
+        return &random_kernel<DT, false>;
+      else if constexpr (Op == PORTA_OP_RAND_NORMAL)
+        return &random_kernel<DT, true>;
+      else
+        static_assert(no_kernel_for<Op>, "a FACTORY row without its kernel here");
+    });
   });
 }
 

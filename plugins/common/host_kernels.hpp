@@ -17,6 +17,10 @@ using plugin::is_float_dt;
 using plugin::data_of;
 using plugin::numel;
 using plugin::op_params;
+using plugin::lookup_kind;    // kind_lookup.hpp: each family's kernel lookup, from the op table
+using plugin::no_kernel_for;
+using plugin::op_in;
+using plugin::op_id;
 
 // The plugin's host table, for error messages (set in initialize()).
 void set_host_api(const porta_host_api* host);

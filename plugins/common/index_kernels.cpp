@@ -270,16 +270,16 @@ porta_status scatter_kernel(const porta_kernel_call* c) {
 
 porta_kernel_fn find_index_kernel(uint32_t op, int dtype) {
   if (!plugin::op_takes_dtype(op, dtype)) return nullptr;
-  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
+  return visit_dtype(dtype, [&]<int DT>() {
     using T = storage_t<DT>;
-    switch (op) {
-      case PORTA_OP_GATHER:
+    return lookup_kind<PORTA_OP_KIND_INDEX>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+      if constexpr (Op == PORTA_OP_GATHER)
         return &gather_kernel<T>;
-      case PORTA_OP_SCATTER:
+      else if constexpr (Op == PORTA_OP_SCATTER)
         return &scatter_kernel<T>;
-      default:
-        return nullptr;
-    }
+      else
+        static_assert(no_kernel_for<Op>, "an INDEX row without its kernel here");
+    });
   });
 }
 

@@ -142,11 +142,14 @@ porta_status cross_entropy_backward_kernel(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_CROSS_ENTROPY: return &cross_entropy_kernel<T>;
-    case PORTA_OP_CROSS_ENTROPY_BACKWARD: return &cross_entropy_backward_kernel<T>;
-    default: return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_LOSS>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_CROSS_ENTROPY)
+      return &cross_entropy_kernel<T>;
+    else if constexpr (Op == PORTA_OP_CROSS_ENTROPY_BACKWARD)
+      return &cross_entropy_backward_kernel<T>;
+    else
+      static_assert(no_kernel_for<Op>, "a LOSS row without its kernel here");
+  });
 }
 
 }  // namespace

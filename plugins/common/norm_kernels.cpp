@@ -243,13 +243,14 @@ porta_status layer_norm_kernel(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_LAYER_NORM: return &layer_norm_kernel<PORTA_OP_LAYER_NORM, T>;
-    case PORTA_OP_LAYER_NORM_BACKWARD: return &layer_norm_kernel<PORTA_OP_LAYER_NORM_BACKWARD, T>;
-    case PORTA_OP_BATCH_NORM: return &batch_norm_kernel<PORTA_OP_BATCH_NORM, T>;
-    case PORTA_OP_BATCH_NORM_BACKWARD: return &batch_norm_kernel<PORTA_OP_BATCH_NORM_BACKWARD, T>;
-    default: return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_NORM>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_LAYER_NORM || Op == PORTA_OP_LAYER_NORM_BACKWARD)
+      return &layer_norm_kernel<Op, T>;
+    else if constexpr (Op == PORTA_OP_BATCH_NORM || Op == PORTA_OP_BATCH_NORM_BACKWARD)
+      return &batch_norm_kernel<Op, T>;
+    else
+      static_assert(no_kernel_for<Op>, "a NORM row without its kernel here");
+  });
 }
 
 }  // namespace

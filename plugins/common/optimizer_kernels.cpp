@@ -102,11 +102,14 @@ porta_status adam_kernel(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_SGD_STEP: return &sgd_kernel<T>;
-    case PORTA_OP_ADAM_STEP: return &adam_kernel<T>;
-    default: return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_OPTIMIZER>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_SGD_STEP)
+      return &sgd_kernel<T>;
+    else if constexpr (Op == PORTA_OP_ADAM_STEP)
+      return &adam_kernel<T>;
+    else
+      static_assert(no_kernel_for<Op>, "an OPTIMIZER row without its kernel here");
+  });
 }
 
 }  // namespace

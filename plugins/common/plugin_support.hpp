@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kind_lookup.hpp"
+
 namespace porta::plugin {
 
 // Porta's dtypes by their dense index (the core's dispatch order): plugins
@@ -85,30 +87,12 @@ inline constexpr bool dtype_in_class(int dtypes, int dt) {
 // for every storage dtype (false for an op id this header does not know).
 inline constexpr bool op_takes_dtype(uint32_t op, int dt) {
   if (is_storage_dt(dt)) return is_conversion_op(op);
-  switch (op) {
-#define PORTA_X_TAKES(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
-  case PORTA_OP_##NAME:                                                        \
-    return dtype_in_class(dtypes, dt);
-    PORTA_OP_DESCRIPTORS(PORTA_X_TAKES)
-#undef PORTA_X_TAKES
-    default:
-      return false;
-  }
+  return op < PORTA_OP_COUNT && dtype_in_class(kOpDtypesById[op], dt);
 }
 
 // The dtype class (porta_op_dtypes) of `op` from its row of the table, or
 // -1 for an op id this header does not know.
-inline constexpr int op_dtype_class(uint32_t op) {
-  switch (op) {
-#define PORTA_X_CLASS(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
-  case PORTA_OP_##NAME:                                                        \
-    return dtypes;
-    PORTA_OP_DESCRIPTORS(PORTA_X_CLASS)
-#undef PORTA_X_CLASS
-    default:
-      return -1;
-  }
-}
+inline constexpr int op_dtype_class(uint32_t op) { return op < PORTA_OP_COUNT ? kOpDtypesById[op] : -1; }
 
 // Whether a plugin may offer a kernel of its own for (op, storage dtype
 // index dt) beside the conversions: the op's class holds dt's compute dtype
@@ -124,17 +108,7 @@ inline constexpr bool op_may_take_storage_dtype(uint32_t op, int dt) {
 
 // The porta_op_kind of `op` from its row of the table, or -1 for an op id
 // this header does not know: plugins switch on it to find a kernel family.
-inline constexpr int op_kind(uint32_t op) {
-  switch (op) {
-#define PORTA_X_KIND(NAME, name, id, kind, inputs) \
-  case PORTA_OP_##NAME:                            \
-    return kind;
-    PORTA_OP_LIST(PORTA_X_KIND)
-#undef PORTA_X_KIND
-    default:
-      return -1;
-  }
-}
+inline constexpr int op_kind(uint32_t op) { return op < PORTA_OP_COUNT ? kOpKindById[op] : -1; }
 
 // A plugin's kernel families by kind: each a function (op, args...) that
 // finds or runs the kernel of one family. `binary` serves BINARY, COMPARE
@@ -238,17 +212,7 @@ T* data_of(const DLTensor& t) {
 }
 
 // The op's name in PORTA_OP_LIST ("add", "relu", ...), or "unknown op".
-constexpr const char* op_name(uint32_t op) {
-  switch (op) {
-#define PORTA_X_NAME(NAME, name, id, kind, inputs) \
-  case PORTA_OP_##NAME:                            \
-    return #name;
-    PORTA_OP_LIST(PORTA_X_NAME)
-#undef PORTA_X_NAME
-    default:
-      return "unknown op";
-  }
-}
+constexpr const char* op_name(uint32_t op) { return op < PORTA_OP_COUNT ? kOpNameById[op] : "unknown op"; }
 
 // Copies `props` into the core's struct, writing only the fields its
 // struct_size covers (the core may be older than the plugin).

@@ -226,13 +226,18 @@ porta_status avg_pool_backward_kernel(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_MAX_POOL2D: return &max_pool_kernel<T>;
-    case PORTA_OP_MAX_POOL2D_BACKWARD: return &max_pool_backward_kernel<T>;
-    case PORTA_OP_AVG_POOL2D: return &avg_pool_kernel<T>;
-    case PORTA_OP_AVG_POOL2D_BACKWARD: return &avg_pool_backward_kernel<T>;
-    default: return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_POOL>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_MAX_POOL2D)
+      return &max_pool_kernel<T>;
+    else if constexpr (Op == PORTA_OP_MAX_POOL2D_BACKWARD)
+      return &max_pool_backward_kernel<T>;
+    else if constexpr (Op == PORTA_OP_AVG_POOL2D)
+      return &avg_pool_kernel<T>;
+    else if constexpr (Op == PORTA_OP_AVG_POOL2D_BACKWARD)
+      return &avg_pool_backward_kernel<T>;
+    else
+      static_assert(no_kernel_for<Op>, "a POOL row without its kernel here");
+  });
 }
 
 }  // namespace

@@ -157,17 +157,19 @@ porta_status reduce_kernel(const porta_kernel_call* c) {
 }  // namespace
 
 porta_kernel_fn find_reduce_kernel(uint32_t op, int dtype) {
-  return visit_dtype(dtype, [&]<int DT>() -> porta_kernel_fn {
+  return visit_dtype(dtype, [&]<int DT>() {
     using T = storage_t<DT>;
-    switch (op) {
-      case PORTA_OP_SUM: return (DT == kDtInt64 || is_float_dt(DT)) ? &reduce_kernel<PORTA_OP_SUM, T> : nullptr;
-      case PORTA_OP_MEAN: return is_float_dt(DT) ? &reduce_kernel<PORTA_OP_MEAN, T> : nullptr;
-      case PORTA_OP_MAX: return &reduce_kernel<PORTA_OP_MAX, T>;
-      case PORTA_OP_MIN: return &reduce_kernel<PORTA_OP_MIN, T>;
-      case PORTA_OP_ARGMAX: return &reduce_kernel<PORTA_OP_ARGMAX, T>;
-      case PORTA_OP_ARGMIN: return &reduce_kernel<PORTA_OP_ARGMIN, T>;
-      default: return nullptr;
-    }
+    // The row's dtype class: sum int64 and the floats, mean the floats, the others any.
+    auto make = []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+      static_assert(
+          op_in<Op, PORTA_OP_SUM, PORTA_OP_MEAN, PORTA_OP_MAX, PORTA_OP_MIN, PORTA_OP_ARGMAX, PORTA_OP_ARGMIN>,
+          "a REDUCE or ARGREDUCE row reduce_kernel does not serve");
+      if constexpr (plugin::op_takes_dtype(Op, DT))
+        return &reduce_kernel<Op, T>;
+      else
+        return nullptr;
+    };
+    return lookup_kind<PORTA_OP_KIND_REDUCE, PORTA_OP_KIND_ARGREDUCE>(op, make);
   });
 }
 

@@ -18,10 +18,10 @@
 namespace porta::host {
 namespace {
 
-// y = fn(x) over n values, as the UNARY kernel of op computes it.
+// y = Op(x) over n values, as the UNARY kernel of Op computes it.
 template <uint32_t Op, class T>
-void unary_into(vecmath::Fn fn, const T* x, T* y, int64_t n) {
-  if (!vecmath::apply(fn, x, y, n))
+void unary_into(const T* x, T* y, int64_t n) {
+  if (!vecmath::apply(porta_op(Op), x, y, n))
     for (int64_t k = 0; k < n; ++k) y[k] = math::Math<Op>{}(x[k]);
 }
 
@@ -33,12 +33,12 @@ PORTA_WIDEST_VECTORS void lstm_cell_rows(const porta_kernel_call* c, int64_t beg
   for (int64_t r = begin; r < end; ++r) {
     T* a = act + r * 5 * H;  // i, f, g, o, tanh(c)
     for (int64_t k = 0; k < 4 * H; ++k) a[k] = gi[r * 4 * H + k] + gh[r * 4 * H + k];
-    unary_into<PORTA_OP_SIGMOID>(vecmath::Fn::Sigmoid, a, a, 2 * H);  // i, f
-    unary_into<PORTA_OP_TANH>(vecmath::Fn::Tanh, a + 2 * H, a + 2 * H, H);
-    unary_into<PORTA_OP_SIGMOID>(vecmath::Fn::Sigmoid, a + 3 * H, a + 3 * H, H);
+    unary_into<PORTA_OP_SIGMOID>(a, a, 2 * H);  // i, f
+    unary_into<PORTA_OP_TANH>(a + 2 * H, a + 2 * H, H);
+    unary_into<PORTA_OP_SIGMOID>(a + 3 * H, a + 3 * H, H);
     T* cr = cell + r * H;
     for (int64_t k = 0; k < H; ++k) cr[k] = a[H + k] * c_prev[r * H + k] + a[k] * a[2 * H + k];
-    unary_into<PORTA_OP_TANH>(vecmath::Fn::Tanh, cr, a + 4 * H, H);
+    unary_into<PORTA_OP_TANH>(cr, a + 4 * H, H);
     for (int64_t k = 0; k < H; ++k) h[r * H + k] = a[3 * H + k] * a[4 * H + k];
   }
 }
@@ -138,11 +138,10 @@ porta_status rnn_kernel(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_LSTM_CELL: return &rnn_kernel<PORTA_OP_LSTM_CELL, T>;
-    case PORTA_OP_LSTM_CELL_BACKWARD: return &rnn_kernel<PORTA_OP_LSTM_CELL_BACKWARD, T>;
-    default: return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_RNN>(op, []<uint32_t Op>(op_id<Op>) {
+    static_assert(op_in<Op, PORTA_OP_LSTM_CELL, PORTA_OP_LSTM_CELL_BACKWARD>, "an RNN row rnn_kernel does not serve");
+    return &rnn_kernel<Op, T>;
+  });
 }
 
 }  // namespace

@@ -16,14 +16,14 @@ namespace porta::host {
 // (vector_math.hpp), else the C library's.
 template <class T>
 inline void exp_into(const T* x, T* y, int64_t n) {
-  if (!vecmath::apply(vecmath::Fn::Exp, x, y, n))
+  if (!vecmath::apply(PORTA_OP_EXP, x, y, n))
     for (int64_t k = 0; k < n; ++k) y[k] = std::exp(x[k]);
 }
 
 // log(x[k]) into y[k] in double (y may be x): SLEEF's vector log where it is
 // loaded, else the C library's.
 inline void log_into(const double* x, double* y, int64_t n) {
-  if (!vecmath::apply(vecmath::Fn::Log, x, y, n))
+  if (!vecmath::apply(PORTA_OP_LOG, x, y, n))
     for (int64_t k = 0; k < n; ++k) y[k] = std::log(x[k]);
 }
 

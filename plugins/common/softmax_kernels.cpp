@@ -113,13 +113,12 @@ porta_status softmax_kernel(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_SOFTMAX: return &softmax_kernel<PORTA_OP_SOFTMAX, T>;
-    case PORTA_OP_LOG_SOFTMAX: return &softmax_kernel<PORTA_OP_LOG_SOFTMAX, T>;
-    case PORTA_OP_SOFTMAX_BACKWARD: return &softmax_kernel<PORTA_OP_SOFTMAX_BACKWARD, T>;
-    case PORTA_OP_LOG_SOFTMAX_BACKWARD: return &softmax_kernel<PORTA_OP_LOG_SOFTMAX_BACKWARD, T>;
-    default: return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_SOFTMAX>(op, []<uint32_t Op>(op_id<Op>) {
+    static_assert(
+        op_in<Op, PORTA_OP_SOFTMAX, PORTA_OP_LOG_SOFTMAX, PORTA_OP_SOFTMAX_BACKWARD, PORTA_OP_LOG_SOFTMAX_BACKWARD>,
+        "a SOFTMAX row softmax_kernel does not serve");
+    return &softmax_kernel<Op, T>;
+  });
 }
 
 }  // namespace

@@ -16,20 +16,23 @@
 namespace porta::host::vecmath {
 namespace {
 
-constexpr int kFns = static_cast<int>(Fn::Count);
 constexpr int kLevels = 4;
 
-// SLEEF's function stem and accuracy for each Fn, in Fn's order.
+// SLEEF's function stem and accuracy of each op, from porta/ops.h's vector
+// column (null for SCALAR rows).
 struct Spec {
   const char* stem;
   const char* ulp;
 };
-constexpr Spec kSpecs[] = {
-    {"exp", "u10"},  {"log", "u10"},  {"tanh", "u35"},  {"exp", "u10"} /* sigmoid */, {"erf", "u10"},
-    {"sin", "u10"},  {"cos", "u10"},  {"tan", "u10"},   {"asin", "u10"},  {"acos", "u10"},  {"atan", "u10"},
-    {"sinh", "u10"}, {"cosh", "u10"}, {"log1p", "u10"}, {"expm1", "u10"}, {"log2", "u10"}, {"log10", "u10"},
-    {"exp2", "u10"}, {"asinh", "u10"}};
-static_assert(std::size(kSpecs) == kFns, "every Fn needs its SLEEF function");
+constexpr Spec kSpecs[PORTA_OP_COUNT] = {
+#define PORTA_OP_VECTOR_SLEEF(stem, ulp) Spec{#stem, #ulp}
+#define PORTA_OP_VECTOR_SCALAR Spec{nullptr, nullptr}
+#define PORTA_X_SPEC(NAME, id, since, domain, autocast, vector) PORTA_OP_VECTOR_##vector,
+    PORTA_OP_TRAITS(PORTA_X_SPEC)
+#undef PORTA_X_SPEC
+#undef PORTA_OP_VECTOR_SCALAR
+#undef PORTA_OP_VECTOR_SLEEF
+};
 
 // SLEEF's name of `s` at `level` for float or double: its deterministic
 // sets, finz (FMA) where the level has FMA, cinz otherwise.
@@ -59,10 +62,10 @@ bool cpu_runs(Level level) {
   return false;
 }
 
-// Each level's SLEEF functions (complete: every one was found).
+// Each level's SLEEF functions, by op id (complete: every vectorized op's was found).
 struct LevelFns {
-  void* f32[kFns] = {};
-  void* f64[kFns] = {};
+  void* f32[PORTA_OP_COUNT] = {};
+  void* f64[PORTA_OP_COUNT] = {};
   bool complete = false;
 };
 LevelFns g_fns[kLevels];
@@ -123,13 +126,13 @@ void run_sse2(void* f, bool s, const double* x, double* y, int64_t n) { run_bloc
 #endif
 
 template <class T>
-bool run_at(Level level, Fn fn, const T* x, T* y, int64_t n) {
+bool run_at(Level level, porta_op op, const T* x, T* y, int64_t n) {
   const int l = static_cast<int>(level);  // g_fns is filled: every caller asked level() first
-  if (level == Level::None || !g_fns[l].complete) return false;
+  if (level == Level::None || !g_fns[l].complete || !vectorized(op)) return false;
   if (n <= 0) return true;
 #if defined(__x86_64__)
-  void* f = std::is_same_v<T, float> ? g_fns[l].f32[static_cast<int>(fn)] : g_fns[l].f64[static_cast<int>(fn)];
-  const bool sigmoid = fn == Fn::Sigmoid;
+  void* f = std::is_same_v<T, float> ? g_fns[l].f32[op] : g_fns[l].f64[op];
+  const bool sigmoid = op == PORTA_OP_SIGMOID;
   switch (level) {
     case Level::Avx512: run_avx512(f, sigmoid, x, y, n); return true;
     case Level::Avx2: run_avx2(f, sigmoid, x, y, n); return true;
@@ -137,7 +140,7 @@ bool run_at(Level level, Fn fn, const T* x, T* y, int64_t n) {
     case Level::None: break;
   }
 #endif
-  (void)fn, (void)x, (void)y;
+  (void)op, (void)x, (void)y;
   return false;
 }
 
@@ -169,7 +172,8 @@ Level level() {
     for (Level l : {Level::Sse2, Level::Avx2, Level::Avx512}) {
       LevelFns& fns = g_fns[static_cast<int>(l)];
       bool complete = cpu_runs(l);
-      for (int i = 0; complete && i < kFns; ++i) {
+      for (int i = 0; complete && i < PORTA_OP_COUNT; ++i) {
+        if (!kSpecs[i].stem) continue;
         fns.f32[i] = dlsym(lib, sleef_name(kSpecs[i], l, false).c_str());
         fns.f64[i] = dlsym(lib, sleef_name(kSpecs[i], l, true).c_str());
         complete = fns.f32[i] && fns.f64[i];
@@ -187,20 +191,20 @@ namespace {
 // SLEEF's log1p and asinh overflow to inf for the largest finite inputs (log1p(FLT_MAX), asinh(1e20f)), whose
 // results are finite: those elements are computed again one at a time.
 template <class T>
-bool finite_where_sleef_overflows(Fn fn, const T* x, T* y, int64_t n, bool done) {
-  if (!done || (fn != Fn::Log1p && fn != Fn::Asinh)) return done;
+bool finite_where_sleef_overflows(porta_op op, const T* x, T* y, int64_t n, bool done) {
+  if (!done || (op != PORTA_OP_LOG1P && op != PORTA_OP_ASINH)) return done;
   for (int64_t i = 0; i < n; ++i)
-    if (std::isinf(y[i]) && std::isfinite(x[i])) y[i] = fn == Fn::Log1p ? std::log1p(x[i]) : std::asinh(x[i]);
+    if (std::isinf(y[i]) && std::isfinite(x[i])) y[i] = op == PORTA_OP_LOG1P ? std::log1p(x[i]) : std::asinh(x[i]);
   return true;
 }
 
 }  // namespace
 
-bool apply(Fn fn, const float* x, float* y, int64_t n) {
-  return finite_where_sleef_overflows(fn, x, y, n, run_at(level(), fn, x, y, n));
+bool apply(porta_op op, const float* x, float* y, int64_t n) {
+  return finite_where_sleef_overflows(op, x, y, n, run_at(level(), op, x, y, n));
 }
-bool apply(Fn fn, const double* x, double* y, int64_t n) {
-  return finite_where_sleef_overflows(fn, x, y, n, run_at(level(), fn, x, y, n));
+bool apply(porta_op op, const double* x, double* y, int64_t n) {
+  return finite_where_sleef_overflows(op, x, y, n, run_at(level(), op, x, y, n));
 }
 
 std::vector<Level> available_levels() {
@@ -211,7 +215,9 @@ std::vector<Level> available_levels() {
   return levels;
 }
 
-bool apply_at(Level at, Fn fn, const float* x, float* y, int64_t n) { return level(), run_at(at, fn, x, y, n); }
-bool apply_at(Level at, Fn fn, const double* x, double* y, int64_t n) { return level(), run_at(at, fn, x, y, n); }
+bool apply_at(Level at, porta_op op, const float* x, float* y, int64_t n) { return level(), run_at(at, op, x, y, n); }
+bool apply_at(Level at, porta_op op, const double* x, double* y, int64_t n) {
+  return level(), run_at(at, op, x, y, n);
+}
 
 }  // namespace porta::host::vecmath

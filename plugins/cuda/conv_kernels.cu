@@ -115,14 +115,17 @@ porta_status col2im(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_IM2COL:
+  return lookup_kind<PORTA_OP_KIND_CONV>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_IM2COL)
       return &im2col<T>;
-    case PORTA_OP_COL2IM:
+    else if constexpr (Op == PORTA_OP_COL2IM)
       return &col2im<T>;
-    default:
-      return nullptr;
-  }
+    else if constexpr (Op == PORTA_OP_CONV2D || Op == PORTA_OP_CONV2D_BACKWARD_INPUT ||
+                       Op == PORTA_OP_CONV2D_BACKWARD_WEIGHT)
+      return nullptr;  // the core lowers them to im2col + matmul
+    else
+      static_assert(no_kernel_for<Op>, "a CONV row without its kernel here");
+  });
 }
 
 }  // namespace

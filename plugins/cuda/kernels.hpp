@@ -25,6 +25,10 @@ using enum plugin::DtypeIndex;  // kDtBool ... kDtFloat64
 using plugin::data_of;
 using plugin::numel;
 using plugin::op_params;
+using plugin::lookup_kind;  // plugins/common/kind_lookup.hpp: the lookup the host families share
+using plugin::no_kernel_for;
+using plugin::op_in;
+using plugin::op_id;
 
 // Per-family lookups, by dtype index.
 porta_kernel_fn find_copy_kernel(uint32_t op, int dtype);       // COPY, CAST

@@ -59,14 +59,14 @@ porta_status adam(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_SGD_STEP:
+  return lookup_kind<PORTA_OP_KIND_OPTIMIZER>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_SGD_STEP)
       return &sgd<T>;
-    case PORTA_OP_ADAM_STEP:
+    else if constexpr (Op == PORTA_OP_ADAM_STEP)
       return &adam<T>;
-    default:
-      return nullptr;
-  }
+    else
+      static_assert(no_kernel_for<Op>, "an OPTIMIZER row without its kernel here");
+  });
 }
 
 }  // namespace

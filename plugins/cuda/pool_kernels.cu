@@ -269,18 +269,18 @@ porta_status avg_pool_backward(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_MAX_POOL2D:
+  return lookup_kind<PORTA_OP_KIND_POOL>(op, []<uint32_t Op>(op_id<Op>) -> porta_kernel_fn {
+    if constexpr (Op == PORTA_OP_MAX_POOL2D)
       return &max_pool<T>;
-    case PORTA_OP_MAX_POOL2D_BACKWARD:
+    else if constexpr (Op == PORTA_OP_MAX_POOL2D_BACKWARD)
       return &max_pool_backward<T>;
-    case PORTA_OP_AVG_POOL2D:
+    else if constexpr (Op == PORTA_OP_AVG_POOL2D)
       return &avg_pool<T>;
-    case PORTA_OP_AVG_POOL2D_BACKWARD:
+    else if constexpr (Op == PORTA_OP_AVG_POOL2D_BACKWARD)
       return &avg_pool_backward<T>;
-    default:
-      return nullptr;
-  }
+    else
+      static_assert(no_kernel_for<Op>, "a POOL row without its kernel here");
+  });
 }
 
 }  // namespace

@@ -62,14 +62,10 @@ porta_status rnn_kernel(const porta_kernel_call* c) {
 
 template <class T>
 porta_kernel_fn find_for(uint32_t op) {
-  switch (op) {
-    case PORTA_OP_LSTM_CELL:
-      return &rnn_kernel<PORTA_OP_LSTM_CELL, T>;
-    case PORTA_OP_LSTM_CELL_BACKWARD:
-      return &rnn_kernel<PORTA_OP_LSTM_CELL_BACKWARD, T>;
-    default:
-      return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_RNN>(op, []<uint32_t Op>(op_id<Op>) {
+    static_assert(op_in<Op, PORTA_OP_LSTM_CELL, PORTA_OP_LSTM_CELL_BACKWARD>, "an RNN row rnn_kernel does not serve");
+    return &rnn_kernel<Op, T>;
+  });
 }
 
 }  // namespace

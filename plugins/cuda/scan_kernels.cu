@@ -83,18 +83,12 @@ porta_kernel_fn scan_for(int dtype) {
 }  // namespace
 
 porta_kernel_fn find_scan_kernel(uint32_t op, int dtype) {
-  switch (op) {
-    case PORTA_OP_CUMSUM:
-      return scan_for<PORTA_OP_CUMSUM>(dtype);
-    case PORTA_OP_CUMPROD:
-      return scan_for<PORTA_OP_CUMPROD>(dtype);
-    case PORTA_OP_CUMMAX:
-      return scan_for<PORTA_OP_CUMMAX>(dtype);
-    case PORTA_OP_CUMMIN:
-      return scan_for<PORTA_OP_CUMMIN>(dtype);
-    default:
-      return nullptr;
-  }
+  return lookup_kind<PORTA_OP_KIND_SCAN, PORTA_OP_KIND_RUNNING_EXTREME>(
+      op, [dtype]<uint32_t Op>(op_id<Op>) {
+        static_assert(op_in<Op, PORTA_OP_CUMSUM, PORTA_OP_CUMPROD, PORTA_OP_CUMMAX, PORTA_OP_CUMMIN>,
+                      "a SCAN or RUNNING_EXTREME row scan_for does not serve");
+        return scan_for<Op>(dtype);
+      });
 }
 
 }  // namespace porta::cuda

@@ -104,6 +104,11 @@ inline const ScanOp kScanOps[] = {PORTA_OP_LIST(CONF_X_SCAN)};
   CONF_WHEN_KIND(INDEX, kind)(static_assert(PORTA_OP_##NAME == PORTA_OP_GATHER || PORTA_OP_##NAME == PORTA_OP_SCATTER, \
                                             "new INDEX op: add tests to test_index.cpp");)
 PORTA_OP_LIST(CONF_X_SINGLE)
+
+// Each op's domain column (where the suites sample its inputs), by id.
+#define CONF_X_DOMAIN(NAME, id, since, domain, autocast, vector) domain,
+inline constexpr porta_op_domain kDomains[] = {PORTA_OP_TRAITS(CONF_X_DOMAIN)};
 // clang-format on
+inline porta_op_domain domain_of(porta_op op) { return kDomains[op]; }
 
 }  // namespace conformance

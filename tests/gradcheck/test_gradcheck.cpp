@@ -30,42 +30,22 @@ bool differentiable(porta_op op) {
   return porta_op_get_info(op, &info) == PORTA_OK && info.differentiable != 0;
 }
 
-// Where each op's finite differences are taken: inside its domain and away
-// from its kinks and jumps ([-1, 1] unless said here). For binary ops, a's
-// range then b's.
+// Where each op's finite differences are taken: inside its domain (the op
+// table's domain column) and away from its kinks and jumps. For binary ops,
+// a's range then b's.
 struct Domain {
   double lo = -1, hi = 1, b_lo = -1, b_hi = 1;
 };
 Domain domain_of(porta_op op) {
-  switch (op) {
-    case PORTA_OP_LOG:
-    case PORTA_OP_SQRT:
-    case PORTA_OP_LOG2:
-    case PORTA_OP_LOG10:
-      return {0.5, 2};
-    case PORTA_OP_RELU:
-    case PORTA_OP_ABS:
-      return {0.1, 1};  // and *_negative below
-    case PORTA_OP_ASIN:
-    case PORTA_OP_ACOS:
-    case PORTA_OP_ERFINV:
-      return {-0.8, 0.8};
-    case PORTA_OP_FLOOR:
-    case PORTA_OP_CEIL:
-    case PORTA_OP_ROUND:
-    case PORTA_OP_TRUNC:
-    case PORTA_OP_SIGN:
-      return {0.1, 0.4};  // no integer or half-integer inside
-    case PORTA_OP_DIV:
-    case PORTA_OP_POW:
-      return {0.5, 2, 0.5, 2};
-    case PORTA_OP_REMAINDER:
-    case PORTA_OP_FMOD:
-    case PORTA_OP_FLOOR_DIVIDE:
-      return {1.1, 1.4, 0.5, 0.54};  // a / b in (2.03, 2.8): no jump inside
-    default:
-      return {};
+  switch (conformance::domain_of(op)) {
+    case PORTA_DOMAIN_REAL: return {};
+    case PORTA_DOMAIN_POSITIVE: return {0.5, 2, 0.5, 2};
+    case PORTA_DOMAIN_UNIT: return {-0.8, 0.8};
+    case PORTA_DOMAIN_KINK_AT_ZERO: return {0.1, 1};  // and *_negative below
+    case PORTA_DOMAIN_STEPS: return {0.1, 0.4};      // no integer or half-integer inside
+    case PORTA_DOMAIN_QUOTIENT: return {1.1, 1.4, 0.5, 0.54};  // a / b in (2.03, 2.8): no jump inside
   }
+  return {};
 }
 
 std::vector<Case> elementwise_cases() {

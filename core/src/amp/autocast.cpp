@@ -1,5 +1,7 @@
 #include "amp/autocast.hpp"
 
+#include <array>
+
 #include <vector>
 
 #include "autograd/node.hpp"
@@ -126,31 +128,24 @@ void refuse_unsafe_binary_cross_entropy(const TensorPtr& input) {
        "safe, or leave the autocast region (autocast(enabled=False)) and cast the input to float32");
 }
 
+// Each op's autocast column of porta/ops.h: CUDA's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype)
+// and its lower-precision list, as far as they name ops of the table.
+constexpr std::array<porta_op_autocast, PORTA_OP_COUNT> kAutocast = [] {
+  std::array<porta_op_autocast, PORTA_OP_COUNT> t{};
+#define PORTA_X_AUTOCAST(NAME, id, since, domain, autocast, vector) t[id] = autocast;
+  PORTA_OP_TRAITS(PORTA_X_AUTOCAST)
+#undef PORTA_X_AUTOCAST
+  return t;
+}();
+
 TensorPtr operand(porta_op op, const TensorPtr& t) {
-  if (t_open_regions == 0) return t;
-  switch (op) {
-    case PORTA_OP_MATMUL:
-      return lower(t);
-    // CUDA's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype) among the generated entry points.
-    case PORTA_OP_EXP:
-    case PORTA_OP_EXPM1:
-    case PORTA_OP_LOG:
-    case PORTA_OP_LOG2:
-    case PORTA_OP_LOG10:
-    case PORTA_OP_LOG1P:
-    case PORTA_OP_ASIN:
-    case PORTA_OP_ACOS:
-    case PORTA_OP_TAN:
-    case PORTA_OP_SINH:
-    case PORTA_OP_COSH:
-    case PORTA_OP_ERFINV:
-    case PORTA_OP_POW:
-    case PORTA_OP_SUM:
-    case PORTA_OP_CUMSUM:
-    case PORTA_OP_CUMPROD: return to_float32(t, Float32List::AcceleratorsOnly);
-    default:
-      return t;
+  if (t_open_regions == 0 || op < 0 || op >= PORTA_OP_COUNT) return t;
+  switch (kAutocast[static_cast<size_t>(op)]) {
+    case PORTA_AUTOCAST_LOWER: return lower(t);
+    case PORTA_AUTOCAST_FLOAT32_ON_ACCELERATORS: return to_float32(t, Float32List::AcceleratorsOnly);
+    case PORTA_AUTOCAST_PROMOTE: break;
   }
+  return t;
 }
 
 }  // namespace porta::amp

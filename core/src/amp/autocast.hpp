@@ -42,9 +42,10 @@ TensorPtr to_float32(const TensorPtr& t, Float32List list = Float32List::Both);
 // Refuses binary_cross_entropy in an autocast region on an accelerator, as
 // PyTorch does (it is unsafe to autocast there; the CPU's list has it).
 void refuse_unsafe_binary_cross_entropy(const TensorPtr& input);
-// `t` as op `op` (an id of porta/ops.h) takes it, by PyTorch's lists: lower()
-// for MATMUL; on accelerators, to_float32() for exp, log and their kin, pow,
-// sum, cumsum and cumprod; `t` itself for every other op.
+// `t` as op `op` (an id of porta/ops.h) takes it, by the row's autocast
+// column: lower() for LOWER (matmul), to_float32() on accelerators for
+// FLOAT32_ON_ACCELERATORS (exp, log and their kin, pow, sum, cumsum,
+// cumprod), `t` itself for PROMOTE.
 TensorPtr operand(porta_op op, const TensorPtr& t);
 
 }  // namespace porta::amp

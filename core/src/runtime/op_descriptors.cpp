@@ -68,18 +68,32 @@ const OpDescriptor& op_descriptor(porta_op op) {
   return *d;
 }
 
+namespace {
+
+// Each row's `since` column, in id order.
+constexpr std::array<uint32_t, PORTA_OP_COUNT> kSince = [] {
+  std::array<uint32_t, PORTA_OP_COUNT> t{};
+#define PORTA_X_SINCE(NAME, id, since, domain, autocast, vector) t[id] = since;
+  PORTA_OP_TRAITS(PORTA_X_SINCE)
+#undef PORTA_X_SINCE
+  return t;
+}();
+
+// Ops are only appended: a row's minor is never older than the row before it's,
+// nor newer than the plugin ABI this header declares.
+constexpr bool since_only_grows() {
+  for (size_t i = 1; i < kSince.size(); ++i)
+    if (kSince[i] < kSince[i - 1]) return false;
+  return kSince.back() <= PORTA_PLUGIN_ABI_MINOR;
+}
+static_assert(since_only_grows(), "porta/ops.h: a row's `since` must be >= the row before it's, <= PORTA_PLUGIN_ABI_MINOR");
+
+}  // namespace
+
 int32_t ops_known_at_plugin_minor(uint32_t minor) {
-  // The first id of each minor's ops (porta/ops.h says which ids came when).
-  if (minor == 0) return PORTA_OP_IM2COL;
-  if (minor <= 2) return PORTA_OP_SIN;
-  if (minor == 3) return PORTA_OP_GATHER;
-  if (minor == 4) return PORTA_OP_SORT;
-  if (minor <= 6) return PORTA_OP_LAYER_NORM;  // 1.6 appended no op (porta_sort_params.k)
-  if (minor == 7) return PORTA_OP_CUMMAX;
-  // 1.9 appended no op (porta_plugin_api.native_stream), nor 1.10 (the storage dtypes).
-  if (minor <= 10) return PORTA_OP_BITWISE_AND;
-  static_assert(PORTA_PLUGIN_ABI_MINOR == 11, "ops appended in a new plugin ABI minor need their first id here");
-  return PORTA_OP_COUNT;
+  int32_t known = 0;  // the rows are in id order and their minors only grow
+  while (known < PORTA_OP_COUNT && kSince[static_cast<size_t>(known)] <= minor) ++known;
+  return known;
 }
 
 }  // namespace porta
