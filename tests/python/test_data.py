@@ -116,7 +116,7 @@ def test_shuffling_draws_from_portas_generator():
     porta.manual_seed(0)
     first, second = order(DataLoader(ds, shuffle=True)), order(DataLoader(ds, shuffle=True))
     assert first != second  # the global generator moved on, as PyTorch's does
-    # The same permutations the C++ loader gives after porta::manual_seed(0) (tests/cpp/data_test.cpp).
+    # The same permutations the C++ loader gives after porta::manual_seed(0) (tests/cpp/test_data.cpp).
     assert first == porta.randperm(n, generator=porta.Generator().set_state((0, 0))).tolist()
     assert second == porta.randperm(n, generator=porta.Generator().set_state((0, n))).tolist()
     # generator= is honoured: epoch e of seed s is the C++ loader's {.seed = s} epoch e.

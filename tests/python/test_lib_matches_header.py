@@ -1,7 +1,9 @@
 """_lib.py's ctypes declarations checked against porta.h itself.
 
-The signature table (porta/_signatures.py) must be what generate_signatures.py
-makes of porta.h today. Independently of that generator, the header is parsed
+The signature table (porta/_signatures.py) and the enums, constants and
+structs of porta/_abi.py must be what generate_signatures.py makes of the
+headers today; each generated Structure has the size porta.h's
+PORTA_<NAME>_SIZE states. Independently of that generator, the header is parsed
 here (its PORTA_EXPORT declarations and its porta_* structs) and compared with
 what _lib declares: each exported function has a signature with the same
 number of parameters, each parameter and the result of the same shape
@@ -16,7 +18,7 @@ import re
 
 import pytest
 
-from porta import _lib, _signatures
+from porta import _abi, _lib, _signatures
 
 REPO = os.path.join(os.path.dirname(__file__), "..", "..")
 HEADER = os.path.join(REPO, "abi", "porta", "porta.h")
@@ -112,13 +114,53 @@ def test_every_exported_function_is_declared_alike():
 
 
 def test_the_signature_table_is_what_porta_h_gives():
-    spec = importlib.util.spec_from_file_location("generate_signatures", GENERATOR)
-    generator = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(generator)
+    generator = _generator()
     with open(_signatures.__file__, encoding="utf-8") as f:
         committed = f.read()
     assert committed == generator.render(HEADER), (
         "porta/_signatures.py is not what porta.h gives: run python3 bindings/python/generate_signatures.py")
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("generate_signatures", GENERATOR)
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    return generator
+
+
+def test_the_abi_module_is_what_the_headers_give():
+    with open(_abi.__file__, encoding="utf-8") as f:
+        committed = f.read()
+    assert committed == _generator().render_abi(HEADER), (
+        "porta/_abi.py is not what abi/porta/*.h give: run python3 bindings/python/generate_signatures.py")
+
+
+def test_every_generated_struct_has_the_size_porta_h_states():
+    """porta.h follows each struct with #define PORTA_<NAME>_SIZE (its LP64 size)."""
+    problems = []
+    for c_name, cls in _abi.STRUCTS.items():
+        size = getattr(_abi, c_name.upper() + "_SIZE", None)
+        if size is None:
+            problems.append(f"{c_name}: porta.h states no {c_name.upper()}_SIZE")
+        elif ctypes.sizeof(cls) != size:
+            problems.append(f"{c_name}: {c_name.upper()}_SIZE is {size}, ctypes.sizeof({cls.__name__}) is "
+                            f"{ctypes.sizeof(cls)}")
+    assert len(_abi.STRUCTS) >= 15
+    assert not problems, "\n".join(problems)
+
+
+def test_lib_uses_the_generated_structs():
+    for c_name, cls in _abi.STRUCTS.items():
+        assert getattr(_lib, cls.__name__) is cls, f"_lib.{cls.__name__} is not _abi's {c_name}"
+
+
+def test_the_enums_hold_what_porta_h_documents():
+    """A few values checked against their literal C spelling, independently of the generator."""
+    text = _header_text()
+    for name, value in re.findall(r"\b(PORTA_(?:REDUCTION|PAD|RNN|MESHGRID|GELU|PLUGIN|ERROR_DETAIL)_\w+)\s*=\s*(\d+)\b",
+                                  text):
+        assert getattr(_abi, name) == int(value), name
+    assert _abi.ENUMS["porta_reduction"]["PORTA_REDUCTION_SUM"] == _abi.PORTA_REDUCTION_SUM
 
 
 def _c_fields(body, enums):
@@ -138,11 +180,7 @@ def _c_fields(body, enums):
 
 
 def _python_struct(c_name):
-    for value in vars(_lib).values():
-        if isinstance(value, type) and issubclass(value, ctypes.Structure) and \
-                (value.__doc__ or "").strip().rstrip(".").split(":")[0] == c_name:
-            return value
-    return None
+    return _abi.STRUCTS.get(c_name)
 
 
 def test_every_struct_has_the_headers_layout():
@@ -154,7 +192,7 @@ def test_every_struct_has_the_headers_layout():
     for c_name, body in structs:
         cls = _python_struct(c_name)
         if cls is None:
-            problems.append(f"{c_name}: no ctypes Structure in _lib.py says it mirrors it (docstring)")
+            problems.append(f"{c_name}: no ctypes Structure in _abi.STRUCTS: run generate_signatures.py")
             continue
         offset, max_align = 0, 1
         py_fields = [f[0] for f in cls._fields_]

@@ -100,6 +100,16 @@ const Case kCases[] = {
        EXPECT_STREQ(porta_status_name(static_cast<porta_status>(13)), "PORTA_ERROR_UNKNOWN_STATUS");
        EXPECT_STREQ(porta_status_name(PORTA_ERROR_INVALID_HANDLE), "PORTA_ERROR_INVALID_HANDLE");
      }},
+    {"porta_last_error_detail",
+     [](Fixture& x) {
+       // Takes nothing to refuse: it reports the detail of the last error, and a new error resets it
+       // (read right after the failing call: REFUSED's own checks make calls of their own).
+       Untouched<porta_tensor*> out;
+       EXPECT_EQ(porta_squeeze(x.f.get(), 5, out.p()), PORTA_ERROR_INVALID_ARGUMENT);
+       EXPECT_EQ(porta_last_error_detail(), PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE) << porta_last_error();
+       EXPECT_EQ(porta_tensor_ndim(nullptr, nullptr), PORTA_ERROR_INVALID_HANDLE);
+       EXPECT_EQ(porta_last_error_detail(), PORTA_ERROR_DETAIL_NONE) << porta_last_error();
+     }},
     {"porta_version",
      [](Fixture&) {
        // Every pointer may be NULL (documented): nothing to refuse.

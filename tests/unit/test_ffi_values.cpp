@@ -60,6 +60,9 @@ std::map<std::string, Known> header_values() {
   PORTA_FFI_NUMBER(PORTA_ERROR_IO);
   PORTA_FFI_NUMBER(PORTA_ERROR_INTERNAL);
   PORTA_FFI_NUMBER(PORTA_ERROR_TIMEOUT);
+  // porta_error_detail
+  PORTA_FFI_NUMBER(PORTA_ERROR_DETAIL_NONE);
+  PORTA_FFI_NUMBER(PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE);
   // porta_device_kind, porta_log_level, porta_plugin_state, porta_reduction
   PORTA_FFI_NUMBER(PORTA_DEVICE_KIND_CPU);
   PORTA_FFI_NUMBER(PORTA_DEVICE_KIND_GPU);

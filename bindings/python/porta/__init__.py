@@ -7,12 +7,13 @@
 Everything goes through the stable C ABI of libporta.so (ctypes); see
 README.md in this directory for how the library is found.
 """
-# isort: skip_file  (the order matters: later modules extend Tensor)
+# isort: skip_file  (plugin folders are added before anything loads a device; the dtype aliases shadow builtins last)
 import builtins
 
 from ._errors import (PortaError, InvalidArgumentError, DimensionError, DeviceMismatchError, ShapeError, DtypeError,
                       NoSuchDeviceError, NotImplementedByBackendError, OutOfMemoryError, BackendError,
                       InvalidHandleError, PortaIOError, InternalError, PortaTimeoutError)
+from . import _lib
 from ._lib import path as library_path
 from ._dtype import dtype, float32, float64, int32, int64, uint8, bool_, int8, int16, float16, bfloat16
 from ._device import (device, try_gpu, try_all_gpus, available_devices, accelerator_count, synchronize,
@@ -22,9 +23,9 @@ from ._runtime import (load_plugin, add_plugin_path, set_num_threads, get_num_th
 from . import _plugin_packages
 _plugin_packages.add_to_search()
 from ._tensor import Tensor, Size
-from . import (_tensor_ops, _views, _index_ops, _reduction_shape_ops, _sorting_ops,  # noqa: F401 - they
-               _rearrange_ops, _order_scan_ops, _indexing, _convert, _format, _dlpack)  # extend Tensor
-from ._tensor_ops import values_indices
+from ._math_ops import values_indices
+from . import _methods, _math_ops
+_methods.install()  # every Tensor method from outside _tensor.py, from one table grouped by concept
 from ._factories import (tensor, as_tensor, from_numpy, empty, zeros, ones, full, arange, linspace, logspace, rand,
                          randn, randint, normal, bernoulli, multinomial, eye, empty_like, zeros_like, ones_like, full_like,
                          rand_like, randn_like, randint_like, manual_seed, get_rng_state, set_rng_state,
@@ -42,8 +43,8 @@ from .amp import autocast, is_autocast_available, is_autocast_enabled, get_autoc
 
 from ._out import with_out as _with_out
 # porta.add, porta.exp, porta.sum, porta.where, ..., each with out=
-globals().update({_name: _f if _name in _tensor_ops.WITHOUT_OUT_NAMES else _with_out(_f, _f in _tensor_ops.CASTS_INTO_OUT)
-                 for _name, _f in _tensor_ops.namespace.items()})
+globals().update({_name: _f if _name in _math_ops.WITHOUT_OUT_NAMES else _with_out(_f, _f in _math_ops.CASTS_INTO_OUT)
+                 for _name, _f in _methods.functions().items()})
 
 
 def is_tensor(obj):
@@ -76,9 +77,8 @@ def equal(input, other):  # noqa: A002
 
 def _version():
     from ctypes import byref, c_int32
-    from ._lib import fn
     v = [c_int32() for _ in range(5)]
-    fn.porta_version(*[byref(x) for x in v])
+    _lib.fn.porta_version(*[byref(x) for x in v])
     return ".".join(str(x.value) for x in v[:3]), (v[3].value, v[4].value)
 
 

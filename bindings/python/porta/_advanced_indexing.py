@@ -10,6 +10,7 @@ reads the count back from the device, as in PyTorch."""
 import math
 
 from . import _dtype
+from ._factories import full, tensor
 from ._scalars import number
 from ._tensor import Tensor
 
@@ -23,7 +24,6 @@ def is_advanced(item):
 
 def _as_index_tensor(item, like):
     """An advanced item as an int64 or bool tensor on `like`'s device."""
-    from ._factories import tensor
     if not isinstance(item, Tensor):
         if isinstance(item, range):
             item = list(item)
@@ -55,7 +55,6 @@ def _broadcast_shape(shapes):
 def _plan(self, items):
     """(view, dims, indices): the view the basic items make, the dims of that view the advanced items index,
     and their int64 index tensors (bool masks expanded into one per dim they cover)."""
-    from ._indexing import index as basic_index
     items = list(items)
     consumed = 0
     for i, it in enumerate(items):
@@ -110,7 +109,7 @@ def _plan(self, items):
         else:
             basic.append(it)  # an int: the dim goes away
             src += 1
-    view = basic_index(self, tuple(basic))
+    view = self[tuple(basic)]  # basic items only: _indexing's view path
     dims = [d for d, _, _ in adv]
     shape = _broadcast_shape([tuple(t.shape) for _, t, _ in adv])
     indices = []
@@ -161,7 +160,6 @@ def put(self, items, value, accumulate=False):
         return
     view, dims, indices, shape = _plan(self, items)
     permuted, p, flat, linear = _flattened(view, dims, indices)
-    from ._factories import full, tensor
     if isinstance(value, Tensor):
         if value.dtype is not self.dtype:  # PyTorch's index_put casts nothing
             raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
@@ -188,5 +186,3 @@ def index_put(self, indices, values, accumulate=False):
     """torch.index_put: index_put_ on a clone."""
     return index_put_(self.clone(), indices, values, accumulate)
 
-
-Tensor.index_put_, Tensor.index_put = index_put_, index_put

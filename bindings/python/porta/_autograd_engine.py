@@ -5,12 +5,15 @@ import itertools
 import threading
 from ctypes import byref, c_int, c_uint64, c_void_p
 
+from . import _abi
 from ._errors import check, error
+from ._factories import tensor, zeros_like
 from ._hooks import RemovableHandle
-from ._lib import GRAD_HOOK, RELEASE_CALLBACK, BackwardOptions, fn, sized
+from ._lib import BackwardOptions, GRAD_HOOK, RELEASE_CALLBACK, fn, sized
+from ._tensor import Tensor, wrap
 
 _retain = fn.porta_tensor_retain
-_CALLBACK_FAILED = 1  # PORTA_ERROR_INVALID_ARGUMENT: the core only passes it on; the exception is what is raised
+_CALLBACK_FAILED = _abi.PORTA_ERROR_INVALID_ARGUMENT  # the core only passes it on; the exception is what is raised
 
 # Python objects the core holds by key (a hook, a Function's state) until it calls the release callback.
 _held = {}
@@ -37,7 +40,7 @@ def run_callback(body):
     """Runs `body` for a C callback: PORTA_OK, or the failure status with the exception kept for raise_failure."""
     try:
         body()
-        return 0
+        return _abi.PORTA_OK
     except BaseException as e:  # noqa: BLE001 - re-raised by the caller of backward
         if getattr(_failure, "exception", None) is None:
             _failure.exception = e
@@ -61,7 +64,6 @@ def new_reference(t):
 
 
 def _tensors(value, what):
-    from ._tensor import Tensor
     if value is None:
         return []
     if isinstance(value, Tensor):
@@ -81,8 +83,6 @@ def _handles(ts):
 
 
 def _grads_like(outputs, grads, what):
-    from ._factories import tensor
-    from ._tensor import Tensor
     if grads is None:
         return [None] * len(outputs)
     grads = [grads] if isinstance(grads, Tensor) else list(grads)
@@ -111,7 +111,6 @@ def _run(outputs, grads, inputs, retain_graph, create_graph, allow_unused, retur
     raise_failure(status, what)
     if not returned:
         return None
-    from ._tensor import wrap
     return tuple(wrap(c_void_p(out_arr[i])) if out_arr[i] else None for i in range(len(inputs)))
 
 
@@ -148,7 +147,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _grads_like(outs, grad_outputs, "autograd.grad()")
     result = _run(outs, grads, ins, retain_graph, create_graph, allow_unused, True, "autograd.grad()")
     if materialize_grads:
-        from ._factories import zeros_like
         result = tuple(zeros_like(x) if g is None else g for g, x in zip(result, ins))
     return result
 
@@ -158,7 +156,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 @GRAD_HOOK
 def _call_hook(key, grad_handle, replacement):
     def body():
-        from ._tensor import Tensor, wrap
         hook = _held[key]
         _retain(grad_handle)
         r = hook(wrap(c_void_p(grad_handle)))
@@ -170,7 +167,15 @@ def _call_hook(key, grad_handle, replacement):
     return run_callback(body)
 
 
+def tensor_backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Back-propagates from this tensor into the .grad of every leaf that requires grad (or only of
+    `inputs`). `gradient` is d(loss)/d(self); None means 1 (then self must have one element)."""
+    backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
 def register_hook(t, hook):
+    """Calls hook(grad) with each gradient computed for this tensor; a Tensor it returns replaces the
+    gradient. Returns a handle whose remove() takes the hook off."""
     if not callable(hook):
         raise TypeError(f"register_hook(): hook must be callable, got {type(hook).__name__}")
     key = hold(hook)
@@ -181,16 +186,19 @@ def register_hook(t, hook):
 
 
 def retain_grad(t):
+    """Keeps this non-leaf's gradient in .grad on backward (a leaf's is kept anyway)."""
     check(fn.porta_tensor_retain_grad(t._h), "retain_grad()")
 
 
 def retains_grad(t):
+    """Whether retain_grad() was called on this non-leaf."""
     v = c_int()
     check(fn.porta_tensor_retains_grad(t._h, byref(v)))
     return v.value != 0
 
 
 def version(t):
+    """How many times this tensor's memory was written in place."""
     v = c_uint64()
     check(fn.porta_tensor_version(t._h, byref(v)))
     return v.value

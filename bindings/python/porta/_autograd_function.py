@@ -8,8 +8,11 @@ non-differentiable, None for anything else. Saved tensors are checked against in
 PyTorch's are."""
 from ctypes import byref, c_void_p
 
-from ._autograd_engine import hold, new_reference, raise_failure, release_held, run_callback, version
+from ._autograd_engine import _held, hold, new_reference, raise_failure, release_held, run_callback, version
+from ._factories import zeros
+from ._grad_mode import is_grad_enabled, no_grad
 from ._lib import FUNCTION_BACKWARD, FUNCTION_BACKWARD_OUTPUTS, fn
+from ._tensor import Tensor, wrap
 
 
 class FunctionCtx:
@@ -23,7 +26,6 @@ class FunctionCtx:
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors):
-        from ._tensor import Tensor
         for t in tensors:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save variables, but argument is of type "
@@ -57,7 +59,6 @@ class _State:
 
     def __init__(self, cls, ctx, tensor_positions, num_args, outputs=None, differentiable=()):
         self.cls, self.ctx, self.tensor_positions, self.num_args = cls, ctx, tensor_positions, num_args
-        from ._tensor import Tensor
         self.differentiable = list(differentiable)
         # Per item of a tuple output: None (no gradient) or (shape, dtype, device) of the zeros it gets.
         self.zeros = None if outputs is None else [
@@ -66,7 +67,6 @@ class _State:
 
     def grad_outputs(self, given):
         """backward's gradients: `given` (the differentiable outputs') at their items, zeros or None elsewhere."""
-        from ._factories import zeros
         grads = [None if z is None else zeros(z[0], dtype=z[1], device=z[2]) for z in self.zeros]
         for i, g in zip(self.differentiable, given):
             grads[i] = g
@@ -74,7 +74,6 @@ class _State:
 
 
 def _borrowed(handle):
-    from ._tensor import wrap
     fn.porta_tensor_retain(handle)
     return wrap(c_void_p(handle))
 
@@ -82,7 +81,6 @@ def _borrowed(handle):
 @FUNCTION_BACKWARD
 def _call_backward(key, grad_handle, grad_inputs, num_inputs):
     def body():
-        from ._autograd_engine import _held
         state = _held[key]
         _hand_back(state, state.cls.backward(state.ctx, _borrowed(grad_handle)), grad_inputs)
     return run_callback(body)
@@ -91,7 +89,6 @@ def _call_backward(key, grad_handle, grad_inputs, num_inputs):
 @FUNCTION_BACKWARD_OUTPUTS
 def _call_backward_outputs(key, grad_handles, num_outputs, grad_inputs, num_inputs):
     def body():
-        from ._autograd_engine import _held
         state = _held[key]
         given = [_borrowed(grad_handles[j]) for j in range(num_outputs)]
         _hand_back(state, state.cls.backward(state.ctx, *state.grad_outputs(given)), grad_inputs)
@@ -100,7 +97,6 @@ def _call_backward_outputs(key, grad_handles, num_outputs, grad_inputs, num_inpu
 
 def _hand_back(state, grads, grad_inputs):
     """Checks backward's result and hands the tensor arguments' gradients to the core."""
-    from ._tensor import Tensor
     if not isinstance(grads, tuple):
         grads = (grads,)
     if len(grads) < state.num_args or any(g is not None for g in grads[state.num_args:]):
@@ -121,7 +117,6 @@ def _hand_back(state, grads, grad_inputs):
 
 
 def _outputs(result):
-    from ._tensor import Tensor
     if isinstance(result, Tensor):
         return [result], True
     if isinstance(result, tuple):
@@ -154,8 +149,6 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
-        from ._tensor import Tensor, wrap
-        from .autograd import is_grad_enabled, no_grad
         if kwargs:
             raise NotImplementedError(f"{cls.__name__}.apply(): keyword arguments are not supported, as in "
                                       "PyTorch's apply; pass them positionally")

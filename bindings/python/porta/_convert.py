@@ -11,6 +11,7 @@ from ctypes import byref, c_void_p
 import numpy as np
 
 from . import _data_dtype, _device, _dtype
+from ._abi import kDLCPU
 from ._errors import error
 from ._lib import fn
 from ._tensor import Tensor, wrap
@@ -137,11 +138,11 @@ def _numpy(self, force=False):
     force=True also converts what cannot be shared, by a copy (from another device, or of a tensor that
     requires grad); a cpu tensor that can be shared still is, as PyTorch's."""
     if force:
-        if self.dl_device.device_type != 1 or self.requires_grad:
+        if self.dl_device.device_type != kDLCPU or self.requires_grad:
             return host_array(self)
         return _numpy(self)
     dl = self.dl_device
-    if dl.device_type != 1:
+    if dl.device_type != kDLCPU:
         raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
                         "tensor to host memory first.")
     if self.requires_grad:
@@ -162,7 +163,7 @@ class _Uint16Memory:
 
 
 def _array(self, dtype=None, copy=None):
-    if self.dl_device.device_type != 1:
+    if self.dl_device.device_type != kDLCPU:
         raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy the "
                         "tensor to host memory first.")
     arr = self.detach().numpy()
@@ -207,14 +208,9 @@ def _format(self, spec):
     return format(str(self), spec)
 
 
-Tensor.__format__ = _format
-Tensor.tolist = _tolist
-Tensor.item = _item
-Tensor.numpy = _numpy
-Tensor.__array__ = _array
-Tensor.__len__ = _len
-Tensor.__iter__ = _iter
-Tensor.__bool__ = _bool
-Tensor.__float__ = lambda self: float(self.item())
-Tensor.__int__ = lambda self: int(self.item())
-Tensor.__index__ = _index
+def _float(self):
+    return float(self.item())
+
+
+def _int(self):
+    return int(self.item())

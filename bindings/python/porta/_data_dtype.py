@@ -7,6 +7,7 @@ convert as NumPy casts them."""
 import numpy as np
 
 from . import _dtype
+from ._tensor import Tensor
 from ._type_rules import get_default_dtype, promote_types
 
 _ONE_ELEMENT = "only one element tensors can be converted to Python scalars"
@@ -23,7 +24,6 @@ def _python_number_dtype(kind):
 
 
 def _leaf_dtype(x):
-    from ._tensor import Tensor
     if isinstance(x, Tensor):
         return x.dtype
     if isinstance(x, (np.ndarray, np.generic)):
@@ -44,7 +44,6 @@ def _number_of(t):
 
 def normalize(data):
     """(data with every tensor inside a list replaced by its number, the dtype torch.tensor infers for it)."""
-    from ._tensor import Tensor
     dtypes = set()
 
     def walk(x):

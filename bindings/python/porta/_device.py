@@ -7,11 +7,12 @@ import ctypes
 import re
 from ctypes import byref, c_int, c_int32
 
+from . import _abi
 from ._errors import InvalidArgumentError, NoSuchDeviceError, check, error
 from ._lib import DeviceInfo, DLDevice, PluginInfo, fn, sized
 
 _GRAMMAR = re.compile(r"([a-z][a-z0-9_]*)(?::(0|[1-9][0-9]*))?\Z")
-_KDLCPU = 1
+_KDLCPU = _abi.kDLCPU
 
 
 class device:
@@ -121,7 +122,12 @@ def device_count(type):  # noqa: A002
     return n.value
 
 
-_PLUGIN_STATES = ("loaded", "no devices", "failed", "rejected", "excluded")  # porta_plugin_state
+_PLUGIN_STATES = {_abi.PORTA_PLUGIN_LOADED: "loaded", _abi.PORTA_PLUGIN_NO_DEVICES: "no devices",
+                  _abi.PORTA_PLUGIN_FAILED: "failed", _abi.PORTA_PLUGIN_REJECTED: "rejected",
+                  _abi.PORTA_PLUGIN_EXCLUDED: "excluded"}  # porta_plugin_state
+_DEVICE_KINDS = {_abi.PORTA_DEVICE_KIND_CPU: "cpu", _abi.PORTA_DEVICE_KIND_GPU: "gpu",
+                 _abi.PORTA_DEVICE_KIND_ACCELERATOR: "accelerator",
+                 _abi.PORTA_DEVICE_KIND_VIRTUAL: "virtual"}  # porta_device_kind
 
 
 def plugins():
@@ -134,8 +140,7 @@ def plugins():
         check(fn.porta_plugin_get_info(i, byref(info)))
         out.append({"path": (info.path or b"").decode(), "name": (info.name or b"").decode(),
                     "version": (info.version or b"").decode(), "reason": (info.reason or b"").decode(),
-                    "state": _PLUGIN_STATES[info.state] if 0 <= info.state < len(_PLUGIN_STATES)
-                    else str(info.state),
+                    "state": _PLUGIN_STATES.get(info.state, str(info.state)),
                     "device_type": info.device_type, "device_count": info.device_count})
     return out
 
@@ -190,8 +195,7 @@ def device_info(dev=None):
     """Name, memory, compute units and kind of a device (default cpu), from its plugin."""
     info = sized(DeviceInfo)
     check(fn.porta_device_get_info(resolve(dev), byref(info)))
-    kinds = ("cpu", "gpu", "accelerator", "virtual")
     return {"name": info.name.decode(errors="replace"), "memory_total": info.memory_total,
             "memory_free": info.memory_free, "compute_units": info.compute_units,
-            "kind": kinds[info.kind] if 0 <= info.kind < len(kinds) else str(info.kind),
+            "kind": _DEVICE_KINDS.get(info.kind, str(info.kind)),
             "capability": (info.capability_major, info.capability_minor)}

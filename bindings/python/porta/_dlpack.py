@@ -12,11 +12,12 @@ import threading
 from ctypes import byref, c_char_p, c_int, c_uint32, c_void_p
 
 from . import _device
+from ._abi import (DLPACK_FLAG_BITMASK_IS_COPIED, DLPACK_MAJOR_VERSION, PORTA_DLPACK_MAX_NDIM,
+                   PORTA_ERROR_INVALID_ARGUMENT, PORTA_OK, kDLCPU, kDLCUDA)
 from ._errors import PortaError, error
 from ._lib import DLDevice, DLManagedTensor, DLManagedTensorVersioned, require
 from ._tensor import Tensor, wrap
 
-FLAG_READ_ONLY, FLAG_IS_COPIED = 1, 2
 _VERSIONED, _LEGACY = b"dltensor_versioned", b"dltensor"
 _USED_VERSIONED, _USED_LEGACY = b"used_dltensor_versioned", b"used_dltensor"
 
@@ -125,9 +126,9 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     src = self
     here = self.dl_device
     flags = 0
-    if stream is not None and stream != -1 and here.device_type == 1:
+    if stream is not None and stream != -1 and here.device_type == kDLCPU:
         raise BufferError(f"__dlpack__: stream must be None for a cpu tensor, got {stream!r}")
-    if stream == 0 and here.device_type == 2:  # kDLCUDA
+    if stream == 0 and here.device_type == kDLCUDA:
         raise BufferError("__dlpack__: stream=0 is ambiguous for CUDA and the DLPack spec disallows it; pass None "
                           "or 1 (the legacy default stream), 2 (the per-thread default stream) or a stream handle")
     if dl_device is not None and tuple(dl_device) != (here.device_type, here.device_id):
@@ -139,11 +140,11 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
             src = src.to(_device.from_dl(target))
         except PortaError as e:
             raise BufferError(f"__dlpack__: cannot copy to dl_device={tuple(dl_device)}: {e}") from None
-        flags |= FLAG_IS_COPIED
+        flags |= DLPACK_FLAG_BITMASK_IS_COPIED
     elif copy:
         src = src.clone()
-        flags |= FLAG_IS_COPIED
-    if here.device_type != 1 and stream != -1:
+        flags |= DLPACK_FLAG_BITMASK_IS_COPIED
+    if here.device_type != kDLCPU and stream != -1:
         # The consumer's stream (None/1/2/a handle) may be any: make the data ready
         # for all. stream=-1 asks for no synchronization.
         _device.synchronize(self.device)
@@ -159,14 +160,23 @@ def _dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
     return _keep(_capsule_new(out, _LEGACY, _destroy_legacy))
 
 
-Tensor.__dlpack__ = _dlpack
-Tensor.__dlpack_device__ = _dlpack_device
-
 # ------------------------------------------------------------------ import
 
 
-def _import_capsule(capsule):
-    """A tensor owning the DLPack tensor in `capsule`, which is marked used."""
+_CONTIGUOUS_HINT = (". Pass copy=True to import a copy, or make the array contiguous first "
+                    "(numpy.ascontiguousarray).")
+
+
+def _negative_stride(managed, versioned):
+    """Whether the DLTensor of the managed tensor at `managed` has a negative stride (which porta's import
+    refuses); read before the import, which may consume it."""
+    dl = (DLManagedTensorVersioned if versioned else DLManagedTensor).from_address(managed).dl_tensor
+    return bool(dl.strides) and any(dl.strides[i] < 0 for i in range(min(dl.ndim, PORTA_DLPACK_MAX_NDIM)))
+
+
+def _import_capsule(capsule, negative_stride_hint=""):
+    """A tensor owning the DLPack tensor in `capsule`, which is marked used. negative_stride_hint is added to
+    the error when the import is refused as invalid and the tensor has a negative stride."""
     name = _get_name(capsule)
     if name == _VERSIONED:
         importer, used, versioned = _from_versioned, _USED_VERSIONED, True
@@ -178,13 +188,15 @@ def _import_capsule(capsule):
         raise BufferError(f"from_dlpack: not a DLPack capsule (its name is {name!r})")
     managed = _get_pointer(capsule, name)
     # A foreign major version makes porta consume it (deleter called) and fail.
-    consumed_on_error = versioned and c_uint32.from_address(managed).value != 1  # version.major
+    consumed_on_error = versioned and c_uint32.from_address(managed).value != DLPACK_MAJOR_VERSION  # version.major
+    negative = bool(negative_stride_hint) and not consumed_on_error and _negative_stride(managed, versioned)
     out = c_void_p()
     status = importer(managed, byref(out))
-    if status == 0 or consumed_on_error:
+    if status == PORTA_OK or consumed_on_error:
         _set_name(capsule, used)
     if status:
-        raise BufferError(f"from_dlpack: {error(status)}")
+        hint = negative_stride_hint if negative and status == PORTA_ERROR_INVALID_ARGUMENT else ""
+        raise BufferError(f"from_dlpack: {error(status)}{hint}")
     return wrap(out)
 
 
@@ -211,27 +223,20 @@ def from_dlpack(ext_tensor, *, device=None, copy=None):
         if not hasattr(ext_tensor, "__dlpack__"):
             raise TypeError(f"from_dlpack: {type(ext_tensor).__name__} does not implement the DLPack protocol "
                             "(__dlpack__); use porta.tensor(data) to copy it")
-        src_dev = tuple(ext_tensor.__dlpack_device__()) if hasattr(ext_tensor, "__dlpack_device__") else (1, 0)
+        src_dev = tuple(ext_tensor.__dlpack_device__()) if hasattr(ext_tensor, "__dlpack_device__") else (kDLCPU, 0)
         moving = want is not None and (want.device_type, want.device_id) != src_dev
         # The transfer to `device` copies anyway; otherwise the producer makes the copy.
         kwargs = {"copy": copy} if copy is not None and not (moving and copy) else {}
-        if src_dev[0] == 1:
+        if src_dev[0] == kDLCPU:
             kwargs["stream"] = None
         try:
-            capsule = ext_tensor.__dlpack__(max_version=(1, 0), **kwargs)
+            capsule = ext_tensor.__dlpack__(max_version=(DLPACK_MAJOR_VERSION, 0), **kwargs)
             copied = bool(kwargs.get("copy"))
         except TypeError:  # a producer older than DLPack 1.0 (no max_version or copy)
             capsule, copied = ext_tensor.__dlpack__(), False
         except BufferError as e:
             raise BufferError(f"from_dlpack: {e}") from None
-        try:
-            t = _import_capsule(capsule)
-        except BufferError as e:
-            hint = ""
-            if "stride" in str(e) and copy is not True:
-                hint = (". Pass copy=True to import a copy, or make the array contiguous first "
-                        "(numpy.ascontiguousarray).")
-            raise BufferError(f"{e}{hint}") from None
+        t = _import_capsule(capsule, _CONTIGUOUS_HINT if copy is not True else "")
     if want is not None:
         have = t.dl_device
         if (have.device_type, have.device_id) != (want.device_type, want.device_id):

@@ -1,7 +1,6 @@
 """Element types: porta.float32, porta.int64, ... as objects like torch.float32."""
+from ._abi import kDLBfloat, kDLBool, kDLFloat, kDLInt, kDLUInt
 from ._lib import DLDataType
-
-_DL_INT, _DL_UINT, _DL_FLOAT, _DL_BFLOAT, _DL_BOOL = 0, 1, 2, 4, 6
 
 
 class dtype:
@@ -13,8 +12,8 @@ class dtype:
     def __init__(self, name, code, bits, numpy_name):
         self.name = name
         self.code, self.bits, self.itemsize = code, bits, bits // 8
-        self.is_floating_point = code in (_DL_FLOAT, _DL_BFLOAT)
-        self.is_signed = code in (_DL_INT, _DL_FLOAT, _DL_BFLOAT)
+        self.is_floating_point = code in (kDLFloat, kDLBfloat)
+        self.is_signed = code in (kDLInt, kDLFloat, kDLBfloat)
         self.dl = DLDataType(code, bits, 1)
         self.numpy_name = numpy_name
 
@@ -38,16 +37,16 @@ class dtype:
         raise NotImplementedError(f"{self!r}.to_complex(): Porta has no complex dtypes")
 
 
-float32 = dtype("float32", _DL_FLOAT, 32, "float32")
-float64 = dtype("float64", _DL_FLOAT, 64, "float64")
-int32 = dtype("int32", _DL_INT, 32, "int32")
-int64 = dtype("int64", _DL_INT, 64, "int64")
-uint8 = dtype("uint8", _DL_UINT, 8, "uint8")
-bool_ = dtype("bool", _DL_BOOL, 8, "bool")
-int8 = dtype("int8", _DL_INT, 8, "int8")
-int16 = dtype("int16", _DL_INT, 16, "int16")
-float16 = dtype("float16", _DL_FLOAT, 16, "float16")
-bfloat16 = dtype("bfloat16", _DL_BFLOAT, 16, "bfloat16")
+float32 = dtype("float32", kDLFloat, 32, "float32")
+float64 = dtype("float64", kDLFloat, 64, "float64")
+int32 = dtype("int32", kDLInt, 32, "int32")
+int64 = dtype("int64", kDLInt, 64, "int64")
+uint8 = dtype("uint8", kDLUInt, 8, "uint8")
+bool_ = dtype("bool", kDLBool, 8, "bool")
+int8 = dtype("int8", kDLInt, 8, "int8")
+int16 = dtype("int16", kDLInt, 16, "int16")
+float16 = dtype("float16", kDLFloat, 16, "float16")
+bfloat16 = dtype("bfloat16", kDLBfloat, 16, "bfloat16")
 
 ALL = (float32, float64, int32, int64, uint8, bool_, int8, int16, float16, bfloat16)
 _BY_CODE = {(d.code, d.bits): d for d in ALL}

@@ -2,15 +2,18 @@
 
 Each also derives from the built-in exception Python code expects for that
 kind of failure (ShapeError is a ValueError, DtypeError a TypeError, ...),
-and all are RuntimeErrors, as PyTorch's errors are.
+and all are RuntimeErrors, as PyTorch's errors are. An error is classified by
+its status and the machine-readable detail porta_last_error_detail() gives,
+never by its message; both come from the generated _abi.py.
 """
+from . import _abi
 from ._lib import fn
 
 
 class PortaError(RuntimeError):
     """A failed Porta call; ``status`` is the porta_status, ``status_name`` its name."""
 
-    status = 0
+    status = _abi.PORTA_OK
 
     @property
     def status_name(self):
@@ -21,63 +24,59 @@ class PortaError(RuntimeError):
 
 class InvalidArgumentError(PortaError, ValueError):
     """PORTA_ERROR_INVALID_ARGUMENT: an argument was malformed or out of range."""
-    status = 1
+    status = _abi.PORTA_ERROR_INVALID_ARGUMENT
 
 
 class DimensionError(InvalidArgumentError, IndexError):
-    """A dimension out of range (PORTA_ERROR_INVALID_ARGUMENT from the core's wrap_dim): an IndexError,
-    as PyTorch's "Dimension out of range" is."""
-
-
-# The phrase wrap_dim in core/src/ops/views.cpp writes, the one source of that error.
-_DIMENSION_OUT_OF_RANGE = ": dimension "
-_DIMENSION_OUT_OF_RANGE_TAIL = " is out of range for a tensor of "
+    """A dimension out of range (PORTA_ERROR_INVALID_ARGUMENT with PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE):
+    an IndexError, as PyTorch's "Dimension out of range" is."""
+    detail = _abi.PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE
 
 
 class DeviceMismatchError(PortaError):
     """PORTA_ERROR_DEVICE_MISMATCH: tensors given to one op live on different devices."""
-    status = 2
+    status = _abi.PORTA_ERROR_DEVICE_MISMATCH
 
 
 class ShapeError(PortaError, ValueError):
     """PORTA_ERROR_SHAPE_MISMATCH: shapes cannot be broadcast, reshaped or multiplied."""
-    status = 3
+    status = _abi.PORTA_ERROR_SHAPE_MISMATCH
 
 
 class DtypeError(PortaError, TypeError):
     """PORTA_ERROR_UNSUPPORTED_DTYPE: the op (or plugin) does not support the dtype."""
-    status = 4
+    status = _abi.PORTA_ERROR_UNSUPPORTED_DTYPE
 
 
 class NoSuchDeviceError(PortaError):
     """PORTA_ERROR_NO_SUCH_DEVICE: unknown device type or missing device index."""
-    status = 5
+    status = _abi.PORTA_ERROR_NO_SUCH_DEVICE
 
 
 class NotImplementedByBackendError(PortaError, NotImplementedError):
     """PORTA_ERROR_NOT_IMPLEMENTED: the backend lacks this op, dtype or slot."""
-    status = 6
+    status = _abi.PORTA_ERROR_NOT_IMPLEMENTED
 
 
 class OutOfMemoryError(PortaError):
     """PORTA_ERROR_OUT_OF_MEMORY: an allocation failed even after freeing the cache (a RuntimeError, as
     torch.OutOfMemoryError)."""
-    status = 7
+    status = _abi.PORTA_ERROR_OUT_OF_MEMORY
 
 
 class BackendError(PortaError):
     """PORTA_ERROR_BACKEND: a plugin failed to load or its backend failed."""
-    status = 8
+    status = _abi.PORTA_ERROR_BACKEND
 
 
 class InvalidHandleError(PortaError):
     """PORTA_ERROR_INVALID_HANDLE: a handle was NULL or already released."""
-    status = 9
+    status = _abi.PORTA_ERROR_INVALID_HANDLE
 
 
 class PortaIOError(PortaError, OSError):
     """PORTA_ERROR_IO: a file could not be read or written, or was malformed."""
-    status = 10
+    status = _abi.PORTA_ERROR_IO
 
 
 class PortaFileNotFoundError(PortaIOError, FileNotFoundError):
@@ -86,19 +85,22 @@ class PortaFileNotFoundError(PortaIOError, FileNotFoundError):
 
 class InternalError(PortaError):
     """PORTA_ERROR_INTERNAL: a bug in Porta; please report it with the message."""
-    status = 11
+    status = _abi.PORTA_ERROR_INTERNAL
 
 
 class PortaTimeoutError(PortaError, TimeoutError):
     """PORTA_ERROR_TIMEOUT: an operation did not complete in its time limit (a collective, a rendezvous)."""
-    status = 12
+    status = _abi.PORTA_ERROR_TIMEOUT
 
 
 _BY_STATUS = {cls.status: cls for cls in (
     InvalidArgumentError, DeviceMismatchError, ShapeError, DtypeError, NoSuchDeviceError,
     NotImplementedByBackendError, OutOfMemoryError, BackendError, InvalidHandleError, PortaIOError,
     InternalError, PortaTimeoutError)}
+# Errors the status alone does not name: (status, porta_error_detail) -> class.
+_BY_DETAIL = {(cls.status, cls.detail): cls for cls in (DimensionError,)}
 _last_error = fn.porta_last_error
+_last_error_detail = getattr(fn, "porta_last_error_detail", None)  # None before ABI 1.15
 
 
 def error(status, context=None):
@@ -109,9 +111,8 @@ def error(status, context=None):
         message = f"Porta call failed with status {status}"
     if context and not message.startswith(context.removesuffix("()") + ":"):  # the core may name it already
         message = f"{context}: {message}"
-    cls = _BY_STATUS.get(status)
-    if cls is InvalidArgumentError and _DIMENSION_OUT_OF_RANGE in message and _DIMENSION_OUT_OF_RANGE_TAIL in message:
-        cls = DimensionError
+    detail = _last_error_detail() if _last_error_detail is not None else _abi.PORTA_ERROR_DETAIL_NONE
+    cls = _BY_DETAIL.get((status, detail)) or _BY_STATUS.get(status)
     if cls is None:
         e = PortaError(message)
         e.status = status
@@ -120,7 +121,7 @@ def error(status, context=None):
 
 
 def check(status, context=None):
-    """Raises the PortaError subclass for `status` unless it is PORTA_OK (0)."""
+    """Raises the PortaError subclass for `status` unless it is PORTA_OK."""
     if status:
         raise error(status, context)
 

@@ -5,19 +5,16 @@ from ctypes import byref, c_uint64
 
 from . import _device, _dtype
 from ._convert import from_data
-from ._errors import InvalidArgumentError, check
+from ._data_dtype import check_fits
+from ._dlpack import from_dlpack
+from ._errors import InvalidArgumentError, check, error
+from ._generator import default_generator, sample
 from ._lib import fn, int_arg
-from ._generator import sample
 from ._scalars import number
-from ._tensor import Size, Tensor, call, normalize_shape, shape_array
+from ._tensor import Size, Tensor, call, finish, normalize_shape, shape_array
 
 
-def _finish(t, requires_grad, pin_memory=False):
-    if pin_memory:
-        t = t.pin_memory()
-    if requires_grad:
-        t.requires_grad_(True)
-    return t
+_finish = finish
 
 
 def _dt(dtype, default=_dtype.float32):
@@ -35,7 +32,6 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return data.to(device=device, dtype=dtype)
     if hasattr(data, "__dlpack__") and (dtype is None or _dtype.resolve(dtype).numpy_name == str(data.dtype)):
-        from ._dlpack import from_dlpack
         try:
             t = from_dlpack(data)
         except (BufferError, TypeError):
@@ -46,7 +42,6 @@ def as_tensor(data, dtype=None, device=None):
 
 def from_numpy(ndarray):
     """A tensor sharing the NumPy array's memory (zero-copy; read-only arrays give read-only tensors)."""
-    from ._dlpack import from_dlpack
     import numpy as np
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"from_numpy(): expected np.ndarray (got {type(ndarray).__name__})")
@@ -146,7 +141,6 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad=False)
         raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
     if dtype is not None:  # the ends must fit an integer dtype, as PyTorch converts them
         import numpy as np
-        from ._data_dtype import check_fits
         check_fits(np.array([number(start), number(end)]), _dtype.resolve(dtype), "linspace()")
     if steps == 0:
         return _finish(empty(0, dtype=_dt(dtype), device=device), requires_grad)
@@ -289,7 +283,18 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
                    requires_grad=requires_grad)
 
 
-_uniform_from_global, _normal_from_global = Tensor.uniform_, Tensor.normal_
+def _uniform_from_global(self, low=0.0, high=1.0):
+    """Fills from U(low, high) with Porta's generator (not recorded); returns self."""
+    self._refuse_leaf_write("uniform_")
+    check(fn.porta_init_uniform_(self._h, float(low), float(high)))
+    return self
+
+
+def _normal_from_global(self, mean=0.0, std=1.0):
+    """Fills from N(mean, std^2) with Porta's generator (not recorded); returns self."""
+    self._refuse_leaf_write("normal_")
+    check(fn.porta_init_normal_(self._h, float(mean), float(std)))
+    return self
 
 
 def _uniform_(self, *bounds, generator=None, **kwargs):
@@ -329,10 +334,14 @@ def _bernoulli_(self, p=0.5, *, generator=None):
     return self.copy_(sample(fn.porta_bernoulli, generator, probs._h))
 
 
-Tensor.uniform_, Tensor.normal_, Tensor.bernoulli_ = _uniform_, _normal_, _bernoulli_
-Tensor.bernoulli = lambda self, p=None, *, generator=None: bernoulli(self, p, generator=generator)
-Tensor.multinomial = lambda self, num_samples, replacement=False, *, generator=None: multinomial(
-    self, num_samples, replacement, generator=generator)
+def _bernoulli(self, p=None, *, generator=None):
+    """bernoulli(self, p, generator=generator)."""
+    return bernoulli(self, p, generator=generator)
+
+
+def _multinomial(self, num_samples, replacement=False, *, generator=None):
+    """multinomial(self, num_samples, replacement, generator=generator)."""
+    return multinomial(self, num_samples, replacement, generator=generator)
 
 
 def manual_seed(seed):
@@ -342,7 +351,6 @@ def manual_seed(seed):
     if not -2**63 <= seed < 2**64:
         raise ValueError(f"manual_seed(): Overflow when unpacking long long (a seed is in [-2**63, 2**64), got {seed})")
     check(fn.porta_manual_seed(seed & 0xFFFFFFFFFFFFFFFF))
-    from ._generator import default_generator
     return default_generator
 
 
@@ -363,3 +371,71 @@ def set_rng_state(state):
 def initial_seed():
     """The seed last given to manual_seed (0 by default)."""
     return get_rng_state()[0]
+
+
+# ------------------------------------------------------------------ Tensor methods that create tensors
+# (attached by _methods.py)
+
+def _new(cls, *args, device=None):
+    """Tensor(2, 3): uninitialized float32; Tensor(data): a float32 copy; Tensor(): no elements."""
+    if not args:  # torch.Tensor(): no elements
+        t = empty(0, device=device)
+    elif isinstance(args[0], Size):  # torch.Tensor(x.shape): uninitialized, of that shape
+        t = empty(args[0], device=device)
+    elif isinstance(args[0], Tensor) and len(args) == 1 and device is None:  # an alias, as PyTorch's
+        t = args[0].detach()
+    elif isinstance(args[0], int):
+        t = empty(*args, device=device)
+    elif isinstance(args[0], float) or (hasattr(args[0], "__float__") and not hasattr(args[0], "__len__")):
+        raise TypeError(f"Tensor(): data must be a sequence (got {type(args[0]).__name__}); use "
+                        "porta.tensor(value) for a 0-d tensor")
+    else:
+        t = tensor(args[0], dtype=_dtype.float32, device=device)
+    if cls is not Tensor:
+        t.__class__ = cls
+    return t
+
+
+def _pin_memory(self, device=None):
+    """A copy in page-locked host memory for the best accelerator (or `device`)."""
+    target = device if device is not None else _device.try_gpu()
+    out = empty_pinned(self.shape, dtype=self.dtype, for_device=target)
+    check(fn.porta_copy_into(out._h, self._h))
+    return out
+
+
+def _copy_(self, src, non_blocking=False):
+    """Overwrites every element from `src` (broadcast, cast, any device); returns self."""
+    if not isinstance(src, Tensor):
+        if not isinstance(src, (bool, int, float)):  # a number is a 0-d source, as PyTorch's
+            raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__} (wrap data in "
+                            "porta.tensor(...))")
+        src = tensor(src)
+    status = fn.porta_copy_into(self._h, src._h)
+    if status:
+        raise error(status, "copy_()")
+    return self
+
+
+def _fill_(self, value):
+    """Sets every element to `value` (a number, or a 0-d tensor whose gradient autograd records, as
+    PyTorch's); returns self."""
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
+                               "dimensions.")
+        return self.copy_(value)
+    return self.copy_(full((), value, dtype=self.dtype, device=self.device))
+
+
+def _reduce(self):
+    """Pickles a leaf as its data, dtype, device and requires_grad (rebuilt by _rebuild)."""
+    if self.requires_grad and not self.is_leaf:
+        raise RuntimeError("Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd "
+                           "does not support crossing process boundaries. If you just want to transfer the "
+                           "data, call detach() on the tensor before serializing (as PyTorch says)")
+    return (_rebuild, (self.tolist(), self.dtype.name, str(self.device), self.requires_grad))
+
+
+def _rebuild(data, dtype_name, device_str, requires_grad=False):
+    return tensor(data, dtype=_dtype.by_name(dtype_name), device=device_str, requires_grad=requires_grad)

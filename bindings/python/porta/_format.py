@@ -7,7 +7,6 @@ import ctypes
 
 from ._errors import error
 from ._lib import fn
-from ._tensor import Tensor
 
 
 def format_tensor(t):
@@ -33,5 +32,3 @@ def _repr(self):
     except Exception as e:  # noqa: BLE001 - repr must not raise
         return f"<porta.Tensor (unprintable: {e})>"
 
-
-Tensor.__repr__ = Tensor.__str__ = _repr

@@ -9,9 +9,10 @@ import os
 from ctypes import byref, c_uint64, c_void_p, sizeof
 
 from . import _device, _dtype
+from ._data_dtype import check_fits
 from ._errors import check
 from ._lib import GeneratorState, fn
-from ._tensor import call, wrap
+from ._tensor import call, finish, wrap
 
 _DEFAULT_SEED = 67280421310721  # PyTorch's default seed, as the global generator's
 
@@ -105,14 +106,12 @@ def sample(c, generator, *args):
 
 def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False):
     """A random permutation of 0..n-1 (int64), from `generator` or the global generator."""
-    from ._factories import _finish
     _check(generator, "randperm()")
     dt = None if dtype is None else _dtype.resolve(dtype)
     if dt is _dtype.bool_:
         raise NotImplementedError("\"randperm\" not implemented for 'Bool'")
     if dt is not None and n > 0:  # n - 1 must fit the dtype, as PyTorch checks
         import numpy as np
-        from ._data_dtype import check_fits
         check_fits(np.array([n - 1]), dt, "randperm()")
     out = c_void_p()
     dev = _device.resolve(device)
@@ -124,4 +123,4 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad=False)
     t = wrap(out)
     if dt is not None and dt is not _dtype.int64:
         t = t.to(dt)
-    return _finish(t, requires_grad)
+    return finish(t, requires_grad)

@@ -6,6 +6,9 @@ import warnings
 
 from ._autograd_engine import grad as _grad
 from ._dtype import float64
+from ._factories import randn_like, zeros_like
+from ._grad_mode import enable_grad, no_grad
+from ._tensor import Tensor
 
 
 class GradcheckError(RuntimeError):
@@ -17,7 +20,6 @@ def _as_tuple(x):
 
 
 def _tensor_outputs(result):
-    from ._tensor import Tensor
     return [o for o in _as_tuple(result) if isinstance(o, Tensor)]
 
 
@@ -29,7 +31,6 @@ def _refuse(name, value, default):
 
 def _numerical(func, inputs, checked, eps):
     """d outputs / d inputs[i] by central differences: [output][input] -> rows (input element) of lists."""
-    from .autograd import no_grad
     base = [x.detach().clone() if hasattr(x, "detach") else x for x in inputs]
     jac = None
     with no_grad():
@@ -51,7 +52,6 @@ def _numerical(func, inputs, checked, eps):
 
 def _analytical(outputs, inputs, checked):
     """The same Jacobian by backward passes with one-hot output gradients: [output][input] -> rows."""
-    from ._factories import zeros_like
     jac = []
     for o in outputs:
         per_input = {i: [[0.0] * o.numel() for _ in range(inputs[i].numel())] for i in checked}
@@ -83,7 +83,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                                  ("check_backward_ad", check_backward_ad, True), ("fast_mode", fast_mode, False),
                                  ("masked", masked, None)):
         _refuse(name, value, default)
-    from ._tensor import Tensor
     inputs = _as_tuple(inputs)
     checked = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not checked:
@@ -119,8 +118,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                                  ("check_fwd_over_rev", check_fwd_over_rev, False),
                                  ("check_rev_over_rev", check_rev_over_rev, True), ("masked", masked, False)):
         _refuse(name, value, default)
-    from ._factories import randn_like
-    from ._tensor import Tensor
     inputs = _as_tuple(inputs)
     checked = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if grad_outputs is None:
@@ -128,7 +125,6 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     grad_outputs = list(_as_tuple(grad_outputs))
 
     def first_derivatives(*args):
-        from .autograd import enable_grad
         # gradcheck's finite differences call this under no_grad with detached copies: they get a graph here.
         args = [a.detach().requires_grad_() if i in checked and not a.requires_grad else a
                 for i, a in enumerate(args)]

@@ -6,20 +6,20 @@ by the core, then written with copy_, so autograd records them). Every one is
 a C entry point of porta.h (porta_gather, ...), defined in the core."""
 from ctypes import c_int64, c_void_p
 
-from . import _tensor_ops
+from . import _abi
 from ._errors import error
+from ._factories import full
 from ._lib import fn, int_array
 from ._tensor import Tensor, call, wrap
 from ._scalars import operand
-from ._tensor_ops import in_place
+from ._math_ops import in_place
 
-_REDUCE = {"sum": 1, "prod": 2, "amax": 3, "amin": 4, "mean": 5}  # porta_scatter's reduce values
-_LEGACY_REDUCE = {"add": 1, "multiply": 2}  # scatter(..., reduce=) spells these
-_INT64_MIN = -2**63
+_REDUCE = {"sum": _abi.PORTA_SCATTER_SUM, "prod": _abi.PORTA_SCATTER_PROD, "amax": _abi.PORTA_SCATTER_AMAX,
+           "amin": _abi.PORTA_SCATTER_AMIN, "mean": _abi.PORTA_SCATTER_MEAN}  # porta_scatter's reduce values
+_LEGACY_REDUCE = {"add": _abi.PORTA_SCATTER_SUM, "multiply": _abi.PORTA_SCATTER_PROD}  # scatter(..., reduce=)
 
 
 def _full_like_index(value, index, like):
-    from ._factories import full
     return full(tuple(index.shape), value, dtype=like.dtype, device=like.device)
 
 
@@ -42,7 +42,7 @@ def gather(self, dim, index, *, sparse_grad=False):
 
 def _scatter(self, dim, index, src=None, value=None, reduce=None):
     if reduce is None:
-        code = 0
+        code = _abi.PORTA_SCATTER_ASSIGN
     elif reduce in _LEGACY_REDUCE:
         code = _LEGACY_REDUCE[reduce]
     else:
@@ -66,7 +66,7 @@ def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
 
 def scatter_add(self, dim, index, src):
     """torch.scatter_add (out of place): src's values added at index along dim."""
-    return call(fn.porta_scatter, self._h, dim, index._h, src._h, 1, 1)
+    return call(fn.porta_scatter, self._h, dim, index._h, src._h, _abi.PORTA_SCATTER_SUM, 1)
 
 
 def scatter_add_(self, dim, index, src):
@@ -238,14 +238,12 @@ def unbind(self, dim=0):
     return tuple(wrap(c_void_p(h)) for h in outs)
 
 
-T = Tensor
-_METHODS = dict(gather=gather, scatter=scatter, scatter_=scatter_, scatter_add=scatter_add, scatter_add_=scatter_add_,
-                scatter_reduce=scatter_reduce, scatter_reduce_=scatter_reduce_, index_select=index_select,
-                index_add=index_add, index_add_=index_add_, index_copy=index_copy, index_copy_=index_copy_,
-                index_fill=index_fill, index_fill_=index_fill_, masked_fill=masked_fill, masked_fill_=masked_fill_,
-                masked_select=masked_select, nonzero=nonzero, argwhere=argwhere, take=take, split=split,
-                chunk=chunk, unbind=unbind)
-for _name, _method in _METHODS.items():
-    setattr(T, _name, _method)
-_tensor_ops.namespace.update({k: v for k, v in _METHODS.items() if not k.endswith("_")})
-_tensor_ops.namespace.update(cat=cat, concat=cat, concatenate=cat, stack=stack)
+# The Tensor methods defined here (attached by _methods.py) and the free functions porta/__init__.py exports.
+METHODS = dict(gather=gather, scatter=scatter, scatter_=scatter_, scatter_add=scatter_add, scatter_add_=scatter_add_,
+               scatter_reduce=scatter_reduce, scatter_reduce_=scatter_reduce_, index_select=index_select,
+               index_add=index_add, index_add_=index_add_, index_copy=index_copy, index_copy_=index_copy_,
+               index_fill=index_fill, index_fill_=index_fill_, masked_fill=masked_fill, masked_fill_=masked_fill_,
+               masked_select=masked_select, nonzero=nonzero, argwhere=argwhere, take=take, split=split,
+               chunk=chunk, unbind=unbind)
+FUNCTIONS = {k: v for k, v in METHODS.items() if not k.endswith("_")}
+FUNCTIONS.update(cat=cat, concat=cat, concatenate=cat, stack=stack)

@@ -7,6 +7,7 @@ from ctypes import byref, c_void_p
 
 from . import _advanced_indexing as _advanced
 from ._errors import error
+from ._factories import tensor
 from ._lib import fn
 from ._tensor import Tensor, wrap
 
@@ -104,9 +105,5 @@ def assign(self, key, value):
     elif isinstance(value, (int, float)) or (hasattr(value, "item") and getattr(value, "ndim", None) == 0):
         target.fill_(value.item() if hasattr(value, "item") else value)
     else:
-        from ._factories import tensor
         target.copy_(tensor(value, dtype=target.dtype))
 
-
-Tensor.__getitem__ = index
-Tensor.__setitem__ = assign

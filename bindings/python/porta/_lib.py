@@ -2,8 +2,10 @@
 
 The signatures come from _signatures.py, which generate_signatures.py derives
 from porta.h (tests/python/test_lib_matches_header.py fails when it is stale).
-The C structs below mirror porta.h and dlpack.h field for field (the same test
-checks every porta_* struct's fields and offsets); each versioned struct's
+The porta_* structs (PluginInfo, DeviceInfo, SgdOptions, ...) are _abi.py's,
+which the same script generates from porta.h, re-exported here; the DLPack
+structs below mirror dlpack.h (not part of this repository) field for field,
+as porta.h's FFI section gives their layout. Each versioned struct's
 ``struct_size`` is set by :func:`sized`. ``op_table()`` reads the op table the
 library itself reports (porta_op_get_info: ops.h's PORTA_OP_DESCRIPTORS).
 """
@@ -12,9 +14,12 @@ import ctypes.util
 import operator
 import os
 import sysconfig
-from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_int32, c_int64,
-                    c_size_t, c_uint8, c_uint16, c_uint32, c_uint64, c_void_p)
+from ctypes import (POINTER, Structure, c_char_p, c_double, c_int, c_int32, c_int64, c_size_t, c_uint8, c_uint16,
+                    c_uint32, c_uint64, c_void_p)
 
+from ._abi import (STRUCTS, AdagradOptions, AdamOptions, BackwardOptions, Conv2dOptions,  # noqa: F401 (re-exported)
+                   DeviceInfo, GeneratorState, InitOptions, MemoryStats, OpInfo, PluginInfo, Pool2dOptions,
+                   ReducerOptions, RmspropOptions, RnnOptions, SgdOptions)
 from ._signatures import SIGNATURES
 
 # ----------------------------------------------------------------- locating
@@ -68,6 +73,7 @@ def _load():
 lib, path = _load()
 
 # ------------------------------------------------------------------ structs
+# porta.h's own structs come from _abi.py (generated); DLPack's are dlpack.h's.
 
 
 class DLDevice(Structure):
@@ -78,13 +84,6 @@ class DLDevice(Structure):
 class DLDataType(Structure):
     """DLPack's DLDataType: {code, bits, lanes}."""
     _fields_ = [("code", c_uint8), ("bits", c_uint8), ("lanes", c_uint16)]
-
-
-class OpInfo(Structure):
-    """porta_op_info: one row of the op table."""
-    _fields_ = [("struct_size", c_size_t), ("name", c_char_p), ("id", c_int32), ("kind", c_int32),
-                ("inputs", c_int32), ("dtypes", c_int32), ("result", c_int32), ("differentiable", c_int32),
-                ("doc", c_char_p), ("kind_name", c_char_p)]
 
 
 def op_table():
@@ -135,94 +134,6 @@ DLManagedTensorVersioned._fields_ = [
     ("version", DLPackVersion), ("manager_ctx", c_void_p),
     ("deleter", ctypes.CFUNCTYPE(None, POINTER(DLManagedTensorVersioned))),
     ("flags", c_uint64), ("dl_tensor", DLTensor)]
-
-
-class PluginInfo(Structure):
-    """porta_plugin_info."""
-    _fields_ = [("struct_size", c_size_t), ("path", c_char_p), ("name", c_char_p), ("version", c_char_p),
-                ("reason", c_char_p), ("state", c_int32), ("device_type", c_int32), ("device_count", c_int32),
-                ("abi_major", c_uint32), ("abi_minor", c_uint32)]
-
-
-class DeviceInfo(Structure):
-    """porta_device_info."""
-    _fields_ = [("struct_size", c_size_t), ("name", c_char * 128), ("memory_total", c_uint64),
-                ("memory_free", c_uint64), ("compute_units", c_int32), ("kind", c_int32),
-                ("capability_major", c_int32), ("capability_minor", c_int32)]
-
-
-class MemoryStats(Structure):
-    """porta_memory_stats."""
-    _fields_ = [("struct_size", c_size_t)] + [(n, c_uint64) for n in (
-        "allocated_bytes", "reserved_bytes", "peak_allocated_bytes", "allocations", "cache_hits",
-        "device_allocations", "device_frees", "bytes_to_device", "bytes_from_device", "peak_reserved_bytes")]
-
-
-class Conv2dOptions(Structure):
-    """porta_conv2d_options."""
-    _fields_ = [("struct_size", c_size_t), ("stride", c_int32 * 2), ("padding", c_int32 * 2),
-                ("dilation", c_int32 * 2), ("groups", c_int32)]
-
-
-class Pool2dOptions(Structure):
-    """porta_pool2d_options."""
-    _fields_ = [("struct_size", c_size_t), ("kernel", c_int32 * 2), ("stride", c_int32 * 2),
-                ("padding", c_int32 * 2), ("dilation", c_int32 * 2), ("count_include_pad", c_int32),
-                ("reserved", c_int32), ("ceil_mode", c_int32)]
-
-
-class GeneratorState(Structure):
-    """porta_generator_state: a caller-owned (seed, offset) that sampling calls advance."""
-    _fields_ = [("struct_size", c_size_t), ("seed", c_uint64), ("offset", c_uint64)]
-
-
-class SgdOptions(Structure):
-    """porta_sgd_options."""
-    _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("momentum", c_double), ("dampening", c_double),
-                ("weight_decay", c_double), ("nesterov", c_int32)]
-
-
-class AdamOptions(Structure):
-    """porta_adam_options."""
-    _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("beta1", c_double), ("beta2", c_double),
-                ("eps", c_double), ("weight_decay", c_double), ("amsgrad", c_int32)]
-
-
-class RmspropOptions(Structure):
-    """porta_rmsprop_options."""
-    _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("alpha", c_double), ("eps", c_double),
-                ("weight_decay", c_double), ("momentum", c_double), ("centered", c_int32)]
-
-
-class AdagradOptions(Structure):
-    """porta_adagrad_options."""
-    _fields_ = [("struct_size", c_size_t), ("lr", c_double), ("lr_decay", c_double), ("weight_decay", c_double),
-                ("initial_accumulator_value", c_double), ("eps", c_double)]
-
-
-class BackwardOptions(Structure):
-    """porta_backward_options."""
-    _fields_ = [("struct_size", c_size_t), ("retain_graph", c_int32), ("create_graph", c_int32),
-                ("inputs", POINTER(c_void_p)), ("num_inputs", c_int32), ("allow_unused", c_int32),
-                ("grads_out", POINTER(c_void_p))]
-
-
-class InitOptions(Structure):
-    """porta_init_options."""
-    _fields_ = [("struct_size", c_size_t), ("backend", c_char_p), ("init_method", c_char_p), ("rank", c_int32),
-                ("world_size", c_int32), ("timeout_ms", c_int64)]
-
-
-class ReducerOptions(Structure):
-    """porta_reducer_options."""
-    _fields_ = [("struct_size", c_size_t), ("bucket_bytes", c_int64), ("first_bucket_bytes", c_int64),
-                ("find_unused_parameters", c_int32), ("gradient_as_bucket_view", c_int32)]
-
-
-class RnnOptions(Structure):
-    """porta_rnn_options."""
-    _fields_ = [("struct_size", c_size_t), ("mode", c_int32), ("num_layers", c_int32), ("bidirectional", c_int32),
-                ("batch_first", c_int32), ("has_biases", c_int32), ("training", c_int32), ("dropout", c_double)]
 
 
 def sized(struct_type, **fields):

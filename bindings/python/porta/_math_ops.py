@@ -15,19 +15,23 @@ copy_), Python's % and // (remainder, floor_divide) and PyTorch's aliases
 porta/porta.h.
 """
 from collections import namedtuple
+from types import SimpleNamespace
 from ctypes import byref, c_double, c_int32, c_void_p
 
-from . import _dtype, _ops
+from . import _abi, _dtype, _ops, _scaled_sums
 from ._errors import error
+from ._factories import full
+from ._grad_mode import is_grad_enabled
 from ._lib import fn, int_array, raw
 from ._scalars import number, operand, scalar_tensor
 from ._tensor import Tensor, call, call_outs
 from ._type_rules import category, result_type
 
 _new = object.__new__
-_ALL_DIMS = -2**31  # PORTA_ALL_DIMS
+_ALL_DIMS = _abi.PORTA_ALL_DIMS
 
-namespace = {}  # free functions, exported by porta/__init__.py
+FUNCTIONS = {}  # free functions, exported by porta/__init__.py
+T = SimpleNamespace()  # the Tensor methods, by name: METHODS, attached by _methods.py
 
 
 # PyTorch's signatures of these take a tensor `other`, never a number (torch.maximum(t, 3) is a TypeError).
@@ -247,29 +251,29 @@ _MAKERS = {"UNARY": _make_unary, "BINARY": _make_binary, "COMPARE": _make_binary
 
 for _op in _ops.of_kind(*_ops.USER_KINDS):
     if _op.kind == "WHERE":
-        setattr(Tensor, _op.name, lambda self, condition, other: _where(condition, self, other))
-        namespace[_op.name] = _where
+        setattr(T, _op.name, lambda self, condition, other: _where(condition, self, other))
+        FUNCTIONS[_op.name] = _where
         continue
     _method = _MAKERS[_op.kind](_op.name)
-    setattr(Tensor, _op.name, _method)
-    namespace[_op.name] = _method
+    setattr(T, _op.name, _method)
+    FUNCTIONS[_op.name] = _method
     if _op.kind == "UNARY":
-        setattr(Tensor, _op.name + "_", _make_unary_inplace(_op.id, _op.name))
+        setattr(T, _op.name + "_", _make_unary_inplace(_op.id, _op.name))
     elif _op.kind in ("BINARY", "COMPARE"):
-        setattr(Tensor, _op.name + "_", _make_binary_inplace(_op.id, _op.name))
+        setattr(T, _op.name + "_", _make_binary_inplace(_op.id, _op.name))
     elif _op.kind == "SCAN":
-        setattr(Tensor, _op.name + "_", lambda self, dim, *, dtype=None, _m=_method, _n=_op.name:
+        setattr(T, _op.name + "_", lambda self, dim, *, dtype=None, _m=_method, _n=_op.name:
                 in_place(self, lambda s: _m(s, dim, dtype=_same_dtype(s, dtype, _n + "_")), _n + "_"))
 
 # the composite reductions of porta.h with porta_sum's signature
 for _name in ("nansum", "nanmean"):
-    setattr(Tensor, _name, _make_reduce(_name))
-    namespace[_name] = getattr(Tensor, _name)
+    setattr(T, _name, _make_reduce(_name))
+    FUNCTIONS[_name] = getattr(T, _name)
 
 # ------------------------------------------------------------ max/min like torch
 
 values_indices = namedtuple("values_indices", "values indices")
-_reduce_max, _reduce_min = Tensor.max, Tensor.min
+_reduce_max, _reduce_min = T.max, T.min
 
 
 def _make_extreme(reduce, with_indices, pairwise):
@@ -296,17 +300,17 @@ def _make_extreme(reduce, with_indices, pairwise):
     return op
 
 
-Tensor.max = _make_extreme(_reduce_max, fn.porta_max_dim, Tensor.maximum)
-Tensor.min = _make_extreme(_reduce_min, fn.porta_min_dim, Tensor.minimum)
-namespace["max"], namespace["min"] = Tensor.max, Tensor.min
-Tensor.amax, Tensor.amin = _reduce_max, _reduce_min
-namespace["amax"], namespace["amin"] = _reduce_max, _reduce_min
+T.max = _make_extreme(_reduce_max, fn.porta_max_dim, T.maximum)
+T.min = _make_extreme(_reduce_min, fn.porta_min_dim, T.minimum)
+FUNCTIONS["max"], FUNCTIONS["min"] = T.max, T.min
+T.amax, T.amin = _reduce_max, _reduce_min
+FUNCTIONS["amax"], FUNCTIONS["amin"] = _reduce_max, _reduce_min
 
 # ------------------------------------------------------------ operators
 
 
 def _reflected(name):
-    forward = getattr(Tensor, name)
+    forward = getattr(T, name)
 
     def op(self, other):
         o = operand(other, self)
@@ -315,11 +319,9 @@ def _reflected(name):
 
 
 def _grad_enabled():
-    from .autograd import is_grad_enabled
     return is_grad_enabled()
 
 
-T = Tensor
 T.__add__ = T.__radd__ = T.add
 T.__sub__, T.__rsub__ = T.sub, _reflected("sub")
 T.__mul__ = T.__rmul__ = T.mul
@@ -341,7 +343,6 @@ T.__iadd__, T.__isub__, T.__imul__, T.__itruediv__ = T.add_, T.sub_, T.mul_, T.d
 T.__ipow__ = T.pow_
 T.true_divide = T.divide = T.div
 T.multiply, T.subtract = T.mul, T.sub
-T.mm = T.matmul
 
 
 # ------------------------------------------------------------ % and //, aliases
@@ -355,7 +356,7 @@ for _alias, _target in _ALIASES.items():
     if hasattr(T, _target):  # (asinh: a newer op table's)
         setattr(T, _alias, getattr(T, _target))
         setattr(T, _alias + "_", getattr(T, _target + "_"))
-        namespace[_alias] = getattr(T, _target)
+        FUNCTIONS[_alias] = getattr(T, _target)
 
 _round, _round_ = T.round, T.round_
 
@@ -383,7 +384,7 @@ def _round_method_(self, *, decimals=0):
 
 
 T.round, T.round_ = _round_method, _round_method_
-namespace["round"] = _round_method
+FUNCTIONS["round"] = _round_method
 
 # ------------------------------------------------------------ in-place composites
 
@@ -403,6 +404,14 @@ def in_place(self, compute, name):
     if status:
         raise error(status, name)
     return self
+
+
+def in_place_method(f, name):
+    """The in-place method `name` (tril_, addmm_, ...) of the out-of-place f: f's result written into self."""
+    def op(self, *args, **kwargs):
+        return in_place(self, lambda s: f(s, *args, **kwargs), name)
+    op.__name__ = op.__qualname__ = name
+    return op
 
 
 # ------------------------------------------------------------ logical ops (porta_logical_*)
@@ -433,7 +442,7 @@ for _name in ("and", "or", "xor"):
     _lop, _lop_ = _make_logical(_name)
     setattr(T, "logical_" + _name, _lop)
     setattr(T, f"logical_{_name}_", _lop_)
-    namespace["logical_" + _name] = _lop
+    FUNCTIONS["logical_" + _name] = _lop
 
 for _op, _bitwise in (("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor"),
                       ("lshift", "bitwise_left_shift"), ("rshift", "bitwise_right_shift")):
@@ -454,7 +463,7 @@ def _logical_not_(self):
 
 T.__invert__ = T.bitwise_not  # porta_bitwise_not: ~ of integers, logical not of bool
 T.logical_not, T.logical_not_ = _logical_not, _logical_not_
-namespace.update(logical_not=_logical_not)
+FUNCTIONS.update(logical_not=_logical_not)
 
 # ------------------------------------------------------------ composites of porta.h (defined in the core)
 
@@ -505,7 +514,7 @@ def _clamp_max_(self, max):  # noqa: A002
 T.clamp = T.clip = _clamp
 T.clamp_ = T.clip_ = _clamp_
 T.clamp_min, T.clamp_max, T.clamp_min_, T.clamp_max_ = _clamp_min, _clamp_max, _clamp_min_, _clamp_max_
-namespace.update(clamp=_clamp, clip=_clamp, clamp_min=_clamp_min, clamp_max=_clamp_max)
+FUNCTIONS.update(clamp=_clamp, clip=_clamp, clamp_min=_clamp_min, clamp_max=_clamp_max)
 
 
 def _isnan(self):
@@ -555,7 +564,6 @@ def _lerp(self, end, weight):
         s = number(weight)
         if s is None:
             raise TypeError(f"lerp(): weight must be a number or a Tensor, got {type(weight).__name__}")
-        from ._factories import full
         dt = self.dtype if self.dtype.is_floating_point else _dtype.float32  # the core refuses integer starts
         weight = full((), s, dtype=dt, device=self.device)
     return call(fn.porta_lerp, self._h, end._h, weight._h)
@@ -583,7 +591,7 @@ T.isnan, T.isinf, T.isfinite = _isnan, _isinf, _isfinite
 T.nan_to_num, T.nan_to_num_ = _nan_to_num, _nan_to_num_
 T.lerp, T.lerp_ = _lerp, _lerp_
 T.logsumexp = _logsumexp
-namespace.update(isnan=_isnan, isinf=_isinf, isfinite=_isfinite, nan_to_num=_nan_to_num, lerp=_lerp,
+FUNCTIONS.update(isnan=_isnan, isinf=_isinf, isfinite=_isfinite, nan_to_num=_nan_to_num, lerp=_lerp,
                  logsumexp=_logsumexp)
 
 # ------------------------------------------------------------ a few more composites
@@ -593,7 +601,7 @@ T.rsqrt = lambda self: self.sqrt().reciprocal()
 T.reciprocal = lambda self: scalar_tensor(1.0, self).div(self)
 T.softmax = lambda self, dim: call(fn.porta_softmax, self._h, dim)
 T.log_softmax = lambda self, dim: call(fn.porta_log_softmax, self._h, dim)
-namespace.update(softmax=T.softmax, log_softmax=T.log_softmax, square=T.square, rsqrt=T.rsqrt,
+FUNCTIONS.update(softmax=T.softmax, log_softmax=T.log_softmax, square=T.square, rsqrt=T.rsqrt,
                  reciprocal=T.reciprocal, true_divide=T.div, divide=T.div, multiply=T.mul,
                  subtract=T.sub)
 
@@ -629,12 +637,11 @@ def _div_(self, other, *, rounding_mode=None):
 T.div = T.divide = _div  # (true_divide stays true division: PyTorch's takes no rounding_mode)
 T.div_ = T.divide_ = _div_
 T.__truediv__ = _true_div
-namespace.update(div=_div, divide=_div)
+FUNCTIONS.update(div=_div, divide=_div)
 
 
 # ------------------------------------------------------------ alpha= and value= (porta_add_alpha, porta_addcmul)
 
-from . import _scaled_sums  # noqa: E402 - it needs in_place's module loaded first
 
 
 def _with_alpha_inplace(plain_, scaled, name):
@@ -652,14 +659,14 @@ for _name in ("add", "sub"):
     _scaled = _scaled_sums.with_alpha(getattr(T, _name), _name)
     setattr(T, _name + "_", _with_alpha_inplace(getattr(T, _name + "_"), _scaled, _name))
     setattr(T, _name, _scaled)
-    namespace[_name] = _scaled
+    FUNCTIONS[_name] = _scaled
 T.subtract = T.sub  # (the operators keep the plain methods: no alpha to look at)
 T.addcmul, T.addcdiv = _scaled_sums.addcmul, _scaled_sums.addcdiv
 T.addcmul_ = lambda self, tensor1, tensor2, *, value=1: in_place(
     self, lambda s: _scaled_sums.addcmul(s, tensor1, tensor2, value=value), "addcmul_")
 T.addcdiv_ = lambda self, tensor1, tensor2, *, value=1: in_place(
     self, lambda s: _scaled_sums.addcdiv(s, tensor1, tensor2, value=value), "addcdiv_")
-namespace.update(addcmul=_scaled_sums.addcmul, addcdiv=_scaled_sums.addcdiv, subtract=T.sub)
+FUNCTIONS.update(addcmul=_scaled_sums.addcmul, addcdiv=_scaled_sums.addcdiv, subtract=T.sub)
 
 
 def _number_first(method, name):
@@ -679,27 +686,28 @@ def _number_first(method, name):
 # PyTorch's comparisons, fmod and the tensor-only ops take no number as input.
 for _name in [op.name for op in _ops.of_kind("BINARY") if op.name not in _TENSOR_OTHER and op.name != "fmod"] + [
         "div", "true_divide", "divide", "multiply", "subtract"]:
-    if _name in namespace:
-        namespace[_name] = _number_first(namespace[_name], _name)
+    if _name in FUNCTIONS:
+        FUNCTIONS[_name] = _number_first(FUNCTIONS[_name], _name)
 
 
 # ------------------------------------------------------------ out=, as PyTorch's signatures take it
 
 
 def _functions(*names):
-    return {namespace[n] for n in names if n in namespace}
+    return {FUNCTIONS[n] for n in names if n in FUNCTIONS}
 
 
 # The functions PyTorch takes out= of another dtype for (its elementwise ops, whose result casts into out, and
 # the sums); the others want out of the result's dtype. Unary ops that keep their operand's dtype (abs, floor,
-# ...: porta_op_result PORTA_RESULT_SAME, 0 in porta.h's FFI section) want it too.
+# ...: porta_op_result PORTA_RESULT_SAME) want it too.
 CASTS_INTO_OUT = _functions(*(op.name for op in _ops.OPS if op.kind in ("BINARY", "COMPARE", "SCAN") or
-                              (op.kind == "UNARY" and op.result != 0)),
+                              (op.kind == "UNARY" and op.result != _abi.PORTA_RESULT_SAME)),
                             "clamp", "clip", "clamp_min", "clamp_max", "lerp", "where", "logical_and", "logical_or",
                             "logical_xor", "logical_not", "sum", "mean", "prod", "nansum", "nanmean", "logsumexp",
                             "std", "var", "cat", "concat", "concatenate", "stack", "square", "rsqrt", "reciprocal",
                             "true_divide", "divide", "multiply", "subtract", "arctan2", "arcsin", "arccos", "arctan",
                             "arcsinh", "div", "floor_divide", "remainder", "fmod", "float_power", "addcmul", "addcdiv")
 # PyTorch's isnan, isinf, isfinite, relu, count_nonzero, std_mean and var_mean take no out= at all (by name:
-# some are added to the namespace by modules imported after this one).
+# some are other modules' functions, in _methods.FUNCTIONS).
 WITHOUT_OUT_NAMES = ("isnan", "isinf", "isfinite", "relu", "count_nonzero", "std_mean", "var_mean")
+METHODS = vars(T)

@@ -1,7 +1,7 @@
 """The op table as Python data, read from the loaded libporta.so
 (porta_op_get_info: the rows of ops.h's PORTA_OP_DESCRIPTORS), so it is the
 library's own and nothing here restates it. The C signatures (_lib.py) and the
-Tensor methods (_tensor_ops.py) are generated from it by op kind.
+Tensor methods (_math_ops.py) are generated from it by op kind.
 """
 from collections import namedtuple
 

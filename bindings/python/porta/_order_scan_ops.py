@@ -1,10 +1,10 @@
-"""Running and order statistics of ABI 1.7 as PyTorch spells them: cummax / cummin, mode, searchsorted and
+"""Running and order statistics as PyTorch spells them: cummax / cummin, mode, searchsorted and
 bucketize. Each is a C entry point of porta.h (porta_cummax, ...), composed in the core: ties, NaNs and
 indices as PyTorch's CPU gives them."""
-from . import _tensor_ops
+from ._factories import tensor
 from ._lib import fn
 from ._tensor import Tensor, call, call_outs
-from ._tensor_ops import values_indices
+from ._math_ops import values_indices
 
 
 def _no_out(name, out):
@@ -39,7 +39,6 @@ def _as_values(values, like, name):
         return values
     if isinstance(values, bool) or not isinstance(values, (int, float)):
         raise TypeError(f"{name}(): argument 'input' must be a Tensor or a number, not {type(values).__name__}")
-    from ._factories import tensor
     return tensor(values, device=like.device)
 
 
@@ -67,8 +66,5 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):  # 
     return call(fn.porta_bucketize, v._h, boundaries._h, 1 if right else 0, 1 if out_int32 else 0)
 
 
-_METHODS = dict(cummax=cummax, cummin=cummin, mode=mode)
-for _name, _method in _METHODS.items():
-    setattr(Tensor, _name, _method)
-_tensor_ops.namespace.update(_METHODS)
-_tensor_ops.namespace.update(searchsorted=searchsorted, bucketize=bucketize)
+METHODS = dict(cummax=cummax, cummin=cummin, mode=mode)
+FUNCTIONS = dict(METHODS, searchsorted=searchsorted, bucketize=bucketize)  # porta.cummax, ...: attached by _methods.py

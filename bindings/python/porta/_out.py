@@ -4,7 +4,8 @@ rules allow), and `out` is returned."""
 import functools
 
 from . import _dtype, _type_rules
-from .autograd import is_grad_enabled
+from ._grad_mode import is_grad_enabled
+from ._tensor import Tensor
 
 
 def _torch_name(dt):
@@ -15,7 +16,6 @@ def _torch_name(dt):
 def write_out(out, result, name, casts=True):
     """Writes result (a tensor or a tuple of them) into out; returns out. casts: out may have another dtype the
     result casts to (PyTorch's elementwise ops and sums); else it must have the result's dtype."""
-    from ._tensor import Tensor
     if isinstance(result, tuple):
         if not isinstance(out, (tuple, list)) or len(out) != len(result):
             raise TypeError(f"{name}(): out= must be a tuple of {len(result)} tensors for this call")

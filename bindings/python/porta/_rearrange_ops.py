@@ -1,17 +1,17 @@
-"""Shape ops and statistics of ABI 1.7 as PyTorch spells them: movedim / moveaxis, diagonal, diag, meshgrid,
-repeat_interleave, Tensor.unfold, einsum, var_mean / std_mean, median / nanmedian, histc. Each is a C entry
-point of porta.h (porta_movedim, ...), composed in the core."""
-from ctypes import c_int32, c_void_p
+"""Rearranging ops as PyTorch spells them: movedim / moveaxis, diagonal, diag, meshgrid, repeat_interleave,
+Tensor.unfold, flip / fliplr / flipud, roll, repeat / tile, tril / triu (and tril_ / triu_). Each is a C entry
+point of porta.h (porta_movedim, ...), composed in the core (views and reshapes are in _views.py)."""
+from ctypes import c_int32, c_int64, c_void_p
 
-from . import _tensor_ops
+from . import _abi
 from ._errors import error
-from ._lib import fn, int_arg, int_array
-from ._reduction_shape_ops import make_spread
-from ._tensor import Tensor, call, call_outs, wrap
-from ._tensor_ops import _numpy_names, values_indices
+from ._factories import arange
+from ._lib import fn, int_array
+from ._tensor import Tensor, call, wrap
+from ._math_ops import _dims_array, in_place_method
 
-_ALL_DIMS = -2**31
-_MESHGRID_INDEXING = {"ij": 0, "xy": 1}
+_ALL_DIMS = _abi.PORTA_ALL_DIMS
+_MESHGRID_INDEXING = {"ij": _abi.PORTA_MESHGRID_IJ, "xy": _abi.PORTA_MESHGRID_XY}  # porta_meshgrid_indexing
 
 
 def _int_list(value, name):
@@ -65,7 +65,6 @@ def repeat_interleave(self, repeats=None, dim=None, *, output_size=None):
     """torch.repeat_interleave: each element repeated (an int, or one count per element along dim; dim None:
     the flattened tensor). repeat_interleave(counts) alone repeats each index i counts[i] times."""
     if repeats is None:  # torch.repeat_interleave(repeats): the indices
-        from ._factories import arange
         counts = self
         if counts.ndim != 1:
             raise RuntimeError(f"repeat_interleave: repeats must be 1-dimensional, got shape {tuple(counts.shape)}")
@@ -89,56 +88,82 @@ def unfold(self, dimension, size, step):
     return call(fn.porta_unfold, self._h, int(dimension), int(size), int(step))
 
 
-def einsum(equation, *operands):
-    """torch.einsum(equation, *operands) (or a list of operands): PyTorch's subscripts, ellipsis and implicit
-    output. The sublist form einsum(a, [0, 1], ...) is refused."""
-    if not isinstance(equation, str):
-        raise NotImplementedError("einsum: the sublist form einsum(op, [dims], ...) is not supported by Porta; "
-                                  "pass an equation string")
-    if len(operands) == 1 and not isinstance(operands[0], Tensor):
-        operands = tuple(operands[0])
-    for i, t in enumerate(operands):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"einsum(): expected a Tensor as operand {i}, got {type(t).__name__}")
-    if not operands:
-        raise RuntimeError("einsum(): must provide at least one operand")
-    handles = (c_void_p * len(operands))(*[t._h.value for t in operands])
-    return call(fn.porta_einsum, equation.encode(), handles, len(operands))
+def _dims(dim):
+    dims, n = _dims_array(dim)
+    return (dims if n else None), n
 
 
-var_mean = make_spread("var_mean", fn.porta_var_mean, outputs=2)
-std_mean = make_spread("std_mean", fn.porta_std_mean, outputs=2)
+def _ints(values):
+    """f(1, 2) and f((1, 2)) alike."""
+    if len(values) == 1 and not isinstance(values[0], int):
+        values = tuple(values[0])
+    return list(values)
 
 
-def _make_median(name, c):
-    def op(self, dim=None, keepdim=False, *, out=None):
-        if out is not None:
-            raise NotImplementedError(f"{name}: out= is not supported by Porta; assign the result instead")
-        if dim is None:
-            if keepdim:  # PyTorch's median(input) has no keepdim: refused as its signature refuses it
-                raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
-            return call_outs(c, self._h, _ALL_DIMS, 0, n=2)[0]
-        return values_indices(*call_outs(c, self._h, int(dim), 1 if keepdim else 0, n=2))
-    op.__name__ = op.__qualname__ = name
-    op.__doc__ = (f"torch.{name}: the lower middle value of all elements, or (values, indices) along dim"
-                  + (" ignoring NaNs." if name == "nanmedian" else " (NaN where a row has one)."))
-    return op
+def flip(self, *dims):
+    """torch.flip: reversed along dims (a copy)."""
+    if not dims:
+        raise TypeError('flip() missing 1 required positional arguments: "dims"')
+    dims = _ints(dims)
+    arr, n = _dims(dims)
+    return call(fn.porta_flip, self._h, arr, n)
 
 
-median, nanmedian = _make_median("median", fn.porta_median), _make_median("nanmedian", fn.porta_nanmedian)
+def roll(self, shifts, dims=None):
+    """torch.roll: shifted by shifts along dims (None: the flattened tensor)."""
+    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
+    dim_list = [] if dims is None else [dims] if isinstance(dims, int) else list(dims)
+    arr, n = _dims(dim_list) if dim_list else (None, 0)
+    return call(fn.porta_roll, self._h, int_array(c_int64, shifts, "shifts"), len(shifts), arr, n)
 
 
-def histc(self, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's names
-    """torch.histc: counts in `bins` equal bins over [min, max] (both 0 or equal: the data's range)."""
-    if out is not None:
-        raise NotImplementedError("histc: out= is not supported by Porta; assign the result instead")
-    return call(fn.porta_histc, self._h, int_arg(bins, "bins", "histc"), float(min), float(max))
+def repeat(self, *sizes, repeats=None):
+    """torch.Tensor.repeat: tiled sizes[i] times along dim i (len(sizes) >= ndim)."""
+    if repeats is not None:
+        if sizes:
+            raise TypeError("repeat() got multiple values for argument 'repeats'")
+        sizes = (repeats,)
+    elif not sizes:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats" (the times along each dim)')
+    return _repeat(self, _ints(sizes))
 
 
-_METHODS = dict(movedim=movedim, moveaxis=movedim, diagonal=diagonal, diag=diag, repeat_interleave=repeat_interleave,
-                median=median, nanmedian=nanmedian, histc=histc)
-for _name, _method in _METHODS.items():
-    setattr(Tensor, _name, _method)
-Tensor.unfold = unfold  # torch.unfold is another op (nn.functional.unfold, im2col): the method only
-_tensor_ops.namespace.update(_METHODS)
-_tensor_ops.namespace.update(meshgrid=meshgrid, einsum=einsum, var_mean=var_mean, std_mean=std_mean)
+def _repeat(self, sizes):
+    return call(fn.porta_repeat, self._h, int_array(c_int64, sizes, "repeats"), len(sizes))
+
+
+def tile(self, *dims):
+    """torch.tile: repeat with dims padded by leading 1s to the tensor's ndim."""
+    dims = _ints(dims)
+    return _repeat(self, [1] * (self.ndim - len(dims)) + dims)
+
+
+def tril(self, diagonal=0):
+    """torch.tril over the last two dims."""
+    return call(fn.porta_tril, self._h, diagonal)
+
+
+def triu(self, diagonal=0):
+    """torch.triu over the last two dims."""
+    return call(fn.porta_triu, self._h, diagonal)
+
+
+def _flip_along(dim, name):
+    def flipped(input):  # noqa: A002
+        if input.ndim <= dim:
+            raise RuntimeError(f"{name}: Input must be >= {dim + 1}-d.")
+        return flip(input, dim)
+    flipped.__name__ = name
+    flipped.__doc__ = f"torch.{name}: flip along dim {dim} (the input needs at least {dim + 1} dims)."
+    return flipped
+
+
+fliplr, flipud = _flip_along(1, "fliplr"), _flip_along(0, "flipud")
+
+# The Tensor methods defined here (attached by _methods.py) and the free functions porta/__init__.py exports.
+_BOTH = dict(movedim=movedim, moveaxis=movedim, diagonal=diagonal, diag=diag, repeat_interleave=repeat_interleave,
+             flip=flip, fliplr=fliplr, flipud=flipud, roll=roll, tile=tile, tril=tril, triu=triu)
+METHODS = dict(_BOTH, unfold=unfold,  # torch.unfold is another op (nn.functional.unfold, im2col): the method only
+               repeat=repeat,  # torch.repeat does not exist: the method only
+               tril_=in_place_method(tril, "tril_"), triu_=in_place_method(triu, "triu_"))
+FUNCTIONS = dict(_BOTH, meshgrid=meshgrid)

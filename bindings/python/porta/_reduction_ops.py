@@ -1,14 +1,13 @@
-"""Statistics, shapes and products as PyTorch spells them: var / std (correction=, unbiased=), prod, any /
-all / count_nonzero, norm / linalg.vector_norm, flip, roll, repeat / tile, tril / triu, outer, mm, mv, dot,
-bmm, addmm, baddbmm. Each is a C entry point of porta.h (porta_var, ...), composed in the core."""
-from ctypes import c_int64
+"""Reductions and statistics as PyTorch spells them: var / std (correction=, unbiased=) and var_mean /
+std_mean, prod, any / all / count_nonzero, norm / linalg.vector_norm, median / nanmedian, histc. Each is a C
+entry point of porta.h (porta_var, ...), composed in the core (the op table's sum, mean, amax, ... are in
+_math_ops.py)."""
+from . import _abi, _dtype
+from ._lib import fn, int_arg
+from ._tensor import call, call_outs
+from ._math_ops import _NO_ARGUMENT, _dims_array, _numpy_names, check_dim_arg, values_indices, with_dtype
 
-from . import _dtype, _tensor_ops
-from ._lib import fn, int_array
-from ._tensor import Tensor, call, call_outs
-from ._tensor_ops import _NO_ARGUMENT, _dims_array, _numpy_names, check_dim_arg, in_place, with_dtype
-
-_ALL_DIMS = -2**31
+_ALL_DIMS = _abi.PORTA_ALL_DIMS
 
 
 def _dims(dim):
@@ -107,112 +106,38 @@ def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
     return vector_norm(self, p, dim, keepdim, dtype=dtype)
 
 
-def _ints(values):
-    """f(1, 2) and f((1, 2)) alike."""
-    if len(values) == 1 and not isinstance(values[0], int):
-        values = tuple(values[0])
-    return list(values)
+var_mean = make_spread("var_mean", fn.porta_var_mean, outputs=2)
 
 
-def flip(self, *dims):
-    """torch.flip: reversed along dims (a copy)."""
-    if not dims:
-        raise TypeError('flip() missing 1 required positional arguments: "dims"')
-    dims = _ints(dims)
-    arr, n = _dims(dims)
-    return call(fn.porta_flip, self._h, arr, n)
+std_mean = make_spread("std_mean", fn.porta_std_mean, outputs=2)
 
 
-def roll(self, shifts, dims=None):
-    """torch.roll: shifted by shifts along dims (None: the flattened tensor)."""
-    shifts = [shifts] if isinstance(shifts, int) else list(shifts)
-    dim_list = [] if dims is None else [dims] if isinstance(dims, int) else list(dims)
-    arr, n = _dims(dim_list) if dim_list else (None, 0)
-    return call(fn.porta_roll, self._h, int_array(c_int64, shifts, "shifts"), len(shifts), arr, n)
-
-
-def repeat(self, *sizes, repeats=None):
-    """torch.Tensor.repeat: tiled sizes[i] times along dim i (len(sizes) >= ndim)."""
-    if repeats is not None:
-        if sizes:
-            raise TypeError("repeat() got multiple values for argument 'repeats'")
-        sizes = (repeats,)
-    elif not sizes:
-        raise TypeError('repeat() missing 1 required positional arguments: "repeats" (the times along each dim)')
-    return _repeat(self, _ints(sizes))
-
-
-def _repeat(self, sizes):
-    return call(fn.porta_repeat, self._h, int_array(c_int64, sizes, "repeats"), len(sizes))
-
-
-def tile(self, *dims):
-    """torch.tile: repeat with dims padded by leading 1s to the tensor's ndim."""
-    dims = _ints(dims)
-    return _repeat(self, [1] * (self.ndim - len(dims)) + dims)
-
-
-def tril(self, diagonal=0):
-    """torch.tril over the last two dims."""
-    return call(fn.porta_tril, self._h, diagonal)
-
-
-def triu(self, diagonal=0):
-    """torch.triu over the last two dims."""
-    return call(fn.porta_triu, self._h, diagonal)
-
-
-def _binary(c, doc):
-    def op(self, other):
-        return call(c, self._h, other._h)
-    op.__doc__ = doc
-    return op
-
-
-outer = _binary(fn.porta_outer, "torch.outer of two 1-D tensors.")
-mm = _binary(fn.porta_mm, "torch.mm: 2-D @ 2-D.")
-mv = _binary(fn.porta_mv, "torch.mv: 2-D @ 1-D.")
-dot = _binary(fn.porta_dot, "torch.dot: the inner product of two 1-D tensors.")
-bmm = _binary(fn.porta_bmm, "torch.bmm: [B, n, k] @ [B, k, m].")
-
-
-def addmm(self, mat1, mat2, *, beta=1, alpha=1):
-    """torch.addmm: beta * self + alpha * (mat1 @ mat2) (beta=0 ignores self's values)."""
-    return call(fn.porta_addmm, self._h, mat1._h, mat2._h, float(beta), float(alpha))
-
-
-def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
-    """torch.baddbmm: beta * self + alpha * bmm(batch1, batch2)."""
-    return call(fn.porta_baddbmm, self._h, batch1._h, batch2._h, float(beta), float(alpha))
-
-
-def _inplace(f, name):
-    def op(self, *args, **kwargs):
-        return in_place(self, lambda s: f(s, *args, **kwargs), name)
+def _make_median(name, c):
+    def op(self, dim=None, keepdim=False, *, out=None):
+        if out is not None:
+            raise NotImplementedError(f"{name}: out= is not supported by Porta; assign the result instead")
+        if dim is None:
+            if keepdim:  # PyTorch's median(input) has no keepdim: refused as its signature refuses it
+                raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+            return call_outs(c, self._h, _ALL_DIMS, 0, n=2)[0]
+        return values_indices(*call_outs(c, self._h, int(dim), 1 if keepdim else 0, n=2))
     op.__name__ = op.__qualname__ = name
+    op.__doc__ = (f"torch.{name}: the lower middle value of all elements, or (values, indices) along dim"
+                  + (" ignoring NaNs." if name == "nanmedian" else " (NaN where a row has one)."))
     return op
 
 
-T = Tensor
-_METHODS = dict(var=var, std=std, prod=prod, any=any_, all=all_, count_nonzero=count_nonzero, norm=norm, flip=flip,
-                roll=roll, repeat=repeat, tile=tile, tril=tril, triu=triu, outer=outer, ger=outer, mm=mm, mv=mv,
-                dot=dot, bmm=bmm, addmm=addmm, baddbmm=baddbmm)
-for _name, _method in _METHODS.items():
-    setattr(T, _name, _method)
-for _name in ("tril", "triu", "addmm", "baddbmm"):
-    setattr(T, _name + "_", _inplace(_METHODS[_name], _name + "_"))
-_tensor_ops.namespace.update({k: v for k, v in _METHODS.items() if k != "repeat"})
+median, nanmedian = _make_median("median", fn.porta_median), _make_median("nanmedian", fn.porta_nanmedian)
 
 
-def _flip_along(dim, name):
-    def flipped(input):  # noqa: A002
-        if input.ndim <= dim:
-            raise RuntimeError(f"{name}: Input must be >= {dim + 1}-d.")
-        return flip(input, dim)
-    flipped.__name__ = name
-    flipped.__doc__ = f"torch.{name}: flip along dim {dim} (the input needs at least {dim + 1} dims)."
-    return flipped
+def histc(self, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - torch's names
+    """torch.histc: counts in `bins` equal bins over [min, max] (both 0 or equal: the data's range)."""
+    if out is not None:
+        raise NotImplementedError("histc: out= is not supported by Porta; assign the result instead")
+    return call(fn.porta_histc, self._h, int_arg(bins, "bins", "histc"), float(min), float(max))
 
 
-T.fliplr, T.flipud = _flip_along(1, "fliplr"), _flip_along(0, "flipud")
-_tensor_ops.namespace.update(fliplr=T.fliplr, flipud=T.flipud)
+# The Tensor methods defined here (attached by _methods.py) and the free functions porta/__init__.py exports.
+METHODS = dict(var=var, std=std, prod=prod, any=any_, all=all_, count_nonzero=count_nonzero, norm=norm,
+               median=median, nanmedian=nanmedian, histc=histc)
+FUNCTIONS = dict(METHODS, var_mean=var_mean, std_mean=std_mean)

@@ -3,10 +3,14 @@ set_num_threads / get_num_threads (as torch spells them)."""
 import os
 from ctypes import byref, c_int32
 
+from . import _abi
 from ._errors import InvalidArgumentError, check
 from ._lib import LOG_CALLBACK, fn
 
-LOG_LEVELS = ("debug", "info", "warn", "error", "off")  # porta_log_level, in order
+_LEVELS = {"debug": _abi.PORTA_LOG_DEBUG, "info": _abi.PORTA_LOG_INFO, "warn": _abi.PORTA_LOG_WARN,
+           "error": _abi.PORTA_LOG_ERROR, "off": _abi.PORTA_LOG_OFF}  # porta_log_level
+_LEVEL_NAMES = {number: name for name, number in _LEVELS.items()}
+LOG_LEVELS = tuple(sorted(_LEVELS, key=_LEVELS.get))  # the names, least severe first
 
 
 def load_plugin(path):
@@ -36,8 +40,8 @@ def get_num_threads():
 
 
 def _level_number(level):
-    if isinstance(level, str) and level.lower() in LOG_LEVELS:
-        return LOG_LEVELS.index(level.lower())
+    if isinstance(level, str) and level.lower() in _LEVELS:
+        return _LEVELS[level.lower()]
     raise InvalidArgumentError(f"unknown log level {level!r}: use one of {', '.join(LOG_LEVELS)}")
 
 
@@ -50,7 +54,7 @@ def get_log_level():
     """The current log threshold, as a name ('warn', ...)."""
     n = c_int32()
     check(fn.porta_get_log_level(byref(n)))
-    return LOG_LEVELS[n.value]
+    return _LEVEL_NAMES.get(n.value, str(n.value))
 
 
 _installed = []  # every callback handed to the core stays alive: a line may be in flight to an old one
@@ -67,7 +71,7 @@ def set_log_callback(callback):
         raise TypeError(f"set_log_callback(): expected a callable or None, got {type(callback).__name__}")
 
     def relay(level, message, _user):
-        name = LOG_LEVELS[level] if 0 <= level < len(LOG_LEVELS) else str(level)
+        name = _LEVEL_NAMES.get(level, str(level))
         callback(name, message.decode(errors="replace"))
 
     c_relay = LOG_CALLBACK(relay)

@@ -6,10 +6,12 @@ from ctypes import byref, c_void_p
 
 import numpy as np
 
+from ._convert import from_data
+from ._abi import PORTA_SCALAR_BOOL, PORTA_SCALAR_FLOAT, PORTA_SCALAR_INT
 from ._errors import error
 from ._lib import fn
+from ._tensor import Tensor
 
-_BOOL, _INT, _FLOAT = 0, 1, 2  # porta_scalar_kind
 _scalar_tensor = fn.porta_scalar_tensor
 _new = object.__new__
 
@@ -29,17 +31,16 @@ def number(value):
 
 def scalar_tensor(value, like):
     """The Python number `value` as a wrapped-number tensor on the device of tensor `like`."""
-    from ._tensor import Tensor
     cls = value.__class__
     if cls is bool:
-        kind, i, f = _BOOL, int(value), 0.0
+        kind, i, f = PORTA_SCALAR_BOOL, int(value), 0.0
     elif cls is int:
         if not -2**63 <= value < 2**63:
             raise OverflowError(f"the scalar {value} is out of range for int64 (Porta's and PyTorch's widest "
                                 "integer)")
-        kind, i, f = _INT, value, 0.0
+        kind, i, f = PORTA_SCALAR_INT, value, 0.0
     else:
-        kind, i, f = _FLOAT, 0, float(value)
+        kind, i, f = PORTA_SCALAR_FLOAT, 0, float(value)
     out = c_void_p()
     status = _scalar_tensor(kind, i, f, like.dl_device, byref(out))
     if status:
@@ -52,13 +53,11 @@ def scalar_tensor(value, like):
 def operand(value, like):
     """A tensor for an op's operand beside tensor `like`: the tensor itself, a number as a wrapped-number
     tensor, an array or list as a tensor on like's device; None for anything else."""
-    from ._tensor import Tensor
     if isinstance(value, Tensor):
         return value
     s = number(value)
     if s is not None:
         return scalar_tensor(s, like)
     if hasattr(value, "__array__") or isinstance(value, (list, tuple)):
-        from ._factories import tensor
-        return tensor(value, device=like.device)
+        return from_data(value, None, like.device)
     return None

@@ -15,6 +15,7 @@ from ctypes import byref, c_char_p, c_int32, c_void_p
 
 from . import _device
 from ._errors import PortaFileNotFoundError, check
+from ._factories import tensor
 from ._lib import fn
 from ._tensor import Tensor, wrap
 
@@ -62,7 +63,6 @@ def save(obj, f):
     tensors = {}
     structure = _encode(obj, (), tensors)
     payload = json.dumps({"version": _STRUCTURE_VERSION, "object": structure}, allow_nan=False).encode()
-    from ._factories import tensor
     import numpy as np
     tensors[_STRUCTURE] = tensor(np.frombuffer(payload, dtype=np.uint8).copy())
     _write(tensors, f)

@@ -5,6 +5,7 @@ ctypes aliases (T = porta_tensor*, OUT = porta_tensor**, ...)."""
 SIGNATURES = {
     "porta_last_error": ("c_char_p", ()),
     "porta_status_name": ("c_char_p", ("STATUS",)),
+    "porta_last_error_detail": ("INT", ()),
     "porta_version": ("STATUS", ("P_I32", "P_I32", "P_I32", "P_I32", "P_I32")),
     "porta_dtype_by_name": ("STATUS", ("c_char_p", "POINTER(DLDataType)")),
     "porta_promote_types": ("STATUS", ("DT", "DT", "POINTER(DLDataType)")),

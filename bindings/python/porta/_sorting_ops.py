@@ -2,10 +2,9 @@
 unique_consecutive (flattened or along a dim), bincount. Every one is a C entry point of porta.h
 (porta_sort, ...), defined in the core. Sorts are stable (equal elements keep their order, so `stable=` changes nothing and every device
 gives the same indices); NaN sorts after every number ascending and before it descending, as in PyTorch."""
-from . import _tensor_ops
 from ._lib import fn, int_arg
 from ._tensor import Tensor, call, call_outs
-from ._tensor_ops import values_indices
+from ._math_ops import values_indices
 
 
 def _dim(dim, name):
@@ -101,8 +100,6 @@ def bincount(self, weights=None, minlength=0):
     return call(fn.porta_bincount, self._h, weights._h if weights is not None else None, int(minlength))
 
 
-_METHODS = dict(sort=sort, argsort=argsort, msort=msort, topk=topk, kthvalue=kthvalue, unique=unique,
+METHODS = dict(sort=sort, argsort=argsort, msort=msort, topk=topk, kthvalue=kthvalue, unique=unique,
                 unique_consecutive=unique_consecutive, bincount=bincount)
-for _name, _method in _METHODS.items():
-    setattr(Tensor, _name, _method)
-_tensor_ops.namespace.update(_METHODS)
+FUNCTIONS = dict(METHODS)  # porta.sort, ...: attached by _methods.py

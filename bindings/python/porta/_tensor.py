@@ -1,8 +1,10 @@
 """porta.Tensor: one porta_tensor* handle, its metadata, transfers and autograd.
 
-Ops, operators, indexing, printing and conversions are attached to the class
-by the modules named after them (_tensor_ops.py, _indexing.py, _format.py,
-_convert.py). The hot path is kept short: C functions are looked up once,
+This is the class core; it depends only on leaf modules (_lib, _errors,
+_device, _dtype, _grad_mode), so every other module may import it. Ops,
+operators, indexing, printing, conversions, factories' methods and autograd's
+are defined in the modules of their concept and attached by the one table in
+_methods.py (docs/python-package-map.md). The hot path is kept short: C functions are looked up once,
 shape and dtype are read lazily and cached (they never change for a handle),
 and wrapping a result is one object allocation.
 """
@@ -11,7 +13,9 @@ import weakref
 from ctypes import byref, c_int, c_int32, c_int64, c_uint64, c_void_p
 
 from . import _device, _dtype
+from ._abi import kDLCPU, kDLCUDA
 from ._errors import InvalidArgumentError, NoSuchDeviceError, check, error
+from ._grad_mode import is_grad_enabled
 from ._lib import DLDataType, DLDevice, fn, int_array, raw
 
 _new = object.__new__
@@ -110,6 +114,15 @@ def normalize_shape(args, what="size"):
                         "size)") from None
 
 
+def finish(t, requires_grad, pin_memory=False):
+    """A factory's result `t`, pinned and requiring grad as asked."""
+    if pin_memory:
+        t = t.pin_memory()
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
 def _int_out(f, h):
     v = c_int()
     check(f(h, byref(v)))
@@ -127,25 +140,6 @@ class Tensor:
     __slots__ = ("_h", "_shape", "_dtype", "_grad_ref", "__weakref__")
     __array_priority__ = 1000  # NumPy defers to our reflected operators:
     __array_ufunc__ = None     # ndarray + tensor is a tensor, as tensor + ndarray
-
-    def __new__(cls, *args, device=None):
-        from . import _factories
-        if not args:  # torch.Tensor(): no elements
-            t = _factories.empty(0, device=device)
-        elif isinstance(args[0], Size):  # torch.Tensor(x.shape): uninitialized, of that shape
-            t = _factories.empty(args[0], device=device)
-        elif isinstance(args[0], Tensor) and len(args) == 1 and device is None:  # an alias, as PyTorch's
-            t = args[0].detach()
-        elif isinstance(args[0], int):
-            t = _factories.empty(*args, device=device)
-        elif isinstance(args[0], float) or (hasattr(args[0], "__float__") and not hasattr(args[0], "__len__")):
-            raise TypeError(f"Tensor(): data must be a sequence (got {type(args[0]).__name__}); use "
-                            "porta.tensor(value) for a 0-d tensor")
-        else:
-            t = _factories.tensor(args[0], dtype=_dtype.float32, device=device)
-        if cls is not Tensor:
-            t.__class__ = cls
-        return t
 
     def __del__(self, _release=_release):
         try:
@@ -208,12 +202,12 @@ class Tensor:
     @property
     def is_cuda(self):
         """Whether the tensor lives on a CUDA device."""
-        return self.dl_device.device_type == 2
+        return self.dl_device.device_type == kDLCUDA
 
     @property
     def is_cpu(self):
         """Whether the tensor lives on the CPU."""
-        return self.dl_device.device_type == 1
+        return self.dl_device.device_type == kDLCPU
 
     @property
     def ndim(self):
@@ -386,14 +380,6 @@ class Tensor:
         """Cast to int8."""
         return self.to(_dtype.int8)
 
-    def pin_memory(self, device=None):
-        """A copy in page-locked host memory for the best accelerator (or `device`)."""
-        from ._factories import empty_pinned
-        target = device if device is not None else _device.try_gpu()
-        out = empty_pinned(self.shape, dtype=self.dtype, for_device=target)
-        check(fn.porta_copy_into(out._h, self._h))
-        return out
-
     def move_to_(self, device):
         """Moves this leaf to `device` in place (same handle, storage and grad move)."""
         check(fn.porta_tensor_move_to(self._h, _device.resolve(device)))
@@ -505,80 +491,13 @@ class Tensor:
         check(fn.porta_tensor_set_grad(self._h, None if value is None else value._h))
         self._grad_ref = None if value is None else weakref.ref(value)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Back-propagates from this tensor into the .grad of every leaf that requires grad (or only of
-        `inputs`). `gradient` is d(loss)/d(self); None means 1 (then self must have one element)."""
-        from ._autograd_engine import backward
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
-    def retain_grad(self):
-        """Keeps this non-leaf's gradient in .grad on backward (a leaf's is kept anyway)."""
-        from ._autograd_engine import retain_grad
-        retain_grad(self)
-
-    @property
-    def retains_grad(self):
-        """Whether retain_grad() was called on this non-leaf."""
-        from ._autograd_engine import retains_grad
-        return retains_grad(self)
-
-    def register_hook(self, hook):
-        """Calls hook(grad) with each gradient computed for this tensor; a Tensor it returns replaces the
-        gradient. Returns a handle whose remove() takes the hook off."""
-        from ._autograd_engine import register_hook
-        return register_hook(self, hook)
-
-    @property
-    def _version(self):
-        """How many times this tensor's memory was written in place."""
-        from ._autograd_engine import version
-        return version(self)
-
     # ------------------------------------------------------------ in place
-
-    def copy_(self, src, non_blocking=False):
-        """Overwrites every element from `src` (broadcast, cast, any device); returns self."""
-        if not isinstance(src, Tensor):
-            if not isinstance(src, (bool, int, float)):  # a number is a 0-d source, as PyTorch's
-                raise TypeError(f"copy_(): argument 'src' must be Tensor, not {type(src).__name__} (wrap data in "
-                                "porta.tensor(...))")
-            from ._factories import tensor
-            src = tensor(src)
-        status = fn.porta_copy_into(self._h, src._h)
-        if status:
-            raise error(status, "copy_()")
-        return self
-
-    def fill_(self, value):
-        """Sets every element to `value` (a number, or a 0-d tensor whose gradient autograd records, as
-        PyTorch's); returns self."""
-        if isinstance(value, Tensor):
-            if value.ndim != 0:
-                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {value.ndim} "
-                                   "dimensions.")
-            return self.copy_(value)
-        from ._factories import full
-        return self.copy_(full((), value, dtype=self.dtype, device=self.device))
 
     def zero_(self):
         """Sets every element to 0; returns self."""
         return self.fill_(0)
 
-    def uniform_(self, low=0.0, high=1.0):
-        """Fills from U(low, high) with Porta's generator (not recorded); returns self (the keyword spellings
-        `from` and `to` and generator=: _factories)."""
-        self._refuse_leaf_write("uniform_")
-        check(fn.porta_init_uniform_(self._h, float(low), float(high)))
-        return self
-
-    def normal_(self, mean=0.0, std=1.0):
-        """Fills from N(mean, std^2) with Porta's generator (not recorded); returns self."""
-        self._refuse_leaf_write("normal_")
-        check(fn.porta_init_normal_(self._h, float(mean), float(std)))
-        return self
-
     def _refuse_leaf_write(self, op):
-        from .autograd import is_grad_enabled
         if self.requires_grad and self.is_leaf and is_grad_enabled():
             raise RuntimeError(f"{op}(): a leaf Variable that requires grad is being used in an in-place "
                                "operation; write it under porta.no_grad(), as nn.init does")
@@ -586,13 +505,6 @@ class Tensor:
     # ------------------------------------------------------------ misc
 
     __hash__ = object.__hash__
-
-    def __reduce__(self):
-        if self.requires_grad and not self.is_leaf:
-            raise RuntimeError("Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd "
-                               "does not support crossing process boundaries. If you just want to transfer the "
-                               "data, call detach() on the tensor before serializing (as PyTorch says)")
-        return (_rebuild, (self.tolist(), self.dtype.name, str(self.device), self.requires_grad))
 
     def __deepcopy__(self, memo):
         if self.requires_grad and not self.is_leaf:
@@ -609,6 +521,10 @@ class Tensor:
         return out
 
 
+# The names the class body defines; _methods.py attaches every other method.
+CORE_NAMES = frozenset(Tensor.__dict__)
+
+
 class _GradFnMarker:
     """Stands for the recorded op that produced a tensor (Porta does not expose the graph)."""
 
@@ -620,11 +536,6 @@ class _GradFnMarker:
 
 
 _GRAD_FN = _GradFnMarker()
-
-
-def _rebuild(data, dtype_name, device_str, requires_grad=False):
-    from ._factories import tensor
-    return tensor(data, dtype=_dtype.by_name(dtype_name), device=device_str, requires_grad=requires_grad)
 
 
 def _refuse_memory_format(memory_format, op):

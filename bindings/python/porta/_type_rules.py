@@ -8,6 +8,7 @@ import numpy as np
 from . import _dtype
 from ._errors import check
 from ._lib import DLDataType, fn
+from ._tensor import Tensor
 
 
 
@@ -43,7 +44,6 @@ def result_type(tensor1, tensor2):
     """The dtype an elementwise op of the two operands returns (torch.result_type): tensors with dimensions
     decide within a category; a 0-dim tensor or a Python number only lifts the category (a number to the
     category's default: int64, float32)."""
-    from ._tensor import Tensor
     classes = {0: None, 1: None, 2: None}  # dimensioned tensors, 0-dim tensors, Python numbers
     for operand in (tensor1, tensor2):
         if isinstance(operand, Tensor):

@@ -2,8 +2,8 @@
 permute, transpose, t/T, unsqueeze, squeeze, flatten, expand, narrow, select
 (split/chunk/unbind: _index_ops.py)."""
 from ctypes import c_int32
+from types import SimpleNamespace
 
-from . import _tensor_ops
 from ._lib import fn, int_array
 from ._tensor import Tensor, call, normalize_shape, shape_array
 
@@ -112,7 +112,7 @@ def select(self, dim, index):
     return call(fn.porta_select, self._h, dim, index)
 
 
-T = Tensor
+T = SimpleNamespace()  # the Tensor methods defined here, by name: METHODS, attached by _methods.py
 T.view, T.reshape, T.permute, T.transpose, T.t = view, reshape, permute, transpose, t
 T.swapaxes = swapaxes
 T.T = property(_T)
@@ -122,6 +122,7 @@ T.narrow, T.select = narrow, select
 T.view_as = lambda self, other: view(self, other.shape)
 T.reshape_as = lambda self, other: reshape(self, other.shape)
 T.expand_as = lambda self, other: expand(self, other.shape)
-_tensor_ops.namespace.update(
+FUNCTIONS = dict(  # porta.reshape, ...: attached by _methods.py
     reshape=reshape, permute=permute, transpose=transpose, swapaxes=swapaxes, t=t, unsqueeze=unsqueeze,
     squeeze=squeeze, flatten=flatten, ravel=ravel, narrow=narrow, select=select)
+METHODS = vars(T)

@@ -10,7 +10,7 @@ NaN, and adapts the scale (porta_amp_unscale_, porta_amp_update_scale_ run on th
 import functools
 from ctypes import byref, c_int32, c_void_p
 
-from . import _dtype
+from . import _abi, _dtype
 from ._errors import check
 from ._factories import full
 from ._lib import DLDataType, fn
@@ -59,7 +59,7 @@ class autocast:
 
 def is_autocast_available(device_type):
     """Whether autocast can run on device_type (a loaded plugin's name)."""
-    return fn.porta_autocast_state(_device_type(device_type).encode(), None, None) == 0
+    return fn.porta_autocast_state(_device_type(device_type).encode(), None, None) == _abi.PORTA_OK
 
 
 def _state(device_type):

@@ -1,5 +1,5 @@
 """porta.cuda: is_available() and device_count(), as torch.cuda, over Porta's CUDA plugin."""
-from . import _device
+from . import _device, _factories
 
 
 def device_count():
@@ -45,8 +45,7 @@ def unavailable_reason():
 
 def manual_seed(seed):
     """Porta's generator is shared by all devices: the same as porta.manual_seed."""
-    from ._factories import manual_seed as seed_all
-    seed_all(seed)
+    _factories.manual_seed(seed)
 
 
 manual_seed_all = manual_seed

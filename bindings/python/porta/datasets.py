@@ -6,6 +6,7 @@ from ctypes import byref, c_void_p
 
 from ._convert import host_array
 from ._errors import check
+from ._factories import from_numpy
 from ._lib import fn
 from ._tensor import wrap
 from .utils.data import Dataset
@@ -82,7 +83,6 @@ class MNIST(_ImageDataset):
     @property
     def data(self):
         """The images as a uint8 tensor [N, H, W]."""
-        from ._factories import from_numpy
         return from_numpy(self.data_array)
 
 

@@ -14,8 +14,10 @@ NotImplementedError naming it; docs/distributed.md lists it.
 """
 import datetime
 import enum
+import os
 from ctypes import byref, c_char_p, c_int32, c_void_p
 
+from . import _abi, _lib
 from ._errors import InvalidArgumentError, check
 from ._factories import empty
 from ._lib import InitOptions, fn, sized
@@ -30,11 +32,11 @@ __all__ = ["ReduceOp", "Work", "ProcessGroup", "GroupMember", "init_process_grou
 
 class ReduceOp(enum.IntEnum):
     """torch.distributed.ReduceOp (porta_reduce_op)."""
-    SUM = 0
-    AVG = 1
-    MAX = 2
-    MIN = 3
-    PRODUCT = 4
+    SUM = _abi.PORTA_REDUCE_SUM
+    AVG = _abi.PORTA_REDUCE_AVG
+    MAX = _abi.PORTA_REDUCE_MAX
+    MIN = _abi.PORTA_REDUCE_MIN
+    PRODUCT = _abi.PORTA_REDUCE_PROD
 
 
 class Work:
@@ -146,11 +148,9 @@ def is_backend_available(backend):
     """Whether a file of the communicator plugin `backend` ("mpi", "nccl") is where the core looks
     (PORTA_COMM_PLUGIN_PATH's entries, then <libdir>/porta/comm); it is loaded, and can still fail, on
     init_process_group."""
-    import os
-    from ._lib import path as library
     name = f"libporta_comm_{backend.lower()}.so"
     entries = [e for e in os.environ.get("PORTA_COMM_PLUGIN_PATH", "").split(":") if os.path.isabs(e)]
-    entries.append(os.path.join(os.path.dirname(os.path.realpath(library)), "porta", "comm"))
+    entries.append(os.path.join(os.path.dirname(os.path.realpath(_lib.path)), "porta", "comm"))
     return any(os.path.isfile(os.path.join(e, name)) if os.path.isdir(e) else os.path.basename(e) == name
                and os.path.isfile(e) for e in entries)
 

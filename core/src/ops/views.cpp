@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <optional>
 
+#include <porta/porta.h>
+
 #include "ops/ops.hpp"
 #include "runtime/error.hpp"
 
@@ -66,13 +68,15 @@ std::optional<Dims> view_strides(const porta_tensor& t, const Dims& shape) {
 
 }  // namespace
 
-// The Python package turns this message into an IndexError (DimensionError in
-// bindings/python/porta/_errors.py, as PyTorch's "Dimension out of range"): keep its phrase.
+// Marked PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE (porta_last_error_detail), which the Python
+// package turns into an IndexError (DimensionError, as PyTorch's "Dimension out of range").
 int32_t wrap_dim(const char* op, int32_t dim, int32_t ndim) {
   const int32_t lo = -std::max(ndim, 1), hi = std::max(ndim, 1) - 1;
   if (dim < lo || dim > hi)
-    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dimension ", dim, " is out of range for a tensor of ", ndim,
-         " dimension", ndim == 1 ? "" : "s", " (valid: ", lo, " to ", hi, ")");
+    throw Error(PORTA_ERROR_INVALID_ARGUMENT,
+                cat(op, ": dimension ", dim, " is out of range for a tensor of ", ndim, " dimension",
+                    ndim == 1 ? "" : "s", " (valid: ", lo, " to ", hi, ")"),
+                PORTA_ERROR_DETAIL_DIMENSION_OUT_OF_RANGE);
   return dim < 0 ? dim + std::max(ndim, 1) : dim;
 }
 

@@ -5,34 +5,14 @@
 namespace porta {
 namespace {
 thread_local std::string t_last_error;
-}
+thread_local int t_last_error_detail = PORTA_ERROR_DETAIL_NONE;
+}  // namespace
 
-void set_last_error(std::string message) { t_last_error = std::move(message); }
+void set_last_error(std::string message, int detail) {
+  t_last_error = std::move(message);
+  t_last_error_detail = detail;
+}
 const std::string& last_error() { return t_last_error; }
+int last_error_detail() { return t_last_error_detail; }
 
 }  // namespace porta
-
-extern "C" {
-
-PORTA_EXPORT const char* porta_last_error(void) { return porta::last_error().c_str(); }
-
-PORTA_EXPORT const char* porta_status_name(porta_status status) {
-  switch (status) {
-    case PORTA_OK: return "PORTA_OK";
-    case PORTA_ERROR_INVALID_ARGUMENT: return "PORTA_ERROR_INVALID_ARGUMENT";
-    case PORTA_ERROR_DEVICE_MISMATCH: return "PORTA_ERROR_DEVICE_MISMATCH";
-    case PORTA_ERROR_SHAPE_MISMATCH: return "PORTA_ERROR_SHAPE_MISMATCH";
-    case PORTA_ERROR_UNSUPPORTED_DTYPE: return "PORTA_ERROR_UNSUPPORTED_DTYPE";
-    case PORTA_ERROR_NO_SUCH_DEVICE: return "PORTA_ERROR_NO_SUCH_DEVICE";
-    case PORTA_ERROR_NOT_IMPLEMENTED: return "PORTA_ERROR_NOT_IMPLEMENTED";
-    case PORTA_ERROR_OUT_OF_MEMORY: return "PORTA_ERROR_OUT_OF_MEMORY";
-    case PORTA_ERROR_BACKEND: return "PORTA_ERROR_BACKEND";
-    case PORTA_ERROR_INVALID_HANDLE: return "PORTA_ERROR_INVALID_HANDLE";
-    case PORTA_ERROR_IO: return "PORTA_ERROR_IO";
-    case PORTA_ERROR_INTERNAL: return "PORTA_ERROR_INTERNAL";
-    case PORTA_ERROR_TIMEOUT: return "PORTA_ERROR_TIMEOUT";
-  }
-  return "PORTA_ERROR_UNKNOWN_STATUS";
-}
-
-}  // extern "C"

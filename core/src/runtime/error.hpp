@@ -14,12 +14,16 @@ namespace porta {
 
 class Error : public std::exception {
  public:
-  Error(porta_status status, std::string message) : status_(status), message_(std::move(message)) {}
+  // `detail` is a porta_error_detail (porta/porta.h): what porta_last_error_detail() reports.
+  Error(porta_status status, std::string message, int detail = 0)
+      : status_(status), detail_(detail), message_(std::move(message)) {}
   porta_status status() const noexcept { return status_; }
+  int detail() const noexcept { return detail_; }
   const char* what() const noexcept override { return message_.c_str(); }
 
  private:
   porta_status status_;
+  int detail_;
   std::string message_;
 };
 
@@ -36,10 +40,13 @@ template <typename... Args>
   throw Error(status, cat(std::forward<Args>(args)...));
 }
 
-// Records `message` as the calling thread's last error.
-void set_last_error(std::string message);
+// Records `message` as the calling thread's last error, with its porta_error_detail
+// (0, PORTA_ERROR_DETAIL_NONE, unless the error says more).
+void set_last_error(std::string message, int detail = 0);
 // The calling thread's last error message.
 const std::string& last_error();
+// The calling thread's last error's porta_error_detail.
+int last_error_detail();
 
 // Runs `body` and converts anything it throws into a status.
 template <typename Body>
@@ -48,7 +55,7 @@ porta_status guard(Body&& body) noexcept {
     body();
     return PORTA_OK;
   } catch (const Error& e) {
-    set_last_error(e.what());
+    set_last_error(e.what(), e.detail());
     return e.status();
   } catch (const std::bad_alloc&) {
     set_last_error("out of host memory");

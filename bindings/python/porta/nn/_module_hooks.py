@@ -12,6 +12,8 @@ output that gets no gradient is given zeros (Porta's custom Functions materializ
 through the identity nodes is refused, as through every custom Function."""
 from .._autograd_function import Function
 from .._hooks import RemovableHandle
+from .._tensor import Tensor
+from ..autograd import is_grad_enabled
 
 NO_LEGACY_BACKWARD_HOOK = ("Module.register_backward_hook (deprecated in PyTorch, with its per-node "
                            "grad_input) is not supported by Porta; use register_full_backward_hook")
@@ -51,7 +53,6 @@ class BackwardHookFunction(Function):
 
 def _replacements(result, current, what):
     """A hook's new gradients for `current` (a tuple; None entries take none): `current` when it returns None."""
-    from .._tensor import Tensor
     if result is None:
         return current
     result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
@@ -76,7 +77,6 @@ class _BackwardHooks:
     """One call's backward hooks: taps on its inputs and output, and the gradients seen this backward pass."""
 
     def __init__(self, module, hooks, args):
-        from .._tensor import Tensor
         self.module, self.hooks = module, [h for h in hooks if h[1] in _BACKWARD_KINDS]
         self.tensor_args = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         self.tapped = [i for i in self.tensor_args if args[i].requires_grad]
@@ -92,7 +92,6 @@ class _BackwardHooks:
         return tuple(args)
 
     def wrap_output(self, output):
-        from .._tensor import Tensor
         items = output if isinstance(output, tuple) else (output,)
         if not isinstance(output, (Tensor, tuple)):
             if any(isinstance(o, Tensor) and o.requires_grad for o in _flatten(output)):
@@ -165,7 +164,6 @@ def call_with_hooks(module, hooks, args, kwargs):
             result = hook(module, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
-    from ..autograd import is_grad_enabled
     backward = None
     if is_grad_enabled() and any(h[1] in _BACKWARD_KINDS for h in hooks):
         backward = _BackwardHooks(module, hooks, args)

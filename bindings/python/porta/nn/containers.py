@@ -4,12 +4,13 @@ so parameters(), state_dict(), to() and optimizers see them; names in state_dict
 from collections import OrderedDict
 from collections.abc import Mapping
 
+from .. import _dtype
+from .._tensor import Tensor
 from .module import Module
 from .parameter import Parameter
 
 
 def _as_parameter(value, owner):
-    from .._tensor import Tensor
     if isinstance(value, Parameter) or value is None:
         return value
     if isinstance(value, Tensor):
@@ -172,7 +173,6 @@ class ParameterDict(_EntryDict):
         super().update(entries)
 
     def extra_repr(self):
-        from .. import _dtype
         lines = []
         for key, p in self._parameters.items():
             where = "" if p.device.type == "cpu" else f"{p.device.type}."

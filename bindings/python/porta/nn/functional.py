@@ -2,11 +2,12 @@
 import warnings
 from ctypes import c_int32, c_int64
 
-from .. import _scalars, _tensor_ops
+from .. import _abi, _dtype, _factories, _scalars, _math_ops
 from .._lib import Conv2dOptions, Pool2dOptions, fn, int_array, int_out_of_range, sized
 from .._tensor import call, call_outs
 
-_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+_REDUCTIONS = {"none": _abi.PORTA_REDUCTION_NONE, "mean": _abi.PORTA_REDUCTION_MEAN,
+               "sum": _abi.PORTA_REDUCTION_SUM}  # porta_reduction
 
 
 def _pair(v, name):
@@ -173,11 +174,11 @@ def _maybe_in_place(input, inplace, compute, op):  # noqa: A002
     """compute(input), or with inplace=True the result written into input and input returned (copy_,
     recorded by autograd as PyTorch's in-place activations are; a leaf that requires grad is refused)."""
     if inplace:
-        return _tensor_ops.in_place(input, compute, f"{op}(inplace=True)")
+        return _math_ops.in_place(input, compute, f"{op}(inplace=True)")
     return compute(input)
 
 
-_GELU_APPROXIMATIONS = {"none": 0, "tanh": 1}  # porta_gelu_approximation
+_GELU_APPROXIMATIONS = {"none": _abi.PORTA_GELU_NONE, "tanh": _abi.PORTA_GELU_TANH}  # porta_gelu_approximation
 
 
 def gelu_approximation(approximate, op="gelu"):
@@ -268,7 +269,7 @@ def _softmax_dim(name, ndim, stacklevel):
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002 - torch's signature
     """softmax along `dim` (None: PyTorch's deprecated implicit choice, with its warning)."""
-    _tensor_ops.check_dim_arg("softmax", dim)
+    _math_ops.check_dim_arg("softmax", dim)
     if dim is None:
         dim = _softmax_dim("softmax", input.ndim, _stacklevel)
     x = input if dtype is None else input.to(dtype)
@@ -277,7 +278,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002 - torch's
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):  # noqa: A002
     """log(softmax) along `dim`, computed stably (dim=None as softmax)."""
-    _tensor_ops.check_dim_arg("log_softmax", dim)
+    _math_ops.check_dim_arg("log_softmax", dim)
     if dim is None:
         dim = _softmax_dim("log_softmax", input.ndim, _stacklevel)
     x = input if dtype is None else input.to(dtype)
@@ -427,7 +428,8 @@ def dropout3d(input, p=0.5, training=True, inplace=False):  # noqa: A002
     return _feature_dropout(input, p, training, inplace, 3, "dropout3d")
 
 
-_PAD_MODES = {"constant": 0, "reflect": 1, "replicate": 2, "circular": 3}
+_PAD_MODES = {"constant": _abi.PORTA_PAD_CONSTANT, "reflect": _abi.PORTA_PAD_REFLECT,
+              "replicate": _abi.PORTA_PAD_REPLICATE, "circular": _abi.PORTA_PAD_CIRCULAR}  # porta_pad_mode
 
 
 def pad(input, pad, mode="constant", value=None):  # noqa: A002
@@ -452,7 +454,8 @@ def adaptive_avg_pool2d(input, output_size):  # noqa: A002
     return call(fn.porta_adaptive_avg_pool2d, input._h, size[0], size[1])
 
 
-_INTERPOLATE_MODES = {"nearest": 0, "nearest-exact": 1, "bilinear": 2}
+_INTERPOLATE_MODES = {"nearest": _abi.PORTA_INTERPOLATE_NEAREST, "nearest-exact": _abi.PORTA_INTERPOLATE_NEAREST_EXACT,
+                      "bilinear": _abi.PORTA_INTERPOLATE_BILINEAR}  # porta_interpolate_mode
 
 
 def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,  # noqa: A002
@@ -500,7 +503,7 @@ def flatten(input, start_dim=0, end_dim=-1):  # noqa: A002
     return input.flatten(start_dim, end_dim)
 
 
-matmul = _tensor_ops.namespace["matmul"]
+matmul = _math_ops.FUNCTIONS["matmul"]
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,  # noqa: A002
@@ -518,7 +521,6 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 
 def one_hot(tensor, num_classes=-1):
     """int64 [..., num_classes] with a 1 at each value of the int64 `tensor` (num_classes -1: max + 1)."""
-    from .. import _dtype, _factories
     if tensor.dtype is not _dtype.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type int64 (LongTensor)")
     if num_classes == -1:

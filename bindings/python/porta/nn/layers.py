@@ -5,6 +5,7 @@ LogSoftmax, Identity, Embedding, LayerNorm, GroupNorm, BatchNorm1d, BatchNorm2d.
 from collections import OrderedDict
 
 from .. import _dtype, _factories
+from ..autograd import no_grad
 from . import functional as F
 from . import init
 from .module import Module
@@ -526,7 +527,6 @@ class Embedding(Module):
         """N(0, 1), then the padding row zeroed."""
         init.normal_(self.weight)
         if self.padding_idx is not None:
-            from ..autograd import no_grad
             with no_grad():
                 self.weight[self.padding_idx].fill_(0)
 
@@ -621,7 +621,6 @@ class _BatchNorm(Module):
 
     def reset_running_stats(self):
         if self.track_running_stats:
-            from ..autograd import no_grad
             with no_grad():
                 self.running_mean.zero_()
                 self.running_var.fill_(1)

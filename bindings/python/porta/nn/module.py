@@ -4,6 +4,7 @@ from collections import OrderedDict, namedtuple
 
 from .. import _device, _dtype
 from .._errors import DeviceMismatchError, InvalidArgumentError, ShapeError, check
+from .._factories import tensor
 from .._lib import fn
 from .._tensor import Tensor, _parse_to_args, cuda_device
 from ..autograd import no_grad
@@ -415,7 +416,6 @@ class Module:
                     continue
                 src = state_dict[name]
                 if not isinstance(src, Tensor):
-                    from .._factories import tensor
                     src = tensor(src)
                 if src.shape != t.shape:
                     raise ShapeError(f"load_state_dict: '{name}' has shape {list(src.shape)} in the state dict "

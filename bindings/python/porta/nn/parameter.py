@@ -2,6 +2,7 @@
 from ctypes import byref, c_void_p
 
 from .._errors import check
+from .._factories import empty
 from .._lib import fn
 from .._tensor import Tensor
 
@@ -14,7 +15,6 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            from .._factories import empty
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): expected a porta.Tensor, got {type(data).__name__}")

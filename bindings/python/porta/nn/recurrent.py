@@ -7,7 +7,7 @@ import math
 import warnings
 from ctypes import byref, c_void_p
 
-from .. import _factories
+from .. import _abi, _factories
 from .._lib import RnnOptions, fn, sized
 from .._tensor import Tensor, call_outs
 from . import functional as F
@@ -15,7 +15,8 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-_MODES = {"RNN_TANH": 0, "RNN_RELU": 1, "LSTM": 2, "GRU": 3}
+_MODES = {"RNN_TANH": _abi.PORTA_RNN_TANH, "RNN_RELU": _abi.PORTA_RNN_RELU, "LSTM": _abi.PORTA_RNN_LSTM,
+          "GRU": _abi.PORTA_RNN_GRU}  # porta_rnn_mode
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
 
 

@@ -7,7 +7,7 @@ import warnings
 
 from .._factories import tensor
 from .._index_ops import cat, stack
-from .._reduction_shape_ops import vector_norm
+from .._reduction_ops import vector_norm
 from .._tensor import Tensor
 from ..autograd import no_grad
 

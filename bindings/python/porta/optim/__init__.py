@@ -8,6 +8,7 @@ has no .to(). Changing group["lr"] takes effect at the next step().
 from ctypes import byref, c_int32, c_int64, c_void_p
 
 from .._errors import InvalidArgumentError, check
+from .._factories import full, tensor
 from .._lib import AdagradOptions, AdamOptions, RmspropOptions, SgdOptions, fn, sized
 from .._tensor import Tensor, wrap
 from ..autograd import enable_grad, no_grad
@@ -144,7 +145,6 @@ class Optimizer:
         """PyTorch's layout: {"state": {index: {"step", "exp_avg", "exp_avg_sq"} or {"momentum_buffer"}},
         "param_groups": [options and "params": indices]}, parameters numbered across groups. The state
         tensors are copies; parameters without a step yet have no entry."""
-        from .._factories import tensor
         state, groups, index = {}, [], 0
         for group, handle in zip(self.param_groups, self._handles):
             names = self._state_names(group, handle)
@@ -372,7 +372,6 @@ class Adagrad(Optimizer):
     _MASTER = "master_weight"
 
     def _initial_state(self, group, param):
-        from .._factories import full, tensor
         return {"sum": full(tuple(param.shape), float(group["initial_accumulator_value"]), dtype=param.dtype,
                             device=param.device),
                 "step": tensor(0.0, device=param.device if group.get("fused") else None)}  # as PyTorch's

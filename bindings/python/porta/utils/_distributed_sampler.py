@@ -2,6 +2,7 @@
 rank runs the same number of steps."""
 import math
 
+from .. import distributed as dist
 from .._generator import Generator, randperm
 from ._samplers import Sampler
 
@@ -14,7 +15,6 @@ class DistributedSampler(Sampler):
 
     def __init__(self, dataset, num_replicas=None, rank=None, shuffle=True, seed=0, drop_last=False):
         if num_replicas is None or rank is None:
-            from .. import distributed as dist
             if not dist.is_initialized():
                 raise RuntimeError("DistributedSampler: give num_replicas and rank, or call "
                                    "porta.distributed.init_process_group() first")
