@@ -114,11 +114,6 @@ const char* backward_name(porta_op op) {
 bool grad_enabled() { return t_grad_enabled; }
 void set_grad_enabled(bool enabled) { t_grad_enabled = enabled; }
 
-std::mutex& grad_mutex() {
-  static std::mutex mu;
-  return mu;
-}
-
 TensorPtr grad_of(const porta_tensor& t) {
   std::lock_guard<std::mutex> lock(grad_mutex());
   return t.grad ? TensorPtr::borrow(t.grad) : TensorPtr();

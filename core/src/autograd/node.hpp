@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/grad_lock.hpp"
 #include "runtime/tensor.hpp"
 
 namespace porta::autograd {
@@ -151,10 +152,8 @@ void set_anomaly_enabled(bool enabled);
 // Fails (INVALID_ARGUMENT) when one of `node`'s gradients `grads` has a NaN.
 void check_for_nan(const Node& node, const std::vector<TensorPtr>& grads);
 
-// Every tensor's .grad slot is read and replaced under this one lock, so
-// backward calls on several threads may share leaves: their accumulations
-// are serialized (in an unspecified order).
-std::mutex& grad_mutex();
+// grad_mutex(): the lock over every .grad slot (runtime/grad_lock.hpp).
+using porta::grad_mutex;
 // A new reference to t's .grad (empty when it has none).
 TensorPtr grad_of(const porta_tensor& t);
 // Replaces t's .grad (empty clears it).

@@ -1,11 +1,11 @@
-// C API: process groups and their work (dist/process_group.hpp).
+// C API: process groups and their work (distributed/process_group.hpp).
 #include <algorithm>
 #include <memory>
 
 #include "c_api/c_api.hpp"
 #include "runtime/log.hpp"
-#include "dist/process_group.hpp"
-#include "dist/reducer.hpp"
+#include "distributed/process_group.hpp"
+#include "distributed/reducer.hpp"
 
 using namespace porta;
 using dist::ProcessGroup;

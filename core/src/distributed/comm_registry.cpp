@@ -1,5 +1,5 @@
 // Finding, checking and loading communicator plugins (comm_registry.hpp).
-#include "dist/comm_registry.hpp"
+#include "distributed/comm_registry.hpp"
 
 #include <dirent.h>
 #include <dlfcn.h>

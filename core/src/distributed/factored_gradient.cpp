@@ -1,5 +1,5 @@
 // DistributedDataParallel's factored gradients (factored_gradient.hpp).
-#include "dist/factored_gradient.hpp"
+#include "distributed/factored_gradient.hpp"
 
 #include <algorithm>
 #include <array>

@@ -15,7 +15,7 @@
 // it off for all.
 #pragma once
 
-#include "dist/process_group.hpp"
+#include "distributed/process_group.hpp"
 #include "runtime/tensor.hpp"
 
 namespace porta::dist {

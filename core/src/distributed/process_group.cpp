@@ -1,5 +1,5 @@
 // Process groups and their work (process_group.hpp).
-#include "dist/process_group.hpp"
+#include "distributed/process_group.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <iterator>
 
-#include "dist/tcp_store.hpp"
+#include "distributed/tcp_store.hpp"
 #include "ops/ops.hpp"
 #include "runtime/dispatch.hpp"
 #include "runtime/error.hpp"

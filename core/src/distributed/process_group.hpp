@@ -16,8 +16,8 @@
 #include <utility>
 #include <vector>
 
-#include "dist/comm_registry.hpp"
-#include "dist/store.hpp"
+#include "distributed/comm_registry.hpp"
+#include "distributed/store.hpp"
 #include "runtime/error.hpp"
 #include "runtime/tensor.hpp"
 

@@ -1,5 +1,5 @@
 // DistributedDataParallel's gradient reducer (reducer.hpp).
-#include "dist/reducer.hpp"
+#include "distributed/reducer.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "autograd/node.hpp"
-#include "dist/factored_gradient.hpp"
+#include "distributed/factored_gradient.hpp"
 #include "ops/ops.hpp"
 #include "runtime/error.hpp"
 #include "runtime/log.hpp"

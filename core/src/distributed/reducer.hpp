@@ -28,7 +28,7 @@
 #include <memory>
 #include <vector>
 
-#include "dist/process_group.hpp"
+#include "distributed/process_group.hpp"
 #include "runtime/tensor.hpp"
 
 namespace porta::dist {

@@ -1,5 +1,5 @@
 // Key-value stores of the rendezvous (store.hpp).
-#include "dist/store.hpp"
+#include "distributed/store.hpp"
 
 #include <unistd.h>
 

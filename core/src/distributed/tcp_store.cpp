@@ -3,7 +3,7 @@
 // A client bounds each wait (connect, send, receive, its own lock) by the
 // process group's timeout. A request that times out leaves the connection
 // out of step with the replies, so it is not used again.
-#include "dist/tcp_store.hpp"
+#include "distributed/tcp_store.hpp"
 
 #include <netdb.h>
 #include <netinet/in.h>
@@ -25,8 +25,8 @@
 #include <utility>
 #include <vector>
 
-#include "dist/tcp_store_server.hpp"
-#include "dist/tcp_store_wire.hpp"
+#include "distributed/tcp_store_server.hpp"
+#include "distributed/tcp_store_wire.hpp"
 #include "runtime/error.hpp"
 
 namespace porta::dist {

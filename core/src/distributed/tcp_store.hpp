@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "dist/store.hpp"
+#include "distributed/store.hpp"
 
 namespace porta::dist {
 

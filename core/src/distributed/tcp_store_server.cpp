@@ -16,7 +16,7 @@
 //    to accept the newcomer and close it at once (the listening socket is
 //    never left readable, so the loop never spins).
 // Each of these is logged (warn, at most once per kind per 10 s).
-#include "dist/tcp_store_server.hpp"
+#include "distributed/tcp_store_server.hpp"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -41,8 +41,8 @@
 #include <utility>
 #include <vector>
 
-#include "dist/store.hpp"
-#include "dist/tcp_store_wire.hpp"
+#include "distributed/store.hpp"
+#include "distributed/tcp_store_wire.hpp"
 #include "runtime/log.hpp"
 
 namespace porta::dist {

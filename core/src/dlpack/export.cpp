@@ -12,12 +12,12 @@
 #include <array>
 #include <memory>
 
-#include "c_api/c_api.hpp"
-#include "runtime/handle_quarantine.hpp"
 #include "dlpack/data_pointer.hpp"
+#include "dlpack/exchange.hpp"
+#include "runtime/error.hpp"
+#include "runtime/handle_quarantine.hpp"
 
-using namespace porta;
-
+namespace porta::dlpack {
 namespace {
 
 template <typename Managed>
@@ -48,8 +48,7 @@ void delete_export(Managed* self) {
 }
 
 template <typename Managed>
-Managed* export_tensor(porta_tensor* t) {
-  TensorPtr x = arg(t, "t");
+Managed* export_tensor(const TensorPtr& x) {
   auto ctx = std::make_unique<Export<Managed>>();
   ctx->view = make_view(*x, x->shape, x->strides, x->byte_offset);
   std::copy(x->shape.begin(), x->shape.end(), ctx->shape.begin());
@@ -65,7 +64,7 @@ Managed* export_tensor(porta_tensor* t) {
   if (x->numel() == 0 || handle == nullptr) {  // DLPack: data is NULL for a size-0 tensor
     dl.data = nullptr;
     dl.byte_offset = 0;
-  } else if (dlpack::handle_is_address(dl.device.device_type)) {
+  } else if (handle_is_address(dl.device.device_type)) {
     dl.data = static_cast<char*>(handle) + x->byte_offset;
     dl.byte_offset = 0;
   } else {
@@ -79,25 +78,19 @@ Managed* export_tensor(porta_tensor* t) {
 
 }  // namespace
 
-PORTA_API porta_status porta_to_dlpack_versioned(porta_tensor* t, uint64_t flags, DLManagedTensorVersioned** out) {
-  return guard([&] {
-    check_handle(t, "t");
-    require(out, "out");
-    DLManagedTensorVersioned* managed = export_tensor<DLManagedTensorVersioned>(t);
-    managed->version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
-    managed->flags = flags | (t->storage->read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0);
-    *out = managed;
-  });
+DLManagedTensorVersioned* export_versioned(const TensorPtr& t, uint64_t flags) {
+  DLManagedTensorVersioned* managed = export_tensor<DLManagedTensorVersioned>(t);
+  managed->version = DLPackVersion{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION};
+  managed->flags = flags | (t->storage->read_only ? DLPACK_FLAG_BITMASK_READ_ONLY : 0);
+  return managed;
 }
 
-PORTA_API porta_status porta_to_dlpack(porta_tensor* t, DLManagedTensor** out) {
-  return guard([&] {
-    check_handle(t, "t");
-    require(out, "out");
-    if (t->storage->read_only)
-      fail(PORTA_ERROR_INVALID_ARGUMENT,
-           "to_dlpack: the tensor is read-only (imported through DLPack with the read-only flag) and a legacy "
-           "DLManagedTensor cannot say so; use porta_to_dlpack_versioned, or export a clone (porta_clone)");
-    *out = export_tensor<DLManagedTensor>(t);
-  });
+DLManagedTensor* export_legacy(const TensorPtr& t) {
+  if (t->storage->read_only)
+    fail(PORTA_ERROR_INVALID_ARGUMENT,
+         "to_dlpack: the tensor is read-only (imported through DLPack with the read-only flag) and a legacy "
+         "DLManagedTensor cannot say so; use porta_to_dlpack_versioned, or export a clone (porta_clone)");
+  return export_tensor<DLManagedTensor>(t);
 }
+
+}  // namespace porta::dlpack

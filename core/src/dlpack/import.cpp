@@ -4,11 +4,11 @@
 #include <memory>
 #include <string>
 
-#include "c_api/c_api.hpp"
 #include "dlpack/data_pointer.hpp"
+#include "dlpack/exchange.hpp"
+#include "runtime/error.hpp"
 
-using namespace porta;
-
+namespace porta::dlpack {
 namespace {
 
 // "float16", "bfloat16", "float32x4", "code 9 with 8 bits": how a dtype reads in messages.
@@ -73,7 +73,7 @@ Layout read_layout(const DLTensor& dl, const char* op) {
   if (dl.data == nullptr)
     fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": dl_tensor.data is NULL but the tensor has ", numel, " elements");
   // Kernels address whole elements; a misaligned first element would be undefined behaviour there.
-  const uint64_t first = dlpack::handle_is_address(dl.device.device_type)
+  const uint64_t first = handle_is_address(dl.device.device_type)
                              ? reinterpret_cast<uintptr_t>(dl.data) + dl.byte_offset
                              : dl.byte_offset;
   if (first % dtype_size(l.dtype) != 0)
@@ -127,24 +127,20 @@ TensorPtr import_tensor(Managed* managed, bool read_only, void (*release)(void*,
 
 }  // namespace
 
-PORTA_API porta_status porta_from_dlpack_versioned(DLManagedTensorVersioned* managed, porta_tensor** out) {
+TensorPtr import_versioned(DLManagedTensorVersioned* managed) {
   constexpr const char* op = "from_dlpack_versioned";
-  return produce(out, [&] {
-    require(managed, "managed");
-    if (managed->version.major != DLPACK_MAJOR_VERSION) {
-      const uint32_t major = managed->version.major, minor = managed->version.minor;
-      if (managed->deleter) managed->deleter(managed);  // the only field a foreign major still promises
-      fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": DLPack version ", major, ".", minor, " has major ", major,
-           " but Porta reads major ", DLPACK_MAJOR_VERSION, " (", DLPACK_MAJOR_VERSION, ".", DLPACK_MINOR_VERSION,
-           "); the tensor was released through its deleter");
-    }
-    return import_tensor(managed, (managed->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0, call_versioned_deleter, op);
-  });
+  if (managed->version.major != DLPACK_MAJOR_VERSION) {
+    const uint32_t major = managed->version.major, minor = managed->version.minor;
+    if (managed->deleter) managed->deleter(managed);  // the only field a foreign major still promises
+    fail(PORTA_ERROR_INVALID_ARGUMENT, op, ": DLPack version ", major, ".", minor, " has major ", major,
+         " but Porta reads major ", DLPACK_MAJOR_VERSION, " (", DLPACK_MAJOR_VERSION, ".", DLPACK_MINOR_VERSION,
+         "); the tensor was released through its deleter");
+  }
+  return import_tensor(managed, (managed->flags & DLPACK_FLAG_BITMASK_READ_ONLY) != 0, call_versioned_deleter, op);
 }
 
-PORTA_API porta_status porta_from_dlpack(DLManagedTensor* managed, porta_tensor** out) {
-  return produce(out, [&] {
-    require(managed, "managed");
-    return import_tensor(managed, false, call_legacy_deleter, "from_dlpack");
-  });
+TensorPtr import_legacy(DLManagedTensor* managed) {
+  return import_tensor(managed, false, call_legacy_deleter, "from_dlpack");
 }
+
+}  // namespace porta::dlpack

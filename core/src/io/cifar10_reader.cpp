@@ -1,19 +1,22 @@
-// porta_read_cifar10: one CIFAR-10 binary batch, a run of 3073-byte records:
-// a label byte (0..9), then 1024 red, 1024 green and 1024 blue bytes of a
-// 32x32 image in row-major order.
-#include "c_api/c_api.hpp"
+// read_cifar10 (porta_read_cifar10): one CIFAR-10 binary batch, a run of
+// 3073-byte records: a label byte (0..9), then 1024 red, 1024 green and 1024
+// blue bytes of a 32x32 image in row-major order.
 #include "io/input_file.hpp"
+#include "io/io.hpp"
+#include "ops/ops.hpp"
+#include "runtime/error.hpp"
 
-using namespace porta;
-
+namespace porta::io {
 namespace {
 
 constexpr size_t kImageBytes = 3 * 32 * 32;
 constexpr size_t kRecordBytes = 1 + kImageBytes;
 constexpr int kClasses = 10;
 
-void read_cifar10(const char* path, TensorPtr& images, TensorPtr& labels) {
-  io::InputFile file(path, "read_cifar10");
+}  // namespace
+
+std::pair<TensorPtr, TensorPtr> read_cifar10(const char* path) {
+  InputFile file(path, "read_cifar10");
   const std::string& where = file.where();
   // No batch is near this size (10000 records is 30 MB); stop reading at it.
   const uint64_t limit = uint64_t{1} << 34;
@@ -33,22 +36,10 @@ void read_cifar10(const char* path, TensorPtr& images, TensorPtr& labels) {
     classes[i] = record[0];
     std::copy(record + 1, record + kRecordBytes, &pixels[i * kImageBytes]);
   }
-  DeviceState& cpu = device_of(DLDevice{kDLCPU, 0});
+  DeviceState& cpu = Registry::get().device(DLDevice{kDLCPU, 0});
   const auto count = static_cast<int64_t>(n);
-  images = ops::from_host(pixels.data(), Dtype::UInt8, Dims{count, 3, 32, 32}, cpu);
-  labels = ops::from_host(classes.data(), Dtype::Int64, Dims{count}, cpu);
+  return {ops::from_host(pixels.data(), Dtype::UInt8, Dims{count, 3, 32, 32}, cpu),
+          ops::from_host(classes.data(), Dtype::Int64, Dims{count}, cpu)};
 }
 
-}  // namespace
-
-PORTA_API porta_status porta_read_cifar10(const char* path, porta_tensor** images, porta_tensor** labels) {
-  return guard([&] {
-    require(path, "path");
-    require(images, "images");
-    require(labels, "labels");
-    TensorPtr im, lb;
-    read_cifar10(path, im, lb);
-    *images = im.release();
-    *labels = lb.release();
-  });
-}
+}  // namespace porta::io

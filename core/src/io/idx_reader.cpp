@@ -1,13 +1,14 @@
-// porta_read_idx: the IDX format of MNIST and Fashion-MNIST.
+// read_idx (porta_read_idx): the IDX format of MNIST and Fashion-MNIST.
 //   magic: 0x00 0x00 TYPE NDIM | NDIM big-endian u32 sizes | big-endian data
 #include <cstring>
 #include <type_traits>
 
-#include "c_api/c_api.hpp"
 #include "io/input_file.hpp"
+#include "io/io.hpp"
+#include "ops/ops.hpp"
+#include "runtime/error.hpp"
 
-using namespace porta;
-
+namespace porta::io {
 namespace {
 
 struct IdxType {
@@ -52,7 +53,7 @@ std::vector<Out> convert(const std::vector<unsigned char>& data, size_t width) {
 }
 
 TensorPtr to_tensor(const IdxType& type, const std::vector<unsigned char>& data, const Dims& shape) {
-  DeviceState& cpu = device_of(DLDevice{kDLCPU, 0});
+  DeviceState& cpu = Registry::get().device(DLDevice{kDLCPU, 0});
   switch (type.code) {
     case 0x08: return ops::from_host(data.data(), Dtype::UInt8, shape, cpu);
     case 0x09: return ops::from_host(convert<int32_t, uint8_t>(data, 1).data(), Dtype::Int32, shape, cpu);
@@ -63,8 +64,10 @@ TensorPtr to_tensor(const IdxType& type, const std::vector<unsigned char>& data,
   }
 }
 
+}  // namespace
+
 TensorPtr read_idx(const char* path) {
-  io::InputFile file(path, "read_idx");
+  InputFile file(path, "read_idx");
   const std::string& where = file.where();
   const std::vector<unsigned char> magic = file.read_up_to(4);
   if (magic.size() < 4)
@@ -102,8 +105,4 @@ TensorPtr read_idx(const char* path) {
   return to_tensor(type, data, shape);
 }
 
-}  // namespace
-
-PORTA_API porta_status porta_read_idx(const char* path, porta_tensor** out) {
-  return produce(out, [&] { return read_idx(require(path, "path")); });
-}
+}  // namespace porta::io

@@ -1,4 +1,5 @@
-// porta_safetensors_load: reads a whole safetensors file onto one device.
+// safetensors_load (porta_safetensors_load): reads a whole safetensors file
+// onto one device.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,14 +8,14 @@
 #include <cstring>
 #include <memory>
 
-#include "c_api/c_api.hpp"
+#include "io/io.hpp"
 #include "io/regular_file.hpp"
 #include "io/safetensors_format.hpp"
 #include "io/tensor_list.hpp"
+#include "ops/ops.hpp"
+#include "runtime/error.hpp"
 
-using namespace porta;
-using namespace porta::io;
-
+namespace porta::io {
 namespace {
 
 using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
@@ -41,7 +42,9 @@ void check_bools(const std::vector<unsigned char>& bytes, const SafetensorsEntry
            " (only 0 and 1 are valid)");
 }
 
-void load(const char* path, DeviceState& dev, porta_tensor_list& list) {
+}  // namespace
+
+void safetensors_load(const char* path, DeviceState& dev, porta_tensor_list& list) {
   const std::string where = cat("safetensors_load: '", path, "'");
   const int fd = open_regular_file(path, where);
   File f(fdopen(fd, "rb"), &std::fclose);
@@ -85,15 +88,4 @@ void load(const char* path, DeviceState& dev, porta_tensor_list& list) {
   }
 }
 
-}  // namespace
-
-PORTA_API porta_status porta_safetensors_load(const char* path, DLDevice device, porta_tensor_list** out) {
-  return guard([&] {
-    require(path, "path");
-    require(out, "out");
-    DeviceState& dev = device_of(device);
-    auto list = std::make_unique<porta_tensor_list>();
-    load(path, dev, *list);
-    *out = list.release();
-  });
-}
+}  // namespace porta::io

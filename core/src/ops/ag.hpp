@@ -33,7 +33,7 @@ void binary_scalar_(porta_op op, const TensorPtr& t, double s);
 // `op` names the caller in errors.
 void copy_(const TensorPtr& dst, const TensorPtr& src, const char* op);
 
-// ---- reductions and matmul (reduce_grad.cpp)
+// ---- reductions (reduce_grad.cpp) and matmul (matmul_grad.cpp)
 TensorPtr reduce(porta_op op, const TensorPtr& t, const int32_t* dims, int32_t num_dims, bool keepdim);
 // `value` (computed without autograd) as a 0-d result of t whose gradient is shared evenly among t's elements
 // equal to it, NaN matching NaN: PyTorch's rule for median() over every element.

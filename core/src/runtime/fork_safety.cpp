@@ -2,36 +2,37 @@
 // (multiprocessing's default start method on Linux, DataLoader workers): the
 // child has one thread, so a lock another thread held would never be
 // released there. pthread_atfork handlers make the forking thread take
-// Porta's locks first, in one order (autograd's grad lock, the registry, each
-// device's allocator), and release them in both processes afterwards. In the
-// child, each loaded backend that does not declare PORTA_PLUGIN_CAP_FORK_SAFE
-// (GPU drivers: their state and threads belong to the parent) is marked lost,
-// so its use fails with a clear error instead of hanging; host backends go on
-// working (their thread pool is re-created in the child, plugins/common).
+// Porta's locks first, in one order (the .grad lock, runtime/grad_lock.hpp;
+// the registry; each device's allocator), and release them in both processes
+// afterwards. In the child, each loaded backend that does not declare
+// PORTA_PLUGIN_CAP_FORK_SAFE (GPU drivers: their state and threads belong to
+// the parent) is marked lost, so its use fails with a clear error instead of
+// hanging; host backends go on working (their thread pool is re-created in
+// the child, plugins/common).
 #include <pthread.h>
 
 #include <new>
 
-#include "autograd/node.hpp"
 #include "runtime/error.hpp"
+#include "runtime/grad_lock.hpp"
 #include "runtime/registry.hpp"
 
 namespace porta {
 namespace {
 
 void before_fork() {
-  autograd::grad_mutex().lock();
+  grad_mutex().lock();
   Registry::undiscovered().lock_for_fork();
 }
 
 void after_fork_in_parent() {
   Registry::undiscovered().unlock_after_fork(false);
-  autograd::grad_mutex().unlock();
+  grad_mutex().unlock();
 }
 
 void after_fork_in_child() {
   Registry::undiscovered().unlock_after_fork(true);
-  autograd::grad_mutex().unlock();
+  grad_mutex().unlock();
 }
 
 }  // namespace
