@@ -13,7 +13,7 @@ transposed convolution (forward + backward), einsum as attention spells it,
 cummax, searchsorted of 100k values and ceil-mode max pooling; and an epoch of a
 DataLoader with two worker processes (started, loading and sending batches back).
 
-Usage: python3 tests/bench/ops_1_4_bench.py [--quick] [--only TEXT] [--rounds N]   (run by hand
+Usage: python3 tests/bench/bench_ops_vs_torch.py [--quick] [--only TEXT] [--rounds N]   (run by hand
 or by scripts/bench.sh's venv, which has torch; prints a markdown table of ratios
 torch time / porta time: above 1 means Porta is faster).
 The two libraries run in turn, case by case: N rounds (default 3), each a
@@ -21,7 +21,7 @@ Porta process then a PyTorch one for every case. On a shared machine whose
 speed drifts by 10-40% within minutes, each round's ratio compares times
 taken seconds apart, and the table gives the median of the rounds' ratios and
 their range (the times are the medians of each library's best-of-runs).
-Internal: python3 ops_1_4_bench.py --run porta|torch [--quick] [--case NAME]
+Internal: python3 bench_ops_vs_torch.py --run porta|torch [--quick] [--case NAME]
 prints JSON; --list prints the case names.
 """
 import json

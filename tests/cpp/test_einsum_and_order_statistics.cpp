@@ -20,7 +20,7 @@ using testing::HasSubstr;
 
 namespace {
 
-TEST(Composites17, MovedAndDiagonalViews) {
+TEST(EinsumAndOrderStatistics, MovedAndDiagonalViews) {
   const Tensor x = vec({1, 2, 3, 4, 5, 6}, {2, 3});
   EXPECT_EQ(x.movedim(0, 1).shape(), (porta::Shape{3, 2}));
   EXPECT_EQ(values(porta::movedim(x, {0}, {-1})), (D{1, 4, 2, 5, 3, 6}));
@@ -34,7 +34,7 @@ TEST(Composites17, MovedAndDiagonalViews) {
   EXPECT_EQ(values(porta::diag(x)), (D{1, 5}));
 }
 
-TEST(Composites17, MeshgridRepeatInterleaveUnfold) {
+TEST(EinsumAndOrderStatistics, MeshgridRepeatInterleaveUnfold) {
   const std::vector<Tensor> ij = porta::meshgrid({vec({1, 2, 3}), vec({4, 5})});
   EXPECT_EQ(ij[0].shape(), (porta::Shape{3, 2}));
   EXPECT_EQ(values(ij[1]), (D{4, 5, 4, 5, 4, 5}));
@@ -54,7 +54,7 @@ TEST(Composites17, MeshgridRepeatInterleaveUnfold) {
   EXPECT_EQ(values(vec({1, 2, 3, 4, 5}).unfold(0, 2, 2)), (D{1, 2, 3, 4}));
 }
 
-TEST(Composites17, Einsum) {
+TEST(EinsumAndOrderStatistics, Einsum) {
   const Tensor a = vec({1, 2, 3, 4, 5, 6}, {2, 3}), b = vec({1, 0, 2, 1, 0, 1}, {3, 2});
   EXPECT_EQ(values(porta::einsum("ij,jk->ik", {a, b})), values(a.mm(b)));
   EXPECT_EQ(values(porta::einsum("ij->ji", {a})), values(a.transpose(0, 1)));
@@ -63,7 +63,7 @@ TEST(Composites17, Einsum) {
               testing::ThrowsMessage<porta::Error>(HasSubstr("fewer operands")));
 }
 
-TEST(Composites17, OrderStatistics) {
+TEST(EinsumAndOrderStatistics, OrderStatistics) {
   const Tensor x = vec({3, 1, 2, 10, 40, 20}, {2, 3});
   auto [var, mean] = porta::var_mean(x, {1});
   EXPECT_EQ(values(var)[0], 1);
@@ -81,7 +81,7 @@ TEST(Composites17, OrderStatistics) {
   EXPECT_EQ(values(vec({0, 1, 1, 2, 9}).histc(3, 0, 3)), (D{1, 2, 1}));
 }
 
-TEST(Composites17, RunningAndSearchStatistics) {
+TEST(EinsumAndOrderStatistics, RunningAndSearchStatistics) {
   auto [v, i] = vec({1, 3, 3, 2, 5}).cummax(0);
   EXPECT_EQ(values(v), (D{1, 3, 3, 3, 5}));
   EXPECT_EQ(i.to_vector<int64_t>(), (I{0, 1, 2, 2, 4}));

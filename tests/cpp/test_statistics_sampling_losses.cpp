@@ -19,7 +19,7 @@ using porta_test::vec;
 
 namespace {
 
-TEST(Composites14, Statistics) {
+TEST(StatisticsSamplingLosses, Statistics) {
   const Tensor x = vec({1, 2, 4, 8}, {2, 2});
   EXPECT_NEAR(x.var().item<double>(), 9.583333333333334, 1e-12);
   EXPECT_EQ(values(x.var({1}, 0.0)), (D{0.25, 4}));
@@ -33,7 +33,7 @@ TEST(Composites14, Statistics) {
   EXPECT_EQ(vec({3, -4}).norm(INFINITY).item<double>(), 4.0);
 }
 
-TEST(Composites14, ShapesAndProducts) {
+TEST(StatisticsSamplingLosses, ShapesAndProducts) {
   const Tensor x = vec({1, 2, 3, 4, 5, 6}, {2, 3});
   EXPECT_EQ(values(x.flip({1})), (D{3, 2, 1, 6, 5, 4}));
   EXPECT_EQ(values(porta::roll(x, {1}, {1})), (D{3, 1, 2, 6, 4, 5}));
@@ -49,7 +49,7 @@ TEST(Composites14, ShapesAndProducts) {
               testing::ThrowsMessage<porta::Error>(HasSubstr("mm: self must be 2-D")));
 }
 
-TEST(Composites14, SamplingWithAGenerator) {
+TEST(StatisticsSamplingLosses, SamplingWithAGenerator) {
   porta::Generator g(7);
   const Tensor a = Tensor::uniform({1000}, -2.0, 2.0, {}, porta::kFloat64, &g);
   EXPECT_EQ(g.get_state().second, 1000u);
@@ -64,7 +64,7 @@ TEST(Composites14, SamplingWithAGenerator) {
   EXPECT_EQ(values(porta::normal(vec({1, 2}), vec({0, 0}), &g)), (D{1, 2}));
 }
 
-TEST(Composites14, LossesAndNormalization) {
+TEST(StatisticsSamplingLosses, LossesAndNormalization) {
   namespace F = porta::nn::functional;
   const Tensor p = vec({0.5, 0.5});
   EXPECT_NEAR(F::binary_cross_entropy(p, vec({1, 0})).item<double>(), std::log(2.0), 1e-12);

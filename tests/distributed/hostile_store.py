@@ -32,7 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "bindings", "python"))
 
 GROUP_TIMEOUT_S = 20
-PRESENT = 1  # RankState::present (core/src/dist/store.hpp)
+PRESENT = 1  # RankState::present (core/src/distributed/store.hpp)
 
 
 def free_port():

@@ -1,5 +1,5 @@
 // Collective conformance, run by mpirun with 1, 2 and 4 ranks (CMakeLists.txt;
-// this file's main() makes the group for ddp_test.cpp's tests too):
+// this file's main() makes the group for test_distributed_data_parallel.cpp's tests too):
 // every op of porta/distributed.hpp x dtype x size {0, 1, 7, 1 Mi + 3} x
 // device (cpu, the mock devices: staged through host memory, and the
 // emulated cuda devices when PORTA_PLUGIN_PATH has them), in place and on

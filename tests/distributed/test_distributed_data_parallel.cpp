@@ -1,5 +1,5 @@
 // porta::nn::DistributedDataParallel from C++, in the same mpirun runs as
-// collectives_test.cpp (1, 2 and 4 ranks): the ranks, each on its shard of
+// test_collectives.cpp (1, 2 and 4 ranks): the ranks, each on its shard of
 // a batch, end with one process's parameters on the whole batch, exactly
 // (integer-valued weights and data, power-of-two batch and learning rate),
 // with buckets small enough that there are several, .grad copied or a view

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The recorded cases that Porta's C++ API can express, for the C++ replay (tests/oracle/cpp): cpp_cases.json.gz.
 
-The Python replay runs every case through Porta's Python API; this file lets cpp/oracle_replay_test.cpp run the
+The Python replay runs every case through Porta's Python API; this file lets cpp/test_oracle_replay.cpp run the
 same cases, with the same input values and PyTorch's same answers, through porta.hpp, so that the two front doors
 cannot drift apart. `oracle.py record` writes it after the answers; `export_cpp.py` alone writes it again from
 answers.json.gz (no torch needed).
