@@ -4,8 +4,10 @@
   porta/_signatures.py  the ctypes signature of every function porta.h exports;
   porta/_abi.py         every enum value and integer constant (#define PORTA_*) of
                         types.h, porta.h and ops.h, the DLPack numbers porta.h's
-                        "For other languages (FFI)" section lists, and a ctypes
-                        Structure for every porta_* struct of porta.h.
+                        "For other languages (FFI)" section lists, a ctypes
+                        Structure for every porta_* struct of porta.h, and
+                        OP_TRAITS: the op table's columns that porta_op_get_info
+                        does not report (since, domain, autocast, vector).
 
     python3 bindings/python/generate_signatures.py [abi/porta/porta.h] [porta/_signatures.py] [porta/_abi.py]
 
@@ -222,6 +224,22 @@ def header_structs(text, enum_names):
     return out
 
 
+_OP_ROW = re.compile(r'^\s*R\(X,\s*(\w+),\s*(\w+),\s*(\d+),\s*\w+,\s*\d+,\s*\w+,\s*\w+,\s*\d,\s*(\d+),\s*(\w+),'
+                     r'\s*(\w+),\s*(SLEEF\(\s*\w+,\s*\w+\)|SCALAR),', re.M)
+
+
+def op_traits(ops_header):
+    """[(name, id, since, domain, autocast, vector)] from ops.h's PORTA_OP_TABLE rows: the columns
+    porta_op_get_info does not report (domain and autocast as their enum constants' names)."""
+    with open(ops_header, encoding="utf-8") as f:
+        text = f.read()
+    rows = [(m.group(2), int(m.group(3)), int(m.group(4)), "PORTA_DOMAIN_" + m.group(5),
+             "PORTA_AUTOCAST_" + m.group(6), " ".join(m.group(7).split())) for m in _OP_ROW.finditer(text)]
+    if [r[1] for r in rows] != list(range(len(rows))):
+        raise SystemExit("generate_signatures.py: ops.h's table rows did not parse as ids 0, 1, 2, ...: fix _OP_ROW")
+    return rows
+
+
 def render_abi(header):
     """The text of porta/_abi.py for porta.h at `header` (its siblings types.h and ops.h beside it)."""
     folder = os.path.dirname(os.path.abspath(header))
@@ -278,6 +296,11 @@ def render_abi(header):
         lines.append("    ]")
     lines += ["", "", "STRUCTS = {"]
     lines.extend(f'    "{c_name}": {cls},' for c_name, cls in classes)
+    lines.append("}")
+    lines += ["", "# ---- ops.h's op table: the columns porta_op_get_info does not report, by op name",
+              "# (id, since: the plugin ABI minor, domain, autocast, vector)", "OP_TRAITS = {"]
+    lines.extend(f'    "{name}": ({op_id}, {since}, {domain}, {autocast}, "{vector}"),'
+                 for name, op_id, since, domain, autocast, vector in op_traits(os.path.join(folder, "ops.h")))
     lines.append("}")
     return "\n".join(lines) + "\n"
 
