@@ -1,12 +1,11 @@
 #include "amp/autocast.hpp"
 
-#include <array>
-
 #include <vector>
 
 #include "autograd/node.hpp"
 #include "ops/ag.hpp"
 #include "runtime/error.hpp"
+#include "runtime/op_descriptors.hpp"
 #include "runtime/registry.hpp"
 
 namespace porta::amp {
@@ -128,19 +127,12 @@ void refuse_unsafe_binary_cross_entropy(const TensorPtr& input) {
        "safe, or leave the autocast region (autocast(enabled=False)) and cast the input to float32");
 }
 
-// Each op's autocast column of porta/ops.h: CUDA's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype)
-// and its lower-precision list, as far as they name ops of the table.
-constexpr std::array<porta_op_autocast, PORTA_OP_COUNT> kAutocast = [] {
-  std::array<porta_op_autocast, PORTA_OP_COUNT> t{};
-#define PORTA_X_AUTOCAST(NAME, id, since, domain, autocast, vector) t[id] = autocast;
-  PORTA_OP_TRAITS(PORTA_X_AUTOCAST)
-#undef PORTA_X_AUTOCAST
-  return t;
-}();
-
 TensorPtr operand(porta_op op, const TensorPtr& t) {
-  if (t_open_regions == 0 || op < 0 || op >= PORTA_OP_COUNT) return t;
-  switch (kAutocast[static_cast<size_t>(op)]) {
+  const OpDescriptor* row = t_open_regions == 0 ? nullptr : find_op(op);
+  if (!row) return t;
+  // The row's autocast column: CUDA's float32 lists (autocast_mode.cpp: fp32, fp32_set_opt_dtype) and its
+  // lower-precision list, as far as they name ops of the table.
+  switch (row->autocast) {
     case PORTA_AUTOCAST_LOWER: return lower(t);
     case PORTA_AUTOCAST_FLOAT32_ON_ACCELERATORS: return to_float32(t, Float32List::AcceleratorsOnly);
     case PORTA_AUTOCAST_PROMOTE: break;

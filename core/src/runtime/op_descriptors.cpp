@@ -12,9 +12,14 @@ namespace {
 constexpr std::array<OpDescriptor, PORTA_OP_COUNT> kOps = [] {
   std::array<OpDescriptor, PORTA_OP_COUNT> t{};
 #define PORTA_X_ROW(NAME, name, id, kind, inputs, dtypes, result, grad, doc) \
-  t[id] = OpDescriptor{#name, kind, inputs, dtypes, result, grad != 0, doc};
+  t[id] = OpDescriptor{#name, kind, inputs, dtypes, result, grad != 0, doc, 0, PORTA_AUTOCAST_PROMOTE};
   PORTA_OP_DESCRIPTORS(PORTA_X_ROW)
 #undef PORTA_X_ROW
+#define PORTA_X_TRAITS(NAME, id, since_minor, domain, autocast_class, vector) \
+  t[id].since = since_minor;                                                 \
+  t[id].autocast = autocast_class;
+  PORTA_OP_TRAITS(PORTA_X_TRAITS)
+#undef PORTA_X_TRAITS
   return t;
 }();
 
@@ -70,21 +75,12 @@ const OpDescriptor& op_descriptor(porta_op op) {
 
 namespace {
 
-// Each row's `since` column, in id order.
-constexpr std::array<uint32_t, PORTA_OP_COUNT> kSince = [] {
-  std::array<uint32_t, PORTA_OP_COUNT> t{};
-#define PORTA_X_SINCE(NAME, id, since, domain, autocast, vector) t[id] = since;
-  PORTA_OP_TRAITS(PORTA_X_SINCE)
-#undef PORTA_X_SINCE
-  return t;
-}();
-
 // Ops are only appended: a row's minor is never older than the row before it's,
 // nor newer than the plugin ABI this header declares.
 constexpr bool since_only_grows() {
-  for (size_t i = 1; i < kSince.size(); ++i)
-    if (kSince[i] < kSince[i - 1]) return false;
-  return kSince.back() <= PORTA_PLUGIN_ABI_MINOR;
+  for (size_t i = 1; i < kOps.size(); ++i)
+    if (kOps[i].since < kOps[i - 1].since) return false;
+  return kOps.back().since <= PORTA_PLUGIN_ABI_MINOR;
 }
 static_assert(since_only_grows(), "porta/ops.h: a row's `since` must be >= the row before it's, <= PORTA_PLUGIN_ABI_MINOR");
 
@@ -92,7 +88,7 @@ static_assert(since_only_grows(), "porta/ops.h: a row's `since` must be >= the r
 
 int32_t ops_known_at_plugin_minor(uint32_t minor) {
   int32_t known = 0;  // the rows are in id order and their minors only grow
-  while (known < PORTA_OP_COUNT && kSince[static_cast<size_t>(known)] <= minor) ++known;
+  while (known < PORTA_OP_COUNT && kOps[static_cast<size_t>(known)].since <= minor) ++known;
   return known;
 }
 

@@ -1,6 +1,7 @@
 // The op table of porta/ops.h (PORTA_OP_DESCRIPTORS) as data the core reads:
 // names, kinds, the dtypes each op's kernels take, how its result is typed,
-// whether autograd records it. One array indexed by op id; nothing restated.
+// whether autograd records it, and the PORTA_OP_TRAITS columns the core reads
+// (since, autocast). One array indexed by op id; nothing restated.
 #pragma once
 
 #include <porta/ops.h>
@@ -17,6 +18,8 @@ struct OpDescriptor {
   porta_op_result result;
   bool differentiable;
   const char* doc;
+  uint32_t since;              // the plugin ABI minor that appended the row
+  porta_op_autocast autocast;  // what an autocast region does to its operands
 };
 
 // The row of `op`; nullptr for an id this build does not know.
